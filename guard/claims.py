@@ -1,0 +1,282 @@
+"""The domain's values: Claim, Norm, Scope, Window — with validation and JSON round-trip.
+
+Every edge (CLI, HTTP, JSONL, SQLite) builds these through ``from_dict`` so bad input is refused
+in one place with one kind of error, before any stage or the store sees it.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import uuid
+from dataclasses import asdict, dataclass, field, replace
+from enum import Enum
+from typing import Any
+
+MAX_TEXT_CHARS = 2000
+SCOPE_KEYS = ("env", "team", "tenant")
+
+
+class ClaimError(ValueError):
+    """Input that cannot become a claim. The message names the problem; it is shown to users as is."""
+
+
+class Modality(str, Enum):
+    MUST = "must"
+    SHOULD = "should"
+    MAY = "may"
+    MUST_NOT = "must_not"
+    SHOULD_NOT = "should_not"
+    MAY_NOT = "may_not"
+    UNKNOWN = "unknown"
+
+    @property
+    def negated(self) -> bool:
+        return self.value.endswith("_not")
+
+    @property
+    def strength(self) -> str:
+        return self.value.split("_")[0]
+
+    def flip(self) -> "Modality":
+        if self is Modality.UNKNOWN:
+            return self
+        return Modality(self.strength if self.negated else self.value + "_not")
+
+
+class SubjectKind(str, Enum):
+    PRESENT = "PRESENT"
+    FUZZY = "FUZZY"
+    MISSING = "MISSING"
+
+
+class StateVerb(str, Enum):
+    """The closed set of state verbs a norm's object is drawn from.
+
+    Closed on purpose: two claims can only oppose each other on the *same* state, and a free-text
+    verb would make "uses" and "utilises" different states.
+    """
+    BE = "be"
+    USE = "use"
+    REQUIRE = "require"
+    ALLOW = "allow"
+    ENABLE = "enable"
+    SUPPORT = "support"
+    STORE = "store"
+    LOG = "log"
+    LISTEN = "listen"
+    RETAIN = "retain"
+    MERGE = "merge"
+    DEPLOY = "deploy"
+    PUSH = "push"
+    EXPOSE = "expose"
+    RUN = "run"
+    SET = "set"
+    NAME = "name"
+    SIGN = "sign"
+    ACCESS = "access"
+    ENCRYPT = "encrypt"
+    APPROVE = "approve"
+    REVIEW = "review"
+    ROTATE = "rotate"
+    LIMIT = "limit"
+    PIN = "pin"
+    FOLLOW = "follow"
+    EXPIRE = "expire"
+    SEND = "send"
+    OTHER = "other"
+
+
+@dataclass(frozen=True)
+class Scope:
+    env: str | None = None
+    team: str | None = None
+    tenant: str | None = None
+
+    @classmethod
+    def from_dict(cls, d: dict | None) -> "Scope":
+        if d is None:
+            return cls()
+        if not isinstance(d, dict):
+            raise ClaimError(f"scope must be an object with keys {', '.join(SCOPE_KEYS)}")
+        unknown = sorted(set(d) - set(SCOPE_KEYS))
+        if unknown:
+            raise ClaimError(f"unknown scope key(s): {', '.join(unknown)} (allowed: {', '.join(SCOPE_KEYS)})")
+        vals = {}
+        for k in SCOPE_KEYS:
+            v = d.get(k)
+            if v is not None and (not isinstance(v, str) or not v.strip()):
+                raise ClaimError(f"scope.{k} must be a non-empty string or null")
+            vals[k] = v.strip().lower() if isinstance(v, str) else None
+        return cls(**vals)
+
+    def overlaps(self, other: "Scope") -> bool:
+        """Unset dimensions apply everywhere, so scopes overlap unless some dimension is set on both
+        to different values."""
+        return all(a is None or b is None or a == b
+                   for a, b in ((self.env, other.env), (self.team, other.team), (self.tenant, other.tenant)))
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def parse_date(value: Any, name: str) -> _dt.date | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, _dt.date):
+        return value
+    if not isinstance(value, str):
+        raise ClaimError(f"{name} must be an ISO date (YYYY-MM-DD) or null, got {value!r}")
+    try:
+        return _dt.date.fromisoformat(value.strip())
+    except ValueError:
+        raise ClaimError(f"{name} is not a valid ISO date (YYYY-MM-DD): {value!r}") from None
+
+
+@dataclass(frozen=True)
+class Window:
+    """Inclusive validity window; None is open on that side."""
+    valid_from: _dt.date | None = None
+    valid_until: _dt.date | None = None
+
+    def __post_init__(self):
+        if self.valid_from and self.valid_until and self.valid_from > self.valid_until:
+            raise ClaimError(f"valid_from {self.valid_from} is after valid_until {self.valid_until}")
+
+    @classmethod
+    def parse(cls, valid_from: Any = None, valid_until: Any = None) -> "Window":
+        return cls(parse_date(valid_from, "valid_from"), parse_date(valid_until, "valid_until"))
+
+    def overlaps(self, other: "Window") -> bool:
+        lo = max((d for d in (self.valid_from, other.valid_from) if d), default=None)
+        hi = min((d for d in (self.valid_until, other.valid_until) if d), default=None)
+        return lo is None or hi is None or lo <= hi
+
+    def to_dict(self) -> dict:
+        return {"valid_from": _iso(self.valid_from), "valid_until": _iso(self.valid_until)}
+
+
+def _iso(d: _dt.date | None) -> str | None:
+    return d.isoformat() if d else None
+
+
+def validate_text(text: Any) -> str:
+    if not isinstance(text, str):
+        raise ClaimError("text must be a string")
+    stripped = text.strip()
+    if not stripped:
+        raise ClaimError("text is empty")
+    if len(stripped) > MAX_TEXT_CHARS:
+        raise ClaimError(f"text is {len(stripped)} characters; the limit is {MAX_TEXT_CHARS}")
+    return stripped
+
+
+class Status(str, Enum):
+    ACTIVE = "active"
+    SUPERSEDED = "superseded"
+    CANCELLED = "cancelled"
+
+
+@dataclass
+class Claim:
+    text: str
+    scope: Scope = field(default_factory=Scope)
+    window: Window = field(default_factory=Window)
+    id: str = field(default_factory=lambda: "c_" + uuid.uuid4().hex[:12])
+    status: Status = Status.ACTIVE
+    source: str | None = None
+    created_at: str = field(default_factory=lambda: _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"))
+    supersedes: str | None = None
+    reason: str | None = None
+
+    @property
+    def valid_from(self) -> _dt.date | None:
+        return self.window.valid_from
+
+    @property
+    def valid_until(self) -> _dt.date | None:
+        return self.window.valid_until
+
+    @classmethod
+    def from_dict(cls, d: Any) -> "Claim":
+        if not isinstance(d, dict):
+            raise ClaimError("a claim must be a JSON object")
+        unknown = set(d) - {"id", "text", "scope", "valid_from", "valid_until", "status", "source",
+                            "created_at", "supersedes", "reason"}
+        if unknown:
+            raise ClaimError(f"unknown claim field(s): {', '.join(sorted(unknown))}")
+        kw: dict[str, Any] = dict(text=validate_text(d.get("text")), scope=Scope.from_dict(d.get("scope")),
+                                  window=Window.parse(d.get("valid_from"), d.get("valid_until")))
+        for k in ("id", "source", "created_at", "supersedes", "reason"):
+            if d.get(k) is not None:
+                kw[k] = str(d[k])
+        if d.get("status") is not None:
+            try:
+                kw["status"] = Status(d["status"])
+            except ValueError:
+                raise ClaimError(f"unknown status {d['status']!r}") from None
+        return cls(**kw)
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "text": self.text, "scope": self.scope.to_dict(), **self.window.to_dict(),
+                "status": self.status.value, "source": self.source, "created_at": self.created_at,
+                "supersedes": self.supersedes, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A numeric value with its comparator, so "at most 30" and "at least 60" can be checked."""
+    op: str          # "eq" | "le" | "ge"
+    number: float
+    unit: str = ""
+
+
+@dataclass(frozen=True)
+class Norm:
+    """A claim's structured reading. ``unknown`` when the normalizer could not (or failed to) read it."""
+    modality: Modality
+    subject: str | None
+    object: StateVerb = StateVerb.OTHER
+    value: str | None = None
+    scope: Scope = field(default_factory=Scope)
+    window: Window = field(default_factory=Window)
+    subject_kind: SubjectKind = SubjectKind.MISSING
+    value_kind: str | None = None        # port, number, version, colour, domain, literal, name, …
+    bound: Bound | None = None
+    theme: str | None = None             # canonical complement, e.g. "null key" in "rejects null keys"
+    terms: tuple[str, ...] = ()          # content lemmas, for overlap gates
+    values: tuple = ()                   # every (kind, text, Bound|None) mention, primary or not
+    exclusive: bool = False              # "only X": a permission that excludes other values
+    normalizer: str = "unknown"
+    error: str | None = None
+
+    @classmethod
+    def unknown(cls, scope: Scope | None = None, window: Window | None = None,
+                normalizer: str = "unknown", error: str | None = None) -> "Norm":
+        return cls(Modality.UNKNOWN, None, scope=scope or Scope(), window=window or Window(),
+                   normalizer=normalizer, error=error)
+
+    @property
+    def is_unknown(self) -> bool:
+        return self.modality is Modality.UNKNOWN
+
+    def to_dict(self) -> dict:
+        return {"modality": self.modality.value, "subject": self.subject, "object": self.object.value,
+                "value": self.value, "value_kind": self.value_kind,
+                "bound": asdict(self.bound) if self.bound else None, "theme": self.theme,
+                "scope": self.scope.to_dict(), **self.window.to_dict(),
+                "subject_kind": self.subject_kind.value, "terms": list(self.terms),
+                "values": [[k, t, asdict(b) if b else None] for k, t, b in self.values], "exclusive": self.exclusive,
+                "normalizer": self.normalizer, "error": self.error}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Norm":
+        return cls(modality=Modality(d["modality"]), subject=d.get("subject"), object=StateVerb(d.get("object", "other")),
+                   value=d.get("value"), value_kind=d.get("value_kind"),
+                   bound=Bound(**d["bound"]) if d.get("bound") else None, theme=d.get("theme"),
+                   scope=Scope.from_dict(d.get("scope")), window=Window.parse(d.get("valid_from"), d.get("valid_until")),
+                   subject_kind=SubjectKind(d.get("subject_kind", "MISSING")), terms=tuple(d.get("terms", ())),
+                   values=tuple((k, t, Bound(**b) if b else None) for k, t, b in d.get("values", ())),
+                   exclusive=bool(d.get("exclusive", False)),
+                   normalizer=d.get("normalizer", "unknown"), error=d.get("error"))
+
+    def with_context(self, scope: Scope, window: Window) -> "Norm":
+        return replace(self, scope=scope, window=window)

@@ -1,0 +1,241 @@
+"""Stage 2: the structural comparator. Pure and deterministic: two norms and two raw texts in,
+one verdict out. No model, no I/O — so every block it issues can be explained by a rule.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from guard.claims import Bound, Modality, Norm, StateVerb, SubjectKind
+
+
+class VerdictKind(str, Enum):
+    CONTRADICTION = "contradiction"          # opposing modality on the same subject
+    VALUE_CONFLICT = "value_contradiction"   # same stance, differing atomic values
+    TENSION = "tension"                      # soft opposition: should vs should not, prefer X vs Y
+    CONSISTENT = "consistent"
+    COEXIST = "coexist"                      # disjoint scope or validity window
+    INCOMPARABLE = "incomparable"            # a subject is missing
+    UNCERTAIN = "uncertain"                  # fuzzy or near subject: defer to NLI
+    UNKNOWN = "unknown"                      # nothing structural to go on
+
+
+class Confidence(str, Enum):
+    HIGH = "HIGH"
+    MED = "MED"
+    LOW = "LOW"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    kind: VerdictKind
+    confidence: Confidence
+    reason: str
+    evidence: dict = field(default_factory=dict)
+
+    @property
+    def deferred(self) -> bool:
+        """LOW confidence is structure saying "I could not decide": the NLI stage may look."""
+        return self.confidence is Confidence.LOW and self.kind not in (VerdictKind.COEXIST,
+                                                                        VerdictKind.INCOMPARABLE)
+
+
+class SubjectMatch(str, Enum):
+    SAME = "same"          # equal canonical subjects, or the same two roles swapped
+    NEAR = "near"          # one subject a qualified form of the other ("log" / "application log")
+    RELATED = "related"    # same head word, most words shared: not enough to block on
+    DIFFERENT = "different"
+
+
+def _identifier(word: str) -> bool:
+    return any(c in word for c in "_`0123456789") or any(c.isupper() for c in word[1:])
+
+
+def subject_match(a: str | None, b: str | None, a_theme: str | None = None,
+                  b_theme: str | None = None) -> SubjectMatch:
+    if not a or not b:
+        return SubjectMatch.DIFFERENT
+    ta, tb = a.split(), b.split()
+    sa, sb = set(ta), set(tb)
+    if sa == sb:
+        return SubjectMatch.SAME
+    if a_theme and b_theme and sa == set(b_theme.split()) and sb == set(a_theme.split()):
+        return SubjectMatch.SAME   # "MFA is required for VPN access" / "VPN access does not require MFA"
+    small, big = (ta, tb) if len(sa) < len(sb) else (tb, ta)
+    if set(small) < set(big) and (small[-1] == big[-1] or any(map(_identifier, small))):
+        return SubjectMatch.NEAR
+    if ta[-1] == tb[-1] and len(sa & sb) / len(sa | sb) >= 0.5 or set(small) < set(big):
+        return SubjectMatch.RELATED
+    return SubjectMatch.DIFFERENT
+
+
+_MATCH_CONFIDENCE = {SubjectMatch.SAME: Confidence.HIGH, SubjectMatch.NEAR: Confidence.MED,
+                     SubjectMatch.RELATED: Confidence.LOW}
+
+# Object verbs that describe the same state from different angles.
+_FAMILIES = [{StateVerb.STORE, StateVerb.RETAIN, StateVerb.LOG, StateVerb.EXPIRE},
+             {StateVerb.USE, StateVerb.RUN, StateVerb.FOLLOW, StateVerb.SET, StateVerb.REQUIRE, StateVerb.PIN,
+              StateVerb.NAME},
+             {StateVerb.ALLOW, StateVerb.ENABLE, StateVerb.SUPPORT, StateVerb.ACCESS, StateVerb.EXPOSE,
+              StateVerb.LISTEN},
+             {StateVerb.DEPLOY, StateVerb.MERGE, StateVerb.PUSH, StateVerb.APPROVE, StateVerb.REVIEW,
+              StateVerb.SIGN}]
+
+
+# (strength_a, strength_b) of opposing stances → verdict kind. Stances are (strength, negated);
+# "may_not" here is the lifted obligation ("optional"), which opposes only "must".
+_OPPOSED = {
+    ("must", "must_not"): VerdictKind.CONTRADICTION,
+    ("must", "may_not"): VerdictKind.CONTRADICTION,
+    ("may", "must_not"): VerdictKind.CONTRADICTION,
+    ("should", "must_not"): VerdictKind.CONTRADICTION,
+    ("must", "should_not"): VerdictKind.CONTRADICTION,
+    ("should", "should_not"): VerdictKind.TENSION,
+    ("may", "should_not"): VerdictKind.TENSION,
+    ("should", "may_not"): VerdictKind.TENSION,
+}
+
+
+def opposition(a: Modality, b: Modality) -> VerdictKind | None:
+    return _OPPOSED.get((a.value, b.value)) or _OPPOSED.get((b.value, a.value))
+
+
+def same_stance(a: Modality, b: Modality) -> bool:
+    return a.negated == b.negated and opposition(a, b) is None
+
+
+def bounds_conflict(a: Bound, b: Bound) -> bool:
+    """Two bounds on the same quantity that cannot both be the rule.
+
+    Equal-kind bounds with different numbers are different rules; an upper and a lower bound
+    conflict only when they leave no room; an exact value conflicts with a bound it breaks.
+    """
+    if a.unit != b.unit:
+        return False
+    x, y = a.number, b.number
+    pair = (a.op, b.op)
+    if a.op == b.op:
+        return x != y
+    if pair == ("le", "ge"):
+        return y > x
+    if pair == ("ge", "le"):
+        return x > y
+    if pair == ("eq", "le"):
+        return x > y
+    if pair == ("le", "eq"):
+        return y > x
+    if pair == ("eq", "ge"):
+        return x < y
+    if pair == ("ge", "eq"):
+        return y < x
+    return False
+
+
+def _grounded(value: str | None, text: str) -> bool:
+    return bool(value) and value.lower() in text.lower()
+
+
+def _value_pair(a: Norm, b: Norm) -> tuple[tuple, tuple] | None:
+    """The two values to compare: the primaries if they are of one kind, else the first pair of
+    one kind among all mentions ("expire after 15 minutes (`15m`)" vs "valid for one hour")."""
+    pa = (a.value_kind, a.value, a.bound)
+    pb = (b.value_kind, b.value, b.bound)
+    if _comparable(pa, pb):
+        return pa, pb
+    for va in a.values or (pa,):
+        for vb in b.values or (pb,):
+            if _comparable(va, vb):
+                return va, vb
+    return None
+
+
+def _comparable(va: tuple, vb: tuple) -> bool:
+    if not va[1] or not vb[1]:
+        return False
+    if va[2] is not None and vb[2] is not None:
+        return va[2].unit == vb[2].unit
+    return va[0] == vb[0] and va[2] is None and vb[2] is None
+
+
+def _values_differ(va: tuple, vb: tuple) -> bool:
+    if va[2] is not None and vb[2] is not None:
+        return bounds_conflict(va[2], vb[2])
+    return _canon(va[1]) != _canon(vb[1])
+
+
+def _canon(v: str | None) -> str:
+    return (v or "").lower().strip(" .`'\"").replace("node.js", "node").rstrip("+")
+
+
+def _themes_overlap(a: Norm, b: Norm) -> bool:
+    if not a.theme or not b.theme:
+        return True
+    return bool(set(a.theme.split()) & set(b.theme.split()))
+
+
+def _objects_compatible(a: Norm, b: Norm) -> bool:
+    wild = (StateVerb.BE, StateVerb.OTHER)
+    if a.object in wild or b.object in wild or a.object == b.object:
+        return True
+    return any(a.object in f and b.object in f for f in _FAMILIES)
+
+
+class StructuralComparator:
+    """Stage 2. ``compare(existing_norm, existing_text, incoming_norm, incoming_text) -> Verdict``."""
+
+    def compare(self, a: Norm, a_text: str, b: Norm, b_text: str) -> Verdict:
+        if a.is_unknown or b.is_unknown:
+            return Verdict(VerdictKind.UNKNOWN, Confidence.LOW, "a statement could not be normalised",
+                           {"errors": [a.error, b.error]})
+        if SubjectKind.MISSING in (a.subject_kind, b.subject_kind):
+            return Verdict(VerdictKind.INCOMPARABLE, Confidence.HIGH, "a statement has no subject")
+        if not a.scope.overlaps(b.scope):
+            return Verdict(VerdictKind.COEXIST, Confidence.HIGH, "scopes are disjoint",
+                           {"scopes": [a.scope.to_dict(), b.scope.to_dict()]})
+        if not a.window.overlaps(b.window):
+            return Verdict(VerdictKind.COEXIST, Confidence.HIGH, "validity windows do not overlap",
+                           {"windows": [a.window.to_dict(), b.window.to_dict()]})
+        if SubjectKind.FUZZY in (a.subject_kind, b.subject_kind):
+            return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "a subject is vague (pronoun or generic)")
+        match = subject_match(a.subject, b.subject, a.theme, b.theme)
+        ev = {"subjects": [a.subject, b.subject], "match": match.value,
+              "modalities": [a.modality.value, b.modality.value], "objects": [a.object.value, b.object.value]}
+        if match is SubjectMatch.DIFFERENT:
+            shared = set(a.terms) & set(b.terms)
+            conf = Confidence.LOW if len(shared) >= 2 else Confidence.MED
+            return Verdict(VerdictKind.UNKNOWN, conf, "different subjects", {**ev, "shared_terms": sorted(shared)})
+        strong = _MATCH_CONFIDENCE[match]
+        if not _objects_compatible(a, b):
+            return Verdict(VerdictKind.CONSISTENT, Confidence.MED if match is SubjectMatch.SAME else Confidence.LOW,
+                           "same subject, different state", ev)
+        opp = opposition(a.modality, b.modality)
+        if opp is not None:
+            if not _themes_overlap(a, b):
+                return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW,
+                               "opposing modality on different aspects", {**ev, "themes": [a.theme, b.theme]})
+            if opp is VerdictKind.TENSION:
+                return Verdict(VerdictKind.TENSION, strong if strong is Confidence.HIGH else Confidence.MED,
+                               f"soft opposition: {a.modality.value} vs {b.modality.value}", ev)
+            return Verdict(VerdictKind.CONTRADICTION, strong,
+                           f"opposing modality on '{b.subject}': {a.modality.value} vs {b.modality.value}", ev)
+        pair = _value_pair(a, b) if same_stance(a.modality, b.modality) else None
+        if pair is not None:
+            va, vb = pair
+            vev = {**ev, "values": [va[1], vb[1]]}
+            if _values_differ(va, vb):
+                if not (_grounded(va[1], a_text) and _grounded(vb[1], b_text)):
+                    return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "differing values not found in the texts", vev)
+                soft = {a.modality.strength, b.modality.strength}
+                if soft <= {"may"} and not (a.exclusive or b.exclusive):
+                    return Verdict(VerdictKind.CONSISTENT, Confidence.LOW, "two permitted values can coexist", vev)
+                if "should" in soft:
+                    return Verdict(VerdictKind.TENSION, Confidence.MED,
+                                   f"different preferred values: {va[1]} vs {vb[1]}", vev)
+                conf = strong if va[0] != "name" else Confidence.LOW
+                return Verdict(VerdictKind.VALUE_CONFLICT, conf,
+                               f"'{b.subject}' is {va[1]} in one claim and {vb[1]} in the other", vev)
+            return Verdict(VerdictKind.CONSISTENT, Confidence.MED, "same value", vev)
+        if same_stance(a.modality, b.modality) or a.modality.negated == b.modality.negated:
+            return Verdict(VerdictKind.CONSISTENT, Confidence.MED if match is SubjectMatch.SAME else Confidence.LOW,
+                           "same subject, same stance", ev)
+        return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "same subject, undecided", ev)

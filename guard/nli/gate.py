@@ -1,0 +1,108 @@
+"""The gate around the cross-encoder: when may an NLI "contradiction" block a write?
+
+Raw NLI fires on pairs that merely share a shape ("logs rotate daily" vs "the on-call rotation
+changes weekly"). So a block needs, besides a high contradiction score, three structural checks:
+the same (or near-same) subject, an actual polarity difference (opposing stance or differing
+value), and enough overlap between the texts. Failing a check caps the pair at warn.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from guard.claims import Norm
+from guard.compare import SubjectMatch, subject_match
+from guard.judge import NLIResult
+
+if TYPE_CHECKING:
+    from guard.embed import Embedder
+    from guard.nli.scorer import NLIScorer
+
+
+@dataclass
+class GateConfig:
+    """All the gate's thresholds. Fitted by ``training.fit_gate`` on a stated split; see
+    ``fitted_on``. Defaults are conservative hand-set values used until a fit is shipped."""
+    block_threshold: float = 0.85      # p(contradiction), max over both directions, to block
+    warn_threshold: float = 0.6        # … to warn
+    subject_similarity: float = 0.7    # bi-encoder cosine for "near-same subject"
+    min_term_overlap: float = 0.25     # Jaccard of content terms …
+    min_text_similarity: float = 0.55  # … or bi-encoder cosine of the whole texts
+    fitted_on: str = "hand-set defaults"
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(asdict(self), indent=2))
+
+    @classmethod
+    def load(cls, path: str | Path) -> "GateConfig":
+        return cls(**json.loads(Path(path).read_text()))
+
+
+def _jaccard(a: tuple[str, ...], b: tuple[str, ...]) -> float:
+    sa, sb = set(a), set(b)
+    return len(sa & sb) / len(sa | sb) if sa | sb else 0.0
+
+
+def _polarity_differs(a: Norm, b: Norm) -> tuple[bool, str]:
+    if a.modality.negated != b.modality.negated:
+        return True, "opposing stance"
+    if a.value and b.value and a.value.lower() != b.value.lower():
+        return True, "differing values"
+    return False, "same stance, no differing value"
+
+
+class NLIGate:
+    """Stage 3. ``assess(items) -> list[NLIResult]`` for (norm_a, text_a, norm_b, text_b) items."""
+
+    def __init__(self, scorer: "NLIScorer", config: GateConfig | None = None,
+                 embedder: "Embedder | None" = None, gated: bool = True):
+        self.scorer = scorer
+        self.config = config or GateConfig()
+        self.embedder = embedder
+        self.gated = gated
+
+    def gates(self, a: Norm, a_text: str, b: Norm, b_text: str) -> dict:
+        cfg = self.config
+        match = subject_match(a.subject, b.subject, a.theme, b.theme)
+        subj_sim = None
+        subject_ok = match is not SubjectMatch.DIFFERENT
+        if not subject_ok and self.embedder is not None and a.subject and b.subject:
+            subj_sim = self.embedder.similarity(a.subject, b.subject)
+            subject_ok = subj_sim >= cfg.subject_similarity
+        polarity_ok, polarity_why = _polarity_differs(a, b)
+        overlap = _jaccard(a.terms, b.terms)
+        text_sim = None
+        overlap_ok = overlap >= cfg.min_term_overlap
+        if not overlap_ok and self.embedder is not None:
+            text_sim = self.embedder.similarity(a_text, b_text)
+            overlap_ok = text_sim >= cfg.min_text_similarity
+        return {"subject": subject_ok, "subject_match": match.value,
+                "subject_similarity": None if subj_sim is None else round(subj_sim, 4),
+                "polarity": polarity_ok, "polarity_reason": polarity_why,
+                "overlap": overlap_ok, "term_overlap": round(overlap, 4),
+                "text_similarity": None if text_sim is None else round(text_sim, 4)}
+
+    def assess(self, items: list[tuple[Norm, str, Norm, str]]) -> list[NLIResult]:
+        scored = self.scorer.score_both([(a_text, b_text) for _, a_text, _, b_text in items])
+        out = []
+        cfg = self.config
+        for (a, a_text, b, b_text), (fwd, bwd) in zip(items, scored):
+            p = max(fwd.get("contradiction", 0.0), bwd.get("contradiction", 0.0))
+            gates = self.gates(a, a_text, b, b_text) if self.gated else {}
+            passed = all(gates.get(k, True) for k in ("subject", "polarity", "overlap"))
+            if p >= cfg.block_threshold and passed:
+                action, reason = "block", f"NLI contradiction {p:.2f} with subject, polarity and overlap gates passed"
+            elif p >= cfg.warn_threshold:
+                failed = [k for k in ("subject", "polarity", "overlap") if not gates.get(k, True)]
+                action = "warn"
+                reason = f"NLI contradiction {p:.2f}" + (f"; capped at warn by gate(s): {', '.join(failed)}" if failed else "")
+            else:
+                action, reason = "none", f"NLI contradiction {p:.2f} below thresholds"
+            out.append(NLIResult(p, _round(fwd), _round(bwd), gates, action, reason))
+        return out
+
+
+def _round(d: dict[str, float]) -> dict[str, float]:
+    return {k: round(v, 4) for k, v in d.items()}

@@ -1,0 +1,97 @@
+"""Cross-encoder NLI scoring: loading, batching, both directions, a cache by text hash.
+
+A class with no global state so one instance can be handed to a batch engine (a Ray Data
+``map_batches`` actor, say) and loaded once per worker.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from pathlib import Path
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+SHIPPED_MODEL = "nli-minilm-l6"
+
+
+class ModelUnavailable(RuntimeError):
+    """No cross-encoder could be loaded from the given id or path."""
+
+
+def default_model_path() -> Path:
+    """The checkpoint shipped in the repository's ``models/`` folder."""
+    env = os.environ.get("GUARD_NLI_MODEL")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[2] / "models" / SHIPPED_MODEL
+
+
+class NLIScorer:
+    """Loads a 3-way NLI cross-encoder from a hub id or a local directory.
+
+    The label order is read from the model's config (id2label) — sentence-transformers' NLI
+    cross-encoders use contradiction/entailment/neutral, MNLI heads entailment/neutral/
+    contradiction — so nothing here assumes an order.
+    """
+
+    def __init__(self, model_name_or_path: str | Path | None = None, quantize: bool = False,
+                 batch_size: int = 32, max_length: int = 128):
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        path = model_name_or_path or default_model_path()
+        local = Path(path).exists()
+        if not local and (model_name_or_path is None or os.environ.get("HF_HUB_OFFLINE") == "1"):
+            raise ModelUnavailable(f"no NLI model at {path}")
+        try:
+            import torch
+            from sentence_transformers.cross_encoder import CrossEncoder
+            self.model = CrossEncoder(str(path), device="cpu", max_length=max_length, local_files_only=local)
+            self.model.model.float()
+        except Exception as exc:  # noqa: BLE001 — any load failure means "no stage 3"
+            raise ModelUnavailable(f"could not load NLI model {path}: {type(exc).__name__}: {exc}") from exc
+        id2label = {int(k): str(v).lower() for k, v in self.model.config.id2label.items()}
+        if "contradiction" not in id2label.values():
+            raise ModelUnavailable(f"model {path} has no 'contradiction' label (labels: {id2label})")
+        self.labels = [id2label[i] for i in range(len(id2label))]
+        self.path = str(path)
+        self.quantized = False
+        if quantize:
+            import warnings
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                self.model.model = torch.ao.quantization.quantize_dynamic(
+                    self.model.model, {torch.nn.Linear}, dtype=torch.qint8)
+            self.quantized = True
+        self.batch_size = batch_size
+        self._cache: dict[str, dict[str, float]] = {}
+
+    @classmethod
+    def from_pretrained(cls, model_name_or_path: str | Path | None = None, **kw) -> "NLIScorer":
+        return cls(model_name_or_path, **kw)
+
+    @staticmethod
+    def _key(premise: str, hypothesis: str) -> str:
+        return hashlib.sha1(f"{premise}\x00{hypothesis}".encode()).hexdigest()
+
+    def predict(self, pairs: list[tuple[str, str]], show_progress: bool = False) -> list[dict[str, float]]:
+        """Label probabilities for each (premise, hypothesis), in one direction."""
+        keys = [self._key(p, h) for p, h in pairs]
+        todo = {k: pair for k, pair in zip(keys, pairs) if k not in self._cache}
+        if todo:
+            items = list(todo.items())
+            logits = self.model.predict([pair for _, pair in items], batch_size=self.batch_size,
+                                        convert_to_numpy=True, show_progress_bar=show_progress)
+            logits = np.asarray(logits, dtype=np.float64).reshape(len(items), -1)
+            probs = np.exp(logits - logits.max(axis=1, keepdims=True))
+            probs /= probs.sum(axis=1, keepdims=True)
+            for (k, _), row in zip(items, probs):
+                self._cache[k] = {lab: float(p) for lab, p in zip(self.labels, row)}
+        return [self._cache[k] for k in keys]
+
+    def score_both(self, pairs: list[tuple[str, str]]) -> list[tuple[dict[str, float], dict[str, float]]]:
+        """Both directions per pair; contradiction is symmetric but small models are not."""
+        fwd = self.predict(pairs)
+        bwd = self.predict([(h, p) for p, h in pairs])
+        return list(zip(fwd, bwd))

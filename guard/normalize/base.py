@@ -1,0 +1,76 @@
+"""The normalizer interface and registry.
+
+Names are versioned (``normalizer.rules.v1``) the way spaCy names factories, so a config that
+picks a stage by name keeps working when a v2 arrives. ``SafeNormalizer`` is the fail-open
+wrapper the pipeline always uses: a normalizer error becomes an unknown norm, never a failed write.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Callable, Protocol, runtime_checkable
+
+from guard.claims import Norm, Scope, Window
+
+log = logging.getLogger(__name__)
+
+
+@runtime_checkable
+class Normalizer(Protocol):
+    name: str
+
+    def normalize(self, text: str, scope: Scope, window: Window) -> Norm: ...
+
+
+_REGISTRY: dict[str, Callable[..., Normalizer]] = {}
+
+
+def register(name: str):
+    def deco(factory):
+        _REGISTRY[name] = factory
+        return factory
+    return deco
+
+
+def registered() -> list[str]:
+    _import_builtins()
+    return sorted(_REGISTRY)
+
+
+def get_normalizer(name: str = "normalizer.rules.v1", **config) -> Normalizer:
+    _import_builtins()
+    aliases = {"rules": "normalizer.rules.v1", "llm": "normalizer.llm.v1"}
+    name = aliases.get(name, name)
+    if name not in _REGISTRY:
+        raise KeyError(f"unknown normalizer {name!r} (known: {', '.join(sorted(_REGISTRY))})")
+    return _REGISTRY[name](**config)
+
+
+def _import_builtins() -> None:
+    import guard.normalize.rules  # noqa: F401  (registers normalizer.rules.v1)
+
+
+class SafeNormalizer:
+    """Fails open: any exception from the wrapped normalizer yields ``Norm.unknown``."""
+
+    def __init__(self, inner: Normalizer):
+        self.inner = inner
+        self.name = getattr(inner, "name", type(inner).__name__)
+
+    def normalize(self, text: str, scope: Scope, window: Window) -> Norm:
+        try:
+            norm = self.inner.normalize(text, scope, window)
+            if not isinstance(norm, Norm):
+                raise TypeError(f"normalizer returned {type(norm).__name__}, not Norm")
+            return norm.with_context(scope, window)
+        except Exception as exc:  # noqa: BLE001 — fail open by design
+            log.warning("normalizer %s failed on %r: %s", self.name, text[:60], exc)
+            return Norm.unknown(scope, window, normalizer=self.name, error=f"{type(exc).__name__}: {exc}")
+
+    def normalize_many(self, items: list[tuple[str, Scope, Window]]) -> list[Norm]:
+        many = getattr(self.inner, "normalize_many", None)
+        if many is not None:
+            try:
+                return [n.with_context(s, w) for n, (_, s, w) in zip(many(items), items)]
+            except Exception as exc:  # noqa: BLE001
+                log.warning("batch normalisation failed (%s); falling back to one by one", exc)
+        return [self.normalize(t, s, w) for t, s, w in items]

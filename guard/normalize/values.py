@@ -1,0 +1,130 @@
+"""Atomic value selectors: ports, numbers with units, versions, colours, domains, code literals.
+
+Regex rather than the parser because these are surface forms (``8443``, ``TLS 1.2``, ``us-east-1``,
+`` `feat/<name>` ``) that a small statistical parser splits or mislabels. Each match keeps its
+character span, so the normalizer can keep values out of subject and object, and the comparator
+can check that a value really appears in the raw text.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from guard.claims import Bound
+
+COLOURS = {"red", "blue", "green", "yellow", "orange", "purple", "black", "white", "grey", "gray",
+           "pink", "brown", "violet", "cyan", "magenta", "teal", "indigo", "silver", "gold"}
+WORD_NUMBERS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a single": 1, "single": 1}
+# unit → (family, factor to the family's base unit)
+UNITS = {
+    "ms": ("time", 0.001), "millisecond": ("time", 0.001), "s": ("time", 1), "sec": ("time", 1),
+    "second": ("time", 1), "min": ("time", 60), "minute": ("time", 60), "h": ("time", 3600),
+    "hr": ("time", 3600), "hour": ("time", 3600), "day": ("time", 86400), "week": ("time", 604800),
+    "month": ("time", 2592000), "year": ("time", 31536000),
+    "%": ("percent", 1), "percent": ("percent", 1),
+    "kb": ("bytes", 1e3), "mb": ("bytes", 1e6), "gb": ("bytes", 1e9), "tb": ("bytes", 1e12),
+    "character": ("characters", 1), "char": ("characters", 1), "line": ("lines", 1),
+    "approval": ("approvals", 1), "approving review": ("approvals", 1), "review": ("approvals", 1),
+    "reviewer": ("approvals", 1), "request": ("requests", 1), "item": ("items", 1),
+    "attempt": ("attempts", 1), "retry": ("attempts", 1), "replica": ("replicas", 1),
+    "connection": ("connections", 1), "node": ("nodes", 1), "user": ("users", 1),
+}
+_UNIT_ALT = sorted({u for u in UNITS if u != "%"} | {u + "s" for u in UNITS if len(u) > 2} |
+                   {"hours", "hrs", "mins", "secs", "retries", "chars"}, key=len, reverse=True)
+_NUM = r"(?P<num>\d[\d,]*(?:\.\d+)?|" + "|".join(sorted(WORD_NUMBERS, key=len, reverse=True)) + r")"
+_LE = r"(?:at most|up to|no more than|not more than|maximum(?: of)?|max\.?|under|below|less than|fewer than|within|<=|<|≤)"
+_GE = r"(?:at least|minimum(?: of)?|min\.?|no less than|no fewer than|more than|over|above|no sooner than|>=|>|≥)"
+
+PATTERNS: list[tuple[str, re.Pattern]] = [
+    ("literal", re.compile(r"`(?P<val>[^`]{1,60})`")),
+    ("port", re.compile(r"\bports?\s+(?P<val>\d{2,5})\b", re.I)),
+    ("port", re.compile(r"\b(?:listens?|listening|served|serves|bound|binds?)\s+(?:only\s+)?on\s+(?:port\s+)?(?P<val>\d{2,5})\b", re.I)),
+    ("region", re.compile(r"\b(?P<val>(?:us|eu|ap|sa|ca|me|af)-(?:east|west|north|south|central|northeast|southeast)-\d)\b", re.I)),
+    ("domain", re.compile(r"(?<![\w@/.-])@?(?P<val>(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|edu|gov|co|ai|app|cloud|internal|local))\b", re.I)),
+    ("version", re.compile(r"\b(?P<val>(?:python|node(?:\.js)?|tls|java|go|ruby|php|kubernetes|k8s|postgres(?:ql)?|ubuntu|debian|http|numpy|openssl|terraform|v)\s?\d+(?:\.\d+)*\+?)", re.I)),
+    ("version", re.compile(r"(?<![\w.])(?P<val>v?\d+\.\d+(?:\.\d+)*\+?)(?![\w.%])")),
+    ("number", re.compile(r"(?:(?P<op>" + _LE + "|" + _GE + r")\s+)?" + _NUM +
+                          r"\s?(?P<unit>%|(?:" + "|".join(map(re.escape, _UNIT_ALT)) + r")\b)" +
+                          r"(?P<post>\s+or\s+(?:less|fewer|more|greater|higher|lower))?", re.I)),
+    ("boolean", re.compile(r"\b(?:defaults? to|set to|is|are)\s+(?P<val>true|false|on|off)\b", re.I)),
+    ("colour", re.compile(r"\b(?P<val>" + "|".join(sorted(COLOURS)) + r")\b", re.I)),
+    ("number", re.compile(r"(?:(?P<op>" + _LE + "|" + _GE + r")\s+)?(?P<num>\d[\d,]*(?:\.\d+)?)(?!\.\d)(?P<post>\s+or\s+(?:less|fewer|more|greater))?\b", re.I)),
+]
+
+
+@dataclass(frozen=True)
+class Value:
+    kind: str
+    text: str            # the surface form, as it appears in the raw text
+    start: int
+    end: int
+    bound: Bound | None = None
+
+
+def _bound(m: re.Match) -> Bound | None:
+    num = m.groupdict().get("num")
+    if not num:
+        return None
+    n = WORD_NUMBERS.get(num.lower())
+    number = float(n) if n is not None else float(num.replace(",", ""))
+    op_word = (m.groupdict().get("op") or "").lower()
+    post = (m.groupdict().get("post") or "").lower()
+    op = "eq"
+    if re.fullmatch(_LE, op_word) or any(w in post for w in ("less", "fewer", "lower")):
+        op = "le"
+    elif re.fullmatch(_GE, op_word) or any(w in post for w in ("more", "greater", "higher")):
+        op = "ge"
+    unit = (m.groupdict().get("unit") or "").lower()
+    family = ""
+    if unit:
+        key = unit if unit in UNITS else unit.rstrip("s") if unit.rstrip("s") in UNITS else {
+            "hrs": "hr", "mins": "min", "secs": "sec", "retries": "retry", "chars": "char"}.get(unit, unit)
+        family, factor = UNITS.get(key, (key, 1))
+        number *= factor
+    return Bound(op, number, family)
+
+
+def extract_values(text: str) -> list[Value]:
+    """All value mentions, leftmost first, with overlapping weaker matches dropped."""
+    found: list[Value] = []
+    taken: list[tuple[int, int]] = []
+    for kind, pat in PATTERNS:
+        for m in pat.finditer(text):
+            if "val" in pat.groupindex:
+                s, e, surface = m.start("val"), m.end("val"), m.group("val")
+            else:
+                s, e, surface = m.start(), m.end(), m.group(0)
+            if any(s < te and e > ts for ts, te in taken):
+                continue
+            if kind == "number" and _looks_like_date_or_list(text, s, e):
+                continue
+            b = _bound(m) if kind == "number" else None
+            if kind == "version" and re.fullmatch(r"\d+\.\d+", surface) and "version" not in text.lower() \
+                    and not re.search(r"\b(python|node|tls|release|v)\b", text[max(0, s - 20):s], re.I):
+                b = Bound("eq", float(surface), "")
+                kind = "number"
+            found.append(Value(kind, surface.strip(), s, e, b))
+            taken.append((m.start(), m.end()))
+    found.sort(key=lambda v: v.start)
+    return found
+
+
+_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
+
+
+def _looks_like_date_or_list(text: str, s: int, e: int) -> bool:
+    before, after = text[max(0, s - 5):s].lower(), text[e:e + 5].lower()
+    return bool(re.search(_MONTHS + r"\s*$", before) or re.match(r"^[-/]\d", after) or re.search(r"\d[-/]$", before))
+
+
+def primary_value(values: list[Value]) -> Value | None:
+    """The selector a claim is about: the first value of the most specific kind.
+
+    Specific kinds (port, version, literal, region, domain) name *what* is configured; a bare
+    number is only chosen when nothing more specific is present.
+    """
+    if not values:
+        return None
+    order = ["port", "version", "number", "literal", "region", "domain", "boolean", "colour"]
+    return min(values, key=lambda v: (order.index(v.kind) if v.kind in order else 99, v.start))

