@@ -161,6 +161,10 @@ def _iso(d: _dt.date | None) -> str | None:
 def validate_text(text: Any) -> str:
     if not isinstance(text, str):
         raise ClaimError("text must be a string")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ClaimError("text is not valid UTF-8") from None
     stripped = text.strip()
     if not stripped:
         raise ClaimError("text is empty")

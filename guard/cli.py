@@ -1,0 +1,346 @@
+"""The ``guard`` command. Thin on purpose: parse, call the API, format, pick the exit code.
+
+Exit codes: 0 stored / clean / warn, 3 blocked, 2 usage error or bad input, 1 any other error.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from guard.claims import Claim, ClaimError, Scope, Window
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="claim-guard: contradiction detection for stores of claims.")
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_BLOCKED = 0, 1, 2, 3
+_state: dict = {}
+
+
+def _die(msg: str, code: int) -> None:
+    typer.echo(f"error: {msg}", err=True)
+    raise typer.Exit(code)
+
+
+@app.callback()
+def main(store: Path = typer.Option(Path(os.environ.get("GUARD_STORE", "claims.sqlite")), "--store", "-s",
+                                    help="SQLite claim store (env GUARD_STORE)."),
+         profile: str = typer.Option("accurate", help="fast = structural only; accurate = + gated NLI."),
+         nli_model: Optional[str] = typer.Option(None, help="NLI model id or directory (default: shipped)."),
+         no_quantize: bool = typer.Option(False, "--no-quantize", help="Run the NLI model in fp32."),
+         verbose: bool = typer.Option(False, "-v", "--verbose")):
+    logging.basicConfig(level=logging.INFO if verbose else logging.ERROR, format="%(levelname)s %(message)s")
+    for noisy in ("sentence_transformers", "transformers", "httpx"):
+        logging.getLogger(noisy).setLevel(logging.WARNING if verbose else logging.ERROR)
+    _state.update(store=store, profile=profile, nli_model=nli_model, quantize=not no_quantize)
+
+
+def _guard(stages: Optional[str] = None):
+    from guard.pipeline import Guard, GuardConfig
+    try:
+        cfg = GuardConfig.profile(_state["profile"])
+        if stages:
+            cfg = GuardConfig(stages=tuple(s.strip() for s in stages.replace("+", ",").split(",") if s.strip()))
+    except ValueError as exc:
+        _die(str(exc), EXIT_USAGE)
+    cfg.nli_model = _state.get("nli_model")
+    cfg.nli_quantize = _state.get("quantize", True)
+    return Guard(cfg)
+
+
+def _store():
+    from guard.store import ClaimStore
+    return ClaimStore(_state["store"], guard=_guard())
+
+
+def _scope(env, team, tenant) -> dict:
+    return {"env": env, "team": team, "tenant": tenant}
+
+
+def _window(valid_from, valid_until) -> Window:
+    return Window.parse(valid_from, valid_until)
+
+
+def _print_decision(res, as_json: bool) -> int:
+    decision = res.decision
+    if as_json:
+        typer.echo(json.dumps(res.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        for note in decision.notes:
+            typer.echo(f"note: {note}", err=True)
+        if res.stored:
+            typer.echo(f"stored {res.claim.id}" + (" (with warnings)" if decision.tier.value == "warn" else ""))
+        elif decision.tier.value == "block":
+            typer.echo("BLOCKED: the statement conflicts with active claims; nothing was stored.")
+        else:
+            typer.echo(decision.tier.value)
+        for j in decision.conflicts:
+            label = "conflict" if j.tier.value == "block" else "warning"
+            typer.echo(f"  {label} with {j.claim_id}: {j.claim_text}\n    {j.verdict.kind.value}/"
+                       f"{j.verdict.confidence.value} via {j.stage}: {j.reason}")
+        if not res.stored and decision.tier.value == "block":
+            typer.echo("  resolve with: guard cancel ID | guard supersede ID TEXT --reason … | "
+                       "guard force TEXT --reason …")
+    return EXIT_BLOCKED if decision.tier.value == "block" and not res.stored else EXIT_OK
+
+
+def _run(fn):
+    """Bad input → one line and exit 2; anything unexpected → one line and exit 1."""
+    try:
+        return fn()
+    except typer.Exit:
+        raise
+    except ClaimError as exc:
+        _die(str(exc), EXIT_USAGE)
+    except KeyboardInterrupt:
+        _die("interrupted", EXIT_ERROR)
+    except Exception as exc:  # noqa: BLE001
+        if os.environ.get("GUARD_DEBUG"):
+            raise
+        _die(f"{type(exc).__name__}: {exc}", EXIT_ERROR)
+
+
+ENV = typer.Option(None, help="scope: environment")
+TEAM = typer.Option(None, help="scope: team")
+TENANT = typer.Option(None, help="scope: tenant")
+FROM = typer.Option(None, "--from", help="valid from (YYYY-MM-DD)")
+UNTIL = typer.Option(None, "--until", help="valid until (YYYY-MM-DD, inclusive)")
+JSON = typer.Option(False, "--json", help="machine-readable output")
+
+
+@app.command()
+def remember(text: str, env: Optional[str] = ENV, team: Optional[str] = TEAM, tenant: Optional[str] = TENANT,
+             valid_from: Optional[str] = FROM, valid_until: Optional[str] = UNTIL, as_json: bool = JSON):
+    """Store a claim if it does not conflict with the active claims in its scope."""
+    def go():
+        res = _store().remember(text, _scope(env, team, tenant), _window(valid_from, valid_until))
+        raise typer.Exit(_print_decision(res, as_json))
+    _run(go)
+
+
+@app.command()
+def learn(text: str, source: str = typer.Option(..., help="where the claim was learnt from"),
+          env: Optional[str] = ENV, team: Optional[str] = TEAM, tenant: Optional[str] = TENANT,
+          valid_from: Optional[str] = FROM, valid_until: Optional[str] = UNTIL, as_json: bool = JSON):
+    """Like remember, recording the source the claim was learnt from."""
+    def go():
+        res = _store().learn(text, source, _scope(env, team, tenant), _window(valid_from, valid_until))
+        raise typer.Exit(_print_decision(res, as_json))
+    _run(go)
+
+
+@app.command()
+def supersede(old_id: str, text: str, reason: str = typer.Option(..., help="why the old claim is replaced"),
+              as_json: bool = JSON):
+    """Replace an active claim; the old one stays as history. Guarded against all other claims."""
+    def go():
+        res = _store().supersede(old_id, text, reason)
+        raise typer.Exit(_print_decision(res, as_json))
+    _run(go)
+
+
+@app.command()
+def force(text: str, reason: str = typer.Option(..., help="why the conflict is accepted"),
+          env: Optional[str] = ENV, team: Optional[str] = TEAM, tenant: Optional[str] = TENANT,
+          valid_from: Optional[str] = FROM, valid_until: Optional[str] = UNTIL, as_json: bool = JSON):
+    """Store despite a block, recording the exception and what it overrides."""
+    def go():
+        res = _store().force(text, reason, _scope(env, team, tenant), _window(valid_from, valid_until))
+        raise typer.Exit(_print_decision(res, as_json))
+    _run(go)
+
+
+@app.command()
+def cancel(claim_id: str, reason: Optional[str] = typer.Option(None)):
+    """Withdraw an active claim (kept as history)."""
+    def go():
+        c = _store().cancel(claim_id, reason)
+        typer.echo(f"cancelled {c.id}")
+    _run(go)
+
+
+@app.command()
+def check(text: str, env: Optional[str] = ENV, team: Optional[str] = TEAM, tenant: Optional[str] = TENANT,
+          valid_from: Optional[str] = FROM, valid_until: Optional[str] = UNTIL, as_json: bool = JSON):
+    """Dry run: what would a write of TEXT do? Stores nothing."""
+    def go():
+        from guard.store import WriteResult
+        d = _store().check(text, _scope(env, team, tenant), _window(valid_from, valid_until))
+        code = _print_decision(WriteResult(False, d), as_json)
+        raise typer.Exit(code)
+    _run(go)
+
+
+@app.command()
+def ingest(path: Path, as_json: bool = JSON):
+    """Upsert reference facts from a JSONL file of claims, without the guard."""
+    def go():
+        from guard.jsonl import read_jsonl
+        rows, errors = read_jsonl(path, Claim.from_dict)
+        for e in errors:
+            typer.echo(f"skipped {e}", err=True)
+        for c in (c for _, c in rows):
+            c.source = c.source or str(path)
+        n = _store().ingest([c for _, c in rows])
+        typer.echo(f"ingested {n} claims" + (f"; skipped {len(errors)} bad line(s)" if errors else ""))
+    _run(go)
+
+
+@app.command("list")
+def list_(status: str = typer.Option("active", help="active, superseded, cancelled or all"), as_json: bool = JSON):
+    """List claims in the store."""
+    def go():
+        if status not in ("active", "superseded", "cancelled", "all"):
+            raise ClaimError(f"unknown status {status!r}")
+        from guard.store import ClaimStore
+        claims = ClaimStore(_state["store"]).list(None if status == "all" else status)
+        for c in claims:
+            if as_json:
+                typer.echo(json.dumps(c.to_dict(), ensure_ascii=False))
+            else:
+                sc = ",".join(f"{k}={v}" for k, v in c.scope.to_dict().items() if v)
+                typer.echo(f"{c.id}  [{c.status.value}]{' ' + sc if sc else ''}  {c.text}")
+    _run(go)
+
+
+@app.command()
+def show(claim_id: str):
+    """One claim, with its norm as the normalizer reads it."""
+    def go():
+        from guard.store import ClaimStore
+        st = ClaimStore(_state["store"], guard=_guard("structural"))
+        c = st.get(claim_id)
+        norm = st.guard.normalize(c.text, c.scope, c.window)
+        typer.echo(json.dumps({"claim": c.to_dict(), "norm": norm.to_dict()}, indent=2, ensure_ascii=False))
+    _run(go)
+
+
+@app.command()
+def history(claim_id: str):
+    """A claim's supersession chain, events and recorded exceptions."""
+    def go():
+        from guard.store import ClaimStore
+        typer.echo(json.dumps(ClaimStore(_state["store"]).history(claim_id), indent=2, ensure_ascii=False))
+    _run(go)
+
+
+def _pair_claims(obj: dict) -> tuple[str, Claim, Claim]:
+    if not isinstance(obj, dict) or "existing" not in obj or "incoming" not in obj:
+        raise ClaimError("a pair needs 'existing' and 'incoming' objects")
+    return str(obj.get("id", "")), Claim.from_dict(obj["existing"]), Claim.from_dict(obj["incoming"])
+
+
+@app.command()
+def compare(pairs_file: Path, out: Optional[Path] = typer.Option(None, "--out", "-o", help="JSONL output (default stdout)"),
+            stages: Optional[str] = typer.Option(None, help="stages to run, e.g. structural or structural,nli")):
+    """Score existing/incoming pairs (benchmark format); one JSON line per pair."""
+    def go():
+        from guard.jsonl import read_jsonl
+        rows, errors = read_jsonl(pairs_file, _pair_claims)
+        for e in errors:
+            typer.echo(f"skipped {e}", err=True)
+        g = _guard(stages)
+        results = g.compare_claims([(a, b) for _, (_, a, b) in rows])
+        for note in g.notes:
+            typer.echo(f"note: {note}", err=True)
+        fh = out.open("w", encoding="utf-8") if out else sys.stdout
+        try:
+            for (_, (pid, _, _)), j in zip(rows, results):
+                rec = {"id": pid, "tier": j.tier.value, "verdict": j.verdict.kind.value, "stage": j.stage,
+                       "confidence": j.verdict.confidence.value, "reason": j.reason}
+                if j.nli is not None:
+                    rec["p_contradiction"] = round(j.nli.p_contradiction, 4)
+                fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+        finally:
+            if out:
+                fh.close()
+        typer.echo(f"scored {len(rows)} pairs" + (f"; skipped {len(errors)} bad line(s)" if errors else ""), err=True)
+    _run(go)
+
+
+@app.command()
+def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSONL file of claims"),
+         out: Path = typer.Option(Path("scan-report.jsonl"), "--out", "-o", help="report path (.jsonl or .csv)"),
+         fmt: Optional[str] = typer.Option(None, "--format", help="jsonl or csv (default: from --out)"),
+         neighbours: int = typer.Option(5, help="bi-encoder neighbours per claim (0 = blocking only)"),
+         exhaustive: bool = typer.Option(False, help="compare all pairs (slow; for measuring recall)"),
+         show: int = typer.Option(10, help="findings to print")):
+    """Score a whole store: every pair the guard would block or warn on, with reasons."""
+    def go():
+        from guard.scan import ScanConfig, Scanner, load_claims, write_report
+        claims, skipped = load_claims(source)
+        for e in skipped:
+            typer.echo(f"skipped {e}", err=True)
+        if not claims:
+            raise ClaimError(f"{source} holds no claims")
+        scanner = Scanner(_guard(), ScanConfig(neighbours=neighbours, exhaustive=exhaustive))
+        report = scanner.scan(claims, skipped)
+        f = fmt or ("csv" if out.suffix == ".csv" else "jsonl")
+        path = write_report(report, out, f)
+        s = report.summary
+        for note in s["notes"]:
+            typer.echo(f"note: {note}", err=True)
+        typer.echo(f"{s['claims']} claims, {s['pairs_compared']} candidate pairs of {s['all_pairs']} "
+                   f"in {s['seconds']}s: {s['block']} block, {s['warn']} warn"
+                   + (f"; skipped {len(skipped)} bad line(s)" if skipped else ""))
+        for fd in report.findings[:show]:
+            typer.echo(f"  {fd['tier'].upper():5s} {fd['existing_id']} ~ {fd['incoming_id']}: {fd['reason']}\n"
+                       f"        \"{fd['existing'][:90]}\"\n        \"{fd['incoming'][:90]}\"")
+        if len(report.findings) > show:
+            typer.echo(f"  … {len(report.findings) - show} more")
+        typer.echo(f"report: {path}")
+    _run(go)
+
+
+@app.command()
+def train(output_dir: Path, data: Optional[list[Path]] = typer.Option(None, "--data", help="JSONL files (repeatable)"),
+          base: Optional[str] = typer.Option(None, help="base model id or directory"),
+          from_checkpoint: Optional[str] = typer.Option(None, "--from", help="continue from a cross-encoder"),
+          epochs: float = 2.0, batch_size: int = 32, lr: float = 5e-5, max_steps: int = -1,
+          limit: Optional[int] = None, seed: int = 42, no_domain: bool = False,
+          map_2way: Optional[list[str]] = typer.Option(None, "--map-2way", help="e.g. not_entailment=neutral")):
+    """Fine-tune the NLI gate's cross-encoder (see training/)."""
+    def go():
+        from training.data import DataError
+        from training.train import TrainConfig, train as run
+        cfg = TrainConfig(output_dir=str(output_dir), base_model=base, from_checkpoint=from_checkpoint,
+                          epochs=epochs, batch_size=batch_size, learning_rate=lr, max_steps=max_steps, limit=limit,
+                          seed=seed, domain_pairs=not no_domain,
+                          map_2way=dict(m.split("=", 1) for m in (map_2way or [])) or None)
+        if data:
+            cfg.train_files = [str(d) for d in data]
+        try:
+            summary = run(cfg)
+        except DataError as exc:
+            raise ClaimError(str(exc)) from None
+        typer.echo(json.dumps({k: v for k, v in summary.items() if k != "config"}, indent=2))
+    _run(go)
+
+
+@app.command("eval-nli")
+def eval_nli(model: str, files: list[Path], quantize: bool = typer.Option(False, help="dynamic int8"),
+             limit: Optional[int] = None, out: Optional[Path] = typer.Option(None, help="JSON report path")):
+    """Accuracy, per-class P/R/F1 and confusion of an NLI model on 3-way or 2-way files."""
+    def go():
+        from training.evaluate import evaluate_files
+        t = time.time()
+        rep = evaluate_files(model, [str(f) for f in files], quantize=quantize, limit=limit)
+        for name, r in rep["files"].items():
+            typer.echo(f"{name}: n={r['n']} accuracy={r['accuracy']:.4f} contradiction_f1={r['per_class'].get('contradiction', {}).get('f1', float('nan')):.4f}")
+        typer.echo(f"({time.time() - t:.0f}s)")
+        if out:
+            out.write_text(json.dumps(rep, indent=2))
+    _run(go)
+
+
+if __name__ == "__main__":
+    app()

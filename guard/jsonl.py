@@ -1,0 +1,44 @@
+"""Reading JSONL input that may be partly broken.
+
+Batch jobs (compare, scan, ingest) should not die on line 9,000 of 10,000: each bad line is
+reported with its number and skipped, and the caller says how many were skipped.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Callable, TypeVar
+
+from guard.claims import ClaimError
+
+T = TypeVar("T")
+
+
+def read_jsonl(path: str | Path, parse: Callable[[dict], T]) -> tuple[list[tuple[int, T]], list[str]]:
+    """Returns ([(line number, parsed)], [error messages naming the line])."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ClaimError(f"cannot read {path}: {exc.strerror or exc}") from None
+    ok: list[tuple[int, T]] = []
+    errors: list[str] = []
+    for lineno, line in enumerate(raw.split(b"\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError:
+            errors.append(f"{path}:{lineno}: not valid UTF-8")
+            continue
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            errors.append(f"{path}:{lineno}: malformed JSON ({exc.msg})")
+            continue
+        try:
+            ok.append((lineno, parse(obj)))
+        except (ClaimError, KeyError, TypeError, ValueError) as exc:
+            what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
+            errors.append(f"{path}:{lineno}: {what}")
+    return ok, errors

@@ -1,0 +1,157 @@
+"""Scoring a whole claim store: candidate pairs by blocking + neighbours, then the stages in batch.
+
+The report keeps every non-clean pair with its reasons and, where NLI ran, the raw scores in
+both directions, so thresholds can be re-applied later without re-running inference.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tqdm import tqdm
+
+from guard.candidates import CandidateIndex
+from guard.claims import Claim, ClaimError
+from guard.jsonl import read_jsonl
+from guard.judge import PairJudgement, Tier
+from guard.pipeline import Guard
+
+
+@dataclass
+class ScanConfig:
+    neighbours: int = 5               # bi-encoder neighbours per claim (0: blocking only)
+    min_similarity: float = 0.6       # neighbour cosine floor
+    max_bucket: int = 2000            # blocking keys shared by more claims than this are too generic
+    exhaustive: bool = False          # all N² pairs — for measuring candidate recall only
+    batch_size: int = 2048
+    progress: bool = True
+
+
+@dataclass
+class ScanReport:
+    claims: int
+    pairs_compared: int
+    findings: list[dict]
+    seconds: float
+    skipped: list[str] = field(default_factory=list)
+    stage_seconds: dict = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def summary(self) -> dict:
+        tiers = {"block": 0, "warn": 0}
+        for f in self.findings:
+            tiers[f["tier"]] += 1
+        n = self.claims
+        return {"claims": n, "pairs_compared": self.pairs_compared, "all_pairs": n * (n - 1) // 2,
+                "block": tiers["block"], "warn": tiers["warn"], "skipped_lines": len(self.skipped),
+                "seconds": round(self.seconds, 2), "stage_seconds": self.stage_seconds, "notes": self.notes}
+
+
+def load_claims(source: str | Path) -> tuple[list[Claim], list[str]]:
+    """Claims from a JSONL file or the active claims of a SQLite store."""
+    p = Path(source)
+    if not p.exists():
+        raise ClaimError(f"no such file: {p}")
+    with p.open("rb") as fh:
+        head = fh.read(16)
+    if head.startswith(b"SQLite format 3"):
+        from guard.store import ClaimStore
+        store = ClaimStore(p)
+        try:
+            return store.list("active"), []
+        finally:
+            store.close()
+    rows, errors = read_jsonl(p, Claim.from_dict)
+    return [c for _, c in rows], errors
+
+
+class Scanner:
+    """``scan(claims) -> ScanReport``."""
+
+    def __init__(self, guard: Guard, config: ScanConfig | None = None):
+        self.guard = guard
+        self.config = config or ScanConfig()
+
+    def candidate_pairs(self, claims: list[Claim], norms, timings: dict) -> list[tuple[int, int]]:
+        cfg = self.config
+        n = len(claims)
+        if cfg.exhaustive:
+            return [(i, j) for i in range(n) for j in range(i + 1, n)]
+        pos = {c.id: i for i, c in enumerate(claims)}
+        index = CandidateIndex(max_bucket=cfg.max_bucket)
+        vecs = None
+        if cfg.neighbours > 0:
+            t = time.perf_counter()
+            from guard.embed import Embedder
+            embedder = (self.guard.nli_gate.embedder if self.guard.nli_gate is not None and
+                        self.guard.nli_gate.embedder is not None else Embedder())
+            vecs = embedder.encode([c.text for c in claims], show_progress=cfg.progress)
+            timings["embed"] = round(time.perf_counter() - t, 2)
+        t = time.perf_counter()
+        for i, (c, nm) in enumerate(zip(claims, norms)):
+            index.add(c.id, nm, vecs[i] if vecs is not None else None)
+        pairs = index.blocked_pairs()
+        if vecs is not None:
+            pairs |= index.all_neighbour_pairs(cfg.neighbours, cfg.min_similarity)
+        timings["candidates"] = round(time.perf_counter() - t, 2)
+        return sorted((pos[a], pos[b]) if pos[a] < pos[b] else (pos[b], pos[a]) for a, b in pairs)
+
+    def scan(self, claims: list[Claim], skipped: list[str] | None = None) -> ScanReport:
+        t0 = time.perf_counter()
+        ids = [c.id for c in claims]
+        if len(set(ids)) != len(ids):
+            raise ClaimError("claim ids must be unique within a scan")
+        timings: dict = {}
+        t = time.perf_counter()
+        norms = self.guard.normalizer.normalize_many([(c.text, c.scope, c.window) for c in claims])
+        timings["normalize"] = round(time.perf_counter() - t, 2)
+        pairs = self.candidate_pairs(claims, norms, timings)
+        findings: list[dict] = []
+        t = time.perf_counter()
+        bs = self.config.batch_size
+        with tqdm(total=len(pairs), desc="scan", unit="pair", disable=not self.config.progress) as bar:
+            for s in range(0, len(pairs), bs):
+                chunk = pairs[s:s + bs]
+                # the earlier claim plays "existing", the later one "incoming"
+                items = [(claims[i], norms[i], claims[j], norms[j]) for i, j in chunk]
+                for (i, j), pj in zip(chunk, self.guard.judge_pairs(items)):
+                    if pj.tier is not Tier.CLEAN:
+                        findings.append(_finding(claims[i], claims[j], pj))
+                bar.update(len(chunk))
+        timings["judge"] = round(time.perf_counter() - t, 2)
+        findings.sort(key=lambda f: (f["tier"] != "block", f["existing_id"], f["incoming_id"]))
+        return ScanReport(len(claims), len(pairs), findings, time.perf_counter() - t0, skipped or [],
+                          timings, list(self.guard.notes))
+
+
+def _finding(a: Claim, b: Claim, pj: PairJudgement) -> dict:
+    d = pj.to_dict()
+    out = {"tier": d["tier"], "existing_id": a.id, "incoming_id": b.id, "existing": a.text, "incoming": b.text,
+           "verdict": d["verdict"], "confidence": d["confidence"], "stage": d["stage"], "reason": d["reason"]}
+    if "nli" in d:
+        out["nli"] = d["nli"]
+    return out
+
+
+def write_report(report: ScanReport, out: str | Path, fmt: str) -> Path:
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if fmt == "jsonl":
+        with out.open("w", encoding="utf-8") as fh:
+            for f in report.findings:
+                fh.write(json.dumps(f, ensure_ascii=False) + "\n")
+    elif fmt == "csv":
+        cols = ["tier", "existing_id", "incoming_id", "verdict", "confidence", "stage", "reason", "existing",
+                "incoming", "p_contradiction"]
+        with out.open("w", encoding="utf-8", newline="") as fh:
+            w = csv.DictWriter(fh, fieldnames=cols, extrasaction="ignore")
+            w.writeheader()
+            for f in report.findings:
+                w.writerow({**f, "p_contradiction": f.get("nli", {}).get("p_contradiction", "")})
+    else:
+        raise ClaimError(f"unknown report format {fmt!r} (jsonl, csv)")
+    return out

@@ -1,0 +1,54 @@
+"""Evaluating an NLI model on 3-way or 2-way files (``guard eval-nli``).
+
+2-way files (entailment / not_entailment) are scored by collapsing the model's neutral and
+contradiction into not_entailment — the mapping is stated in the report, never implied.
+"""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from training.data import LABELS_2WAY, LABELS_3WAY, _read_jsonl
+
+
+def metrics(gold: list[str], pred: list[str], labels: tuple[str, ...]) -> dict:
+    from sklearn.metrics import accuracy_score, confusion_matrix, precision_recall_fscore_support
+    p, r, f, s = precision_recall_fscore_support(gold, pred, labels=list(labels), zero_division=0)
+    return {
+        "n": len(gold), "accuracy": float(accuracy_score(gold, pred)),
+        "per_class": {lab: {"precision": float(p[i]), "recall": float(r[i]), "f1": float(f[i]), "support": int(s[i])}
+                      for i, lab in enumerate(labels)},
+        "confusion": {"labels": list(labels), "matrix": confusion_matrix(gold, pred, labels=list(labels)).tolist()},
+    }
+
+
+def evaluate_files(model: str, files: list[str], quantize: bool = False, limit: int | None = None,
+                   scorer=None) -> dict:
+    from guard.nli.scorer import NLIScorer
+    scorer = scorer or NLIScorer(model, quantize=quantize, batch_size=64)
+    out = {"model": model, "quantized": quantize, "files": {}}
+    for f in files:
+        rows = _read_jsonl(Path(f))[:limit] if limit else _read_jsonl(Path(f))
+        labels = {r["label"] for r in rows}
+        two_way = labels <= set(LABELS_2WAY)
+        t = time.perf_counter()
+        probs = scorer.predict([(r["premise"], r["hypothesis"]) for r in rows])
+        secs = time.perf_counter() - t
+        pred = [max(p, key=p.get) for p in probs]
+        gold = [r["label"] for r in rows]
+        if two_way:
+            pred = ["entailment" if x == "entailment" else "not_entailment" for x in pred]
+            m = metrics(gold, pred, LABELS_2WAY)
+            m["mapping"] = "model neutral+contradiction → not_entailment"
+        else:
+            m = metrics(gold, pred, LABELS_3WAY)
+        m["seconds"] = round(secs, 1)
+        m["pairs_per_second"] = round(len(rows) / secs, 1) if secs else None
+        out["files"][Path(f).name.removesuffix(".jsonl")] = m
+    return out
+
+
+if __name__ == "__main__":
+    import sys
+    print(json.dumps(evaluate_files(sys.argv[1], sys.argv[2:]), indent=2))
