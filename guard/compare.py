@@ -205,6 +205,7 @@ class StructuralComparator:
             conf = Confidence.LOW if len(shared) >= 2 else Confidence.MED
             return Verdict(VerdictKind.UNKNOWN, conf, "different subjects", {**ev, "shared_terms": sorted(shared)})
         strong = _MATCH_CONFIDENCE[match]
+        related = match is SubjectMatch.RELATED
         if not _objects_compatible(a, b):
             return Verdict(VerdictKind.CONSISTENT, Confidence.MED if match is SubjectMatch.SAME else Confidence.LOW,
                            "same subject, different state", ev)
@@ -216,6 +217,8 @@ class StructuralComparator:
             if opp is VerdictKind.TENSION:
                 return Verdict(VerdictKind.TENSION, strong if strong is Confidence.HIGH else Confidence.MED,
                                f"soft opposition: {a.modality.value} vs {b.modality.value}", ev)
+            if related:
+                return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "possible opposition on related subjects", ev)
             return Verdict(VerdictKind.CONTRADICTION, strong,
                            f"opposing modality on '{b.subject}': {a.modality.value} vs {b.modality.value}", ev)
         pair = _value_pair(a, b) if same_stance(a.modality, b.modality) else None
@@ -231,6 +234,9 @@ class StructuralComparator:
                 if "should" in soft:
                     return Verdict(VerdictKind.TENSION, Confidence.MED,
                                    f"different preferred values: {va[1]} vs {vb[1]}", vev)
+                if related:
+                    return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW,
+                                   "possible value conflict on related subjects", vev)
                 conf = strong if va[0] != "name" else Confidence.LOW
                 return Verdict(VerdictKind.VALUE_CONFLICT, conf,
                                f"'{b.subject}' is {va[1]} in one claim and {vb[1]} in the other", vev)

@@ -62,6 +62,8 @@ class Parsed:
         if t.i + 1 >= len(self.doc):
             return False
         nxt = self.doc[t.i + 1]
+        if (nxt.pos_ == "ADP" or nxt.tag_ == "TO") and any(x.pos_ == "AUX" or x.tag_ == "MD" for x in self.doc[t.i + 2:]):
+            return True   # "Force pushes to main are blocked"
         return (nxt.pos_ == "AUX" or nxt.tag_ in ("MD", "VBZ", "VBP", "VBD") or
                 nxt.lower_ in VERBS and nxt.tag_ not in ("NN", "NNS", "IN") and not nxt.lower_.endswith("ed"))
 
@@ -214,7 +216,8 @@ class RuleNormalizer:
                     strength, seen_modal, neg = "may", True, not neg
                 i += 1
                 continue
-            if low in NEGATIONS and low not in ("without", "no") or low in ("n't",):
+            no_longer = low == "no" and i + 1 < len(pred_tokens) and pred_tokens[i + 1].lower_ == "longer"
+            if low in NEGATIONS and low not in ("without", "no") or low == "n't" or no_longer:
                 neg = not neg
                 i += 1
                 continue
@@ -239,7 +242,8 @@ class RuleNormalizer:
                     obj = VERBS[lem][0] if lem not in ("allow", "permit", "accept") else obj
                 i += 1
                 continue
-            if obj is StateVerb.OTHER and t.pos_ in ("VERB", "NOUN", "AUX") and lem in VERBS and not theme_tokens \
+            verbal = t.pos_ in ("VERB", "NOUN", "AUX") or t.pos_ == "ADJ" and (t.tag_ == "VBN" or low.endswith("ed"))
+            if obj is StateVerb.OTHER and verbal and lem in VERBS and not theme_tokens \
                     and low not in POLE:
                 obj, vneg = VERBS[lem]
                 neg ^= vneg
@@ -249,8 +253,9 @@ class RuleNormalizer:
             i += 1
         # copula + adjective: "X is public" — the adjective is the state
         theme_words = _content(theme_tokens, p.value_tok)
-        if theme_words and theme_words[0] in POLE:
-            pole, flip = POLE[theme_words[0]]
+        head = next((t for t in theme_tokens if t.i not in p.value_tok and _content([t], set())), None)
+        if theme_words and head is not None and (head.lower_ in POLE or theme_words[0] in POLE):
+            pole, flip = POLE.get(head.lower_) or POLE[theme_words[0]]
             neg ^= flip
             theme_words = [pole] + theme_words[1:]
         if obj is StateVerb.OTHER and any(t.lower_ in _COPULAS for t in pred_tokens[:3]):

@@ -1,0 +1,251 @@
+"""Writes examples/claims.jsonl: a realistic multi-team claim store with a handful of planted
+conflicts (marked in `source` as "conflict:<n>") so `guard scan examples/claims.jsonl` shows the job.
+
+Run: python examples/make_claims.py
+"""
+import json
+from pathlib import Path
+
+T = {
+    "platform": [
+        "Production deploys need two approvals from the platform team.",
+        "The API gateway listens on port 8443.",
+        "All services run on Kubernetes 1.29.",
+        "Container images are pulled from the internal registry only.",
+        "Privileged containers are not allowed.",
+        "Every deployment defines CPU and memory limits.",
+        "Liveness probes are required for all long-running services.",
+        "The default region is eu-west-1.",
+        "Terraform state is stored in the `platform-tfstate` S3 bucket.",
+        "Infrastructure changes go through Terraform; manual console edits are forbidden.",
+        "Node pools are patched every 30 days.",
+        "Cluster autoscaling is enabled in production.",
+        "Ingress traffic is terminated at the load balancer with TLS 1.2 or higher.",
+        "Service meshes are not used.",
+        "Each namespace has a resource quota.",
+        "Helm charts are versioned with semantic versioning.",
+        "Secrets are mounted from Vault, never baked into images.",
+        "The staging cluster is rebuilt every Sunday night.",
+        "DNS records are managed in Route 53.",
+        "Canary releases receive 5% of traffic for the first hour.",
+        "Rollbacks must complete within 15 minutes.",
+        "Base images are rebuilt weekly to pick up security patches.",
+        "Pods must not run as root.",
+        "Cluster upgrades are announced one week in advance.",
+        "The platform on-call rotation changes every Monday.",
+    ],
+    "security": [
+        "MFA is required for VPN access.",
+        "Passwords must be at least 12 characters long.",
+        "Session tokens expire after 30 minutes of inactivity.",
+        "API keys are rotated every 90 days.",
+        "Secrets must not be committed to the repository.",
+        "Only company.com email addresses may sign up for the admin console.",
+        "Security patches are applied within 7 days of release.",
+        "SSH access to production hosts goes through the bastion host.",
+        "Audit logs are retained for 365 days.",
+        "Customer data is encrypted at rest with AES-256.",
+        "Penetration tests run twice a year.",
+        "Third-party dependencies are scanned for vulnerabilities on every build.",
+        "Access reviews happen every quarter.",
+        "Production database credentials are never shared over chat.",
+        "Personal devices may not access the admin console.",
+        "Security incidents are reported to the CISO within one hour.",
+        "Root accounts have no access keys.",
+        "Public S3 buckets are forbidden.",
+        "Service accounts use short-lived credentials.",
+        "Password resets require email verification.",
+        "TLS certificates are renewed automatically by cert-manager.",
+        "Failed login attempts are limited to 5 per 15 minutes.",
+        "Debug endpoints are disabled in production.",
+        "The WAF blocks requests from known bad IP ranges.",
+        "Encryption keys are stored in the KMS.",
+    ],
+    "payments": [
+        "Payment webhooks are retried for 72 hours.",
+        "Refunds over 500 EUR need manual approval.",
+        "Card numbers are never logged.",
+        "The payments API rate limit is 100 requests per second per merchant.",
+        "Invoices are due within 30 days.",
+        "Settlement runs daily at 02:00 UTC.",
+        "Payment provider timeouts are set to 10 seconds.",
+        "Idempotency keys are required on all POST requests.",
+        "The payments service is deployed only on Tuesdays and Thursdays.",
+        "Chargebacks are reviewed within 5 business days.",
+        "Currency conversion uses the ECB daily reference rate.",
+        "PCI scope is limited to the tokenization service.",
+        "Payment logs are retained for 7 years.",
+        "Failed payments trigger a customer email.",
+        "Merchants may issue partial refunds.",
+        "The fraud score threshold for manual review is 0.8.",
+        "Payouts are batched hourly.",
+        "Test card numbers are rejected in production.",
+        "The checkout page loads the payment form in an iframe.",
+        "Payment events are published to the `payments.events` Kafka topic.",
+        "The minimum charge amount is 0.50 EUR.",
+        "Apple Pay is supported on iOS.",
+        "3-D Secure is mandatory for EU card payments.",
+        "Stored payment methods are removed after 24 months of inactivity.",
+        "The payments database uses PostgreSQL 15.",
+    ],
+    "data": [
+        "Debug logs are retained for 14 days.",
+        "The data warehouse is refreshed nightly.",
+        "Personal data is deleted within 30 days of an account deletion request.",
+        "Analytics events are sampled at 10%.",
+        "Raw event data is kept for 90 days.",
+        "Dashboards are built in Grafana.",
+        "Data exports to partners are encrypted with PGP.",
+        "The ETL jobs run on Airflow.",
+        "Data quality checks block a pipeline on failure.",
+        "Schema changes require a migration review.",
+        "The feature store is backed by Redis.",
+        "Model training data is versioned with DVC.",
+        "PII columns are masked in the analytics warehouse.",
+        "Backfills run outside business hours.",
+        "Data retention for clickstream is 180 days.",
+        "The data catalog lists every production table.",
+        "Ad-hoc queries on production replicas are limited to 5 minutes.",
+        "The warehouse uses BigQuery.",
+        "Pipelines alert the data on-call after two consecutive failures.",
+        "Data contracts are defined in protobuf.",
+        "CSV exports use UTF-8 encoding.",
+        "The recovery point objective for the warehouse is 24 hours.",
+        "The recovery time objective for the warehouse is 8 hours.",
+        "Training jobs use GPUs from the shared pool.",
+        "Notebooks are not allowed to write to production tables.",
+    ],
+    "web": [
+        "The frontend is written in TypeScript.",
+        "Node.js 20 is the minimum supported version.",
+        "The web app supports the last two versions of Chrome, Firefox and Safari.",
+        "Feature flags live in LaunchDarkly.",
+        "Pull requests need one approving review.",
+        "The primary brand colour is blue.",
+        "Lines are limited to 100 characters.",
+        "CSS is written with Tailwind.",
+        "Page load time must stay under 2 seconds on 4G.",
+        "Images are served through the CDN.",
+        "The design system lives in Storybook.",
+        "End-to-end tests run on every pull request.",
+        "Unit test coverage must be at least 80%.",
+        "Dependencies are updated weekly by Renovate.",
+        "Accessibility audits run before each release.",
+        "The web app uses server-side rendering.",
+        "Cookies are set with the Secure and HttpOnly flags.",
+        "Source maps are not published to production.",
+        "The frontend talks to the backend through the GraphQL gateway.",
+        "Error tracking uses Sentry.",
+        "Releases are tagged with semantic versions.",
+        "Merges to main are squashed.",
+        "The staging site is password protected.",
+        "Web fonts are self-hosted.",
+        "The service worker caches static assets for offline use.",
+    ],
+    "sre": [
+        "Incidents are declared in the #incidents channel.",
+        "Postmortems are blameless.",
+        "Every SEV1 incident gets a postmortem within 5 business days.",
+        "The on-call engineer acknowledges pages within 15 minutes.",
+        "Error budgets are reviewed monthly.",
+        "The availability SLO for the public API is 99.9%.",
+        "Alerts page only for user-facing symptoms.",
+        "Runbooks are linked from every alert.",
+        "Dashboards are reviewed in the weekly ops meeting.",
+        "Change freezes start on December 20.",
+        "Backups run every 6 hours.",
+        "Backups are tested with a restore every quarter.",
+        "Log lines are written as JSON.",
+        "Metrics are scraped by Prometheus every 30 seconds.",
+        "Traces are sampled at 1%.",
+        "Chaos experiments run in staging only.",
+        "Capacity planning happens every quarter.",
+        "Status page updates are posted within 30 minutes of a SEV1.",
+        "Escalation goes to the incident commander after 30 minutes.",
+        "Load tests run before every major launch.",
+        "Synthetic checks run every minute from three regions.",
+        "Deployments are paused when the error budget is exhausted.",
+        "The pager rotation is one week long.",
+        "Incident reviews are shared with the whole engineering org.",
+        "Database failover is tested twice a year.",
+    ],
+    "engineering": [
+        "All code changes go through a pull request.",
+        "Commits must be signed.",
+        "Branches are named `feature/<ticket>`.",
+        "The main branch is protected.",
+        "Force pushes to main are blocked.",
+        "CI must pass before merging.",
+        "Python services use Python 3.11.",
+        "Code is formatted with Black.",
+        "Go services follow the standard project layout.",
+        "Public APIs are documented with OpenAPI.",
+        "Breaking API changes need a new major version.",
+        "Deprecated endpoints are removed after 6 months.",
+        "The API uses cursor-based pagination.",
+        "Page size is at most 100 items.",
+        "Database migrations are backward compatible.",
+        "Services communicate over gRPC internally.",
+        "Architecture decisions are recorded as ADRs.",
+        "New services must have an owner in the service catalog.",
+        "Tech debt tickets are reviewed every sprint.",
+        "Code owners review changes to their directories.",
+        "Logs must not contain personal data.",
+        "Every service exposes a /healthz endpoint.",
+        "Feature branches are deleted after merge.",
+        "Commit messages follow Conventional Commits.",
+        "Release notes are generated from commit messages.",
+    ],
+}
+
+# Planted conflicts: each contradicts or tensions a claim above, in an overlapping scope.
+CONFLICTS = [
+    ("platform", "The API gateway listens on port 9443.", None),
+    ("platform", "Privileged containers are permitted for monitoring agents.", None),
+    ("security", "Passwords must be at least 8 characters long.", None),
+    ("security", "MFA is optional for VPN access.", None),
+    ("payments", "Card numbers are logged at debug level to help support.", None),
+    ("data", "Debug logs are retained for 60 days.", None),
+    ("web", "Pull requests need two approving reviews.", None),
+    ("web", "Node.js 18 is the minimum supported version.", None),
+    ("engineering", "Force pushes to main are allowed for maintainers.", None),
+    ("sre", "Backups run every 24 hours.", None),
+    ("engineering", "Python services use Python 3.9.", None),
+    ("security", "Secrets may be committed to the repository if they are encrypted.", None),
+]
+# Scope- and time-disjoint look-alikes: these must NOT be reported.
+DISJOINT = [
+    ("partner-sandbox", "The API gateway listens on port 8080.", {}, None),
+    ("payments", "Backups run every hour.", {}, None),
+    ("data", "Debug logs are retained for 5 days.", None, ("2020-01-01", "2021-12-31")),
+]
+
+
+def main() -> None:
+    rows = []
+    n = 0
+    dates = ["2024-01-15", "2024-03-01", "2024-06-10", "2024-09-02", "2025-01-06", "2025-04-14"]
+    for team, texts in T.items():
+        for k, text in enumerate(texts):
+            n += 1
+            rows.append({"id": f"{team[:3]}-{k + 1:03d}", "text": text,
+                         "scope": {"env": None, "team": team, "tenant": None},
+                         "valid_from": dates[k % len(dates)], "valid_until": None, "source": f"handbook/{team}.md"})
+    for i, (team, text, _) in enumerate(CONFLICTS, 1):
+        rows.append({"id": f"{team[:3]}-c{i:02d}", "text": text, "scope": {"env": None, "team": team, "tenant": None},
+                     "valid_from": "2025-06-01", "valid_until": None, "source": f"conflict:{i}"})
+    for i, (team, text, scope, window) in enumerate(DISJOINT, 1):
+        sc = {"env": None, "team": team, "tenant": None}
+        if isinstance(scope, dict):
+            sc.update(scope)
+            # an unscoped team claim applies in every env, so give the original a different env
+        rows.append({"id": f"{team[:3]}-d{i:02d}", "text": text, "scope": sc,
+                     "valid_from": window[0] if isinstance(window, tuple) else "2025-06-01",
+                     "valid_until": window[1] if isinstance(window, tuple) else None, "source": f"disjoint:{i}"})
+    out = Path(__file__).with_name("claims.jsonl")
+    out.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    print(f"wrote {len(rows)} claims to {out}")
+
+
+if __name__ == "__main__":
+    main()

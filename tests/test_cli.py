@@ -1,0 +1,109 @@
+"""The real `guard` command in a subprocess: exit codes, messages, files."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def guard(*args, store=None, input=None):
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    if store:
+        env["GUARD_STORE"] = str(store)
+    return subprocess.run([sys.executable, "-m", "guard.cli", "--profile", "fast", *args], capture_output=True,
+                          text=True, env=env, input=input, cwd=ROOT)
+
+
+def test_remember_block_exit_codes(tmp_path):
+    st = tmp_path / "s.sqlite"
+    r = guard("remember", "X rejects null keys.", store=st)
+    assert r.returncode == 0 and r.stdout.startswith("stored c_")
+    r = guard("remember", "X supports null keys.", store=st)
+    assert r.returncode == 3 and "BLOCKED" in r.stdout and "X rejects null keys." in r.stdout
+    r = guard("check", "X supports null keys.", "--json", store=st)
+    assert r.returncode == 3 and json.loads(r.stdout)["tier"] == "block"
+    r = guard("list", "--json", store=st)
+    assert [json.loads(x)["text"] for x in r.stdout.splitlines()] == ["X rejects null keys."]
+
+
+@pytest.mark.parametrize("args, msg", [
+    (("remember", "   "), "text is empty"),
+    (("remember", "x", "--from", "2025-13-01"), "not a valid ISO date"),
+    (("remember", "x", "--from", "2025-02-01", "--until", "2025-01-01"), "after valid_until"),
+    (("cancel", "c_missing"), "unknown claim id"),
+    (("history", "c_missing"), "unknown claim id"),
+    (("supersede", "c_missing", "text", "--reason", "r"), "unknown claim id"),
+    (("force", "some text", "--reason", " "), "needs a reason"),
+    (("scan", "does-not-exist.jsonl"), "no such file"),
+])
+def test_bad_input_is_one_line_exit_2(tmp_path, args, msg):
+    r = guard(*args, store=tmp_path / "s.sqlite")
+    assert r.returncode == 2, r.stderr
+    assert msg in r.stderr and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_usage_error_is_exit_2(tmp_path):
+    r = guard("remember", store=tmp_path / "s.sqlite")
+    assert r.returncode == 2
+
+
+def test_non_utf8_argument_is_refused(tmp_path):
+    env = {**os.environ, "GUARD_STORE": str(tmp_path / "s.sqlite")}
+    r = subprocess.run([sys.executable, "-m", "guard.cli", "--profile", "fast", "remember", b"caf\xe9 rules".decode("latin-1").encode("latin-1")],
+                       capture_output=True, env=env, cwd=ROOT)
+    assert r.returncode == 2 and b"UTF-8" in r.stderr
+
+
+def _pairs_file(path: Path):
+    good = {"id": "p1", "existing": {"text": "Deploys must use a blue canary.", "scope": {"env": None}},
+            "incoming": {"text": "Deploys must use a red canary.", "scope": {"env": None}}}
+    lines = [json.dumps(good).encode(), b"{not json", json.dumps({"id": "p2", "existing": {"text": ""},
+                                                                     "incoming": {"text": "a"}}).encode(),
+             b"\xff\xfe bad bytes", json.dumps({**good, "id": "p3"}).encode()]
+    path.write_bytes(b"\n".join(lines) + b"\n")
+
+
+def test_compare_skips_bad_lines_with_line_numbers(tmp_path):
+    pf = tmp_path / "pairs.jsonl"
+    _pairs_file(pf)
+    out = tmp_path / "out.jsonl"
+    r = guard("compare", str(pf), "--out", str(out), "--stages", "structural")
+    assert r.returncode == 0, r.stderr
+    assert ":2: malformed JSON" in r.stderr and ":3: text is empty" in r.stderr and ":4: not valid UTF-8" in r.stderr
+    assert "skipped 3 bad line(s)" in r.stderr
+    recs = [json.loads(x) for x in out.read_text().splitlines()]
+    assert [x["id"] for x in recs] == ["p1", "p3"]
+    assert set(recs[0]) == {"id", "tier", "verdict", "stage", "confidence", "reason"}
+    assert recs[0]["tier"] == "block" and recs[0]["verdict"] == "value_contradiction"
+
+
+def test_compare_rejects_unknown_stage(tmp_path):
+    pf = tmp_path / "pairs.jsonl"
+    _pairs_file(pf)
+    r = guard("compare", str(pf), "--stages", "magic")
+    assert r.returncode == 2 and "unknown stage" in r.stderr
+
+
+def test_ingest_then_scan_store_and_csv(tmp_path):
+    st = tmp_path / "s.sqlite"
+    src = tmp_path / "claims.jsonl"
+    src.write_text("\n".join([
+        json.dumps({"id": "a", "text": "The API gateway listens on port 8443."}),
+        json.dumps({"id": "b", "text": "The API gateway listens on port 9443."}),
+        "garbage",
+        json.dumps({"id": "c", "text": "Backups run every 6 hours.", "scope": {"env": "prod"}}),
+        json.dumps({"id": "d", "text": "Backups run every 24 hours.", "scope": {"env": "dev"}}),
+    ]) + "\n")
+    r = guard("ingest", str(src), store=st)
+    assert r.returncode == 0 and "ingested 4 claims; skipped 1 bad line(s)" in r.stdout
+    out = tmp_path / "report.csv"
+    r = guard("scan", str(st), "--out", str(out), "--neighbours", "0", store=st)
+    assert r.returncode == 0, r.stderr
+    assert "1 block" in r.stdout
+    text = out.read_text()
+    assert text.startswith("tier,existing_id,incoming_id") and "a,b" in text and ",c,d" not in text

@@ -1,0 +1,105 @@
+import pytest
+
+from guard.claims import Bound, Claim, Scope, Window
+from guard.compare import (Confidence, StructuralComparator, SubjectMatch, VerdictKind, bounds_conflict,
+                           opposition, subject_match)
+from guard.claims import Modality as M
+
+
+def verdict(normalizer, a, b, sa=None, sb=None, wa=None, wb=None):
+    sa, sb = Scope.from_dict(sa), Scope.from_dict(sb)
+    wa, wb = Window.parse(*(wa or (None, None))), Window.parse(*(wb or (None, None)))
+    na, nb = normalizer.normalize(a, sa, wa), normalizer.normalize(b, sb, wb)
+    return StructuralComparator().compare(na, a, nb, b)
+
+
+def test_rejects_vs_supports_is_a_contradiction(normalizer):
+    v = verdict(normalizer, "X rejects null keys.", "X supports null keys.")
+    assert v.kind is VerdictKind.CONTRADICTION and v.confidence is Confidence.HIGH
+
+
+def test_blue_vs_red_canary_is_a_value_conflict(normalizer):
+    v = verdict(normalizer, "Deploys must use a blue canary.", "Deploys must use a red canary.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT and v.confidence is Confidence.HIGH
+
+
+def test_same_value_is_consistent(normalizer):
+    v = verdict(normalizer, "The API listens on port 8443.", "The API listens on port 8443 in every region.")
+    assert v.kind is VerdictKind.CONSISTENT
+
+
+def test_disjoint_scope_coexists(normalizer):
+    v = verdict(normalizer, "Debug logging is enabled.", "Debug logging is disabled.", {"env": "dev"}, {"env": "prod"})
+    assert v.kind is VerdictKind.COEXIST
+    v = verdict(normalizer, "Debug logging is enabled.", "Debug logging is disabled.", {"env": "dev"}, None)
+    assert v.kind is VerdictKind.CONTRADICTION   # an unscoped claim applies in dev too
+
+
+def test_disjoint_windows_coexist(normalizer):
+    v = verdict(normalizer, "Pull requests require 1 approval.", "Pull requests require 2 approvals.",
+                wa=("2023-01-01", "2024-12-31"), wb=("2025-01-01", None))
+    assert v.kind is VerdictKind.COEXIST
+    v = verdict(normalizer, "Pull requests require 1 approval.", "Pull requests require 2 approvals.",
+                wa=("2023-01-01", "2025-01-01"), wb=("2025-01-01", None))
+    assert v.kind is VerdictKind.VALUE_CONFLICT  # windows are inclusive: they share a day
+
+
+def test_missing_subject_is_incomparable(normalizer):
+    v = verdict(normalizer, "Be careful.", "Privileged containers are not allowed.")
+    assert v.kind is VerdictKind.INCOMPARABLE
+
+
+def test_should_vs_should_not_is_tension(normalizer):
+    v = verdict(normalizer, "Services should use gRPC.", "Services should not use gRPC.")
+    assert v.kind is VerdictKind.TENSION
+
+
+def test_different_subjects_are_not_compared(normalizer):
+    v = verdict(normalizer, "Debug logs are retained for 5 days.", "Audit logs are retained for 365 days.")
+    assert v.kind not in (VerdictKind.CONTRADICTION, VerdictKind.VALUE_CONFLICT)
+
+
+def test_two_permissions_coexist_unless_one_is_exclusive(normalizer):
+    v = verdict(normalizer, "Users with example.com addresses may sign up.", "Users with acme.io addresses may sign up.")
+    assert v.kind is VerdictKind.CONSISTENT
+    v = verdict(normalizer, "Only users with example.com addresses may sign up.",
+                "Users with acme.io addresses may sign up.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT
+
+
+def test_a_value_not_in_the_text_never_blocks():
+    from guard.claims import Norm, SubjectKind
+    a = Norm(M.MUST, "api", value="8443", value_kind="port", subject_kind=SubjectKind.PRESENT)
+    b = Norm(M.MUST, "api", value="9443", value_kind="port", subject_kind=SubjectKind.PRESENT)
+    v = StructuralComparator().compare(a, "The API listens on port 8443.", b, "The API listens on its usual port.")
+    assert v.kind is VerdictKind.UNCERTAIN and v.confidence is Confidence.LOW
+
+
+@pytest.mark.parametrize("a, b, conflict", [
+    (Bound("le", 30, "t"), Bound("ge", 60, "t"), True),
+    (Bound("le", 60, "t"), Bound("ge", 30, "t"), False),
+    (Bound("ge", 80, "%"), Bound("eq", 60, "%"), True),
+    (Bound("ge", 80, "%"), Bound("eq", 90, "%"), False),
+    (Bound("le", 72, "c"), Bound("le", 100, "c"), True),
+    (Bound("eq", 5, "d"), Bound("eq", 5, "d"), False),
+    (Bound("eq", 5, "d"), Bound("eq", 5, "x"), False),
+])
+def test_bounds_conflict(a, b, conflict):
+    assert bounds_conflict(a, b) is conflict
+    assert bounds_conflict(b, a) is conflict
+
+
+def test_opposition_table():
+    assert opposition(M.MUST, M.MUST_NOT) is VerdictKind.CONTRADICTION
+    assert opposition(M.MAY_NOT, M.MUST) is VerdictKind.CONTRADICTION
+    assert opposition(M.SHOULD, M.SHOULD_NOT) is VerdictKind.TENSION
+    assert opposition(M.MAY, M.MAY_NOT) is None
+    assert opposition(M.MUST, M.SHOULD) is None
+
+
+def test_subject_match():
+    assert subject_match("api gateway", "api gateway") is SubjectMatch.SAME
+    assert subject_match("log", "application log") is SubjectMatch.NEAR
+    assert subject_match("recovery time objective", "recovery point objective") is SubjectMatch.RELATED
+    assert subject_match("mfa", "vpn access", "vpn access", "mfa") is SubjectMatch.SAME
+    assert subject_match("password", "log") is SubjectMatch.DIFFERENT

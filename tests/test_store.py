@@ -1,0 +1,150 @@
+import json
+import sqlite3
+
+import pytest
+
+from guard.claims import ClaimError
+from guard.judge import Tier
+from guard.pipeline import Guard, GuardConfig
+from guard.store import ClaimStore, UnknownClaim
+
+
+def rows(store):
+    return store.db.execute("SELECT COUNT(*) FROM claims").fetchone()[0], \
+        store.db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+
+
+def test_rejects_vs_supports_blocks_and_stores_nothing(store):
+    assert store.remember("X rejects null keys.").stored
+    before = rows(store)
+    res = store.remember("X supports null keys.")
+    assert not res.stored and res.decision.tier is Tier.BLOCK
+    assert res.decision.conflicts[0].claim_text == "X rejects null keys."
+    assert rows(store) == before
+
+
+def test_value_conflict_blocks(store):
+    store.remember("Deploys must use a blue canary.")
+    res = store.remember("Deploys must use a red canary.")
+    assert not res.stored and res.decision.conflicts[0].verdict.kind.value == "value_contradiction"
+
+
+def test_same_rule_in_prod_and_dev_coexists(store):
+    assert store.remember("Debug logging is enabled.", {"env": "dev"}).stored
+    res = store.remember("Debug logging is disabled.", {"env": "prod"})
+    assert res.stored and res.decision.tier is Tier.CLEAN
+
+
+def test_non_overlapping_windows_coexist(store):
+    assert store.remember("Pull requests require 1 approval.", window={"valid_until": "2024-12-31"}).stored
+    assert store.remember("Pull requests require 2 approvals.", window={"valid_from": "2025-01-01"}).stored
+
+
+def test_no_subject_is_incomparable_and_stores(store):
+    store.remember("Privileged containers are not allowed.")
+    res = store.remember("Be careful.")
+    assert res.stored and res.decision.tier is Tier.CLEAN
+
+
+class Exploding:
+    name = "exploding"
+
+    def normalize(self, text, scope, window):
+        raise RuntimeError("normalizer down")
+
+
+def test_a_raising_normalizer_still_stores_ungated(tmp_path, store):
+    store.remember("X rejects null keys.")
+    g = Guard(GuardConfig(stages=("structural",)), normalizer=Exploding())
+    s2 = ClaimStore(store.path, guard=g)
+    res = s2.remember("X supports null keys.")
+    assert res.stored and res.decision.tier is Tier.CLEAN
+    assert any("normalizer failed" in n for n in res.decision.notes)
+
+
+def test_force_records_the_exception(store):
+    old = store.remember("MFA is required for VPN access.").claim
+    with pytest.raises(ClaimError, match="reason"):
+        store.force("MFA is optional for VPN access.", "")
+    res = store.force("MFA is optional for VPN access.", "contractor pilot, approved by CISO")
+    assert res.stored and res.decision.tier is Tier.BLOCK
+    h = store.history(res.claim.id)
+    assert h["exceptions"][0]["reason"] == "contractor pilot, approved by CISO"
+    assert h["exceptions"][0]["conflicts"][0]["claim_id"] == old.id
+    assert [e["action"] for e in h["events"]] == ["force", "exception"]
+
+
+def test_supersede_keeps_history(store):
+    old = store.remember("The API gateway listens on port 8443.").claim
+    assert not store.remember("The API gateway listens on port 9443.").stored
+    res = store.supersede(old.id, "The API gateway listens on port 9443.", reason="port change, ticket 42")
+    assert res.stored
+    assert store.get(old.id).status.value == "superseded"
+    assert [c.id for c in store.list()] == [res.claim.id]
+    h = store.history(res.claim.id)
+    assert h["supersedes_chain"][0]["id"] == old.id
+    assert {"supersede", "superseded"} <= {e["action"] for e in h["events"]}
+    with pytest.raises(ClaimError, match="superseded"):
+        store.supersede(old.id, "anything", reason="again")
+
+
+def test_supersede_is_still_guarded_against_other_claims(store):
+    a = store.remember("The API gateway listens on port 8443.").claim
+    store.remember("Debug logging is disabled.")
+    res = store.supersede(a.id, "Debug logging is enabled.", reason="oops")
+    assert not res.stored and store.get(a.id).status.value == "active"
+
+
+def test_cancel_and_unknown_ids(store):
+    c = store.remember("Backups run every 6 hours.").claim
+    assert store.cancel(c.id, "obsolete").status.value == "cancelled"
+    assert store.remember("Backups run every 24 hours.").stored
+    with pytest.raises(UnknownClaim, match="unknown claim id"):
+        store.cancel("c_nope")
+    with pytest.raises(UnknownClaim):
+        store.supersede("c_nope", "x", reason="r")
+    with pytest.raises(ClaimError, match="already cancelled"):
+        store.cancel(c.id)
+
+
+def test_learn_records_source_and_ingest_is_unguarded(store):
+    with pytest.raises(ClaimError, match="source"):
+        store.learn("Backups run every 6 hours.", source=" ")
+    res = store.learn("Backups run every 6 hours.", source="runbook.md")
+    assert res.claim.source == "runbook.md"
+    from guard.claims import Claim
+    n = store.ingest([Claim.from_dict({"id": "ref-1", "text": "Backups run every 24 hours."})])
+    assert n == 1 and store.get("ref-1").status.value == "active"
+    store.ingest([Claim.from_dict({"id": "ref-1", "text": "Backups run every 12 hours."})])
+    assert store.get("ref-1").text == "Backups run every 12 hours."
+    assert [e["action"] for e in store.events()][-2:] == ["ingest", "ingest-update"]
+
+
+@pytest.mark.parametrize("call, msg", [
+    (lambda s: s.remember(""), "empty"),
+    (lambda s: s.remember("x" * 5000), "limit"),
+    (lambda s: s.remember("ok text", window={"valid_from": "2025-02-30"}), "valid ISO date"),
+    (lambda s: s.remember("ok text", window={"valid_from": "2025-02-01", "valid_until": "2025-01-01"}), "after"),
+    (lambda s: s.remember("ok text", scope={"planet": "mars"}), "unknown scope key"),
+    (lambda s: s.remember("caf\udce9 is open"), "UTF-8"),
+])
+def test_bad_input_stores_nothing(store, call, msg):
+    before = rows(store)
+    with pytest.raises(ClaimError, match=msg):
+        call(store)
+    assert rows(store) == before
+
+
+def test_wal_and_every_write_leaves_an_event(store):
+    assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    store.remember("Backups run every 6 hours.")
+    c = store.remember("Audit logs are retained for 365 days.").claim
+    store.cancel(c.id)
+    assert [e["action"] for e in store.events()] == ["remember", "remember", "cancel"]
+
+
+def test_not_a_store_is_a_clear_error(tmp_path):
+    p = tmp_path / "junk.sqlite"
+    p.write_bytes(b"this is not sqlite at all" * 100)
+    with pytest.raises(ClaimError, match="not a claim store"):
+        ClaimStore(p)
