@@ -1,0 +1,167 @@
+"""Stage 3: the gate's logic with a stub scorer, the scorer's loading, and the shipped model."""
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from guard.claims import Claim, Scope, Window
+from guard.judge import Tier
+from guard.nli import GateConfig, ModelUnavailable, NLIGate, NLIScorer
+from guard.pipeline import Guard, GuardConfig
+
+from conftest import ROOT
+
+SHIPPED = ROOT / "models" / "nli-minilm-l6"
+
+
+class StubScorer:
+    """Says 'contradiction' with a fixed probability for every pair."""
+
+    def __init__(self, p):
+        self.p = p
+        self.calls = 0
+
+    def score_both(self, pairs):
+        self.calls += len(pairs)
+        d = {"contradiction": self.p, "entailment": (1 - self.p) / 2, "neutral": (1 - self.p) / 2}
+        return [(d, d) for _ in pairs]
+
+
+def items(normalizer, a, b):
+    na = normalizer.normalize(a, Scope(), Window())
+    nb = normalizer.normalize(b, Scope(), Window())
+    return [(na, a, nb, b)]
+
+
+def test_gate_refuses_to_block_an_unrelated_pair(normalizer):
+    gate = NLIGate(StubScorer(0.99), GateConfig())
+    [r] = gate.assess(items(normalizer, "Logs rotate daily.", "The on-call rotation changes weekly."))
+    assert r.action == "warn" and not r.gates["subject"]
+    assert "capped at warn" in r.reason
+
+
+def test_gate_blocks_only_when_all_gates_pass(normalizer):
+    gate = NLIGate(StubScorer(0.99), GateConfig())
+    [r] = gate.assess(items(normalizer, "The master branch is always deployable.",
+                            "The master branch is not deployable between releases."))
+    assert r.gates["subject"] and r.gates["polarity"] and r.gates["overlap"]
+    assert r.action == "block"
+    [r] = gate.assess(items(normalizer, "The master branch is always deployable.",
+                            "The master branch is deployable after every merge."))
+    assert not r.gates["polarity"] and r.action == "warn"
+    [r] = NLIGate(StubScorer(0.3), GateConfig()).assess(items(normalizer, "The master branch is always deployable.",
+                                                              "The master branch is not deployable."))
+    assert r.action == "none"
+
+
+def test_ungated_nli_blocks_anything_it_believes(normalizer):
+    gate = NLIGate(StubScorer(0.99), GateConfig(), gated=False)
+    [r] = gate.assess(items(normalizer, "Logs rotate daily.", "The on-call rotation changes weekly."))
+    assert r.action == "block"
+
+
+def test_nli_runs_only_on_low_confidence_pairs(normalizer):
+    stub = StubScorer(0.99)
+    g = Guard(GuardConfig(), normalizer=normalizer, nli_gate=NLIGate(stub, GateConfig()))
+    res = g.compare_claims([
+        (Claim("X rejects null keys."), Claim("X supports null keys.")),              # HIGH: structural
+        (Claim("Logs are on.", scope=Scope(env="dev")), Claim("Logs are off.", scope=Scope(env="prod"))),  # coexist
+        (Claim("The master branch is always deployable."), Claim("Master is broken between releases.")),
+    ])
+    assert [j.stage for j in res[:2]] == ["structural", "none"]
+    assert stub.calls == 1 and res[2].nli is not None
+
+
+def test_missing_model_degrades_to_structural_with_a_note(normalizer, tmp_path):
+    g = Guard(GuardConfig(nli_model=str(tmp_path / "no-model-here")), normalizer=normalizer)
+    res = g.compare_claims([(Claim("X rejects null keys."), Claim("X supports null keys."))])
+    assert res[0].tier is Tier.BLOCK
+    assert len(g.notes) == 1 and "NLI stage unavailable" in g.notes[0]
+    g.compare_claims([(Claim("a b c"), Claim("a b d"))])
+    assert len(g.notes) == 1   # said once
+
+
+def test_scorer_refuses_garbage_directory(tmp_path):
+    (tmp_path / "config.json").write_text("{}")
+    with pytest.raises(ModelUnavailable):
+        NLIScorer(tmp_path)
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory):
+    """A few training steps on a handful of pairs: a real CrossEncoderTrainer run."""
+    from training.train import TrainConfig, train
+    out = tmp_path_factory.mktemp("tiny-nli")
+    data = out / "pairs.jsonl"
+    rows = [{"premise": "The API listens on port 8443.", "hypothesis": "The API listens on port 9443.", "label": "contradiction"},
+            {"premise": "Backups run daily.", "hypothesis": "Backups run every day.", "label": "entailment"},
+            {"premise": "Logs rotate daily.", "hypothesis": "The on-call rotation changes weekly.", "label": "neutral"}] * 4
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    summary = train(TrainConfig(output_dir=str(out / "model"), train_files=[str(data)], domain_pairs=False,
+                                max_steps=3, batch_size=4, limit=12))
+    return out / "model", summary
+
+
+@pytest.mark.slow
+def test_tiny_training_run_saves_a_loadable_model(tiny_model):
+    path, summary = tiny_model
+    assert summary["steps"] == 3 and summary["pairs_total"] > 0
+    scorer = NLIScorer(path)
+    [p] = scorer.predict([("a", "b")])
+    assert set(p) == {"contradiction", "entailment", "neutral"} and abs(sum(p.values()) - 1) < 1e-5
+
+
+@pytest.mark.slow
+def test_label_order_comes_from_the_config(tiny_model, tmp_path):
+    path, _ = tiny_model
+    flipped = tmp_path / "flipped"
+    shutil.copytree(path, flipped)
+    cfg = json.loads((flipped / "config.json").read_text())
+    cfg["id2label"] = {"0": "entailment", "1": "neutral", "2": "contradiction"}
+    cfg["label2id"] = {v: int(k) for k, v in cfg["id2label"].items()}
+    (flipped / "config.json").write_text(json.dumps(cfg))
+    a, b = NLIScorer(path), NLIScorer(flipped)
+    assert a.labels == ["contradiction", "entailment", "neutral"]
+    assert b.labels == ["entailment", "neutral", "contradiction"]
+    pa, pb = a.predict([("x", "y")])[0], b.predict([("x", "y")])[0]
+    # same logits, different names: index 0 is contradiction in one and entailment in the other
+    assert pa["contradiction"] == pytest.approx(pb["entailment"], abs=1e-4)
+
+
+def test_two_way_files_are_never_silently_mixed(tmp_path):
+    from training.data import DataError, load_pairs
+    f = tmp_path / "rte.train.jsonl"
+    f.write_text(json.dumps({"premise": "a", "hypothesis": "b", "label": "not_entailment"}) + "\n")
+    with pytest.raises(DataError, match="2-way"):
+        load_pairs(f)
+    pairs = load_pairs(f, map_2way={"not_entailment": "neutral"})
+    assert pairs[0].label == "neutral"
+
+
+def test_eval_splits_are_never_trained_on(tmp_path):
+    from training.data import DataError, load_pairs
+    f = tmp_path / "mnli.dev_matched.jsonl"
+    f.write_text(json.dumps({"premise": "a", "hypothesis": "b", "label": "neutral"}) + "\n")
+    with pytest.raises(DataError, match="evaluation split"):
+        load_pairs(f)
+
+
+def test_claim_pairs_map_to_nli_labels(tmp_path):
+    from training.data import load_pairs
+    f = tmp_path / "mine.jsonl"
+    f.write_text(json.dumps({"existing": {"text": "a"}, "incoming": {"text": "b"}, "label": "tension"}) + "\n")
+    assert load_pairs(f)[0].label == "neutral"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not SHIPPED.exists(), reason="no shipped model in models/ yet")
+def test_shipped_model_end_to_end(normalizer):
+    g = Guard(GuardConfig(), normalizer=normalizer)
+    assert g.nli_gate is not None, g.notes
+    res = g.compare_claims([
+        (Claim("Logs rotate daily."), Claim("The on-call rotation changes weekly.")),
+        (Claim("The master branch is always deployable."), Claim("The master branch is not deployable between releases.")),
+    ])
+    assert res[0].tier is not Tier.BLOCK
+    assert res[1].nli is not None and res[1].nli.p_contradiction > 0.5
