@@ -342,5 +342,15 @@ def eval_nli(model: str, files: list[Path], quantize: bool = typer.Option(False,
     _run(go)
 
 
+@app.command()
+def serve(host: str = "127.0.0.1", port: int = 8765):
+    """Serve the store over HTTP (a blocked write answers 409 with the conflicts)."""
+    def go():
+        import uvicorn
+        from guard.server import create_app
+        uvicorn.run(create_app(_store()), host=host, port=port, log_level="warning")
+    _run(go)
+
+
 if __name__ == "__main__":
     app()
