@@ -180,6 +180,15 @@ def _objects_compatible(a: Norm, b: Norm) -> bool:
     return any(a.object in f and b.object in f for f in _FAMILIES)
 
 
+def _qualifier_contested(a: Norm, b: Norm) -> bool:
+    """"No root containers" vs "containers must run as non-root": the word that makes one subject
+    narrower is what the other claim is about, so the two may well agree."""
+    sa, sb = set(a.subject.split()), set(b.subject.split())
+    extra, other = (sa - sb, b) if len(sa) > len(sb) else (sb - sa, a)
+    theme = set((other.theme or "").replace("non-", "").replace("non ", "").split())
+    return bool(extra & theme)
+
+
 class StructuralComparator:
     """Stage 2. ``compare(existing_norm, existing_text, incoming_norm, incoming_text) -> Verdict``."""
 
@@ -204,6 +213,8 @@ class StructuralComparator:
             shared = set(a.terms) & set(b.terms)
             conf = Confidence.LOW if len(shared) >= 2 else Confidence.MED
             return Verdict(VerdictKind.UNKNOWN, conf, "different subjects", {**ev, "shared_terms": sorted(shared)})
+        if match is SubjectMatch.NEAR and _qualifier_contested(a, b):
+            match = SubjectMatch.RELATED
         strong = _MATCH_CONFIDENCE[match]
         related = match is SubjectMatch.RELATED
         if not _objects_compatible(a, b):

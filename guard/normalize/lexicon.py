@@ -80,6 +80,7 @@ VERBS.update({
     "reject": (StateVerb.SUPPORT, True), "refuse": (StateVerb.SUPPORT, True),
     "drop": (StateVerb.SUPPORT, True), "decrypt": (StateVerb.ENCRYPT, True),
     "unpin": (StateVerb.PIN, True), "delete": (StateVerb.RETAIN, True), "purge": (StateVerb.RETAIN, True),
+    "remove": (StateVerb.RETAIN, True), "erase": (StateVerb.RETAIN, True), "wipe": (StateVerb.RETAIN, True),
     "revoke": (StateVerb.ALLOW, True), "hide": (StateVerb.EXPOSE, True),
 })
 
@@ -114,6 +115,9 @@ FUZZY_SUBJECTS = {"it", "this", "that", "they", "them", "these", "those", "every
                   "something", "thing", "things", "stuff", "everyone", "anyone", "someone", "one",
                   "which", "what", "all", "each", "both", "he", "she", "i", "me", "us"}
 PERSON_SUBJECTS = {"we", "you", "team", "teams", "user", "users", "people", "developer", "developers",
-                   "engineer", "engineers", "contributor", "contributors", "maintainer", "maintainers"}
+                   "engineer", "engineers", "contributor", "contributors", "maintainer", "maintainers",
+                   "intern", "interns", "contractor", "contractors", "vendor", "vendors", "guest", "guests",
+                   "merchant", "merchants", "admin", "admins", "administrator", "administrators", "employee",
+                   "employees", "staff", "member", "members", "author", "authors", "operator", "operators"}
 QUANTIFIERS = {"all", "every", "each", "any", "some", "the", "a", "an", "our", "your", "their", "its",
                "no", "only", "both", "these", "those", "this", "that", "new", "existing"}

@@ -39,6 +39,8 @@ class Parsed:
     def _find_pivot(self) -> int | None:
         for t in self.doc:
             low = t.lower_
+            if t.i > 0 and (low in _BOUNDARIES or t.dep_ == "mark"):
+                return None     # the main verb never sits inside an "if …"/"when …" clause
             if t.i in self.value_tok:
                 continue
             if t.tag_ == "MD" or low in ("must", "should", "shall", "cannot", "can't", "won't"):
@@ -49,7 +51,8 @@ class Parsed:
                 return t.i
             if t.i > 0 and t.pos_ in ("VERB", "NOUN", "AUX") and self._verb_lemma(t) in {**VERBS, **MODAL_VERBS} \
                     and t.tag_ not in ("VBG",) and self.doc[t.i - 1].pos_ not in ("DET", "ADP", "ADJ") \
-                    and (t.tag_ in ("VBZ", "VBP") or low.endswith("s") or t.dep_ == "ROOT" and t.tag_ not in ("VBD", "VBN")) \
+                    and (t.tag_ in ("VBZ", "VBP") or low.endswith("s") or t.dep_ == "ROOT" and t.tag_ not in ("VBD", "VBN")
+                         or t.tag_ == "VB" and self.doc[t.i - 1].tag_ == "NNS") \
                     and not self._noun_in_subject(t):
                 return t.i
         root = next((t for t in self.doc if t.dep_ == "ROOT"), None)
@@ -96,9 +99,9 @@ class Parsed:
         return self.pivot is None or (nxt is not None and nxt.lower_ in QUANTIFIERS)
 
 
-_LEMMA_FIX = {"datum": "data", "medium": "media"}
-_NAMING = {StateVerb.BE, StateVerb.SET, StateVerb.NAME, StateVerb.USE, StateVerb.LOG, StateVerb.STORE,
-           StateVerb.RUN, StateVerb.SEND, StateVerb.DEPLOY}
+_LEMMA_FIX = {"datum": "data", "medium": "media", "cooky": "cookie"}
+_DELETE_VERBS = {"delete", "remove", "purge", "drop", "erase", "wipe"}
+_NAMING = {StateVerb.BE, StateVerb.NAME, StateVerb.USE, StateVerb.LOG, StateVerb.OTHER}
 
 
 def _name_value(theme_tokens, value_tok: set[int]) -> Value | None:
@@ -108,7 +111,11 @@ def _name_value(theme_tokens, value_tok: set[int]) -> Value | None:
     names. Name values are the weakest selector: the comparator gives them LOW confidence.
     """
     toks = [t for t in theme_tokens if t.i not in value_tok and not t.is_punct and t.pos_ != "DET"]
-    if toks and toks[0].pos_ == "ADP" and toks[0].lower_ in ("as", "in", "to", "on", "with", "via", "through"):
+    if toks and toks[0].tag_ == "VBN":          # "is built with MkDocs", "is written as JSON"
+        toks = toks[1:]
+    if toks and toks[0].pos_ == "ADP":
+        if toks[0].lower_ not in ("as", "with"):
+            return None
         toks = toks[1:]
     if not toks or len(toks) > 2 or any(t.pos_ not in ("NOUN", "PROPN", "ADJ") for t in toks) \
             or toks[-1].pos_ not in ("NOUN", "PROPN"):
@@ -121,7 +128,8 @@ def _name_value(theme_tokens, value_tok: set[int]) -> Value | None:
 def _content(tokens, skip: set[int]) -> list[str]:
     out = []
     for t in tokens:
-        if t.i in skip or t.pos_ in _SKIP_POS or t.is_stop and t.pos_ not in ("PROPN",) or t.like_num:
+        keep_stop = t.pos_ == "PROPN" or t.tag_ in ("VBN", "JJ")      # "is done", "is empty"
+        if t.i in skip or t.pos_ in _SKIP_POS or t.is_stop and not keep_stop or t.like_num:
             continue
         if t.lower_ in NEGATIONS or t.lower_ in MODAL_WORDS or t.lower_ in QUANTIFIERS:
             continue
@@ -199,6 +207,9 @@ class RuleNormalizer:
             obj, vneg = VERBS[Parsed._verb_lemma(pred_tokens[0])]
             neg ^= vneg
             i = 1
+        elif p.imperative and pred_tokens and pred_tokens[0].tag_ == "VB" \
+                and Parsed._verb_lemma(pred_tokens[0]) not in MODAL_VERBS and pred_tokens[0].lower_ not in IMPERATIVE_PREFIXES:
+            i = 1            # an action verb outside the state-verb set: object stays OTHER
         while i < len(pred_tokens):
             t = pred_tokens[i]
             low, lem = t.lower_, Parsed._verb_lemma(t)
@@ -217,7 +228,8 @@ class RuleNormalizer:
                 i += 1
                 continue
             no_longer = low == "no" and i + 1 < len(pred_tokens) and pred_tokens[i + 1].lower_ == "longer"
-            if low in NEGATIONS and low not in ("without", "no") or low == "n't" or no_longer:
+            no_det = low == "no" and t.dep_ == "det" and not theme_tokens
+            if low in NEGATIONS and low not in ("without", "no") or low == "n't" or no_longer or no_det:
                 neg = not neg
                 i += 1
                 continue
@@ -254,11 +266,14 @@ class RuleNormalizer:
         # copula + adjective: "X is public" — the adjective is the state
         theme_words = _content(theme_tokens, p.value_tok)
         head = next((t for t in theme_tokens if t.i not in p.value_tok and _content([t], set())), None)
-        if theme_words and head is not None and (head.lower_ in POLE or theme_words[0] in POLE):
+        predicative = head is not None and obj in (StateVerb.BE, StateVerb.OTHER) and not (
+            head.i + 1 < len(doc) and doc[head.i + 1].pos_ in ("NOUN", "PROPN"))
+        if theme_words and predicative and (head.lower_ in POLE or theme_words[0] in POLE):
             pole, flip = POLE.get(head.lower_) or POLE[theme_words[0]]
             neg ^= flip
             theme_words = [pole] + theme_words[1:]
-        if obj is StateVerb.OTHER and any(t.lower_ in _COPULAS for t in pred_tokens[:3]):
+        if obj is StateVerb.OTHER and any(t.lower_ in _COPULAS for t in pred_tokens[:3]) and not (
+                theme_tokens and theme_tokens[0].tag_ == "VBN" and theme_tokens[0].lower_ not in POLE):
             obj = StateVerb.BE
         # subject
         subj_words = product_words + _content(_head_np(subj_tokens), p.value_tok)
@@ -280,9 +295,12 @@ class RuleNormalizer:
         if not subj_words:
             kind = SubjectKind.FUZZY if kind is SubjectKind.FUZZY else SubjectKind.MISSING
         value = primary_value([v for v in values if v.start >= pivot_char]) or primary_value(values)
-        if value is None and obj in _NAMING and theme_tokens and not subj_missing:
+        if value is None and obj in _NAMING and theme_tokens and not subj_missing and not p.imperative:
             value = _name_value(theme_tokens, p.value_tok)
         terms = tuple(dict.fromkeys(_content(doc, set()) + [v.text.lower() for v in values]))
+        if obj is StateVerb.RETAIN and any(t.lemma_.lower() in _DELETE_VERBS for t in pred_tokens) and value \
+                and value.bound is not None and value.bound.unit == "time":
+            neg = not neg      # "deleted after 30 days" sets the retention period
         modality = Modality(strength + ("_not" if neg else ""))
         # English "may not"/"cannot" forbid; "not required"/"optional" only lift an obligation
         if modality is Modality.MAY_NOT and not _lifts_obligation(doc):
@@ -312,7 +330,8 @@ def _head_np(tokens):
     """The subject's head phrase: up to the first preposition or clause boundary."""
     out = []
     for t in tokens:
-        if out and (t.pos_ == "ADP" and t.lower_ != "of" or t.pos_ == "CCONJ" or t.dep_ in ("relcl", "acl", "mark")
+        hyphenated = t.i + 1 < len(t.doc) and t.doc[t.i + 1].tag_ == "HYPH"
+        if out and (t.pos_ == "ADP" and t.lower_ != "of" and not hyphenated or t.pos_ == "CCONJ" or t.dep_ in ("relcl", "acl", "mark")
                     or t.lower_ in (",", "which", "that", "who", "(")):
             break
         out.append(t)

@@ -49,7 +49,7 @@ PATTERNS: list[tuple[str, re.Pattern]] = [
                           r"(?P<post>\s+or\s+(?:less|fewer|more|greater|higher|lower))?", re.I)),
     ("boolean", re.compile(r"\b(?:defaults? to|set to|is|are)\s+(?P<val>true|false|on|off)\b", re.I)),
     ("colour", re.compile(r"\b(?P<val>" + "|".join(sorted(COLOURS)) + r")\b", re.I)),
-    ("number", re.compile(r"(?:(?P<op>" + _LE + "|" + _GE + r")\s+)?(?P<num>\d[\d,]*(?:\.\d+)?)(?!\.\d)(?P<post>\s+or\s+(?:less|fewer|more|greater))?\b", re.I)),
+    ("number", re.compile(r"(?:(?P<op>" + _LE + "|" + _GE + r")\s+)?(?<![\w.-])(?P<num>\d[\d,]*(?:\.\d+)?)(?![\d.]*[\w-])(?P<post>\s+or\s+(?:less|fewer|more|greater))?\b", re.I)),
 ]
 
 

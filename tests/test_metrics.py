@@ -1,0 +1,56 @@
+"""Benchmark metrics on hand-made inputs with known answers."""
+import pytest
+
+from benchmarks.metrics import (block_prf, bootstrap_ci, false_block_rate, fit_threshold, per_category_recall,
+                                summarize, tension_warn_share, tier_confusion)
+
+LABELS = ["contradiction", "contradiction", "contradiction", "compatible", "compatible", "tension"]
+TIERS = ["block", "block", "clean", "block", "clean", "warn"]
+CATS = ["value", "modal", "modal", "unrelated", "paraphrase", "soft"]
+
+
+def test_block_prf_known_answer():
+    m = block_prf(LABELS, TIERS)
+    assert m["precision"] == pytest.approx(2 / 3)
+    assert m["recall"] == pytest.approx(2 / 3)
+    assert m["f1"] == pytest.approx(2 / 3)
+    assert block_prf(["compatible"], ["clean"])["f1"] == 0.0
+
+
+def test_false_blocks_and_tension():
+    fb = false_block_rate(LABELS, TIERS, CATS)
+    assert fb["overall"] == 0.5
+    assert fb["by_category"] == {"paraphrase": 0.0, "unrelated": 1.0}
+    assert tension_warn_share(LABELS, TIERS) == 1.0
+    assert tension_warn_share(LABELS, ["clean"] * 6) == 0.0
+
+
+def test_confusion_rows_are_gold():
+    c = tier_confusion(LABELS, TIERS)["rows_gold_cols_predicted"]
+    assert c == [[2, 0, 1], [0, 1, 0], [1, 0, 1]]
+
+
+def test_per_category_recall():
+    assert per_category_recall(LABELS, TIERS, CATS) == {"modal": 0.5, "paraphrase": 1.0, "soft": 1.0,
+                                                         "unrelated": 0.0, "value": 1.0}
+
+
+def test_bootstrap_interval_brackets_the_point_estimate():
+    labels = LABELS * 20
+    tiers = TIERS * 20
+    lo, hi = bootstrap_ci(labels, tiers, lambda la, ti: block_prf(la, ti)["f1"], n=300)
+    assert lo < 2 / 3 < hi and hi - lo < 0.4
+    lo, hi = bootstrap_ci(["contradiction"] * 10, ["block"] * 10, lambda la, ti: block_prf(la, ti)["f1"], n=50)
+    assert lo == hi == 1.0
+
+
+def test_fit_threshold_finds_the_separating_score():
+    scores = [0.9, 0.8, 0.7, 0.4, 0.3, 0.2]
+    labels = ["contradiction"] * 3 + ["compatible"] * 3
+    assert fit_threshold(scores, labels) == 0.7
+
+
+def test_summarize_has_latency_and_ci():
+    s = summarize(LABELS, TIERS, CATS, seconds=0.6, bootstrap=50)
+    assert s["ms_per_pair"] == pytest.approx(100.0)
+    assert s["f1_ci95"][0] <= s["f1"] <= s["f1_ci95"][1]
