@@ -13,28 +13,31 @@ import numpy as np
 
 from guard.claims import Norm
 
-# Words too generic to block on: every third claim has them.
-_GENERIC = {"use", "new", "default", "value", "file", "all", "code", "change", "time", "team", "system",
-            "service", "data", "user", "version", "set", "rule", "policy", "one", "two"}
-
-
-def blocking_keys(norm: Norm) -> set[str]:
-    keys = set()
-    for field in (norm.subject, norm.theme):
-        if field:
-            keys.update(w for w in field.split() if w not in _GENERIC and len(w) > 1)
-    if not keys and norm.subject:
-        keys.update(norm.subject.split())
-    return keys
+def blocking_keys(norm: Norm) -> tuple[set[str], set[str]]:
+    """(exact keys, broad keys). Exact: the whole subject (and the theme, for role swaps such as
+    "MFA is required for VPN access" / "VPN access requires MFA"). Broad: every proper suffix of
+    the subject — "application log" also files under "log" — and identifier-like words, which
+    find the NEAR matches the comparator can still block on."""
+    exact, broad = set(), set()
+    if norm.subject:
+        words = norm.subject.split()
+        exact.add(" ".join(words))
+        broad.update(" ".join(words[i:]) for i in range(1, len(words)))
+        broad.update("i:" + w for w in words if any(c in w for c in "_`-0123456789") and len(w) > 2)
+    if norm.theme:
+        exact.add(norm.theme)
+    return exact, broad
 
 
 class CandidateIndex:
     """Inverted index over blocking keys plus an optional matrix of unit embeddings."""
 
-    def __init__(self, max_bucket: int = 5000):
+    def __init__(self, max_bucket: int = 1000, max_exact_bucket: int = 20000):
         self._index: dict[str, set[str]] = defaultdict(set)
         self._keys: dict[str, set[str]] = {}
         self.max_bucket = max_bucket
+        self.max_exact_bucket = max_exact_bucket
+        self._exact: set[str] = set()
         self._ids: list[str] = []
         self._vecs: list[np.ndarray] = []
         self._matrix: np.ndarray | None = None
@@ -43,7 +46,9 @@ class CandidateIndex:
         return len(self._keys)
 
     def add(self, claim_id: str, norm: Norm, vec: np.ndarray | None = None) -> None:
-        keys = blocking_keys(norm)
+        exact, broad = blocking_keys(norm)
+        self._exact |= exact
+        keys = exact | broad
         self._keys[claim_id] = keys
         for k in keys:
             self._index[k].add(claim_id)
@@ -51,6 +56,9 @@ class CandidateIndex:
             self._ids.append(claim_id)
             self._vecs.append(vec)
             self._matrix = None
+
+    def _cap(self, key: str) -> int:
+        return self.max_exact_bucket if key in self._exact else self.max_bucket
 
     def remove(self, claim_id: str) -> None:
         for k in self._keys.pop(claim_id, ()):
@@ -62,9 +70,10 @@ class CandidateIndex:
 
     def blocked(self, norm: Norm, exclude: str | None = None) -> set[str]:
         out: set[str] = set()
-        for k in blocking_keys(norm):
+        exact, broad = blocking_keys(norm)
+        for k in exact | broad:
             bucket = self._index.get(k)
-            if bucket and len(bucket) <= self.max_bucket:
+            if bucket and len(bucket) <= self._cap(k):
                 out |= bucket
         out.discard(exclude)
         return out
@@ -98,8 +107,8 @@ class CandidateIndex:
 
     def blocked_pairs(self) -> set[tuple[str, str]]:
         pairs: set[tuple[str, str]] = set()
-        for bucket in self._index.values():
-            if 1 < len(bucket) <= self.max_bucket:
+        for k, bucket in self._index.items():
+            if 1 < len(bucket) <= self._cap(k):
                 ids = sorted(bucket)
                 for i, a in enumerate(ids):
                     for b in ids[i + 1:]:

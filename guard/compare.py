@@ -3,6 +3,7 @@ one verdict out. No model, no I/O — so every block it issues can be explained 
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -62,7 +63,7 @@ def subject_match(a: str | None, b: str | None, a_theme: str | None = None,
     if a_theme and b_theme and sa == set(b_theme.split()) and sb == set(a_theme.split()):
         return SubjectMatch.SAME   # "MFA is required for VPN access" / "VPN access does not require MFA"
     small, big = (ta, tb) if len(sa) < len(sb) else (tb, ta)
-    if set(small) < set(big) and (small[-1] == big[-1] or any(map(_identifier, small))):
+    if set(small) < set(big) and small[-1] == big[-1]:
         return SubjectMatch.NEAR
     if ta[-1] == tb[-1] and len(sa & sb) / len(sa | sb) >= 0.5 or set(small) < set(big):
         return SubjectMatch.RELATED
@@ -149,9 +150,15 @@ def _value_pair(a: Norm, b: Norm) -> tuple[tuple, tuple] | None:
     return None
 
 
+def _product(v: str) -> str:
+    return re.sub(r"[^a-z]", "", v.lower().replace("node.js", "node")).rstrip("v")
+
+
 def _comparable(va: tuple, vb: tuple) -> bool:
     if not va[1] or not vb[1]:
         return False
+    if va[0] == vb[0] == "version" and _product(va[1]) != _product(vb[1]):
+        return False          # "Python 3.11" and "TLS 1.3" are not two values of one thing
     if va[2] is not None and vb[2] is not None:
         return va[2].unit == vb[2].unit
     return va[0] == vb[0] and va[2] is None and vb[2] is None
@@ -168,9 +175,21 @@ def _canon(v: str | None) -> str:
 
 
 def _themes_overlap(a: Norm, b: Norm) -> bool:
-    if not a.theme or not b.theme:
-        return True
-    return bool(set(a.theme.split()) & set(b.theme.split()))
+    """Do the two claims talk about the same state? A missing theme is a wildcard only when the
+    state verbs agree; "must not run migrations" and "uses Python" share a verb family, not a state."""
+    sa, sb = _state_words(a), _state_words(b)
+    if not sa or not sb:
+        wild = (StateVerb.BE, StateVerb.OTHER)
+        return a.object == b.object or a.object in wild or b.object in wild
+    return bool(sa & sb)
+
+
+def _state_words(n: Norm) -> set[str]:
+    """What the claim says about its subject: the theme, or failing that the value ("uses Python 3.11")."""
+    words = set((n.theme or "").split())
+    if not words and n.value:
+        words = set(re.findall(r"[a-z]+", n.value.lower()))
+    return words
 
 
 def _objects_compatible(a: Norm, b: Norm) -> bool:

@@ -24,7 +24,7 @@ from guard.pipeline import Guard
 class ScanConfig:
     neighbours: int = 5               # bi-encoder neighbours per claim (0: blocking only)
     min_similarity: float = 0.6       # neighbour cosine floor
-    max_bucket: int = 2000            # blocking keys shared by more claims than this are too generic
+    max_bucket: int = 1000            # broad blocking keys shared by more claims than this are too generic
     exhaustive: bool = False          # all N² pairs — for measuring candidate recall only
     batch_size: int = 2048
     progress: bool = True

@@ -39,7 +39,7 @@ class Parsed:
     def _find_pivot(self) -> int | None:
         for t in self.doc:
             low = t.lower_
-            if t.i > 0 and (low in _BOUNDARIES or t.dep_ == "mark"):
+            if t.i > 0 and low in _BOUNDARIES:
                 return None     # the main verb never sits inside an "if …"/"when …" clause
             if t.i in self.value_tok:
                 continue
@@ -97,6 +97,24 @@ class Parsed:
         # "Sign all commits" opens with a verb and its determiner-led object.
         nxt = first.nbor(1) if first.i + 1 < len(self.doc) else None
         return self.pivot is None or (nxt is not None and nxt.lower_ in QUANTIFIERS)
+
+
+_HYPHENATED = re.compile(r"[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)+")
+
+
+def _merge_hyphenated(doc):
+    """"billing-api-2", "on-call", "non-root" are one word: split, their parts become false
+    subjects, values ("-2") and negations."""
+    spans = [doc.char_span(m.start(), m.end()) for m in _HYPHENATED.finditer(doc.text)]
+    spans = [sp for sp in spans if sp is not None and len(sp) > 1]
+    if spans:
+        with doc.retokenize() as retok:
+            for sp in spans:
+                attrs = {"LEMMA": sp.text.lower()}
+                if any(c.isdigit() for c in sp.text) or sp.root.pos_ in ("PRON", "NUM", "X", "PUNCT"):
+                    attrs.update(POS="PROPN", TAG="NNP")     # an identifier such as "billing-api-2"
+                retok.merge(sp, attrs=attrs)
+    return doc
 
 
 _LEMMA_FIX = {"datum": "data", "medium": "media", "cooky": "cookie"}
@@ -159,7 +177,7 @@ class RuleNormalizer:
     def normalize_many(self, items: list[tuple[str, Scope, Window]]) -> list[Norm]:
         prepared = [self._prepare(t) for t, _, _ in items]
         docs = self.nlp.pipe([p[0] for p in prepared], batch_size=self.batch_size)
-        return [self._norm(doc, text, off, s, w) for doc, (text, off), (_, s, w) in
+        return [self._norm(_merge_hyphenated(doc), text, off, s, w) for doc, (text, off), (_, s, w) in
                 zip(docs, prepared, items)]
 
     @staticmethod

@@ -32,7 +32,7 @@ UNITS = {
 }
 _UNIT_ALT = sorted({u for u in UNITS if u != "%"} | {u + "s" for u in UNITS if len(u) > 2} |
                    {"hours", "hrs", "mins", "secs", "retries", "chars"}, key=len, reverse=True)
-_NUM = r"(?P<num>\d[\d,]*(?:\.\d+)?|\b(?:" + "|".join(sorted(WORD_NUMBERS, key=len, reverse=True)) + r")\b)"
+_NUM = r"(?P<num>(?<![\w.-])\d[\d,]*(?:\.\d+)?|\b(?:" + "|".join(sorted(WORD_NUMBERS, key=len, reverse=True)) + r")\b)"
 _LE = r"(?:at most|up to|no more than|not more than|maximum(?: of)?|max\.?|under|below|less than|fewer than|within|<=|<|≤)"
 _GE = r"(?:at least|minimum(?: of)?|min\.?|no less than|no fewer than|more than|over|above|no sooner than|>=|>|≥)"
 
