@@ -342,6 +342,56 @@ def eval_nli(model: str, files: list[Path], quantize: bool = typer.Option(False,
     _run(go)
 
 
+bench = typer.Typer(no_args_is_help=True, help="Benchmarks: stage ablation, normalizers, speed and scale.")
+app.add_typer(bench, name="bench")
+RESULTS = Path(__file__).resolve().parents[1] / "results"
+
+
+@bench.command("stages")
+def bench_stages(pairs: Optional[list[Path]] = typer.Argument(None, help="pair files (default: shared claims_dev)"),
+                 out: Path = typer.Option(RESULTS / "stages", help="results folder"),
+                 nli_sample: int = typer.Option(400, help="pairs per outside NLI file (0: skip that table)"),
+                 bootstrap: int = 1000):
+    """Every stage alone against the full pipeline; Markdown, JSON and PNG into the results folder."""
+    def go():
+        from benchmarks.stages import DEFAULT_PAIRS, main as run
+        files = pairs or [DEFAULT_PAIRS]
+        missing = [str(f) for f in files if not Path(f).exists()]
+        if missing:
+            raise ClaimError(f"no such file: {', '.join(missing)}")
+        run(list(files), out, _state.get("nli_model"), nli_sample=nli_sample, bootstrap=bootstrap)
+    _run(go)
+
+
+@bench.command("normalizers")
+def bench_normalizers(names: Optional[list[str]] = typer.Argument(None, help="registered normalizer names"),
+                      out: Path = typer.Option(RESULTS / "normalizers", help="results folder")):
+    """Field accuracy and speed of normalizers on the gold file in benchmarks/data/."""
+    def go():
+        from benchmarks.normalizers import main as run
+        from guard.normalize import registered
+        unknown = [n for n in (names or []) if n not in registered() and n not in ("rules", "llm")]
+        if unknown:
+            raise ClaimError(f"unknown normalizer(s) {', '.join(unknown)} (known: {', '.join(registered())})")
+        run(names or None, out_dir=out)
+    _run(go)
+
+
+@bench.command("speed")
+def bench_speed(sizes: str = typer.Option("1000,10000,100000", help="store sizes"),
+                parts: str = typer.Option("writes,scan,nli", help="which parts to run"),
+                out: Path = typer.Option(RESULTS / "speed", help="results folder")):
+    """Write latency, scan wall time / memory / recall, NLI throughput fp32 vs int8."""
+    def go():
+        from benchmarks.speed import main as run
+        try:
+            size_list = tuple(int(x) for x in sizes.split(","))
+        except ValueError:
+            raise ClaimError(f"--sizes must be comma-separated integers, got {sizes!r}") from None
+        run(size_list, tuple(parts.split(",")), out_dir=out)
+    _run(go)
+
+
 @app.command()
 def serve(host: str = "127.0.0.1", port: int = 8765):
     """Serve the store over HTTP (a blocked write answers 409 with the conflicts)."""

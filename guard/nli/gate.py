@@ -63,44 +63,53 @@ class NLIGate:
         self.embedder = embedder
         self.gated = gated
 
-    def gates(self, a: Norm, a_text: str, b: Norm, b_text: str) -> dict:
+    def features(self, a: Norm, a_text: str, b: Norm, b_text: str, complete: bool = False) -> dict:
+        """Raw gate evidence. Embedding similarities are computed only when the cheap check did not
+        already pass, unless ``complete`` (threshold fitting needs every number)."""
         cfg = self.config
         match = subject_match(a.subject, b.subject, a.theme, b.theme)
-        subj_sim = None
-        subject_ok = match is not SubjectMatch.DIFFERENT
-        if not subject_ok and self.embedder is not None and a.subject and b.subject:
-            subj_sim = self.embedder.similarity(a.subject, b.subject)
-            subject_ok = subj_sim >= cfg.subject_similarity
-        polarity_ok, polarity_why = _polarity_differs(a, b)
         overlap = _jaccard(a.terms, b.terms)
-        text_sim = None
-        overlap_ok = overlap >= cfg.min_term_overlap
-        if not overlap_ok and self.embedder is not None:
-            text_sim = self.embedder.similarity(a_text, b_text)
-            overlap_ok = text_sim >= cfg.min_text_similarity
-        return {"subject": subject_ok, "subject_match": match.value,
-                "subject_similarity": None if subj_sim is None else round(subj_sim, 4),
-                "polarity": polarity_ok, "polarity_reason": polarity_why,
-                "overlap": overlap_ok, "term_overlap": round(overlap, 4),
-                "text_similarity": None if text_sim is None else round(text_sim, 4)}
+        polarity_ok, polarity_why = _polarity_differs(a, b)
+        subj_sim = text_sim = None
+        if self.embedder is not None:
+            if a.subject and b.subject and (complete or match is SubjectMatch.DIFFERENT):
+                subj_sim = self.embedder.similarity(a.subject, b.subject)
+            if complete or overlap < cfg.min_term_overlap:
+                text_sim = self.embedder.similarity(a_text, b_text)
+        return {"subject_match": match.value, "subject_similarity": subj_sim, "polarity": polarity_ok,
+                "polarity_reason": polarity_why, "term_overlap": overlap, "text_similarity": text_sim}
+
+    @staticmethod
+    def decide(p: float, f: dict, cfg: GateConfig, gated: bool = True) -> tuple[dict, str, str]:
+        """(gates, action, reason) from a contradiction probability and the gate evidence. Pure, so
+        thresholds can be refitted on stored scores without re-running any model."""
+        gates = {}
+        if gated:
+            sim = f.get("subject_similarity")
+            tsim = f.get("text_similarity")
+            gates = {"subject": f["subject_match"] != SubjectMatch.DIFFERENT.value or
+                     (sim is not None and sim >= cfg.subject_similarity),
+                     "polarity": bool(f["polarity"]),
+                     "overlap": f["term_overlap"] >= cfg.min_term_overlap or
+                     (tsim is not None and tsim >= cfg.min_text_similarity)}
+        passed = all(gates.values())
+        if p >= cfg.block_threshold and passed:
+            return gates, "block", f"NLI contradiction {p:.2f} with subject, polarity and overlap gates passed"
+        if p >= cfg.warn_threshold:
+            failed = [k for k, v in gates.items() if not v]
+            return gates, "warn", f"NLI contradiction {p:.2f}" + (
+                f"; capped at warn by gate(s): {', '.join(failed)}" if failed and p >= cfg.block_threshold else "")
+        return gates, "none", f"NLI contradiction {p:.2f} below thresholds"
 
     def assess(self, items: list[tuple[Norm, str, Norm, str]]) -> list[NLIResult]:
         scored = self.scorer.score_both([(a_text, b_text) for _, a_text, _, b_text in items])
         out = []
-        cfg = self.config
         for (a, a_text, b, b_text), (fwd, bwd) in zip(items, scored):
             p = max(fwd.get("contradiction", 0.0), bwd.get("contradiction", 0.0))
-            gates = self.gates(a, a_text, b, b_text) if self.gated else {}
-            passed = all(gates.get(k, True) for k in ("subject", "polarity", "overlap"))
-            if p >= cfg.block_threshold and passed:
-                action, reason = "block", f"NLI contradiction {p:.2f} with subject, polarity and overlap gates passed"
-            elif p >= cfg.warn_threshold:
-                failed = [k for k in ("subject", "polarity", "overlap") if not gates.get(k, True)]
-                action = "warn"
-                reason = f"NLI contradiction {p:.2f}" + (f"; capped at warn by gate(s): {', '.join(failed)}" if failed else "")
-            else:
-                action, reason = "none", f"NLI contradiction {p:.2f} below thresholds"
-            out.append(NLIResult(p, _round(fwd), _round(bwd), gates, action, reason))
+            feats = self.features(a, a_text, b, b_text)
+            gates, action, reason = self.decide(p, feats, self.config, self.gated)
+            evidence = {**gates, **{k: (round(v, 4) if isinstance(v, float) else v) for k, v in feats.items()}}
+            out.append(NLIResult(p, _round(fwd), _round(bwd), evidence, action, reason))
         return out
 
 

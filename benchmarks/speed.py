@@ -1,0 +1,170 @@
+"""Speed and scale: guarded-write latency, scan wall time / memory / candidate recall, NLI throughput.
+
+Run: ``guard bench speed [--sizes 1000,10000,100000] [--parts writes,scan,nli]`` or
+``python -m benchmarks.speed``. Each scan runs in its own process so its peak memory is its own.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from benchmarks.report import bar_plot, md_table, write
+
+ROOT = Path(__file__).resolve().parents[1]
+NLI_DIR = ROOT.parent / "shared" / "data" / "nli"
+
+
+def _pct(xs: list[float]) -> dict:
+    a = np.asarray(xs) * 1000
+    return {"p50_ms": float(np.percentile(a, 50)), "p95_ms": float(np.percentile(a, 95)),
+            "p99_ms": float(np.percentile(a, 99)), "n": len(xs)}
+
+
+def write_latency(n: int, profile: str, n_writes: int = 200) -> dict:
+    """Guarded writes (remember) against a store of ``n`` active claims."""
+    from benchmarks.synth import make_store
+    from guard.pipeline import Guard, GuardConfig
+    from guard.store import ClaimStore
+    claims, _ = make_store(n, seed=7)
+    probes, _ = make_store(n_writes * 2, conflict_rate=0.2, seed=99)
+    with tempfile.TemporaryDirectory() as d:
+        store = ClaimStore(Path(d) / "s.sqlite", guard=Guard(GuardConfig.profile(profile)))
+        t = time.perf_counter()
+        store.ingest(claims)
+        store._load_active()
+        setup = time.perf_counter() - t
+        lat, tiers = [], {}
+        for c in probes[:n_writes]:
+            t = time.perf_counter()
+            res = store.remember(c.text, c.scope, c.window)
+            lat.append(time.perf_counter() - t)
+            tiers[res.decision.tier.value] = tiers.get(res.decision.tier.value, 0) + 1
+        store.close()
+    return {"size": n, "profile": profile, "setup_seconds": round(setup, 1), **_pct(lat), "tiers": tiers}
+
+
+def scan_one(n: int, profile: str, exhaustive: bool) -> dict:
+    """One scan in this process (called in a subprocess by ``scan``)."""
+    import resource
+
+    from benchmarks.synth import make_store
+    from guard.pipeline import Guard, GuardConfig
+    from guard.scan import ScanConfig, Scanner
+    claims, planted = make_store(n, seed=7)
+    guard = Guard(GuardConfig.profile(profile))
+    cfg = ScanConfig(neighbours=5 if profile == "accurate" else 0, exhaustive=exhaustive, progress=False)
+    t = time.perf_counter()
+    rep = Scanner(guard, cfg).scan(claims)
+    wall = time.perf_counter() - t
+    found = sorted({f"{f['existing_id']}|{f['incoming_id']}|{f['tier']}" for f in rep.findings})
+    return {"size": n, "profile": profile, "exhaustive": exhaustive, "wall_seconds": round(wall, 2),
+            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+            "pairs_compared": rep.pairs_compared, "stage_seconds": rep.stage_seconds,
+            "block": sum(f["tier"] == "block" for f in rep.findings),
+            "warn": sum(f["tier"] == "warn" for f in rep.findings), "findings": found}
+
+
+def scan(n: int, profile: str, exhaustive: bool = False) -> dict:
+    cmd = [sys.executable, "-m", "benchmarks.speed", "--scan-one", str(n), profile] + (["--exhaustive"] if exhaustive else [])
+    out = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    if out.returncode:
+        raise RuntimeError(out.stderr[-2000:])
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def recall(fast: dict, full: dict) -> float:
+    want = set(full["findings"])
+    return len(want & set(fast["findings"])) / len(want) if want else 1.0
+
+
+def nli_throughput(batch_sizes=(1, 8, 32, 64), n_pairs: int = 512, n_acc: int = 2000) -> dict:
+    from guard.nli import NLIScorer
+    rows = [json.loads(x) for x in (NLI_DIR / "mnli.dev_matched.jsonl").read_text().splitlines()[:max(n_pairs, n_acc)]]
+    pairs = [(r["premise"], r["hypothesis"]) for r in rows]
+    out = {}
+    for quant in (False, True):
+        name = "int8 (dynamic)" if quant else "fp32"
+        res = {"pairs_per_second": {}}
+        for bs in batch_sizes:
+            sc = NLIScorer(quantize=quant, batch_size=bs)
+            sc.predict(pairs[:8])
+            sc._cache.clear()
+            t = time.perf_counter()
+            sc.predict(pairs[:n_pairs])
+            res["pairs_per_second"][bs] = round(n_pairs / (time.perf_counter() - t), 1)
+        sc = NLIScorer(quantize=quant, batch_size=64)
+        pred = [max(p, key=p.get) for p in sc.predict(pairs[:n_acc])]
+        res["mnli_dev_matched_accuracy"] = float(np.mean([p == r["label"] for p, r in zip(pred, rows[:n_acc])]))
+        res["accuracy_pairs"] = n_acc
+        out[name] = res
+    return out
+
+
+def main(sizes=(1000, 10000, 100000), parts=("writes", "scan", "nli"), out_dir: Path = ROOT / "results" / "speed",
+         recall_sizes=(1000, 10000)) -> dict:
+    report: dict = {"sizes": list(sizes)}
+    md = ["## Speed and scale (synthetic stores, 1% planted conflicts; `benchmarks/synth.py`)", ""]
+    if "writes" in parts:
+        report["writes"] = [write_latency(n, p) for p in ("fast", "accurate") for n in sizes
+                            if p == "fast" or n <= 10000]
+        md += ["### Guarded write latency (`remember`, 200 writes)", "",
+               md_table(["profile", "active claims", "p50 ms", "p95 ms", "p99 ms", "store load s", "tiers"],
+                        [[w["profile"], w["size"], w["p50_ms"], w["p95_ms"], w["p99_ms"], w["setup_seconds"],
+                          json.dumps(w["tiers"])] for w in report["writes"]]), ""]
+    if "scan" in parts:
+        scans = []
+        for p in ("fast", "accurate"):
+            for n in sizes:
+                r = scan(n, p)
+                if n in recall_sizes and (p == "fast" or n <= 1000):
+                    full = scan(n, p, exhaustive=True)
+                    r["recall_vs_exhaustive"] = recall(r, full)
+                    r["exhaustive_wall_seconds"] = full["wall_seconds"]
+                scans.append(r)
+        for r in scans:
+            r.pop("findings", None)
+        report["scan"] = scans
+        md += ["### `guard scan`", "",
+               md_table(["profile", "claims", "wall s", "peak RSS MB", "pairs compared", "block", "warn",
+                         "recall vs exhaustive", "exhaustive wall s", "stage seconds"],
+                        [[r["profile"], r["size"], r["wall_seconds"], r["peak_rss_mb"], r["pairs_compared"], r["block"],
+                          r["warn"], r.get("recall_vs_exhaustive"), r.get("exhaustive_wall_seconds"),
+                          json.dumps(r["stage_seconds"])] for r in scans]), ""]
+    if "nli" in parts:
+        report["nli"] = nli_throughput()
+        bss = list(next(iter(report["nli"].values()))["pairs_per_second"])
+        md += ["### NLI cross-encoder throughput (pairs/s on MNLI dev pairs) and accuracy", "",
+               md_table(["variant", *[f"batch {b}" for b in bss], "MNLI-m acc"],
+                        [[k, *v["pairs_per_second"].values(), v["mnli_dev_matched_accuracy"]]
+                         for k, v in report["nli"].items()]), ""]
+    text = "\n".join(md)
+    out = write(out_dir, "speed", report, text)
+    if "scan" in parts:
+        fast = [r for r in report["scan"] if r["profile"] == "fast"]
+        bar_plot(out / "scan_wall.png", [str(r["size"]) for r in fast], {"fast": [r["wall_seconds"] for r in fast]},
+                 "guard scan wall time", "seconds")
+    if "nli" in parts:
+        bar_plot(out / "nli_throughput.png", [str(b) for b in bss],
+                 {k: list(v["pairs_per_second"].values()) for k, v in report["nli"].items()},
+                 "NLI pairs per second by batch size", "pairs/s")
+    print(text)
+    return report
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--scan-one":
+        print(json.dumps(scan_one(int(sys.argv[2]), sys.argv[3], "--exhaustive" in sys.argv)))
+    else:
+        import argparse
+        ap = argparse.ArgumentParser()
+        ap.add_argument("--sizes", default="1000,10000,100000")
+        ap.add_argument("--parts", default="writes,scan,nli")
+        a = ap.parse_args()
+        main(tuple(int(x) for x in a.sizes.split(",")), tuple(a.parts.split(",")))
