@@ -44,13 +44,18 @@ class TrainConfig:
     max_steps: int = -1
     seed: int = 42
     limit: int | None = None               # cap on training pairs (tests, smoke runs)
+    repeat: dict[str, int] | None = None   # file name → times to repeat it (oversampling scarce data)
     save_fp16: bool = True
 
 
 def collect_pairs(cfg: TrainConfig) -> tuple[list[Pair], dict[str, int]]:
     pairs: list[Pair] = []
     for f in cfg.train_files:
-        pairs.extend(load_pairs(f, map_2way=cfg.map_2way))
+        loaded = load_pairs(f, map_2way=cfg.map_2way)
+        times = (cfg.repeat or {}).get(Path(f).name, 1)
+        for k in range(times):
+            pairs.extend(loaded if k == 0 else [Pair(p.premise, p.hypothesis, p.label, p.source + f":repeat{k}")
+                                                 for p in loaded])
     if cfg.domain_pairs:
         from training.domain_pairs import generate
         pairs.extend(generate(cfg.seed))
@@ -104,7 +109,10 @@ def train(cfg: TrainConfig) -> dict:
     if cfg.save_fp16:
         model.model.half()
     model.save_pretrained(str(out))
+    import sys
     summary = {
+        "command": " ".join(["python -m training.train"] + sys.argv[1:]) if sys.argv and sys.argv[0].endswith("train.py")
+        else " ".join(["guard"] + sys.argv[1:]),
         "config": asdict(cfg), "pairs_total": len(pairs), "pairs_by_source": counts,
         "steps": result.global_step, "train_loss": result.training_loss, "wall_seconds": round(wall, 1),
     }
@@ -127,11 +135,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=42)
     ap.add_argument("--no-domain", action="store_true")
     ap.add_argument("--map-2way", action="append", default=[], help="e.g. not_entailment=neutral")
+    ap.add_argument("--repeat", action="append", default=[], help="oversample a file, e.g. mnli.train.jsonl=3")
     a = ap.parse_args(argv)
     cfg = TrainConfig(output_dir=a.output_dir, base_model=a.base, from_checkpoint=a.from_checkpoint,
                       epochs=a.epochs, batch_size=a.batch_size, learning_rate=a.lr, max_steps=a.max_steps,
                       limit=a.limit, seed=a.seed, domain_pairs=not a.no_domain,
-                      map_2way=dict(m.split("=", 1) for m in a.map_2way) or None)
+                      map_2way=dict(m.split("=", 1) for m in a.map_2way) or None,
+                      repeat={k: int(v) for k, v in (r.split("=", 1) for r in a.repeat)} or None)
     if a.data:
         cfg.train_files = a.data
     print(json.dumps(train(cfg), indent=2))

@@ -47,8 +47,10 @@ class NLIScorer:
         try:
             import torch
             from sentence_transformers.cross_encoder import CrossEncoder
-            self.model = CrossEncoder(str(path), device="cpu", max_length=max_length, local_files_only=local)
-            self.model.model.float()
+            from transformers.utils import logging as hf_logging
+            hf_logging.disable_progress_bar()
+            self.model = CrossEncoder(str(path), device="cpu", max_length=max_length, local_files_only=local,
+                                      model_kwargs={"dtype": torch.float32})
         except Exception as exc:  # noqa: BLE001 — any load failure means "no stage 3"
             raise ModelUnavailable(f"could not load NLI model {path}: {type(exc).__name__}: {exc}") from exc
         id2label = {int(k): str(v).lower() for k, v in self.model.config.id2label.items()}
@@ -61,8 +63,7 @@ class NLIScorer:
             import warnings
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                self.model.model = torch.ao.quantization.quantize_dynamic(
-                    self.model.model, {torch.nn.Linear}, dtype=torch.qint8)
+                torch.ao.quantization.quantize_dynamic(self.model, {torch.nn.Linear}, dtype=torch.qint8, inplace=True)
             self.quantized = True
         self.batch_size = batch_size
         self._cache: dict[str, dict[str, float]] = {}

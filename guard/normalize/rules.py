@@ -221,6 +221,7 @@ class RuleNormalizer:
         theme_tokens = []
         i = 0
         seen_modal = False
+        obligation_word = False    # "required"/"requires": negated, they lift an obligation
         if p.imperative and pred_tokens and Parsed._verb_lemma(pred_tokens[0]) in VERBS:
             obj, vneg = VERBS[Parsed._verb_lemma(pred_tokens[0])]
             neg ^= vneg
@@ -260,6 +261,7 @@ class RuleNormalizer:
                     pass
                 else:
                     strength, seen_modal = s, True
+                    obligation_word = s == "must" and not n
                 neg ^= n
                 i += 1
                 continue
@@ -267,6 +269,7 @@ class RuleNormalizer:
                 s, n = MODAL_VERBS[lem]
                 if not (seen_modal and s == "may"):
                     strength, seen_modal = s, True
+                    obligation_word = s == "must" and not n
                 neg ^= n
                 if lem in VERBS:
                     obj = VERBS[lem][0] if lem not in ("allow", "permit", "accept") else obj
@@ -278,6 +281,9 @@ class RuleNormalizer:
                 obj, vneg = VERBS[lem]
                 neg ^= vneg
                 i += 1
+                if lem in ("turn", "switch") and i < len(pred_tokens) and pred_tokens[i].lower_ in ("off", "on"):
+                    neg ^= pred_tokens[i].lower_ == "off"
+                    i += 1
                 continue
             theme_tokens.append(t)
             i += 1
@@ -289,7 +295,12 @@ class RuleNormalizer:
         if theme_words and predicative and (head.lower_ in POLE or theme_words[0] in POLE):
             pole, flip = POLE.get(head.lower_) or POLE[theme_words[0]]
             neg ^= flip
-            theme_words = [pole] + theme_words[1:]
+            verb = _participle_verb(pole)
+            if verb is not None:           # "is disabled" → enable, negated
+                obj = VERBS[verb][0]
+                theme_words = theme_words[1:]
+            else:
+                theme_words = [pole] + theme_words[1:]
         if obj is StateVerb.OTHER and any(t.lower_ in _COPULAS for t in pred_tokens[:3]) and not (
                 theme_tokens and theme_tokens[0].tag_ == "VBN" and theme_tokens[0].lower_ not in POLE):
             obj = StateVerb.BE
@@ -319,9 +330,11 @@ class RuleNormalizer:
         if obj is StateVerb.RETAIN and any(t.lemma_.lower() in _DELETE_VERBS for t in pred_tokens) and value \
                 and value.bound is not None and value.bound.unit == "time":
             neg = not neg      # "deleted after 30 days" sets the retention period
+        if neg and strength == "must" and obligation_word:
+            strength = "may"       # "is not required", "does not require": the obligation is lifted
         modality = Modality(strength + ("_not" if neg else ""))
         # English "may not"/"cannot" forbid; "not required"/"optional" only lift an obligation
-        if modality is Modality.MAY_NOT and not _lifts_obligation(doc):
+        if modality is Modality.MAY_NOT and not (_lifts_obligation(doc) or obligation_word):
             modality = Modality.MUST_NOT
         return Norm(
             modality=modality, subject=" ".join(subj_words) or None, object=obj,
@@ -338,6 +351,13 @@ _LIFTS = re.compile(r"\b(optional|not (?:be )?required|not necessary|unnecessary
 
 
 _EXCLUSIVE = re.compile(r"\b(only|exclusively|solely)\b", re.I)
+
+
+def _participle_verb(word: str) -> str | None:
+    for cand in (word[:-1], word[:-2], word[:-2] + "e") if word.endswith("ed") else ():
+        if cand in VERBS and not VERBS[cand][1]:
+            return cand
+    return None
 
 
 def _lifts_obligation(doc) -> bool:
