@@ -150,3 +150,76 @@ def generate(seed: int = 13) -> list[Pair]:
     pairs = _modal_pairs(rng) + _value_pairs(rng) + _antonym_pairs(rng) + _bound_pairs(rng)
     rng.shuffle(pairs)
     return pairs
+
+
+CATEGORIES = [
+    ("data stores", ["the orders database", "the analytics warehouse", "the session cache", "the audit log bucket"]),
+    ("production services", ["the payments API", "the search service", "the checkout worker", "the auth gateway"]),
+    ("container images", ["the base image", "the nginx image", "the worker image", "the CI runner image"]),
+    ("admin endpoints", ["the metrics dashboard", "the feature-flag console", "the billing admin page"]),
+    ("dependencies", ["the logging library", "the HTTP client", "the ORM", "the JSON parser"]),
+    ("commits", ["release commits", "merge commits", "bot commits", "hotfix commits"]),
+]
+STATES = [  # (positive frame, negative frame) written as predicates
+    ("are in private subnets", "sits in a public subnet"),
+    ("must be encrypted at rest", "stores its data in plaintext"),
+    ("must be pinned to exact versions", "floats on the latest version"),
+    ("are only reachable from the VPN", "is open to the whole internet"),
+    ("must be signed", "is pushed unsigned"),
+    ("run with read-only file systems", "writes to its root file system"),
+    ("require authentication", "accepts anonymous requests"),
+    ("are deployed automatically", "is deployed by hand"),
+    ("are reviewed before merge", "is merged without review"),
+    ("log in JSON", "logs plain text lines"),
+]
+PAIRS_REQ = [("MFA", "VPN access"), ("a code review", "merging to main"), ("a change ticket", "production deploys"),
+             ("a signed CLA", "external contributions"), ("manager approval", "access to payroll data"),
+             ("a security review", "new public endpoints")]
+
+
+def _general_specific(rng: random.Random) -> list[Pair]:
+    """A rule about a category against one member: the member breaking it contradicts, a member of
+    another category is neutral, the member following it is entailed."""
+    out = []
+    for cat, members in CATEGORIES:
+        for pos, neg in rng.sample(STATES, 6):
+            m = rng.choice(members)
+            out.append(Pair(f"All {cat} {pos}.", f"{m[0].upper() + m[1:]} {neg}.", "contradiction", "domain:general"))
+            other_cat, other_members = rng.choice([c for c in CATEGORIES if c[0] != cat])
+            om = rng.choice(other_members)
+            out.append(Pair(f"All {cat} {pos}.", f"{om[0].upper() + om[1:]} {neg}.", "neutral", "domain:general"))
+            out.append(Pair(f"{cat[0].upper() + cat[1:]} must never be left in a state where they do not follow this: {pos}.",
+                            f"{m[0].upper() + m[1:]} {neg}.", "contradiction", "domain:general"))
+    return out
+
+
+def _requirement_pairs(rng: random.Random) -> list[Pair]:
+    out = []
+    for x, y in PAIRS_REQ:
+        out.append(Pair(f"{x[0].upper() + x[1:]} is required for {y}.", f"{y[0].upper() + y[1:]} does not need {x}.",
+                        "contradiction", "domain:require"))
+        out.append(Pair(f"{x[0].upper() + x[1:]} is required for {y}.", f"{y[0].upper() + y[1:]} requires {x}.",
+                        "entailment", "domain:require"))
+        out.append(Pair(f"{x[0].upper() + x[1:]} is required for {y}.", f"{x[0].upper() + x[1:]} is optional for {y}.",
+                        "contradiction", "domain:require"))
+        ox, oy = rng.choice([p for p in PAIRS_REQ if p != (x, y)])
+        out.append(Pair(f"{x[0].upper() + x[1:]} is required for {y}.", f"{oy[0].upper() + oy[1:]} does not need {ox}.",
+                        "neutral", "domain:require"))
+    return out
+
+
+def _negated_paraphrases(rng: random.Random) -> list[Pair]:
+    """The same rule said with and without a negation is entailment, not contradiction."""
+    out = []
+    for thing in THINGS:
+        for pos, neg in rng.sample(ANTONYMS, 3):
+            out.append(Pair(f"{thing} must be {pos}.", f"{thing} must never be {neg}.", "entailment", "domain:negpara"))
+            out.append(Pair(f"{thing} must not be {neg}.", f"{thing} is always {pos}.", "entailment", "domain:negpara"))
+    return out
+
+
+def generate_v2(seed: int = 13) -> list[Pair]:
+    rng = random.Random(seed + 1)
+    pairs = generate(seed) + _general_specific(rng) + _requirement_pairs(rng) + _negated_paraphrases(rng)
+    rng.shuffle(pairs)
+    return pairs

@@ -34,6 +34,9 @@ class TrainConfig:
     base_model: str | None = None          # model id or directory; None → bundled MiniLM
     from_checkpoint: str | None = None     # continue training an existing cross-encoder
     domain_pairs: bool = True
+    domain_repeat: int = 1                 # oversample the domain pairs
+    domain_version: int = 2                # 1: modal/value/antonym/bound templates; 2: + general/specific,
+                                           #    requirement role swaps, negated paraphrases
     symmetric: bool = True
     map_2way: dict[str, str] | None = None
     epochs: float = 2.0
@@ -57,8 +60,10 @@ def collect_pairs(cfg: TrainConfig) -> tuple[list[Pair], dict[str, int]]:
             pairs.extend(loaded if k == 0 else [Pair(p.premise, p.hypothesis, p.label, p.source + f":repeat{k}")
                                                  for p in loaded])
     if cfg.domain_pairs:
-        from training.domain_pairs import generate
-        pairs.extend(generate(cfg.seed))
+        from training.domain_pairs import generate, generate_v2
+        dom = (generate_v2 if cfg.domain_version >= 2 else generate)(cfg.seed)
+        for k in range(cfg.domain_repeat):
+            pairs.extend(dom if k == 0 else [Pair(p.premise, p.hypothesis, p.label, f"{p.source}:repeat{k}") for p in dom])
     if cfg.symmetric:
         pairs.extend(symmetric_contradictions(pairs))
     rng = random.Random(cfg.seed)
@@ -135,13 +140,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=42)
     ap.add_argument("--no-domain", action="store_true")
     ap.add_argument("--map-2way", action="append", default=[], help="e.g. not_entailment=neutral")
+    ap.add_argument("--domain-repeat", type=int, default=1)
     ap.add_argument("--repeat", action="append", default=[], help="oversample a file, e.g. mnli.train.jsonl=3")
     a = ap.parse_args(argv)
     cfg = TrainConfig(output_dir=a.output_dir, base_model=a.base, from_checkpoint=a.from_checkpoint,
                       epochs=a.epochs, batch_size=a.batch_size, learning_rate=a.lr, max_steps=a.max_steps,
                       limit=a.limit, seed=a.seed, domain_pairs=not a.no_domain,
                       map_2way=dict(m.split("=", 1) for m in a.map_2way) or None,
-                      repeat={k: int(v) for k, v in (r.split("=", 1) for r in a.repeat)} or None)
+                      repeat={k: int(v) for k, v in (r.split("=", 1) for r in a.repeat)} or None,
+                      domain_repeat=a.domain_repeat)
     if a.data:
         cfg.train_files = a.data
     print(json.dumps(train(cfg), indent=2))

@@ -63,7 +63,13 @@ class NLIScorer:
             import warnings
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                torch.ao.quantization.quantize_dynamic(self.model, {torch.nn.Linear}, dtype=torch.qint8, inplace=True)
+                # the transformer's layers only: the 3-way classifier head stays fp32, which keeps
+                # accuracy close to fp32; per-channel scales matter for small models (figures in the model card)
+                hf = self.model.model
+                base = getattr(hf, hf.base_model_prefix, hf)
+                torch.ao.quantization.quantize_dynamic(
+                    base.encoder if hasattr(base, "encoder") else base,
+                    {torch.nn.Linear: torch.ao.quantization.per_channel_dynamic_qconfig}, inplace=True)
             self.quantized = True
         self.batch_size = batch_size
         self._cache: dict[str, dict[str, float]] = {}
