@@ -6,6 +6,7 @@ both directions, so thresholds can be re-applied later without re-running infere
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import time
 from dataclasses import dataclass, field
@@ -76,11 +77,12 @@ class Scanner:
         self.guard = guard
         self.config = config or ScanConfig()
 
-    def candidate_pairs(self, claims: list[Claim], norms, timings: dict) -> list[tuple[int, int]]:
+    def candidate_pairs(self, claims: list[Claim], norms, timings: dict):
+        """(iterable of index pairs, how many). Exhaustive mode yields lazily: 10k claims are 50M pairs."""
         cfg = self.config
         n = len(claims)
         if cfg.exhaustive:
-            return [(i, j) for i in range(n) for j in range(i + 1, n)]
+            return ((i, j) for i in range(n) for j in range(i + 1, n)), n * (n - 1) // 2
         pos = {c.id: i for i, c in enumerate(claims)}
         index = CandidateIndex(max_bucket=cfg.max_bucket)
         vecs = None
@@ -98,7 +100,8 @@ class Scanner:
         if vecs is not None:
             pairs |= index.all_neighbour_pairs(cfg.neighbours, cfg.min_similarity)
         timings["candidates"] = round(time.perf_counter() - t, 2)
-        return sorted((pos[a], pos[b]) if pos[a] < pos[b] else (pos[b], pos[a]) for a, b in pairs)
+        out = sorted((pos[a], pos[b]) if pos[a] < pos[b] else (pos[b], pos[a]) for a, b in pairs)
+        return out, len(out)
 
     def scan(self, claims: list[Claim], skipped: list[str] | None = None) -> ScanReport:
         t0 = time.perf_counter()
@@ -109,13 +112,13 @@ class Scanner:
         t = time.perf_counter()
         norms = self.guard.normalizer.normalize_many([(c.text, c.scope, c.window) for c in claims])
         timings["normalize"] = round(time.perf_counter() - t, 2)
-        pairs = self.candidate_pairs(claims, norms, timings)
+        pairs, n_pairs = self.candidate_pairs(claims, norms, timings)
         findings: list[dict] = []
         t = time.perf_counter()
         bs = self.config.batch_size
-        with tqdm(total=len(pairs), desc="scan", unit="pair", disable=not self.config.progress) as bar:
-            for s in range(0, len(pairs), bs):
-                chunk = pairs[s:s + bs]
+        it = iter(pairs)
+        with tqdm(total=n_pairs, desc="scan", unit="pair", disable=not self.config.progress) as bar:
+            while chunk := list(itertools.islice(it, bs)):
                 # the earlier claim plays "existing", the later one "incoming"
                 items = [(claims[i], norms[i], claims[j], norms[j]) for i, j in chunk]
                 for (i, j), pj in zip(chunk, self.guard.judge_pairs(items)):
@@ -124,7 +127,7 @@ class Scanner:
                 bar.update(len(chunk))
         timings["judge"] = round(time.perf_counter() - t, 2)
         findings.sort(key=lambda f: (f["tier"] != "block", f["existing_id"], f["incoming_id"]))
-        return ScanReport(len(claims), len(pairs), findings, time.perf_counter() - t0, skipped or [],
+        return ScanReport(len(claims), n_pairs, findings, time.perf_counter() - t0, skipped or [],
                           timings, list(self.guard.notes))
 
 

