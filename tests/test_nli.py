@@ -169,3 +169,26 @@ def test_shipped_model_end_to_end(normalizer):
     assert abs(sum(nli.p_forward.values()) - 1) < 1e-3 and abs(sum(nli.p_backward.values()) - 1) < 1e-3
     assert nli.p_contradiction == pytest.approx(max(nli.p_forward["contradiction"], nli.p_backward["contradiction"]), abs=1e-3)
     assert {"subject", "polarity", "overlap"} <= set(nli.gates)
+
+
+@pytest.mark.slow
+def test_training_continues_from_a_shipped_fp16_checkpoint_in_fp32(tiny_model, tmp_path, monkeypatch):
+    """Shipped checkpoints are fp16; continued training must upcast or it collapses on CPU."""
+    import torch
+    from sentence_transformers.cross_encoder import CrossEncoder
+
+    from training.train import TrainConfig, train
+    path, _ = tiny_model
+    assert json.loads((path / "config.json").read_text()).get("dtype", "float16") == "float16"
+    seen = {}
+    real_init = CrossEncoder.__init__
+
+    def spy(self, *a, **kw):
+        real_init(self, *a, **kw)
+        seen["dtype"] = next(self.parameters()).dtype
+    monkeypatch.setattr(CrossEncoder, "__init__", spy)
+    data = tmp_path / "d.jsonl"
+    data.write_text(json.dumps({"premise": "a b", "hypothesis": "a c", "label": "neutral"}) + "\n")
+    s = train(TrainConfig(output_dir=str(tmp_path / "m2"), train_files=[str(data)], from_checkpoint=str(path),
+                          domain_pairs=False, max_steps=1, batch_size=2))
+    assert seen["dtype"] == torch.float32 and s["steps"] == 1

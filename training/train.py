@@ -78,6 +78,7 @@ def collect_pairs(cfg: TrainConfig) -> tuple[list[Pair], dict[str, int]]:
 
 def train(cfg: TrainConfig) -> dict:
     """Train, save to ``cfg.output_dir`` and return a summary (data counts, steps, wall time)."""
+    import torch
     from datasets import Dataset
     from sentence_transformers.cross_encoder import (CrossEncoder, CrossEncoderTrainer,
                                                      CrossEncoderTrainingArguments)
@@ -86,14 +87,16 @@ def train(cfg: TrainConfig) -> dict:
     pairs, counts = collect_pairs(cfg)
     label2id = {lab: i for i, lab in enumerate(LABELS_3WAY)}
     if cfg.from_checkpoint:
-        model = CrossEncoder(cfg.from_checkpoint, max_length=cfg.max_length, local_files_only=True)
+        # always train in fp32: a shipped checkpoint is stored fp16, and fp16 training on CPU collapses
+        model = CrossEncoder(cfg.from_checkpoint, max_length=cfg.max_length, local_files_only=True,
+                             model_kwargs={"dtype": torch.float32})
         id2label = {int(k): v for k, v in model.config.id2label.items()}
         label2id = {v: k for k, v in id2label.items()}
         if set(label2id) != set(LABELS_3WAY):
             raise ValueError(f"checkpoint labels {sorted(label2id)} are not the 3-way NLI labels")
     else:
         base = cfg.base_model or default_base_model()
-        model = CrossEncoder(base, num_labels=3, max_length=cfg.max_length,
+        model = CrossEncoder(base, num_labels=3, max_length=cfg.max_length, model_kwargs={"dtype": torch.float32},
                              config_kwargs={"id2label": dict(enumerate(LABELS_3WAY)), "label2id": label2id})
     ds = Dataset.from_dict({
         "premise": [p.premise for p in pairs],
