@@ -203,7 +203,7 @@ def _state_words(n: Norm) -> set[str]:
     return words
 
 
-def _objects_compatible(a: Norm, b: Norm) -> bool:
+def objects_compatible(a: Norm, b: Norm) -> bool:
     wild = (StateVerb.BE, StateVerb.OTHER)
     if a.object in wild or b.object in wild or a.object == b.object:
         return True
@@ -247,7 +247,7 @@ class StructuralComparator:
             match = SubjectMatch.RELATED
         strong = _MATCH_CONFIDENCE[match]
         related = match is SubjectMatch.RELATED
-        if not _objects_compatible(a, b):
+        if not objects_compatible(a, b):
             return Verdict(VerdictKind.CONSISTENT, Confidence.MED if match is SubjectMatch.SAME else Confidence.LOW,
                            "same subject, different state", ev)
         opp = opposition(a.modality, b.modality)

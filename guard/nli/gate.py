@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from guard.claims import Norm
-from guard.compare import SubjectMatch, subject_match
+from guard.compare import SubjectMatch, objects_compatible, subject_match
 from guard.judge import NLIResult
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ def _jaccard(a: tuple[str, ...], b: tuple[str, ...]) -> float:
 
 
 def _polarity_differs(a: Norm, b: Norm) -> tuple[bool, str]:
-    if a.modality.negated != b.modality.negated:
+    if a.modality.negated != b.modality.negated and objects_compatible(a, b):
         return True, "opposing stance"
     if a.value and b.value and a.value.lower() != b.value.lower():
         return True, "differing values"
@@ -87,8 +87,11 @@ class NLIGate:
         if gated:
             sim = f.get("subject_similarity")
             tsim = f.get("text_similarity")
-            gates = {"subject": f["subject_match"] != SubjectMatch.DIFFERENT.value or
-                     (sim is not None and sim >= cfg.subject_similarity),
+            # differing values conflict only on the very same attribute, so that evidence needs a
+            # structural subject match; an opposing stance may rest on a paraphrased subject
+            structural = f["subject_match"] in (SubjectMatch.SAME.value, SubjectMatch.NEAR.value)
+            similar = sim is not None and sim >= cfg.subject_similarity
+            gates = {"subject": structural or (similar and f["polarity_reason"] == "opposing stance"),
                      "polarity": bool(f["polarity"]),
                      "overlap": f["term_overlap"] >= cfg.min_term_overlap or
                      (tsim is not None and tsim >= cfg.min_text_similarity)}
