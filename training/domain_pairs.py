@@ -177,6 +177,10 @@ PAIRS_REQ = [("MFA", "VPN access"), ("a code review", "merging to main"), ("a ch
              ("a security review", "new public endpoints")]
 
 
+def _cap(s: str) -> str:
+    return s[0].upper() + s[1:]
+
+
 def _general_specific(rng: random.Random) -> list[Pair]:
     """A rule about a category against one member: the member breaking it contradicts, a member of
     another category is neutral, the member following it is entailed."""
@@ -184,26 +188,26 @@ def _general_specific(rng: random.Random) -> list[Pair]:
     for cat, members in CATEGORIES:
         for pos, neg in rng.sample(STATES, 6):
             m = rng.choice(members)
-            out.append(Pair(f"All {cat} {pos}.", f"{m[0].upper() + m[1:]} {neg}.", "contradiction", "domain:general"))
+            out.append(Pair(f"All {cat} {pos}.", f"{_cap(m)} {neg}.", "contradiction", "domain:general"))
             other_cat, other_members = rng.choice([c for c in CATEGORIES if c[0] != cat])
             om = rng.choice(other_members)
-            out.append(Pair(f"All {cat} {pos}.", f"{om[0].upper() + om[1:]} {neg}.", "neutral", "domain:general"))
-            out.append(Pair(f"{cat[0].upper() + cat[1:]} must never be left in a state where they do not follow this: {pos}.",
-                            f"{m[0].upper() + m[1:]} {neg}.", "contradiction", "domain:general"))
+            out.append(Pair(f"All {cat} {pos}.", f"{_cap(om)} {neg}.", "neutral", "domain:general"))
+            out.append(Pair(f"{_cap(cat)} must never be left in a state where they do not follow this: {pos}.",
+                            f"{_cap(m)} {neg}.", "contradiction", "domain:general"))
     return out
 
 
 def _requirement_pairs(rng: random.Random) -> list[Pair]:
     out = []
     for x, y in PAIRS_REQ:
-        out.append(Pair(f"{x[0].upper() + x[1:]} is required for {y}.", f"{y[0].upper() + y[1:]} does not need {x}.",
+        out.append(Pair(f"{_cap(x)} is required for {y}.", f"{_cap(y)} does not need {x}.",
                         "contradiction", "domain:require"))
-        out.append(Pair(f"{x[0].upper() + x[1:]} is required for {y}.", f"{y[0].upper() + y[1:]} requires {x}.",
+        out.append(Pair(f"{_cap(x)} is required for {y}.", f"{_cap(y)} requires {x}.",
                         "entailment", "domain:require"))
-        out.append(Pair(f"{x[0].upper() + x[1:]} is required for {y}.", f"{x[0].upper() + x[1:]} is optional for {y}.",
+        out.append(Pair(f"{_cap(x)} is required for {y}.", f"{_cap(x)} is optional for {y}.",
                         "contradiction", "domain:require"))
         ox, oy = rng.choice([p for p in PAIRS_REQ if p != (x, y)])
-        out.append(Pair(f"{x[0].upper() + x[1:]} is required for {y}.", f"{oy[0].upper() + oy[1:]} does not need {ox}.",
+        out.append(Pair(f"{_cap(x)} is required for {y}.", f"{_cap(oy)} does not need {ox}.",
                         "neutral", "domain:require"))
     return out
 
