@@ -13,20 +13,21 @@ import numpy as np
 
 from guard.claims import Norm
 
-def blocking_keys(norm: Norm) -> tuple[set[str], set[str]]:
-    """(exact keys, broad keys). Exact: the whole subject (and the theme, for role swaps such as
-    "MFA is required for VPN access" / "VPN access requires MFA"). Broad: every proper suffix of
-    the subject — "application log" also files under "log" — and identifier-like words, which
-    find the NEAR matches the comparator can still block on."""
-    exact, broad = set(), set()
+def blocking_keys(norm: Norm) -> tuple[set[str], set[str], set[str]]:
+    """(exact, broad, role) keys. Exact: the whole subject. Broad: every proper suffix of the
+    subject — "application log" also files under "log" — and identifier-like words, which find the
+    NEAR matches the comparator can still block on. Role: the theme, which only pairs with claims
+    whose *subject* it is ("MFA is required for VPN access" / "VPN access does not require MFA");
+    two claims that merely share a theme are not paired by it."""
+    exact, broad, role = set(), set(), set()
     if norm.subject:
         words = norm.subject.split()
         exact.add(" ".join(words))
         broad.update(" ".join(words[i:]) for i in range(1, len(words)))
         broad.update("i:" + w for w in words if any(c in w for c in "_`-0123456789") and len(w) > 2)
     if norm.theme:
-        exact.add(norm.theme)
-    return exact, broad
+        role.add(norm.theme)
+    return exact, broad, role
 
 
 class CandidateIndex:
@@ -34,6 +35,7 @@ class CandidateIndex:
 
     def __init__(self, max_bucket: int = 1000, max_exact_bucket: int = 20000):
         self._index: dict[str, set[str]] = defaultdict(set)
+        self._role: dict[str, set[str]] = defaultdict(set)
         self._keys: dict[str, set[str]] = {}
         self.max_bucket = max_bucket
         self.max_exact_bucket = max_exact_bucket
@@ -46,12 +48,14 @@ class CandidateIndex:
         return len(self._keys)
 
     def add(self, claim_id: str, norm: Norm, vec: np.ndarray | None = None) -> None:
-        exact, broad = blocking_keys(norm)
+        exact, broad, role = blocking_keys(norm)
         self._exact |= exact
         keys = exact | broad
-        self._keys[claim_id] = keys
+        self._keys[claim_id] = keys | {"r:" + r for r in role}
         for k in keys:
             self._index[k].add(claim_id)
+        for r in role:
+            self._role[r].add(claim_id)
         if vec is not None:
             self._ids.append(claim_id)
             self._vecs.append(vec)
@@ -62,7 +66,10 @@ class CandidateIndex:
 
     def remove(self, claim_id: str) -> None:
         for k in self._keys.pop(claim_id, ()):
-            self._index[k].discard(claim_id)
+            if k.startswith("r:"):
+                self._role[k[2:]].discard(claim_id)
+            else:
+                self._index[k].discard(claim_id)
         if claim_id in self._ids:
             i = self._ids.index(claim_id)
             del self._ids[i], self._vecs[i]
@@ -70,10 +77,18 @@ class CandidateIndex:
 
     def blocked(self, norm: Norm, exclude: str | None = None) -> set[str]:
         out: set[str] = set()
-        exact, broad = blocking_keys(norm)
+        exact, broad, role = blocking_keys(norm)
         for k in exact | broad:
             bucket = self._index.get(k)
             if bucket and len(bucket) <= self._cap(k):
+                out |= bucket
+        for k in exact:                       # claims whose theme is my subject
+            bucket = self._role.get(k)
+            if bucket and len(bucket) <= self.max_exact_bucket:
+                out |= bucket
+        for r in role:                        # claims whose subject is my theme
+            bucket = self._index.get(r)
+            if bucket and r in self._exact and len(bucket) <= self.max_exact_bucket:
                 out |= bucket
         out.discard(exclude)
         return out
@@ -113,4 +128,11 @@ class CandidateIndex:
                 for i, a in enumerate(ids):
                     for b in ids[i + 1:]:
                         pairs.add((a, b))
+        for k, themed in self._role.items():     # subject of one = theme of the other
+            subjects = self._index.get(k) if k in self._exact else None
+            if subjects and len(subjects) * len(themed) <= self.max_exact_bucket * 50:
+                for a in subjects:
+                    for b in themed:
+                        if a != b:
+                            pairs.add((a, b) if a < b else (b, a))
         return pairs

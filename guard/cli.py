@@ -380,15 +380,17 @@ def bench_normalizers(names: Optional[list[str]] = typer.Argument(None, help="re
 @bench.command("speed")
 def bench_speed(sizes: str = typer.Option("1000,10000,100000", help="store sizes"),
                 parts: str = typer.Option("writes,scan,nli", help="which parts to run"),
+                recall_sizes: str = typer.Option("1000,10000", help="sizes also scanned exhaustively for recall"),
                 out: Path = typer.Option(RESULTS / "speed", help="results folder")):
     """Write latency, scan wall time / memory / recall, NLI throughput fp32 vs int8."""
     def go():
         from benchmarks.speed import main as run
         try:
             size_list = tuple(int(x) for x in sizes.split(","))
+            recall_list = tuple(int(x) for x in recall_sizes.split(",") if x)
         except ValueError:
-            raise ClaimError(f"--sizes must be comma-separated integers, got {sizes!r}") from None
-        run(size_list, tuple(parts.split(",")), out_dir=out)
+            raise ClaimError(f"--sizes/--recall-sizes must be comma-separated integers") from None
+        run(size_list, tuple(parts.split(",")), out_dir=out, recall_sizes=recall_list)
     _run(go)
 
 
