@@ -55,10 +55,6 @@ def _stem(word: str) -> str:
     return re.sub(r"(ings?|ed|es|e|s)$", "", word)
 
 
-def _identifier(word: str) -> bool:
-    return any(c in word for c in "_`0123456789") or any(c.isupper() for c in word[1:])
-
-
 def subject_match(a: str | None, b: str | None, a_theme: str | None = None,
                   b_theme: str | None = None) -> SubjectMatch:
     if not a or not b:
@@ -282,7 +278,7 @@ class StructuralComparator:
                 return Verdict(VerdictKind.VALUE_CONFLICT, conf,
                                f"'{b.subject}' is {va[1]} in one claim and {vb[1]} in the other", vev)
             return Verdict(VerdictKind.CONSISTENT, Confidence.MED, "same value", vev)
-        if same_stance(a.modality, b.modality) or a.modality.negated == b.modality.negated:
+        if a.modality.negated == b.modality.negated:     # implied by same_stance, so it alone decides
             return Verdict(VerdictKind.CONSISTENT, Confidence.MED if match is SubjectMatch.SAME else Confidence.LOW,
                            "same subject, same stance", ev)
         return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "same subject, undecided", ev)
