@@ -17,7 +17,8 @@ from guard.normalize import SafeNormalizer, get_normalizer
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLD = ROOT / "benchmarks" / "data" / "normalizer_gold.jsonl"
-FIELDS = ("modality", "subject", "object", "value", "scope", "subject_kind")
+GOLD_LONG = ROOT / "benchmarks" / "data" / "normalizer_gold_long.jsonl"   # 150 long statements from claims_train
+FIELDS = ("modality", "subject", "object", "value", "attribute", "scope", "subject_kind")
 
 
 def _words(s: str | None) -> set[str]:
@@ -29,6 +30,11 @@ def _words(s: str | None) -> set[str]:
 def field_correct(field: str, gold, pred) -> bool:
     if field == "subject":
         return _words(gold) == _words(pred)
+    if field == "attribute":
+        if not gold or not pred:
+            return not gold and not pred
+        from guard.compare import attributes_match
+        return attributes_match(gold.lower().replace("_", " "), pred.lower().replace("_", " "))
     if field == "value":
         if not gold or not pred:
             return not gold and not pred
@@ -43,36 +49,46 @@ def evaluate(normalizer_name: str, rows: list[dict]) -> dict:
     t = time.perf_counter()
     norms = norm.normalize_many(items)
     secs = time.perf_counter() - t
-    correct = {f: 0 for f in FIELDS}
+    fields = [f for f in FIELDS if f != "attribute" or all("attribute" in r["gold"] for r in rows)]
+    correct = {f: 0 for f in fields}
     exact = 0
     errors = []
     for r, n in zip(rows, norms):
         pred = {"modality": n.modality.value, "subject": n.subject, "object": n.object.value, "value": n.value,
-                "scope": n.scope.to_dict(), "subject_kind": n.subject_kind.value}
+                "attribute": n.attribute, "scope": n.scope.to_dict(), "subject_kind": n.subject_kind.value}
         gold = {**r["gold"], "scope": Scope.from_dict(r["scope"]).to_dict()}
-        ok = {f: field_correct(f, gold.get(f), pred[f]) for f in FIELDS}
+        ok = {f: field_correct(f, gold.get(f), pred[f]) for f in fields}
         for f, v in ok.items():
             correct[f] += v
         exact += all(ok.values())
         if not all(ok.values()):
             errors.append({"text": r["text"], "wrong": {f: [gold.get(f), pred[f]] for f, v in ok.items() if not v}})
     n = len(rows)
-    return {"n": n, "field_accuracy": {f: correct[f] / n for f in FIELDS}, "exact_match": exact / n,
+    return {"n": n, "field_accuracy": {f: correct[f] / n for f in fields}, "exact_match": exact / n,
             "statements_per_second": n / secs if secs else None, "errors": errors}
 
 
-def main(names: list[str] | None = None, gold: Path = GOLD, out_dir: Path = ROOT / "results" / "normalizers") -> dict:
-    rows = [json.loads(x) for x in gold.read_text().splitlines() if x.strip()]
-    names = names or ["normalizer.rules.v1"]
-    results = {name: evaluate(name, rows) for name in names}
-    table = [[name, r["n"], *[r["field_accuracy"][f] for f in FIELDS], r["exact_match"], r["statements_per_second"]]
-             for name, r in results.items()]
-    md = "\n".join([f"## Normalizers on {len(rows)} gold statements (`{gold.relative_to(ROOT)}`)", "",
-                    md_table(["normalizer", "n", *FIELDS, "exact match", "statements/s"], table)])
-    out = write(out_dir, "normalizers", {"gold": str(gold), "results": results}, md)
-    bar_plot(out / "normalizers.png", list(FIELDS) + ["exact"],
-             {name: [r["field_accuracy"][f] for f in FIELDS] + [r["exact_match"]] for name, r in results.items()},
-             "Normalizer field accuracy", "accuracy")
+def main(names: list[str] | None = None, golds: list[Path] | None = None,
+         out_dir: Path = ROOT / "results" / "normalizers") -> dict:
+    golds = golds or [GOLD, GOLD_LONG]
+    names = names or ["normalizer.rules.v1", "normalizer.rules.v2"]
+    results, md = {}, []
+    for gold in golds:
+        rows = [json.loads(x) for x in gold.read_text().splitlines() if x.strip()]
+        res = {name: evaluate(name, rows) for name in names}
+        results[gold.name] = res
+        fields = list(next(iter(res.values()))["field_accuracy"])
+        table = [[name, r["n"], *[r["field_accuracy"][f] for f in fields], r["exact_match"], r["statements_per_second"]]
+                 for name, r in res.items()]
+        md += [f"## Normalizers on {len(rows)} gold statements (`{gold.relative_to(ROOT) if gold.is_relative_to(ROOT) else gold}`)",
+               "", md_table(["normalizer", "n", *fields, "exact match", "statements/s"], table), ""]
+    md = "\n".join(md)
+    out = write(out_dir, "normalizers", {"gold": [str(g) for g in golds], "results": results}, md)
+    series = {}
+    for gname, res in results.items():
+        for name, r in res.items():
+            series[f"{name} / {gname}"] = [r["field_accuracy"].get(f, 0) for f in FIELDS] + [r["exact_match"]]
+    bar_plot(out / "normalizers.png", list(FIELDS) + ["exact"], series, "Normalizer field accuracy", "accuracy")
     print(md)
     return results
 

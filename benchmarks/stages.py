@@ -1,10 +1,14 @@
-"""Stage ablation: every piece alone against the full pipeline, on the same pairs in one run.
+"""Stage ablation: every piece alone against the full pipeline, on grouped cross-validation over
+claims_train and on the untouched claims_dev.
 
-Run: ``guard bench stages [PAIRS.jsonl …]`` or ``python -m benchmarks.stages``.
+Run: ``guard bench stages`` or ``python -m benchmarks.stages``.
 
-Fitted figures (the lexical baseline's and tuned NLI's thresholds) are fitted on the *fit split*
-(pairs whose numeric id is odd) and every system is reported on the *eval split* (even ids), so
-nothing is reported on what it was fitted on. Unfitted systems are also reported on all pairs.
+Protocol. claims_train is split into five folds grouped by source document (the same folds the
+NLI fold models were trained on, ``training.claim_pairs.grouped_folds``). Every fitted piece — the
+lexical baseline's and NLI's thresholds, the learned gate and its operating point — is fitted on
+four folds and scored on the fifth; the NLI scores of a fold come from a model that never saw it
+(``training.cv_nli``). claims_dev is scored by the same pieces fitted on all of claims_train and the
+model trained on all of it. Nothing is ever fitted on a pair it is scored on.
 """
 from __future__ import annotations
 
@@ -19,6 +23,8 @@ from guard.claims import Claim
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_PAIRS = ROOT.parent / "shared" / "data" / "bench" / "claims_dev.jsonl"
+TRAIN_PAIRS = ROOT.parent / "shared" / "data" / "bench" / "claims_train.jsonl"
+CV_DIR = ROOT / "results" / "claims-cv"
 NLI_DIR = ROOT.parent / "shared" / "data" / "nli"
 NLI_FILES = ("mnli.dev_matched", "snli.test", "sick.test", "anli_r1.dev")
 _NEG = re.compile(r"\b(not|no|never|none|cannot|can't|don't|doesn't|isn't|aren't|mustn't|shouldn't|won't|"
@@ -34,11 +40,6 @@ def load_pairs(paths: list[Path]) -> list[dict]:
             if line.strip():
                 rows.append(json.loads(line))
     return rows
-
-
-def in_fit_split(row: dict) -> bool:
-    digits = re.sub(r"\D", "", str(row.get("id", "")))
-    return bool(digits) and int(digits) % 2 == 1
 
 
 def _claim(d: dict) -> Claim:
@@ -58,156 +59,165 @@ def lexical_score(a: str, b: str) -> float:
     return jac if (neg_differs or nums_differ) else 0.0
 
 
-class Systems:
-    """Builds every system once, sharing one cross-encoder and one bi-encoder between them."""
-
-    def __init__(self, nli_model: str | None = None, quantize: bool = True):
-        from guard.embed import Embedder
-        from guard.nli import GateConfig, NLIGate, NLIScorer, default_model_path
-        from guard.normalize.rules import RuleNormalizer
-        from guard.pipeline import Guard, GuardConfig
-        self.scorer = NLIScorer(nli_model, quantize=quantize)
-        self.embedder = Embedder()
-        self.normalizer = RuleNormalizer()
-        gate_path = Path(self.scorer.path) / "gate.json"
-        self.gate_config = GateConfig.load(gate_path) if gate_path.exists() else GateConfig()
-        self.structural = Guard(GuardConfig(stages=("structural",)), normalizer=self.normalizer)
-        self.ungated = Guard(GuardConfig(gated=False), normalizer=self.normalizer,
-                             nli_gate=NLIGate(self.scorer, self.gate_config, self.embedder, gated=False))
-        self.full = Guard(GuardConfig(), normalizer=self.normalizer,
-                          nli_gate=NLIGate(self.scorer, self.gate_config, self.embedder))
+def _pc(pred: tuple[dict, dict]) -> float:
+    return max(pred[0]["contradiction"], pred[1]["contradiction"])
 
 
-def run_systems(sys_: Systems, pairs: list[tuple[Claim, Claim]], fit_mask: list[bool], fit_labels: list[str]):
-    """Returns {system: (tiers, seconds)} and the fitted thresholds."""
-    texts = [(a.text, b.text) for a, b in pairs]
-    out = {}
-    t = time.perf_counter()
-    lex = [lexical_score(a, b) for a, b in texts]
-    lex_sec = time.perf_counter() - t
-    th_lex = metrics.fit_threshold([s for s, m in zip(lex, fit_mask) if m], fit_labels)
-    th_lex = max(th_lex, 1e-6)
-    out["lexical baseline"] = (["block" if s >= th_lex else "clean" for s in lex], lex_sec)
-
-    t = time.perf_counter()
-    both = sys_.scorer.score_both(texts)
-    nli_sec = time.perf_counter() - t
-    argmax = ["block" if max(f, key=f.get) == "contradiction" or max(b, key=b.get) == "contradiction" else "clean"
-              for f, b in both]
-    out["NLI alone (argmax)"] = (argmax, nli_sec)
-    pc = [max(f["contradiction"], b["contradiction"]) for f, b in both]
-    th_nli = metrics.fit_threshold([s for s, m in zip(pc, fit_mask) if m], fit_labels,
-                                   grid=[x / 100 for x in range(5, 100)])
-    out["NLI alone (tuned threshold)"] = (["block" if s >= th_nli else "clean" for s in pc], nli_sec)
-
-    for name, guard in (("structural alone", sys_.structural), ("structural + ungated NLI", sys_.ungated),
-                        ("full pipeline (gated NLI)", sys_.full)):
-        t = time.perf_counter()
-        res = guard.compare_claims(pairs)
-        out[name] = ([j.tier.value for j in res], time.perf_counter() - t)
-
-    t = time.perf_counter()
-    va = sys_.embedder.encode([a for a, _ in texts])
-    vb = sys_.embedder.encode([b for _, b in texts])
-    cos = (va * vb).sum(axis=1)
-    emb = ["block" if c >= 0.7 and (len(_NEG.findall(a)) % 2) != (len(_NEG.findall(b)) % 2) else "clean"
-           for c, (a, b) in zip(cos, texts)]
-    out["embedding cosine + negation (zero-shot)"] = (emb, time.perf_counter() - t)
-    return out, {"lexical_threshold": th_lex, "nli_threshold": th_nli, "embedding_threshold": 0.7}
+def _argmax_block(pred: tuple[dict, dict]) -> bool:
+    return any(max(d, key=d.get) == "contradiction" for d in pred)
 
 
-def nli_corpus_table(sys_: Systems, fitted: dict, sample: int, seed: int = 0) -> dict:
-    """Contradiction-vs-not on outside NLI corpora (premise → existing, hypothesis → incoming)."""
-    import random
-    results = {}
-    for name in NLI_FILES:
-        path = NLI_DIR / f"{name}.jsonl"
-        if not path.exists():
-            continue
-        rows = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
-        random.Random(seed).shuffle(rows)
-        rows = rows[:sample]
-        labels = ["contradiction" if r["label"] == "contradiction" else "compatible" for r in rows]
-        pairs = [(Claim(r["premise"][:2000]), Claim(r["hypothesis"][:2000])) for r in rows]
-        texts = [(a.text, b.text) for a, b in pairs]
-        both = sys_.scorer.score_both(texts)
-        pc = [max(f["contradiction"], b["contradiction"]) for f, b in both]
-        tiers = {
-            "lexical baseline": ["block" if lexical_score(a, b) >= fitted["lexical_threshold"] else "clean" for a, b in texts],
-            "NLI alone (argmax)": ["block" if max(f, key=f.get) == "contradiction" or max(b, key=b.get) == "contradiction"
-                                   else "clean" for f, b in both],
-            "NLI alone (tuned threshold)": ["block" if s >= fitted["nli_threshold"] else "clean" for s in pc],
-            "structural alone": [j.tier.value for j in sys_.structural.compare_claims(pairs)],
-            "full pipeline (gated NLI)": [j.tier.value for j in sys_.full.compare_claims(pairs)],
-        }
-        results[name] = {k: {**metrics.block_prf(labels, v),
-                             "false_block": metrics.false_block_rate(labels, v)["overall"], "n": len(rows)}
-                         for k, v in tiers.items()}
-    return results
+class Scored:
+    """One labelled pair file with everything the systems need, computed once: the gate's evidence
+    table (claims-tuned NLI scores), the shipped v1 model's scores, and the lexical scores."""
+
+    def __init__(self, rows: list[dict], tuned: dict, v1: dict, guard, embedder, folds: list[int] | None = None):
+        from training.gate_data import build
+        self.rows, self.folds = rows, folds
+        self.labels = [r["label"] for r in rows]
+        self.cats = [r.get("category", "?") for r in rows]
+        self.table = build(rows, tuned, guard, embedder)
+        self.pc_tuned = [_pc(tuned[r["id"]]) for r in rows]
+        self.v1 = [v1[r["id"]] for r in rows]
+        self.pc_v1 = [_pc(p) for p in self.v1]
+        self.lex = [lexical_score(r["existing"]["text"], r["incoming"]["text"]) for r in rows]
 
 
-def main(paths: list[Path] | None = None, out_dir: Path = ROOT / "results" / "stages", nli_model: str | None = None,
-         nli_sample: int = 400, bootstrap: int = 1000) -> dict:
-    paths = paths or [DEFAULT_PAIRS]
-    rows = load_pairs(paths)
-    pairs = [(_claim(r["existing"]), _claim(r["incoming"])) for r in rows]
-    labels = [r["label"] for r in rows]
-    cats = [r.get("category", "?") for r in rows]
-    fit_mask = [in_fit_split(r) for r in rows]
-    fit_labels = [lab for lab, m in zip(labels, fit_mask) if m]
-    sys_ = Systems(nli_model)
-    outs, fitted = run_systems(sys_, pairs, fit_mask, fit_labels)
-    ev = [not m for m in fit_mask]
-    pick = lambda xs: [x for x, m in zip(xs, ev) if m]  # noqa: E731
-    report = {"data": [str(p) for p in paths], "n_pairs": len(rows), "n_eval": sum(ev), "fitted": fitted,
-              "split": "fit = odd numeric ids, eval = even numeric ids", "systems": {}}
-    for name, (tiers, secs) in outs.items():
-        report["systems"][name] = {
-            "eval_split": metrics.summarize(pick(labels), pick(tiers), pick(cats), secs, bootstrap=bootstrap),
-            "all_pairs": metrics.summarize(labels, tiers, cats, secs, bootstrap=0),
-        }
-    report["nli_corpora"] = nli_corpus_table(sys_, fitted, nli_sample) if nli_sample else {}
+SYSTEMS = ("lexical baseline", "NLI alone, v1 (argmax)", "NLI alone, v1 (tuned threshold)",
+           "NLI alone, claims-tuned (tuned threshold)", "structural alone", "structure + ungated NLI",
+           "v0.1 pipeline (v1 model, hand-set gate)", "full pipeline (learned gate)")
+
+
+def predict(fit: Scored, fit_idx: list[int], app: Scored, app_idx: list[int], gate_config=None) -> dict[str, list[str]]:
+    """Every system fitted on ``fit`` rows ``fit_idx`` and applied to ``app`` rows ``app_idx``."""
+    from guard.judge import Judge, NLIResult
+    from guard.nli.gate import NLIGate
+    from guard.nli.evidence_gate import veto
+    from training.fit_learned_gate import fit_on
+    judge = Judge()
+    fl = [fit.labels[i] for i in fit_idx]
+    out: dict[str, list[str]] = {}
+
+    def thresholded(scores_fit, scores_app, grid=None):
+        th = max(metrics.fit_threshold([scores_fit[i] for i in fit_idx], fl, grid=grid), 1e-6)
+        return ["block" if scores_app[i] >= th else "clean" for i in app_idx], th
+
+    out["lexical baseline"], _ = thresholded(fit.lex, app.lex)
+    out["NLI alone, v1 (argmax)"] = ["block" if _argmax_block(app.v1[i]) else "clean" for i in app_idx]
+    grid = [x / 100 for x in range(5, 100)]
+    out["NLI alone, v1 (tuned threshold)"], _ = thresholded(fit.pc_v1, app.pc_v1, grid)
+    out["NLI alone, claims-tuned (tuned threshold)"], th = thresholded(fit.pc_tuned, app.pc_tuned, grid)
+    t = app.table
+    out["structural alone"] = [judge.judge(t.verdicts[i])[0].value for i in app_idx]
+    ungated = []
+    for i in app_idx:
+        act = "block" if app.pc_tuned[i] >= th else "none"
+        ungated.append(judge.judge(t.verdicts[i], NLIResult(app.pc_tuned[i], {}, {}, {}, act, ""))[0].value)
+    out["structure + ungated NLI"] = ungated
+    if gate_config is not None:
+        old = []
+        for i in app_idx:
+            v = t.verdicts[i]
+            nli = None
+            if v.deferred:
+                (na, nb), (ssim, tsim) = t.norms[i], t.similarities[i]
+                f = NLIGate.features_from(na, nb, ssim, tsim)
+                _, act, _ = NLIGate.decide(app.pc_v1[i], f, gate_config)
+                nli = NLIResult(app.pc_v1[i], {}, {}, {}, act, "")
+            old.append(judge.judge(v, nli)[0].value)
+        out["v0.1 pipeline (v1 model, hand-set gate)"] = old
+    gate = fit_on(fit.table, fit_idx, fit.folds)
+    todo = [i for i in app_idx if t.structural[i] is None]
+    tiers = {i: veto(tier, t.verdicts[i], t.features[i]["text_similarity"])[0]
+             for i, tier in zip(todo, gate.tiers(gate.predict_proba(t.X[todo])))} if todo else {}
+    out["full pipeline (learned gate)"] = [t.structural[i] or tiers[i] for i in app_idx]
+    out["_gate"] = gate
+    return out
+
+
+def cross_validate(train: Scored, gate_config=None) -> dict[str, list[str]]:
+    """Out-of-fold tiers for every system: each fold is predicted by pieces fitted on the others."""
+    n = len(train.rows)
+    tiers: dict[str, list] = {}
+    for f in sorted(set(train.folds)):
+        fit_idx = [i for i in range(n) if train.folds[i] != f]
+        app_idx = [i for i in range(n) if train.folds[i] == f]
+        pred = predict(train, fit_idx, train, app_idx, gate_config)
+        for name, ts in pred.items():
+            if name.startswith("_"):
+                continue
+            tiers.setdefault(name, [None] * n)
+            for i, tier in zip(app_idx, ts):
+                tiers[name][i] = tier
+    return tiers
+
+
+def main(out_dir: Path = ROOT / "results" / "stages", tuned: str = "nli-minilm-l6-claims", v1: str = "nli-minilm-l6",
+         normalizer: str = "normalizer.rules.v1", bootstrap: int = 1000, train_path: Path = TRAIN_PAIRS,
+         dev_path: Path = DEFAULT_PAIRS, cv_dir: Path = CV_DIR) -> dict:
+    from guard.embed import Embedder
+    from guard.nli.gate import GateConfig
+    from guard.pipeline import Guard, GuardConfig
+    from training.claim_pairs import grouped_folds
+    from training.gate_data import read_predictions
+    guard = Guard(GuardConfig(normalizer=normalizer, stages=("structural",)))
+    embedder = Embedder()
+    train_rows, dev_rows = load_pairs([train_path]), load_pairs([dev_path])
+    t0 = time.perf_counter()
+    train = Scored(train_rows, read_predictions(cv_dir / f"oof_nli_{tuned}.jsonl"),
+                   read_predictions(cv_dir / f"oof_nli_{v1}.jsonl"), guard, embedder, grouped_folds(train_rows))
+    dev = Scored(dev_rows, read_predictions(cv_dir / f"dev_nli_{tuned}.jsonl"),
+                 read_predictions(cv_dir / f"dev_nli_{v1}.jsonl"), guard, embedder)
+    prep = time.perf_counter() - t0
+    gate_path = ROOT / "models" / v1 / "gate.json"
+    gate_config = GateConfig.load(gate_path) if gate_path.exists() else None
+    cv = cross_validate(train, gate_config)
+    dev_pred = predict(train, list(range(len(train_rows))), dev, list(range(len(dev_rows))), gate_config)
+    gate = dev_pred.pop("_gate")
+    report = {"protocol": __doc__.split("Protocol.")[1].strip(), "normalizer": normalizer,
+              "nli_models": {"claims-tuned": tuned, "v1": v1}, "prep_seconds": round(prep, 1),
+              "gate_fitted_on_all_train": gate.to_dict(), "datasets": {}}
+    for name, (scored, tiers) in {"claims_train grouped 5-fold CV": (train, cv),
+                                  "claims_dev (untouched)": (dev, dev_pred)}.items():
+        report["datasets"][name] = {s: metrics.summarize(scored.labels, tiers[s], scored.cats, bootstrap=bootstrap)
+                                    for s in SYSTEMS if s in tiers}
     md = render(report)
     out = write(out_dir, "stages", report, md)
-    names = list(report["systems"])
-    bar_plot(out / "stages_f1.png", names, {"block F1 (eval split)": [report["systems"][n]["eval_split"]["f1"] for n in names]},
-             "Block F1 on contradiction, eval split", "F1")
-    cats_u = sorted({c for c, lab in zip(cats, labels) if lab == "compatible"})
+    names = [s for s in SYSTEMS if s in cv]
+    bar_plot(out / "stages_f1.png", names, {d: [report["datasets"][d][n]["f1"] for n in names] for d in report["datasets"]},
+             "Block F1 on contradiction", "F1")
+    cats_u = sorted({c for c, lab in zip(dev.cats, dev.labels) if lab == "compatible"})
+    full = "full pipeline (learned gate)"
     bar_plot(out / "stages_false_blocks.png", cats_u,
-             {n: [report["systems"][n]["eval_split"]["false_block"]["by_category"].get(c, 0) for c in cats_u] for n in names},
-             "False-block rate on compatible pairs, by category (eval split)", "false-block rate")
+             {d: [report["datasets"][d][full]["false_block"]["by_category"].get(c, 0) for c in cats_u]
+              for d in report["datasets"]}, "False-block rate of the full pipeline, by category", "false-block rate")
     print(md)
     return report
 
 
 def render(report: dict) -> str:
-    rows = []
-    for name, r in report["systems"].items():
-        e = r["eval_split"]
-        fb = e["false_block"]["by_category"]
-        rows.append([name, e["precision"], e["recall"], e["f1"], f"{e['f1_ci95'][0]:.2f}–{e['f1_ci95'][1]:.2f}",
-                     e["false_block"]["overall"], fb.get("unrelated_cross_domain"), fb.get("scope_disjoint"),
-                     fb.get("time_disjoint"), e["tension_warn_share"], r["all_pairs"]["f1"], e["ms_per_pair"]])
-    md = [f"## Stage ablation — {report['n_eval']} eval-split pairs of {report['n_pairs']} ({report['split']})", "",
-          md_table(["system", "P", "R", "F1", "F1 95% CI", "false-block", "FB unrelated", "FB scope", "FB time",
-                    "tension→warn", "F1 all pairs", "ms/pair"], rows), "",
-          f"Fitted on the fit split: {json.dumps(report['fitted'])}", ""]
-    full = report["systems"].get("full pipeline (gated NLI)")
-    if full:
-        md += ["Per category, share of pairs given their gold tier (full pipeline, eval split):", "",
-               md_table(["category", "share"], [[c, v] for c, v in full["eval_split"]["per_category"].items()]), "",
-               "Confusion (rows gold block/warn/clean, columns predicted):",
-               f"`{full['eval_split']['confusion']['rows_gold_cols_predicted']}`", ""]
-    if report.get("nli_corpora"):
-        md += ["## Outside data: NLI corpora, contradiction vs not (random sample per file)", ""]
+    md = [f"## Stage ablation (normalizer `{report['normalizer']}`)", "", report["protocol"], ""]
+    for dname, systems in report["datasets"].items():
         rows = []
-        for f, systems in report["nli_corpora"].items():
-            for name, m in systems.items():
-                rows.append([f, name, m["n"], m["precision"], m["recall"], m["f1"], m["false_block"]])
-        md.append(md_table(["file", "system", "n", "P", "R", "F1", "false-block"], rows))
+        for name, e in systems.items():
+            fb = e["false_block"]["by_category"]
+            rows.append([name, e["precision"], e["recall"], e["f1"], f"{e['f1_ci95'][0]:.2f}–{e['f1_ci95'][1]:.2f}"
+                         if e.get("f1_ci95") else "", e["false_block"]["overall"], fb.get("unrelated_cross_domain"),
+                         fb.get("scope_disjoint"), fb.get("time_disjoint"), e["tension_warn_share"]])
+        n = next(iter(systems.values()))["n"]
+        md += [f"### {dname} — {n} pairs", "",
+               md_table(["system", "P", "R", "F1", "F1 95% CI", "false-block", "FB unrelated", "FB scope", "FB time",
+                         "tension→warn"], rows), ""]
+    full = "full pipeline (learned gate)"
+    cats = sorted({c for s in report["datasets"].values() for c in s[full]["per_category"]})
+    md += ["Per category, share of pairs given their gold tier (full pipeline):", "",
+           md_table(["category", *report["datasets"]],
+                    [[c, *[s[full]["per_category"].get(c) for s in report["datasets"].values()]] for c in cats]), ""]
+    for dname, systems in report["datasets"].items():
+        md.append(f"Confusion, {dname} (rows gold block/warn/clean, columns predicted): "
+                  f"`{systems[full]['confusion']['rows_gold_cols_predicted']}`")
     return "\n".join(md)
 
 
 if __name__ == "__main__":
-    import sys
-    main([Path(p) for p in sys.argv[1:]] or None)
+    main()

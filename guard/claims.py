@@ -249,6 +249,9 @@ class Norm:
     terms: tuple[str, ...] = ()          # content lemmas, for overlap gates
     values: tuple = ()                   # every (kind, text, Bound|None) mention, primary or not
     exclusive: bool = False              # "only X": a permission that excludes other values
+    attribute: str | None = None         # what the value is of: "max_connections", "stipend", "retry count"
+    qualifiers: tuple[str, ...] = ()     # conditions, exceptions, asides kept apart from the main clause
+    text_scope: Scope | None = None      # a scope the prose itself states ("… in staging")
     normalizer: str = "unknown"
     error: str | None = None
 
@@ -269,6 +272,8 @@ class Norm:
                 "scope": self.scope.to_dict(), **self.window.to_dict(),
                 "subject_kind": self.subject_kind.value, "terms": list(self.terms),
                 "values": [[k, t, asdict(b) if b else None] for k, t, b in self.values], "exclusive": self.exclusive,
+                "attribute": self.attribute, "qualifiers": list(self.qualifiers),
+                "text_scope": self.text_scope.to_dict() if self.text_scope else None,
                 "normalizer": self.normalizer, "error": self.error}
 
     @classmethod
@@ -279,7 +284,9 @@ class Norm:
                    scope=Scope.from_dict(d.get("scope")), window=Window.parse(d.get("valid_from"), d.get("valid_until")),
                    subject_kind=SubjectKind(d.get("subject_kind", "MISSING")), terms=tuple(d.get("terms", ())),
                    values=tuple((k, t, Bound(**b) if b else None) for k, t, b in d.get("values", ())),
-                   exclusive=bool(d.get("exclusive", False)),
+                   exclusive=bool(d.get("exclusive", False)), attribute=d.get("attribute"),
+                   qualifiers=tuple(d.get("qualifiers", ())),
+                   text_scope=Scope.from_dict(d["text_scope"]) if d.get("text_scope") else None,
                    normalizer=d.get("normalizer", "unknown"), error=d.get("error"))
 
     def with_context(self, scope: Scope, window: Window) -> "Norm":

@@ -366,7 +366,7 @@ def bench_stages(pairs: Optional[list[Path]] = typer.Argument(None, help="pair f
 @bench.command("normalizers")
 def bench_normalizers(names: Optional[list[str]] = typer.Argument(None, help="registered normalizer names"),
                       out: Path = typer.Option(RESULTS / "normalizers", help="results folder")):
-    """Field accuracy and speed of normalizers on the gold file in benchmarks/data/."""
+    """Field accuracy and speed of normalizers on the gold files in benchmarks/data/ (short and long statements)."""
     def go():
         from benchmarks.normalizers import main as run
         from guard.normalize import registered

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 
-from guard.claims import Bound, Modality, Norm, StateVerb, SubjectKind
+from guard.claims import Bound, Modality, Norm, Scope, StateVerb, SubjectKind
 
 
 class VerdictKind(str, Enum):
@@ -87,7 +87,7 @@ _FAMILIES = [{StateVerb.STORE, StateVerb.RETAIN, StateVerb.LOG, StateVerb.EXPIRE
              {StateVerb.ALLOW, StateVerb.ENABLE, StateVerb.SUPPORT, StateVerb.ACCESS, StateVerb.EXPOSE,
               StateVerb.LISTEN},
              {StateVerb.DEPLOY, StateVerb.MERGE, StateVerb.PUSH, StateVerb.APPROVE, StateVerb.REVIEW,
-              StateVerb.SIGN}]
+              StateVerb.SIGN, StateVerb.REQUIRE}]     # "must be approved by two" / "must not require approval"
 
 
 # (strength_a, strength_b) of opposing stances → verdict kind. Stances are (strength, negated);
@@ -121,6 +121,8 @@ def bounds_conflict(a: Bound, b: Bound) -> bool:
     if a.unit != b.unit:
         return False
     x, y = a.number, b.number
+    if a.unit == "date" and (x % 100 == 0 or y % 100 == 0):
+        x, y = x // 100, y // 100       # "April 2026" is a month: compare at month precision
     pair = (a.op, b.op)
     if a.op == b.op:
         return x != y
@@ -146,6 +148,8 @@ def _grounded(value: str | None, text: str) -> bool:
 def _value_pair(a: Norm, b: Norm) -> tuple[tuple, tuple] | None:
     """The two values to compare: the primaries if they are of one kind, else the first pair of
     one kind among all mentions ("expire after 15 minutes (`15m`)" vs "valid for one hour")."""
+    if strong_attribute(a.attribute) and strong_attribute(b.attribute) and not attributes_match(a.attribute, b.attribute):
+        return None           # "max_connections is 151" and "max_user_connections is 100": different attributes
     pa = (a.value_kind, a.value, a.bound)
     pb = (b.value_kind, b.value, b.bound)
     if _comparable(pa, pb):
@@ -155,6 +159,32 @@ def _value_pair(a: Norm, b: Norm) -> tuple[tuple, tuple] | None:
             if _comparable(va, vb):
                 return va, vb
     return None
+
+
+def attributes_match(a: str, b: str) -> bool:
+    """One attribute named twice: equal after stemming, or one a qualified form of the other
+    ("retry count" / "job retry count")."""
+    ta, tb = [_stem(w) for w in a.lower().split()], [_stem(w) for w in b.lower().split()]
+    return ta == tb or (ta[-1] == tb[-1] and (set(ta) <= set(tb) or set(tb) <= set(ta)))
+
+
+def strong_attribute(attr: str | None) -> bool:
+    """An attribute read from the text itself (an identifier) or from the value's kind (a port, a
+    product's version, a dated event, a count of an action) names the attribute reliably; one
+    guessed from a nearby noun does not, so it never keeps two values apart."""
+    return bool(attr) and bool(re.search(r"[_.]|^-|^port$| (version|date|count)$", attr))
+
+
+def _identifier_attribute(n: Norm) -> bool:
+    return bool(n.attribute) and bool(re.search(r"[_.]|^-", n.attribute))
+
+
+def effective_scope(n: Norm) -> Scope:
+    """The claim's scope, with a dimension the claim leaves open filled from what its text states."""
+    ts = n.text_scope
+    if ts is None:
+        return n.scope
+    return Scope(env=n.scope.env or ts.env, team=n.scope.team or ts.team, tenant=n.scope.tenant or ts.tenant)
 
 
 def _product(v: str) -> str:
@@ -188,7 +218,17 @@ def _themes_overlap(a: Norm, b: Norm) -> bool:
     if not sa or not sb:
         wild = (StateVerb.BE, StateVerb.OTHER)
         return a.object == b.object or a.object in wild or b.object in wild
-    return bool(sa & sb)
+    if sa & sb:
+        return True
+    # derivations of one word ("approved by two reviewers" / "require approval"): the object verb
+    # counts as a state word, and words sharing a stem of five letters are one word
+    sa |= _verb_word(a)
+    sb |= _verb_word(b)
+    return any(x[:5] == y[:5] for x in sa for y in sb if len(x) >= 5 and len(y) >= 5)
+
+
+def _verb_word(n: Norm) -> set[str]:
+    return set() if n.object in (StateVerb.BE, StateVerb.OTHER, StateVerb.REQUIRE) else {n.object.value}
 
 
 def _state_words(n: Norm) -> set[str]:
@@ -209,7 +249,7 @@ def objects_compatible(a: Norm, b: Norm) -> bool:
 def _qualifier_contested(a: Norm, b: Norm) -> bool:
     """"No root containers" vs "containers must run as non-root": the word that makes one subject
     narrower is what the other claim is about, so the two may well agree."""
-    sa, sb = set(a.subject.split()), set(b.subject.split())
+    sa, sb = set((a.subject or "").split()), set((b.subject or "").split())
     extra, other = (sa - sb, b) if len(sa) > len(sb) else (sb - sa, a)
     theme = set((other.theme or "").replace("non-", "").replace("non ", "").split())
     return bool(extra & theme)
@@ -222,24 +262,31 @@ class StructuralComparator:
         if a.is_unknown or b.is_unknown:
             return Verdict(VerdictKind.UNKNOWN, Confidence.LOW, "a statement could not be normalised",
                            {"errors": [a.error, b.error]})
-        if SubjectKind.MISSING in (a.subject_kind, b.subject_kind):
+        same_identifier = _identifier_attribute(a) and a.attribute == b.attribute
+        if SubjectKind.MISSING in (a.subject_kind, b.subject_kind) and not same_identifier:
             return Verdict(VerdictKind.INCOMPARABLE, Confidence.HIGH, "a statement has no subject")
         if not a.scope.overlaps(b.scope):
             return Verdict(VerdictKind.COEXIST, Confidence.HIGH, "scopes are disjoint",
                            {"scopes": [a.scope.to_dict(), b.scope.to_dict()]})
+        sa, sb = effective_scope(a), effective_scope(b)
+        if not sa.overlaps(sb):
+            return Verdict(VerdictKind.COEXIST, Confidence.MED, "scopes stated in the texts are disjoint",
+                           {"scopes": [sa.to_dict(), sb.to_dict()]})
         if not a.window.overlaps(b.window):
             return Verdict(VerdictKind.COEXIST, Confidence.HIGH, "validity windows do not overlap",
                            {"windows": [a.window.to_dict(), b.window.to_dict()]})
         if SubjectKind.FUZZY in (a.subject_kind, b.subject_kind):
             return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "a subject is vague (pronoun or generic)")
         match = subject_match(a.subject, b.subject, a.theme, b.theme)
+        if same_identifier and match is not SubjectMatch.SAME:
+            match = SubjectMatch.NEAR        # "max_connections" names the thing, whatever the subject words
         ev = {"subjects": [a.subject, b.subject], "match": match.value,
               "modalities": [a.modality.value, b.modality.value], "objects": [a.object.value, b.object.value]}
         if match is SubjectMatch.DIFFERENT:
             # structure cannot tell paraphrased subjects from unrelated ones: NLI and its gates decide
             shared = set(a.terms) & set(b.terms)
             return Verdict(VerdictKind.UNKNOWN, Confidence.LOW, "different subjects", {**ev, "shared_terms": sorted(shared)})
-        if match is SubjectMatch.NEAR and _qualifier_contested(a, b):
+        if match is SubjectMatch.NEAR and not same_identifier and _qualifier_contested(a, b):
             match = SubjectMatch.RELATED
         strong = _MATCH_CONFIDENCE[match]
         related = match is SubjectMatch.RELATED
@@ -256,6 +303,11 @@ class StructuralComparator:
                                f"soft opposition: {a.modality.value} vs {b.modality.value}", ev)
             if related:
                 return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "possible opposition on related subjects", ev)
+            vp = _value_pair(a, b)
+            if vp is not None and _values_differ(*vp):
+                # "listens on 6379" / "does not listen on 6380": denying another value opposes nothing
+                return Verdict(VerdictKind.CONSISTENT, Confidence.LOW, "the negation is of a different value",
+                               {**ev, "values": [vp[0][1], vp[1][1]]})
             return Verdict(VerdictKind.CONTRADICTION, strong,
                            f"opposing modality on '{b.subject}': {a.modality.value} vs {b.modality.value}", ev)
         pair = _value_pair(a, b) if same_stance(a.modality, b.modality) else None
@@ -276,7 +328,7 @@ class StructuralComparator:
                                    "possible value conflict on related subjects", vev)
                 conf = strong if va[0] != "name" else Confidence.LOW
                 return Verdict(VerdictKind.VALUE_CONFLICT, conf,
-                               f"'{b.subject}' is {va[1]} in one claim and {vb[1]} in the other", vev)
+                               f"'{b.subject or b.attribute}' is {va[1]} in one claim and {vb[1]} in the other", vev)
             return Verdict(VerdictKind.CONSISTENT, Confidence.MED, "same value", vev)
         if a.modality.negated == b.modality.negated:     # implied by same_stance, so it alone decides
             return Verdict(VerdictKind.CONSISTENT, Confidence.MED if match is SubjectMatch.SAME else Confidence.LOW,

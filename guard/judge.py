@@ -31,6 +31,7 @@ class NLIResult:
     gates: dict[str, Any]
     action: str            # "block" | "warn" | "none"
     reason: str
+    learned: bool = False  # from the learned gate, which saw the structural verdict: its action is final
 
 
 @dataclass
@@ -78,10 +79,26 @@ class Decision:
                 "reasons": self.reasons, "notes": self.notes}
 
 
+def structure_decides(verdict: Verdict) -> Tier | None:
+    """Where structure decides without the learned gate: a confident opposition or value conflict
+    blocks, a disjoint scope or window coexists. Everything else is the gate's."""
+    if verdict.kind is VerdictKind.COEXIST:
+        return Tier.CLEAN
+    if verdict.kind in (VerdictKind.CONTRADICTION, VerdictKind.VALUE_CONFLICT) and verdict.confidence is Confidence.HIGH:
+        return Tier.BLOCK
+    return None
+
+
 class Judge:
     """Stage 4. ``judge(verdict, nli) -> (tier, stage)`` for a pair; ``decide`` for a write."""
 
     def judge(self, verdict: Verdict, nli: NLIResult | None = None) -> tuple[Tier, str]:
+        if nli is not None and nli.learned:
+            fixed = structure_decides(verdict)
+            if fixed is not None:
+                return fixed, "structural"
+            tier = {"block": Tier.BLOCK, "warn": Tier.WARN}.get(nli.action, Tier.CLEAN)
+            return tier, "gate"
         k, c = verdict.kind, verdict.confidence
         hard = k in (VerdictKind.CONTRADICTION, VerdictKind.VALUE_CONFLICT)
         if hard and c in (Confidence.HIGH, Confidence.MED):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from guard.claims import Claim, Norm, Scope, Window
 from guard.compare import Confidence, StructuralComparator, Verdict, VerdictKind
-from guard.judge import Decision, Judge, NLIResult, PairJudgement, Tier
+from guard.judge import Decision, Judge, NLIResult, PairJudgement, Tier, structure_decides
 from guard.normalize import SafeNormalizer, get_normalizer
 
 log = logging.getLogger(__name__)
@@ -30,6 +30,8 @@ class GuardConfig:
     nli_quantize: bool = True             # dynamic int8 on CPU (accuracy recorded in the model card)
     gated: bool = True                    # False only for ablations: NLI may block unchecked
     gate_config: str | None = None        # JSON file; None → gate.json beside the model, if any
+    gate: str = "learned"                 # "learned": learned_gate.json beside the model decides (if shipped);
+                                          # "thresholds": the hand-set/fitted GateConfig of v0.1
     embedder: str | None = None           # bi-encoder for gates; None → bundled all-MiniLM-L6-v2
     use_embedder: bool = True
 
@@ -70,6 +72,8 @@ class Guard:
 
     def _load_nli(self):
         from guard.nli import GateConfig, ModelUnavailable, NLIGate, NLIScorer
+        from guard.nli.evidence_gate import EvidenceGate
+        from guard.nli.learned_gate import GATE_FILE, LearnedGate
         try:
             scorer = NLIScorer(self.config.nli_model, quantize=self.config.nli_quantize)
         except ModelUnavailable as exc:
@@ -77,16 +81,23 @@ class Guard:
             log.warning(msg)
             self.notes.append(msg)
             return None
+        embedder = self._load_embedder()
+        learned_path = Path(scorer.path) / GATE_FILE
+        if self.config.gate == "learned" and self.config.gated and learned_path.exists():
+            return EvidenceGate(scorer, LearnedGate.load(learned_path), embedder)
         gate_path = Path(self.config.gate_config) if self.config.gate_config else Path(scorer.path) / "gate.json"
         gate_cfg = GateConfig.load(gate_path) if gate_path.exists() else GateConfig()
-        embedder = None
-        if self.config.use_embedder:
-            try:
-                from guard.embed import Embedder
-                embedder = Embedder(self.config.embedder)
-            except Exception as exc:  # noqa: BLE001 — the gate still works on lexical overlap
-                self.notes.append(f"bi-encoder unavailable, gates use lexical overlap only: {exc}")
         return NLIGate(scorer, gate_cfg, embedder, gated=self.config.gated)
+
+    def _load_embedder(self):
+        if not self.config.use_embedder:
+            return None
+        try:
+            from guard.embed import Embedder
+            return Embedder(self.config.embedder)
+        except Exception as exc:  # noqa: BLE001 — the gates still work on lexical overlap
+            self.notes.append(f"bi-encoder unavailable, gates use lexical overlap only: {exc}")
+            return None
 
     # ---- stage 1 -------------------------------------------------------------------------
     def normalize(self, text: str, scope: Scope | None = None, window: Window | None = None) -> Norm:
@@ -105,9 +116,11 @@ class Guard:
         nli_results: dict[int, NLIResult] = {}
         gate = self.nli_gate
         if gate is not None:
-            todo = [i for i, v in enumerate(verdicts) if v.deferred]
+            learned = getattr(gate, "learned", False)
+            todo = [i for i, v in enumerate(verdicts) if (structure_decides(v) is None if learned else v.deferred)]
             if todo:
-                res = gate.assess([(items[i][1], items[i][0].text, items[i][3], items[i][2].text) for i in todo])
+                pairs = [(items[i][1], items[i][0].text, items[i][3], items[i][2].text) for i in todo]
+                res = gate.assess(pairs, [verdicts[i] for i in todo]) if learned else gate.assess(pairs)
                 nli_results = dict(zip(todo, res))
         out = []
         for i, ((a, _, _, _), v) in enumerate(zip(items, verdicts)):

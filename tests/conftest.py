@@ -40,3 +40,9 @@ def shared_data():
     if not DEV_SET.exists():
         pytest.skip(f"../shared is absent ({DEV_SET} not found); CI always has it")
     return SHARED / "data"
+
+
+@pytest.fixture(scope="session")
+def normalizer_v2():
+    from guard.normalize.rules_v2 import RuleNormalizerV2
+    return RuleNormalizerV2()

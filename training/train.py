@@ -49,12 +49,18 @@ class TrainConfig:
     limit: int | None = None               # cap on training pairs (tests, smoke runs)
     repeat: dict[str, int] | None = None   # file name → times to repeat it (oversampling scarce data)
     save_fp16: bool = True
+    sample: dict[str, int] | None = None   # file name → at most this many rows (seeded subsample)
 
 
-def collect_pairs(cfg: TrainConfig) -> tuple[list[Pair], dict[str, int]]:
+def collect_pairs(cfg: TrainConfig, extra: list[Pair] | None = None) -> tuple[list[Pair], dict[str, int]]:
+    """Every training pair: the files (sampled, repeated), domain templates, ``extra`` pairs (claim
+    pairs already in both directions), and swapped contradictions of the file pairs."""
     pairs: list[Pair] = []
     for f in cfg.train_files:
         loaded = load_pairs(f, map_2way=cfg.map_2way)
+        cap = (cfg.sample or {}).get(Path(f).name)
+        if cap and len(loaded) > cap:
+            loaded = random.Random(cfg.seed).sample(loaded, cap)
         times = (cfg.repeat or {}).get(Path(f).name, 1)
         for k in range(times):
             pairs.extend(loaded if k == 0 else [Pair(p.premise, p.hypothesis, p.label, p.source + f":repeat{k}")
@@ -66,6 +72,7 @@ def collect_pairs(cfg: TrainConfig) -> tuple[list[Pair], dict[str, int]]:
             pairs.extend(dom if k == 0 else [Pair(p.premise, p.hypothesis, p.label, f"{p.source}:repeat{k}") for p in dom])
     if cfg.symmetric:
         pairs.extend(symmetric_contradictions(pairs))
+    pairs.extend(extra or [])
     rng = random.Random(cfg.seed)
     rng.shuffle(pairs)
     if cfg.limit:
@@ -76,7 +83,7 @@ def collect_pairs(cfg: TrainConfig) -> tuple[list[Pair], dict[str, int]]:
     return pairs, counts
 
 
-def train(cfg: TrainConfig) -> dict:
+def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
     """Train, save to ``cfg.output_dir`` and return a summary (data counts, steps, wall time)."""
     import torch
     from datasets import Dataset
@@ -84,7 +91,7 @@ def train(cfg: TrainConfig) -> dict:
                                                      CrossEncoderTrainingArguments)
     from sentence_transformers.cross_encoder.losses import CrossEntropyLoss
 
-    pairs, counts = collect_pairs(cfg)
+    pairs, counts = collect_pairs(cfg, extra)
     label2id = {lab: i for i, lab in enumerate(LABELS_3WAY)}
     if cfg.from_checkpoint:
         # always train in fp32: a shipped checkpoint is stored fp16, and fp16 training on CPU collapses

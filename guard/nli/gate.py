@@ -68,16 +68,21 @@ class NLIGate:
         already pass, unless ``complete`` (threshold fitting needs every number)."""
         cfg = self.config
         match = subject_match(a.subject, b.subject, a.theme, b.theme)
-        overlap = _jaccard(a.terms, b.terms)
-        polarity_ok, polarity_why = _polarity_differs(a, b)
         subj_sim = text_sim = None
         if self.embedder is not None:
             if a.subject and b.subject and (complete or match is SubjectMatch.DIFFERENT):
                 subj_sim = self.embedder.similarity(a.subject, b.subject)
-            if complete or overlap < cfg.min_term_overlap:
+            if complete or _jaccard(a.terms, b.terms) < cfg.min_term_overlap:
                 text_sim = self.embedder.similarity(a_text, b_text)
-        return {"subject_match": match.value, "subject_similarity": subj_sim, "polarity": polarity_ok,
-                "polarity_reason": polarity_why, "term_overlap": overlap, "text_similarity": text_sim}
+        return self.features_from(a, b, subj_sim, text_sim)
+
+    @staticmethod
+    def features_from(a: Norm, b: Norm, subject_similarity: float | None, text_similarity: float | None) -> dict:
+        """The evidence from two norms and already-computed similarities (benchmarks reuse stored ones)."""
+        polarity_ok, polarity_why = _polarity_differs(a, b)
+        return {"subject_match": subject_match(a.subject, b.subject, a.theme, b.theme).value,
+                "subject_similarity": subject_similarity, "polarity": polarity_ok, "polarity_reason": polarity_why,
+                "term_overlap": _jaccard(a.terms, b.terms), "text_similarity": text_similarity}
 
     @staticmethod
     def decide(p: float, f: dict, cfg: GateConfig, gated: bool = True) -> tuple[dict, str, str]:

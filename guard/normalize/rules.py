@@ -118,12 +118,13 @@ def _merge_hyphenated(doc):
     return doc
 
 
+_SPEAKER_VERBS = {"recommend", "suggest", "advise", "encourage", "require", "mandate", "prefer", "expect"}
 _LEMMA_FIX = {"datum": "data", "medium": "media", "cooky": "cookie"}
 _DELETE_VERBS = {"delete", "remove", "purge", "drop", "erase", "wipe"}
 _NAMING = {StateVerb.BE, StateVerb.NAME, StateVerb.USE, StateVerb.LOG, StateVerb.OTHER}
 
 
-def _name_value(theme_tokens, value_tok: set[int]) -> Value | None:
+def _name_value(theme_tokens, value_tok: set[int], max_tokens: int = 2) -> Value | None:
     """A short noun phrase as the predicate ("written as JSON", "stored in Vault") selects a name.
 
     Only nouns and proper nouns, at most two tokens, so "is stable" or "for VPN access" are not
@@ -136,7 +137,7 @@ def _name_value(theme_tokens, value_tok: set[int]) -> Value | None:
         if toks[0].lower_ not in ("as", "with"):
             return None
         toks = toks[1:]
-    if not toks or len(toks) > 2 or any(t.pos_ not in ("NOUN", "PROPN", "ADJ") for t in toks) \
+    if not toks or len(toks) > max_tokens or any(t.pos_ not in ("NOUN", "PROPN", "ADJ") for t in toks) \
             or toks[-1].pos_ not in ("NOUN", "PROPN"):
         return None
     doc = toks[0].doc
@@ -163,6 +164,9 @@ class RuleNormalizer:
     """spaCy + lexicon normalizer. Construct once: loading the model is the expensive part."""
 
     name = "normalizer.rules.v1"
+    max_name_tokens = 2               # v2: 3 ("AWS Secrets Manager")
+    negation_before_pivot = False
+    speaker_subjects = False          # v2: "AWS recommends X" is about X     # v2 moves "never"/"not" just before the verb into the predicate
 
     def __init__(self, model: str = SPACY_MODEL, batch_size: int = 256, n_process: int | None = None):
         import spacy
@@ -184,6 +188,19 @@ class RuleNormalizer:
         return [self._norm(_merge_hyphenated(doc), text, off, s, w) for doc, (text, off), (_, s, w) in
                 zip(docs, prepared, items)]
 
+    def _speaker(self, doc, p: "Parsed", subj_tokens) -> bool:
+        """"AWS recommends setting X", "Anthropic suggests reading X": an organisation that speaks
+        the rule is not what the rule is about (v2 only)."""
+        if not self.speaker_subjects or p.pivot is None or not subj_tokens:
+            return False
+        verb = Parsed._verb_lemma(doc[p.pivot])
+        return verb in _SPEAKER_VERBS and all(t.pos_ in ("PROPN", "DET", "PUNCT") or t.text[:1].isupper()
+                                              for t in subj_tokens)
+
+    @staticmethod
+    def _values(text: str):
+        return extract_values(text)
+
     @staticmethod
     def _prepare(text: str) -> tuple[str, int]:
         """Keep the first sentence-like clause and drop a leading scope phrase ("In dev, …").
@@ -195,8 +212,7 @@ class RuleNormalizer:
         return text[off:], off
 
     def _norm(self, doc, raw_sub: str, offset: int, scope: Scope, window: Window) -> Norm:
-        full = raw_sub if offset == 0 else None
-        all_values = extract_values(raw_sub)
+        all_values = self._values(raw_sub)
         p = Parsed(doc, all_values, 0)
         pivot_char = doc[p.pivot].idx if p.pivot is not None and not p.imperative else 0
         # A code identifier before the pivot names the subject ("`max_connections` is 32"), so it is
@@ -217,6 +233,8 @@ class RuleNormalizer:
             subj_tokens, pred_tokens = [], list(doc)
         else:
             subj_tokens, pred_tokens = list(doc[: p.pivot]), list(doc[p.pivot:])
+            while self.negation_before_pivot and subj_tokens and subj_tokens[-1].lower_ in ("never", "not", "no"):
+                pred_tokens.insert(0, subj_tokens.pop())     # "Migrations never need …": the negation is the verb's
         pred_tokens = _main_clause(pred_tokens)
         if any(t.lower_ in ("no", "none", "neither") and t.dep_ in ("det", "nsubj", "nsubjpass") for t in subj_tokens):
             neg = not neg
@@ -315,8 +333,13 @@ class RuleNormalizer:
         subj_missing = False
         if first is not None and first.lower_ == "be":
             subj_words, subj_missing = [], True
-        elif p.imperative or not subj_tokens or (lowered and set(lowered) <= PERSON_SUBJECTS | QUANTIFIERS):
+        elif p.imperative or not subj_tokens or (lowered and set(lowered) <= PERSON_SUBJECTS | QUANTIFIERS) \
+                or self._speaker(doc, p, subj_tokens):
             # the regulated thing is the action's object ("Never log passwords" → "password")
+            if self.speaker_subjects:      # "… recommends setting the retention period": skip "setting", "that you"
+                while theme_tokens and (theme_tokens[0].tag_ == "VBG" or theme_tokens[0].lower_ in ("that", "you", "we")
+                                        or theme_tokens[0].lower_ in VERBS and theme_tokens[0].tag_ == "VB"):
+                    theme_tokens = theme_tokens[1:]
             head = _head_np(theme_tokens)
             subj_words = _content(head, p.value_tok)
             theme_words = _content(theme_tokens[len(head):], p.value_tok)
@@ -329,7 +352,7 @@ class RuleNormalizer:
             kind = SubjectKind.FUZZY if kind is SubjectKind.FUZZY else SubjectKind.MISSING
         value = primary_value([v for v in values if v.start >= pivot_char]) or primary_value(values)
         if value is None and obj in _NAMING and theme_tokens and not subj_missing and not p.imperative:
-            value = _name_value(theme_tokens, p.value_tok)
+            value = _name_value(theme_tokens, p.value_tok, self.max_name_tokens)
         terms = tuple(dict.fromkeys(_content(doc, set()) + [v.text.lower() for v in values]))
         if obj is StateVerb.RETAIN and any(t.lemma_.lower() in _DELETE_VERBS for t in pred_tokens) and value \
                 and value.bound is not None and value.bound.unit == "time":
@@ -350,7 +373,7 @@ class RuleNormalizer:
         )
 
 
-_LIFTS = re.compile(r"\b(optional|not (?:be )?required|not necessary|unnecessary|need not|needn't|"
+_LIFTS = re.compile(r"\b(optional|not (?:be )?required|not necessary|unnecessary|need not|needn't|never needs?|no need|"
                     r"(?:do|does|don't|doesn't) (?:not )?(?:have|need) to)\b", re.I)
 
 

@@ -1,0 +1,81 @@
+"""The evidence a learned gate decides on: one fixed-order vector of numbers per claim pair.
+
+Why a module of its own: the same function must build the vector at fit time (from stored NLI
+scores of out-of-fold models) and at write time (from live scores), or the gate would be fitted
+on one thing and applied to another. Pure: norms, texts, the structural verdict, NLI
+probabilities and two similarities in; a dict of floats out.
+"""
+from __future__ import annotations
+
+import math
+import re
+
+from guard.claims import Norm
+from guard.compare import (Confidence, SubjectMatch, Verdict, VerdictKind, _value_pair, _values_differ, opposition,
+                           subject_match)
+
+_NEG = re.compile(r"\b(not|no|never|none|cannot|without|forbidden|prohibited|disabled|disallowed|neither|nor|"
+                  r"optional|unnecessary)\b|n't\b", re.I)
+_NUM = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?")
+_VERDICTS = [k for k in VerdictKind if k is not VerdictKind.COEXIST]
+_MATCH_ORD = {SubjectMatch.SAME: 3.0, SubjectMatch.NEAR: 2.0, SubjectMatch.RELATED: 1.0, SubjectMatch.DIFFERENT: 0.0}
+_CONF_ORD = {Confidence.HIGH: 2.0, Confidence.MED: 1.0, Confidence.LOW: 0.0}
+
+FEATURES: tuple[str, ...] = (
+    "pc_max", "pc_min", "pe_max", "pe_min", "pn_mean", "logit_pc_max", "logit_pc_min",
+    *[f"verdict_{k.value}" for k in _VERDICTS], "confidence", "subject_match",
+    "subject_similarity", "text_similarity", "term_overlap",
+    "opposing_modality", "soft_opposition", "negation_parity_differs", "should_in_either",
+    "values_comparable", "values_differ", "numbers_differ", "attribute_same", "attribute_differs",
+    "log_len_max", "pc_x_text_similarity", "pc_x_subject_similarity",
+)
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-4), 1 - 1e-4)
+    return math.log(p / (1 - p))
+
+
+def _jaccard(a, b) -> float:
+    sa, sb = set(a), set(b)
+    return len(sa & sb) / len(sa | sb) if sa | sb else 0.0
+
+
+def pair_features(a: Norm, a_text: str, b: Norm, b_text: str, verdict: Verdict,
+                  forward: dict[str, float], backward: dict[str, float],
+                  subject_similarity: float | None, text_similarity: float | None) -> dict[str, float]:
+    pcf, pcb = forward.get("contradiction", 0.0), backward.get("contradiction", 0.0)
+    pef, peb = forward.get("entailment", 0.0), backward.get("entailment", 0.0)
+    f: dict[str, float] = {
+        "pc_max": max(pcf, pcb), "pc_min": min(pcf, pcb), "pe_max": max(pef, peb), "pe_min": min(pef, peb),
+        "pn_mean": (forward.get("neutral", 0.0) + backward.get("neutral", 0.0)) / 2,
+    }
+    f["logit_pc_max"], f["logit_pc_min"] = _logit(f["pc_max"]), _logit(f["pc_min"])
+    for k in _VERDICTS:
+        f[f"verdict_{k.value}"] = float(verdict.kind is k)
+    f["confidence"] = _CONF_ORD[verdict.confidence]
+    f["subject_match"] = _MATCH_ORD[subject_match(a.subject, b.subject, a.theme, b.theme)]
+    f["subject_similarity"] = subject_similarity if subject_similarity is not None else 0.0
+    f["text_similarity"] = text_similarity if text_similarity is not None else 0.0
+    f["term_overlap"] = _jaccard(a.terms, b.terms)
+    opp = opposition(a.modality, b.modality)
+    f["opposing_modality"] = float(opp is VerdictKind.CONTRADICTION)
+    f["soft_opposition"] = float(opp is VerdictKind.TENSION)
+    f["negation_parity_differs"] = float(len(_NEG.findall(a_text)) % 2 != len(_NEG.findall(b_text)) % 2)
+    f["should_in_either"] = float("should" in (a.modality.strength, b.modality.strength))
+    pair = _value_pair(a, b) if not (a.is_unknown or b.is_unknown) else None
+    f["values_comparable"] = float(pair is not None)
+    f["values_differ"] = float(pair is not None and _values_differ(*pair))
+    f["numbers_differ"] = float(set(_NUM.findall(a_text)) != set(_NUM.findall(b_text))
+                                and bool(_NUM.search(a_text)) and bool(_NUM.search(b_text)))
+    aa, ab = getattr(a, "attribute", None), getattr(b, "attribute", None)
+    f["attribute_same"] = float(bool(aa) and aa == ab)
+    f["attribute_differs"] = float(bool(aa) and bool(ab) and aa != ab)
+    f["log_len_max"] = math.log1p(max(len(a_text.split()), len(b_text.split())))
+    f["pc_x_text_similarity"] = f["pc_max"] * f["text_similarity"]
+    f["pc_x_subject_similarity"] = f["pc_max"] * f["subject_similarity"]
+    return f
+
+
+def vector(f: dict[str, float]) -> list[float]:
+    return [float(f[k]) for k in FEATURES]

@@ -1,0 +1,81 @@
+"""Stage 3 with a learned gate: the cross-encoder's scores, the structural verdict and the pair's
+other evidence go through one fitted classifier (``LearnedGate``) that says block / warn / clean.
+
+Why a stage of its own beside ``NLIGate``: the threshold gate looks only at pairs structure
+deferred and caps NLI with fixed checks; this one sees every pair structure did not decide
+confidently (a MED "consistent" can hide a real conflict), and its checks are learned weights.
+Two checks stay as vetoes because they are principled, not fitted: disjoint scope or window never
+reaches it (structure decides "coexist"), and a pair where a statement has no subject and the
+texts are not similar cannot be blocked.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from guard.claims import Norm
+from guard.compare import Verdict, VerdictKind
+from guard.judge import NLIResult
+from guard.nli.evidence import pair_features, vector
+from guard.nli.learned_gate import LearnedGate
+
+if TYPE_CHECKING:
+    from guard.embed import Embedder
+    from guard.nli.scorer import NLIScorer
+
+NO_SUBJECT_MIN_SIMILARITY = 0.5
+
+
+def veto(tier: str, verdict: Verdict, text_similarity: float) -> tuple[str, str]:
+    """The principled cap on a learned block: no subject and dissimilar texts cannot block."""
+    if tier == "block" and verdict.kind is VerdictKind.INCOMPARABLE and text_similarity < NO_SUBJECT_MIN_SIMILARITY:
+        return "warn", "; capped at warn: a statement has no subject and the texts are not similar"
+    return tier, ""
+
+
+class EvidenceGate:
+    """``assess(items, verdicts) -> list[NLIResult]``; every result is final (``learned=True``)."""
+
+    learned = True
+
+    def __init__(self, scorer: "NLIScorer", gate: LearnedGate, embedder: "Embedder | None" = None):
+        self.scorer = scorer
+        self.gate = gate
+        self.embedder = embedder
+
+    def _similarities(self, items) -> list[tuple[float | None, float]]:
+        if self.embedder is None:
+            return [(None, 0.0)] * len(items)
+        texts = [t for _, ta, _, tb in items for t in (ta, tb)]
+        subjects = [n.subject or "" for na, _, nb, _ in items for n in (na, nb)]
+        tv, sv = self.embedder.encode(texts), self.embedder.encode(subjects)
+        return [(float(sv[2 * i] @ sv[2 * i + 1]) if na.subject and nb.subject else None, float(tv[2 * i] @ tv[2 * i + 1]))
+                for i, (na, _, nb, _) in enumerate(items)]
+
+    def assess(self, items: list[tuple[Norm, str, Norm, str]], verdicts: list[Verdict]) -> list[NLIResult]:
+        if not items:
+            return []
+        scored = self.scorer.score_both([(a_text, b_text) for _, a_text, _, b_text in items])
+        sims = self._similarities(items)
+        feats = [pair_features(a, ta, b, tb, v, fwd, bwd, s, t)
+                 for (a, ta, b, tb), v, (fwd, bwd), (s, t) in zip(items, verdicts, scored, sims)]
+        proba = self.gate.predict_proba(np.array([vector(f) for f in feats]))
+        tiers = self.gate.tiers(proba)
+        out = []
+        for f, v, (fwd, bwd), p, tier in zip(feats, verdicts, scored, proba, tiers):
+            evidence = {"p_gate": {"contradiction": round(float(p[0]), 4), "tension": round(float(p[1]), 4),
+                                   "compatible": round(float(p[2]), 4)},
+                        "thresholds": {"block": self.gate.block_threshold_, "warn": self.gate.warn_threshold_},
+                        **{k: round(x, 4) for k, x in f.items() if not k.startswith("verdict_")}}
+            why = (f"learned gate: p(contradiction) {p[0]:.2f}, p(tension) {p[1]:.2f} "
+                   f"(NLI {f['pc_max']:.2f}/{f['pc_min']:.2f}, structure {v.kind.value}/{v.confidence.value})")
+            tier, note = veto(tier, v, f["text_similarity"])
+            why += note
+            action = {"block": "block", "warn": "warn", "clean": "none"}[tier]
+            out.append(NLIResult(float(p[0]), _round(fwd), _round(bwd), evidence, action, why, learned=True))
+        return out
+
+
+def _round(d: dict[str, float]) -> dict[str, float]:
+    return {k: round(v, 4) for k, v in d.items()}

@@ -1,0 +1,199 @@
+"""``normalizer.rules.v2``: v1's parse, read on the main clause of a long sentence, with the
+attribute a value belongs to, typed values in canonical units, and scope stated in the prose.
+
+Why a v2 beside v1: real documents write rules inside conditions, exceptions, leading adverbials
+and asides ("Out of the box, the scheduler retries a failed job three times."), and v1 took the
+leading words for the subject. v1 stays registered so the two can be compared on the same gold
+file; norms of v1 do not change.
+
+- Main clause: parentheticals, a leading adverbial or subordinate clause and trailing
+  ", unless …"/", so …"-style clauses are cut off and kept as ``qualifiers``. Clauses joined by
+  ";" stay: the second is often the rule's other half ("…; tags like @v1 are prohibited").
+- Attribute: a configuration identifier near the value (``max_connections``, ``--flag``,
+  ``a.b.c``), else what the value's kind says it is (port, <product> version, end-of-support date,
+  <verb> count), else the noun nearest before the value ("stipend", "timeout").
+- Values: ``typed_values`` (dates, money per period, sizes, rates, counts) before v1's selectors.
+- Scope in the prose: one environment named in the text ("… in staging") fills ``text_scope``.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from guard.claims import Modality, Norm, Scope, StateVerb, SubjectKind, Window
+from guard.normalize.base import register
+from guard.normalize.lexicon import PERSON_SUBJECTS
+from guard.normalize.rules import RuleNormalizer, _merge_hyphenated
+from guard.normalize.typed_values import extract_typed_values
+from guard.normalize.values import UNITS
+
+_PAREN = re.compile(r"\s*\([^()]{1,200}\)")
+_LEAD_ADVERB = re.compile(
+    r"^(?:out of the box|by default|in general|generally|typically|usually|normally|currently|today|"
+    r"in the first instance|as soon as possible|where possible|if possible|for example|e\.g\.|in practice|"
+    r"in most cases|in addition|additionally|also|however|otherwise|as a rule|as of [^,]{1,40})\b\s*,?\s*", re.I)
+_LEAD_CLAUSE = re.compile(
+    r"^(?:if|when|whenever|unless|once|while|after|before|during|for|in|on|within|across|outside|inside|under|"
+    r"from|as|because|since|although|though|where|with|without|at|to|after|upon|except)\b[^,;]{1,140},\s*", re.I)
+_TRAIL = re.compile(r"(?:,\s*|\s+)(?:unless|except|provided that|as long as|even if|even when|so that|so|which|"
+                    r"whereas|while|but|because|since|although|though|otherwise|in which case)\b.*$", re.I)
+_IDENT = re.compile(r"`([^`]{1,60})`|(?<![\w-])(--?[a-z][\w-]*(?:=\S+)?)|\b([a-z][a-z0-9]*(?:[_.][a-z0-9]+)+)\b|"
+                    r"\b([a-z]+[A-Z][A-Za-z0-9]+)\b")
+_ENV = {"production": "prod", "prod": "prod", "staging": "staging", "stage": "staging", "development": "dev",
+        "dev": "dev", "qa": "qa", "sandbox": "sandbox", "test": "test", "testing": "test"}
+_ENV_RE = re.compile(r"\b(?:in|on|for|to|across)\s+(?:the\s+|our\s+)?(" + "|".join(_ENV) + r")\b(?:\s+environments?)?",
+                     re.I)
+_EOS = re.compile(r"\b(end[- ]of[- ]life|eol|supported|support ends?|long[- ]term support|lts|security (?:support|updates)"
+                  r"|maintained)\b", re.I)
+_RELEASE = re.compile(r"\b(released?|general availability|ga|launch(?:es|ed)?|available)\b", re.I)
+_DEPRECATE = re.compile(r"\b(deprecat\w*|sunset\w*|retire\w*|remov\w*|shut\w* down)\b", re.I)
+_UNIT_WORDS = set(UNITS) | {u + "s" for u in UNITS} | {"time", "times", "per", "week", "weeks", "month", "months",
+                                                        "default", "value", "number", "setting", "amount", "total"}
+
+
+def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
+    """(main clause, qualifiers). Falls back to the whole text where cutting would leave too little."""
+    quals: list[str] = []
+    main = text.strip()
+
+    def cut(new: str, removed: str) -> None:
+        nonlocal main
+        if len(new.split()) >= 3:
+            quals.append(removed.strip(" ,;"))
+            main = new.strip()
+
+    for m in list(_PAREN.finditer(main))[::-1]:
+        cut(main[:m.start()] + main[m.end():], m.group(0).strip()[1:-1])
+    for _ in range(2):
+        for pat in (_LEAD_ADVERB, _LEAD_CLAUSE):
+            m = pat.match(main)
+            if m:
+                rest = main[m.end():]
+                cut(rest[:1].upper() + rest[1:], m.group(0))
+    m = _TRAIL.search(main)
+    if m and m.start() > 0:
+        cut(main[:m.start()].rstrip(" ,") + ".", m.group(0))
+    return main, tuple(q for q in quals if q)
+
+
+def text_scope(text: str) -> Scope | None:
+    envs = {_ENV[m.group(1).lower()] for m in _ENV_RE.finditer(text)}
+    return Scope(env=envs.pop()) if len(envs) == 1 else None
+
+
+def _identifier(text: str, near: int | None, skip: tuple[int, int] | None = None) -> str | None:
+    found = []
+    for m in _IDENT.finditer(text):
+        if skip and m.start() < skip[1] and m.end() > skip[0]:
+            continue        # the value itself ("set to `minimal`") is not its own attribute
+        ident = next(g for g in m.groups() if g)
+        if re.fullmatch(r"[\d.]+|e\.g|i\.e|etc", ident, re.I) or re.fullmatch(r"[a-z]+\.(?:com|org|io|net|dev)", ident):
+            continue
+        found.append((abs(m.start() - near) if near is not None else m.start(), ident.split("=")[0].lower()))
+    return min(found)[1] if found else None
+
+
+@register("normalizer.rules.v2")
+class RuleNormalizerV2(RuleNormalizer):
+    name = "normalizer.rules.v2"
+    negation_before_pivot = True
+    speaker_subjects = True
+    max_name_tokens = 3
+
+    @staticmethod
+    def _values(text: str):
+        return extract_typed_values(text)
+
+    @staticmethod
+    def _prepare(text: str):
+        return split_main_clause(text)
+
+    def normalize_many(self, items: list[tuple[str, Scope, Window]]) -> list[Norm]:
+        prepared = [self._prepare(t) for t, _, _ in items]
+        n_proc = self.n_process if len(prepared) >= 20000 else 1
+        docs = self.nlp.pipe([p[0] for p in prepared], batch_size=self.batch_size, n_process=n_proc)
+        out = []
+        for doc, (main, quals), (text, s, w) in zip(docs, prepared, items):
+            norm = self._norm(_hyphenated_as_modifiers(_merge_hyphenated(doc)), main, 0, s, w)
+            norm = _date_over_product_version(norm)
+            if norm.subject_kind is SubjectKind.FUZZY and norm.subject and norm.value \
+                    and norm.subject in norm.value.lower():
+                norm = replace(norm, subject_kind=SubjectKind.PRESENT)   # "one approving review is …": counted thing
+            if norm.object is StateVerb.REQUIRE and norm.modality is Modality.MUST_NOT:
+                norm = replace(norm, modality=Modality.MAY_NOT)   # "never need(s) X": X is not required
+            out.append(replace(norm, attribute=self._attribute(doc, main, norm), qualifiers=quals,
+                               text_scope=text_scope(text)))
+        return out
+
+    def _attribute(self, doc, text: str, norm: Norm) -> str | None:
+        values = [v for v in self._values(text)]
+        primary = next((v for v in values if v.text == norm.value), values[0] if values else None)
+        ident = _identifier(text, primary.start if primary else None,
+                            (primary.start - 1, primary.end + 1) if primary else None)
+        if ident:
+            return ident
+        if primary is None:
+            return None
+        if primary.kind == "port":
+            return "port"
+        if primary.kind == "version":
+            product = re.sub(r"[\d.+\s]+$", "", primary.text).strip().lower()
+            return f"{product} version".strip() if product and product != "v" else "version"
+        if primary.kind == "date":
+            if _DEPRECATE.search(text):
+                return "deprecation date"
+            if _EOS.search(text):
+                return "end of support date"
+            if _RELEASE.search(text):
+                return "release date"
+            return "date"
+        unit = primary.bound.unit if primary.bound else ""
+        before = [t for t in doc if t.idx + len(t) <= primary.start]
+        if unit == "count":
+            verb = _governing_verb(doc, primary.start)
+            return f"{verb.lemma_.lower()} count" if verb is not None else "count"
+        after = [t for t in doc if t.idx >= primary.end]
+        if len(after) >= 2 and after[0].lower_ == "of" and after[1].pos_ in ("NOUN", "PROPN", "ADJ"):
+            phrase = [t for t in after[1:4] if t.pos_ in ("NOUN", "PROPN", "ADJ")]
+            nouns = [t for t in phrase if t.pos_ != "ADJ"] or phrase
+            return nouns[-1].lemma_.lower()     # "160 bits of entropy", "3 days of paid leave"
+        for t in reversed(before):          # the noun this value is said of, within its own phrase
+            if t.pos_ == "VERB":
+                break
+            if t.pos_ in ("NOUN", "PROPN") and t.lower_ not in _UNIT_WORDS and t.lower_ not in PERSON_SUBJECTS \
+                    and not t.like_num and primary.start - (t.idx + len(t)) < 40:
+                return t.lemma_.lower()
+        return unit or primary.kind
+
+
+def _hyphenated_as_modifiers(doc):
+    """"on-call stipend", "built-in": a merged hyphenated word whose first part is a preposition or
+    adverb modifies the noun after it; left as ADP it would end the subject phrase before its head."""
+    for t in doc:
+        if "-" in t.text and t.pos_ in ("ADP", "ADV", "VERB") and t.i + 1 < len(doc) and doc[t.i + 1].pos_ in ("NOUN", "PROPN"):
+            t.pos_, t.tag_ = "ADJ", "JJ"
+    return doc
+
+
+def _governing_verb(doc, char: int):
+    """The verb the value at ``char`` hangs from ("retries … three times" → retry)."""
+    tok = next((t for t in doc if t.idx <= char < t.idx + len(t) or t.idx >= char), None)
+    seen = 0
+    while tok is not None and seen < 8:
+        if tok.pos_ in ("VERB", "AUX") and tok.dep_ not in ("amod", "acl"):
+            return tok
+        if tok.head is tok:
+            break
+        tok, seen = tok.head, seen + 1
+    return None
+
+
+def _date_over_product_version(norm: Norm) -> Norm:
+    """"Node 18 reached end of life on 2025-04-30" is about a date of Node 18: when the primary value
+    is a version and a date is also stated, the date is the value."""
+    if norm.value_kind != "version":
+        return norm
+    date = next(((k, t, b) for k, t, b in norm.values if k == "date"), None)
+    if date is None:
+        return norm
+    return replace(norm, value=date[1], value_kind="date", bound=date[2])

@@ -1,0 +1,148 @@
+"""Typed values with units in a canonical form, for ``normalizer.rules.v2``.
+
+Why: two claims about one attribute are only comparable when their values are in one unit —
+"5 days" and "120 hours", "$250/week" and "$250 per week", "10 MiB" and "10485760 bytes",
+"6000 requests per minute" and "100 per second", "2025-04-30" and "April 30, 2025". Each value
+becomes a ``Bound`` whose unit is a family ("time", "bytes", "usd/time", "requests/time", "date",
+"count", "percent") and whose number is in the family's base unit, so bounds compare across
+spellings. Dates are ``yyyymmdd`` numbers; a month-only date has day 00 and compares at month
+precision (see ``compare.bounds_conflict``).
+
+The v1 selectors (``values.PATTERNS``) stay as they are, so v1's norms do not change; v2 puts
+these patterns first.
+"""
+from __future__ import annotations
+
+import calendar
+import re
+
+from guard.claims import Bound
+from guard.normalize.values import _GE, _LE, _NUM, PATTERNS, UNITS, WORD_NUMBERS, Value, _bound
+
+_MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
+_MONTHS.update({m.lower(): i for i, m in enumerate(calendar.month_abbr) if m})
+_MONTHS["sept"] = 9
+_MONTH_RE = "|".join(sorted(_MONTHS, key=len, reverse=True))
+
+_PERIOD = {"second": 1, "sec": 1, "s": 1, "minute": 60, "min": 60, "m": 60, "hour": 3600, "hr": 3600, "h": 3600,
+           "day": 86400, "d": 86400, "week": 604800, "wk": 604800, "month": 2592000, "mo": 2592000,
+           "year": 31536000, "yr": 31536000, "annum": 31536000}
+_PERIOD_RE = r"(?:second|sec|minute|min|hour|hr|day|week|wk|month|mo|year|yr|annum|s|m|h|d)"
+_CURRENCY = {"$": "usd", "usd": "usd", "€": "eur", "eur": "eur", "£": "gbp", "gbp": "gbp"}
+_SIZES = {"b": 1, "byte": 1, "bytes": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12, "pb": 1e15,
+          "kib": 1024, "mib": 1024 ** 2, "gib": 1024 ** 3, "tib": 1024 ** 4, "k": 1e3,
+          "bit": 1 / 8, "bits": 1 / 8}
+_OP = r"(?:(?P<op>" + _LE + "|" + _GE + r")\s+)?"
+_AMOUNT = r"(?P<num>\d[\d,]*(?:\.\d+)?)"
+_PER = r"(?:\s*/\s*|\s+(?:per|an?|each|every)\s+)"
+
+TYPED_PATTERNS: list[tuple[str, re.Pattern]] = [
+    ("date", re.compile(r"(?P<prep>\b(?:on|by|before|after|until|till|through|from|since|as of)\s+)?"
+                        r"(?P<val>\d{4}-\d{2}-\d{2})\b", re.I)),
+    ("date", re.compile(r"(?P<prep>\b(?:on|by|before|after|until|till|through|from|since|as of)\s+)?"
+                        r"(?P<val>(?:" + _MONTH_RE + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})\b", re.I)),
+    ("date", re.compile(r"(?P<prep>\b(?:on|by|before|after|until|till|through|from|since|as of)\s+)?"
+                        r"(?P<val>\d{1,2}(?:st|nd|rd|th)?\s+(?:" + _MONTH_RE + r")\.?,?\s+\d{4})\b", re.I)),
+    ("date", re.compile(r"(?P<prep>\b(?:in|by|before|after|until|till|through|from|since|as of)\s+)?"
+                        r"(?P<val>(?:" + _MONTH_RE + r")\.?,?\s+\d{4})\b", re.I)),
+    ("money", re.compile(_OP + r"(?P<val>(?P<cur>[$€£])\s?" + _AMOUNT + r"(?P<scale>\s?[kKmM]\b)?"
+                         r"(?:" + _PER + r"(?P<per>" + _PERIOD_RE + r")\b)?)", re.I)),
+    ("money", re.compile(_OP + r"(?P<val>" + _AMOUNT + r"\s?(?P<cur>usd|eur|gbp|dollars?|euros?|pounds?)\b"
+                         r"(?:" + _PER + r"(?P<per>" + _PERIOD_RE + r")\b)?)", re.I)),
+    ("size", re.compile(_OP + r"(?P<val>" + _AMOUNT + r"\s?(?P<unit>[kmgtp]i?b|bytes?|bits?|kib|mib|gib|tib)\b)", re.I)),
+    ("rate", re.compile(_OP + r"(?P<val>" + _NUM + r"\s?(?P<thing>[a-z]+(?:\s[a-z]+)?)?" + _PER +
+                        r"(?P<per>" + _PERIOD_RE + r")\b)", re.I)),
+    ("count", re.compile(_OP + r"(?P<val>" + _NUM + r"\s+times)\b", re.I)),
+]
+
+
+def _number(text: str) -> float:
+    n = WORD_NUMBERS.get(text.lower())
+    return float(n) if n is not None else float(text.replace(",", ""))
+
+
+def _op(m: re.Match) -> str:
+    w = (m.groupdict().get("op") or "").lower()
+    if w and re.fullmatch(_LE, w):
+        return "le"
+    if w and re.fullmatch(_GE, w):
+        return "ge"
+    return "eq"
+
+
+def _date_number(surface: str) -> float | None:
+    s = surface.lower().replace(",", " ").replace(".", " ")
+    m = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", s.strip())
+    if m:
+        y, mo, d = map(int, m.groups())
+        return y * 10000 + mo * 100 + d if 1 <= mo <= 12 and 1 <= d <= 31 else None
+    words = s.split()
+    month = next((_MONTHS[w] for w in words if w in _MONTHS), None)
+    nums = [int(re.sub(r"\D", "", w)) for w in words if re.sub(r"\D", "", w)]
+    year = next((n for n in nums if n > 1900), None)
+    day = next((n for n in nums if 1 <= n <= 31), 0)
+    if month is None or year is None:
+        return None
+    return year * 10000 + month * 100 + day
+
+
+def typed_bound(kind: str, m: re.Match) -> Bound | None:
+    g = m.groupdict()
+    if kind == "date":
+        n = _date_number(g["val"])
+        if n is None:
+            return None
+        prep = (g.get("prep") or "").strip().lower()
+        op = "le" if prep in ("by", "before") else "ge" if prep in ("after", "from", "since", "as of") else "eq"
+        return Bound(op, n, "date")
+    if kind == "money":
+        amount = _number(g["num"])
+        scale = (g.get("scale") or "").strip().lower()
+        amount *= {"k": 1e3, "m": 1e6}.get(scale, 1)
+        cur = _CURRENCY.get(g["cur"].lower().rstrip("s"), {"dollar": "usd", "euro": "eur", "pound": "gbp"}.get(
+            g["cur"].lower().rstrip("s"), g["cur"].lower()))
+        per = (g.get("per") or "").lower()
+        if per:
+            return Bound(_op(m), amount / _PERIOD[per], f"{cur}/time")
+        return Bound(_op(m), amount, cur)
+    if kind == "size":
+        return Bound(_op(m), _number(g["num"]) * _SIZES[g["unit"].lower()], "bytes")
+    if kind == "rate":
+        thing = (g.get("thing") or "").lower().strip()
+        unit_key = thing.rstrip("s") if thing.rstrip("s") in UNITS else thing
+        fam = UNITS[unit_key][0] if unit_key in UNITS else (thing.split()[-1].rstrip("s") if thing else "events")
+        return Bound(_op(m), _number(g["num"]) / _PERIOD[g["per"].lower()], f"{fam}/time")
+    if kind == "count":
+        return Bound(_op(m), _number(g["num"]), "count")
+    return None
+
+
+def extract_typed_values(text: str) -> list[Value]:
+    """Typed values first, then v1's selectors on what they left; leftmost first."""
+    found: list[Value] = []
+    taken: list[tuple[int, int]] = []
+    for kind, pat in TYPED_PATTERNS:
+        for m in pat.finditer(text):
+            s, e = m.start("val"), m.end("val")
+            if any(s < te and e > ts for ts, te in taken):
+                continue
+            b = typed_bound(kind, m)
+            if b is None:
+                continue
+            found.append(Value("number" if kind in ("money", "size", "rate", "count") else kind,
+                               m.group("val").strip(), s, e, b))
+            taken.append((m.start(), m.end()))
+    for kind, pat in PATTERNS:
+        for m in pat.finditer(text):
+            if "val" in pat.groupindex:
+                s, e, surface = m.start("val"), m.end("val"), m.group("val")
+            else:
+                s, e, surface = m.start(), m.end(), m.group(0)
+            if any(s < te and e > ts for ts, te in taken):
+                continue
+            if kind == "number" and re.match(r"^\s*(?:-|/)\d", text[e:e + 3]):
+                continue
+            found.append(Value(kind, surface.strip(), s, e, _bound(m) if kind == "number" else None))
+            taken.append((m.start(), m.end()))
+    found.sort(key=lambda v: v.start)
+    return found

@@ -1,0 +1,131 @@
+"""The learned gate: scikit-learn conventions, the operating point, persistence, and the stage
+that applies it at write time (with a stub scorer, so the logic is tested without a model)."""
+import json
+
+import numpy as np
+import pytest
+
+from guard.claims import Claim, Scope, Window
+from guard.compare import Confidence, StructuralComparator, Verdict, VerdictKind
+from guard.judge import Judge, NLIResult, Tier, structure_decides
+from guard.nli.evidence import FEATURES, pair_features, vector
+from guard.nli.evidence_gate import EvidenceGate, veto
+from guard.nli.learned_gate import CLASSES, LearnedGate, choose_thresholds, expected_calibration_error
+
+
+def synthetic(n=300, seed=0):
+    """Pairs whose contradiction evidence is a noisy function of pc_max: learnable, not separable."""
+    rng = np.random.default_rng(seed)
+    y = rng.choice(CLASSES, size=n, p=[0.45, 0.1, 0.45]).tolist()
+    X = rng.normal(size=(n, len(FEATURES)))
+    j = FEATURES.index("pc_max")
+    X[:, j] = [rng.normal(1.5 if v == "contradiction" else 0.8 if v == "tension" else 0.0, 0.7) for v in y]
+    folds = [i % 5 for i in range(n)]
+    return X, y, folds
+
+
+def test_fit_returns_self_and_learned_state_ends_in_underscore():
+    X, y, folds = synthetic()
+    g = LearnedGate()
+    assert g.fit(X, y, folds, fitted_on="synthetic") is g
+    for attr in ("coef_", "intercept_", "mean_", "scale_", "block_threshold_", "warn_threshold_", "cv_"):
+        assert hasattr(g, attr)
+    p = g.predict_proba(X)
+    assert p.shape == (len(y), 3) and np.allclose(p.sum(axis=1), 1)
+
+
+def test_operating_point_keeps_false_blocks_within_the_limit_on_out_of_fold_predictions():
+    X, y, folds = synthetic(600)
+    g = LearnedGate(max_false_block=0.02).fit(X, y, folds)
+    assert g.cv_["false_block"] <= 0.02 and g.cv_["recall"] > 0.1
+    loose = LearnedGate(max_false_block=0.2).fit(X, y, folds)
+    assert loose.block_threshold_ < g.block_threshold_ and loose.cv_["recall"] > g.cv_["recall"]
+
+
+def test_structural_false_blocks_count_against_the_limit():
+    proba = np.array([[0.9, 0.05, 0.05], [0.8, 0.1, 0.1], [0.1, 0.1, 0.8], [0.2, 0.1, 0.7]])
+    y = ["contradiction", "compatible", "compatible", "compatible"]
+    t_alone, _ = choose_thresholds(proba, y, 0.34, 0.5)
+    t_with, _ = choose_thresholds(proba, y, 0.34, 0.5, decided={"false_blocks": 1, "compatible": 0})
+    assert t_alone <= 0.8 < t_with
+
+
+def test_save_and_load_give_the_same_decisions(tmp_path):
+    X, y, folds = synthetic()
+    g = LearnedGate().fit(X, y, folds, fitted_on="synthetic pairs")
+    g.save(tmp_path / "g.json")
+    h = LearnedGate.load(tmp_path / "g.json")
+    assert np.allclose(g.predict_proba(X), h.predict_proba(X)) and g.tiers(g.predict_proba(X)) == h.tiers(h.predict_proba(X))
+    saved = json.loads((tmp_path / "g.json").read_text())
+    assert saved["fitted_on"] == "synthetic pairs" and saved["features"] == list(FEATURES)
+
+
+def test_a_gate_fitted_on_other_features_is_refused(tmp_path):
+    X, y, folds = synthetic()
+    d = LearnedGate().fit(X, y, folds).to_dict()
+    d["features"] = d["features"][:-1]
+    (tmp_path / "g.json").write_text(json.dumps(d))
+    with pytest.raises(ValueError, match="fitted on features"):
+        LearnedGate.load(tmp_path / "g.json")
+
+
+def test_calibration_error_is_zero_when_calibrated():
+    assert expected_calibration_error(np.array([0.0, 0.0, 1.0, 1.0]), [False, False, True, True]) == 0.0
+    assert expected_calibration_error(np.array([0.9, 0.9]), [False, False]) == pytest.approx(0.9)
+
+
+class StubScorer:
+    def __init__(self, p):
+        self.p = p
+
+    def score_both(self, pairs):
+        d = {"contradiction": self.p, "entailment": (1 - self.p) / 2, "neutral": (1 - self.p) / 2}
+        return [(d, d) for _ in pairs]
+
+
+def trained_gate():
+    X, y, folds = synthetic(600)
+    return LearnedGate(max_false_block=0.05).fit(X, y, folds)
+
+
+def items(normalizer, a, b):
+    na, nb = normalizer.normalize(a, Scope(), Window()), normalizer.normalize(b, Scope(), Window())
+    return [(na, a, nb, b)], [StructuralComparator().compare(na, a, nb, b)]
+
+
+def test_evidence_gate_follows_the_model_and_says_why(normalizer):
+    it, vs = items(normalizer, "Contractors must not have production database access.",
+                   "Contractors on the data team can query the production database directly.")
+    [hi] = EvidenceGate(StubScorer(0.999), trained_gate()).assess(it, vs)
+    [lo] = EvidenceGate(StubScorer(0.001), trained_gate()).assess(it, vs)
+    assert hi.learned and hi.p_contradiction > lo.p_contradiction
+    assert hi.action == "block" and lo.action != "block"
+    assert "learned gate" in hi.reason and "p_gate" in hi.gates and "pc_max" in hi.gates
+
+
+def test_no_subject_and_dissimilar_texts_cannot_block():
+    v = Verdict(VerdictKind.INCOMPARABLE, Confidence.HIGH, "a statement has no subject")
+    assert veto("block", v, 0.2)[0] == "warn"
+    assert veto("block", v, 0.9)[0] == "block"
+    assert veto("block", Verdict(VerdictKind.UNKNOWN, Confidence.LOW, ""), 0.1)[0] == "block"
+
+
+def test_confident_structure_decides_without_the_model():
+    judge = Judge()
+    block = NLIResult(0.99, {}, {}, {}, "block", "", learned=True)
+    clean = NLIResult(0.01, {}, {}, {}, "none", "", learned=True)
+    high = Verdict(VerdictKind.CONTRADICTION, Confidence.HIGH, "")
+    coexist = Verdict(VerdictKind.COEXIST, Confidence.HIGH, "")
+    med = Verdict(VerdictKind.CONSISTENT, Confidence.MED, "")
+    assert judge.judge(high, clean) == (Tier.BLOCK, "structural")
+    assert judge.judge(coexist, block) == (Tier.CLEAN, "structural")
+    assert judge.judge(med, block) == (Tier.BLOCK, "gate")          # a MED "consistent" no longer hides a conflict
+    assert structure_decides(med) is None
+
+
+def test_features_have_the_declared_order(normalizer):
+    (it, vs) = items(normalizer, "The API listens on port 8443.", "The API listens on port 8080.")
+    (na, ta, nb, tb), v = it[0], vs[0]
+    f = pair_features(na, ta, nb, tb, v, {"contradiction": 0.7}, {"contradiction": 0.4}, 0.9, 0.8)
+    assert list(f) == list(FEATURES) and len(vector(f)) == len(FEATURES)
+    assert f["pc_max"] == 0.7 and f["pc_min"] == 0.4 and f["values_differ"] == 1.0 and f["verdict_value_contradiction"] == 1.0

@@ -1,0 +1,132 @@
+"""normalizer.rules.v2: main clause of long sentences, attributes, typed values, scope in the prose."""
+import pytest
+
+from guard.claims import Bound, Modality, Scope, Window
+from guard.compare import StructuralComparator, VerdictKind, bounds_conflict
+from guard.normalize import get_normalizer, registered
+from guard.normalize.rules_v2 import split_main_clause, text_scope
+from guard.normalize.typed_values import extract_typed_values
+
+
+def norm(n, text):
+    return n.normalize(text, Scope(), Window())
+
+
+def bound(text):
+    [v] = [v for v in extract_typed_values(text) if v.bound is not None]
+    return v.bound
+
+
+def test_both_versions_are_registered():
+    assert {"normalizer.rules.v1", "normalizer.rules.v2"} <= set(registered())
+    assert get_normalizer("rules.v2").name == "normalizer.rules.v2"
+
+
+@pytest.mark.parametrize("a, b", [
+    ("Backups are kept for 5 days.", "Backups are kept for 120 hours."),
+    ("The stipend is $250/week.", "The stipend is $250 per week."),
+    ("The API allows 6000 requests per minute.", "The API allows 100 requests per second."),
+    ("Uploads are limited to 10 MiB.", "Uploads are limited to 10485760 bytes."),
+    ("Support ends on 2026-04-30.", "Support ends on April 30, 2026."),
+])
+def test_one_quantity_in_two_spellings_is_one_value(a, b):
+    x, y = bound(a), bound(b)
+    assert x.unit == y.unit and x.number == pytest.approx(y.number)
+    assert not bounds_conflict(x, y)
+
+
+def test_bounds_compare_across_units_and_month_precision():
+    assert bounds_conflict(bound("Logs are kept for at most 2 days."), bound("Logs are kept for at least 72 hours."))
+    assert not bounds_conflict(bound("Logs are kept for at most 3 days."), bound("Logs are kept for at least 48 hours."))
+    assert not bounds_conflict(Bound("eq", 20260415, "date"), Bound("eq", 20260400, "date"))   # April 2026
+    assert bounds_conflict(Bound("eq", 20250430, "date"), Bound("eq", 20260400, "date"))
+
+
+def test_money_keeps_its_period_apart_from_a_one_off_amount():
+    assert bound("The stipend is $300 per week.").unit == "usd/time"
+    assert bound("The laptop budget is $300.").unit == "usd"
+
+
+def test_and_is_not_a_rate():
+    kinds = [(v.kind, v.text) for v in extract_typed_values("Port 8443, TLS 1.2 and 99.9% uptime")]
+    assert ("version", "TLS 1.2") in kinds and all("and" not in t for _, t in kinds)
+
+
+def test_main_clause_keeps_conditions_and_asides_apart():
+    main, quals = split_main_clause("Out of the box, the scheduler retries a failed job (a cron task) three times.")
+    assert main == "The scheduler retries a failed job three times." and set(quals) == {"Out of the box", "a cron task"}
+    main, quals = split_main_clause("If you travel for a customer visit, the company pays for your hotel.")
+    assert main.startswith("The company pays") and quals == ("If you travel for a customer visit",)
+    main, _ = split_main_clause("Passwords are hashed with bcrypt, unless the legacy store is used.")
+    assert main == "Passwords are hashed with bcrypt."
+    assert split_main_clause("Short, but fine.")[0] == "Short, but fine."     # too little would be left
+
+
+def test_leading_adverbial_is_not_the_subject(normalizer_v2, normalizer):
+    text = "Out of the box, the scheduler retries a failed job three times."
+    n = norm(normalizer_v2, text)
+    assert n.subject == "scheduler" and n.attribute == "retry count" and n.value == "three times"
+    assert n.qualifiers == ("Out of the box",)
+    assert norm(normalizer, text).subject != "scheduler"          # v1 stays as it was
+
+
+@pytest.mark.parametrize("text, attribute", [
+    ("The default value of max_connections is 151.", "max_connections"),
+    ("MySQL ships with max_connections set to 100.", "max_connections"),
+    ("The on-call stipend is $300 per week.", "stipend"),
+    ("Node 18 reached end of life on 2025-04-30.", "end of support date"),
+    ("The cache listens on port 6379.", "port"),
+    ("The secret must have at least 160 bits of entropy.", "entropy"),
+    ("Production deploys must be approved by two reviewers.", "approvals"),
+])
+def test_attribute_a_value_belongs_to(normalizer_v2, text, attribute):
+    assert norm(normalizer_v2, text).attribute == attribute
+
+
+def test_statement_without_a_value_has_no_attribute(normalizer_v2):
+    assert norm(normalizer_v2, "Privileged containers are not allowed.").attribute is None
+
+
+def test_scope_stated_in_the_prose():
+    assert text_scope("Verbose tracing is on in staging.") == Scope(env="staging")
+    assert text_scope("Verbose tracing is off in production.") == Scope(env="prod")
+    assert text_scope("Tracing is on in staging and in production.") is None     # two envs: no single scope
+
+
+@pytest.mark.parametrize("text, modality", [
+    ("Database migrations never need a DBA review.", Modality.MAY_NOT),
+    ("Production deploys must not require approval.", Modality.MAY_NOT),
+    ("AWS recommends setting the retention period to 14 days.", Modality.SHOULD),
+])
+def test_lifted_obligations(normalizer_v2, text, modality):
+    assert norm(normalizer_v2, text).modality is modality
+
+
+def test_speaker_is_not_the_subject(normalizer_v2):
+    assert norm(normalizer_v2, "AWS recommends setting the maximum retention period to 14 days.").subject == \
+        "maximum retention period"
+
+
+def verdict(n, a, b):
+    return StructuralComparator().compare(norm(n, a), a, norm(n, b), b)
+
+
+@pytest.mark.parametrize("a, b, kind", [
+    ("Out of the box, the scheduler retries a failed job three times.",
+     "By default the scheduler retries failed jobs five times before giving up.", VerdictKind.VALUE_CONFLICT),
+    ("The default value of max_connections is 151.", "MySQL ships with max_connections set to 100.",
+     VerdictKind.VALUE_CONFLICT),
+    ("Production deploys must be approved by two reviewers.", "Production deploys must not require approval.",
+     VerdictKind.CONTRADICTION),
+    ("Database migrations must be reviewed by a DBA.", "Database migrations never need a DBA review.",
+     VerdictKind.CONTRADICTION),
+    ("The cache listens on port 6379.", "The cache does not listen on port 6380.", VerdictKind.CONSISTENT),
+    ("Verbose tracing is on in staging.", "Verbose tracing is off in production.", VerdictKind.COEXIST),
+])
+def test_structure_on_the_design_examples(normalizer_v2, a, b, kind):
+    assert verdict(normalizer_v2, a, b).kind is kind
+
+
+def test_values_of_two_named_attributes_are_not_compared(normalizer_v2):
+    v = verdict(normalizer_v2, "The database sets max_connections to 151.", "The database sets max_user_connections to 100.")
+    assert v.kind is not VerdictKind.VALUE_CONFLICT

@@ -1,0 +1,139 @@
+"""Out-of-fold NLI models on claim pairs, then the model trained on every fold.
+
+Run: ``python -m training.cv_nli training/recipes/nli-minilm-l6-claims.json``.
+
+Why out-of-fold: the learned gate (``guard.nli.learned_gate``) is fitted on NLI scores. If those
+scores came from a model that trained on the very pairs, they would look far better than on new
+documents, and the gate would trust them too much. So for each grouped fold k a model is trained
+on the other folds (plus general NLI data) and scores fold k only; the gate is fitted on those
+scores. The final model trains on all of claims_train; claims_dev is never trained on.
+
+Checkpointing: each fold writes its predictions when done and is skipped on a rerun, so an
+interrupted run resumes at the fold it was in.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+
+from training.claim_pairs import CLAIMS_DEV, CLAIMS_TRAIN, grouped_folds, read_rows, to_nli_pairs
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_NLI = ROOT.parent / "shared" / "data" / "nli"
+
+
+def load_recipe(path: str | Path) -> dict:
+    recipe = json.loads(Path(path).read_text())
+    recipe["_path"] = str(path)
+    return recipe
+
+
+def _train_cfg(recipe: dict, out_dir: Path):
+    from training.train import TrainConfig
+    base = recipe.get("from_checkpoint")
+    return TrainConfig(
+        output_dir=str(out_dir),
+        train_files=[str(SHARED_NLI / f) for f in recipe["replay_files"]],
+        sample=recipe.get("replay_sample"), from_checkpoint=str(ROOT / base) if base else None,
+        base_model=recipe.get("base_model"), domain_pairs=recipe.get("domain_pairs", False),
+        epochs=recipe["epochs"], batch_size=recipe["batch_size"], learning_rate=recipe["learning_rate"],
+        max_length=recipe["max_length"], seed=recipe["seed"], save_fp16=True)
+
+
+def _score(model_dir: Path, rows: list[dict], max_length: int) -> list[dict]:
+    """Both directions, all three labels, fp32 (no quantisation: the gate is fitted on exact scores)."""
+    from guard.nli.scorer import NLIScorer
+    scorer = NLIScorer(model_dir, quantize=False, batch_size=32, max_length=max_length)
+    both = scorer.score_both([(r["existing"]["text"], r["incoming"]["text"]) for r in rows])
+    return [{"id": r["id"], "forward": {k: round(v, 5) for k, v in f.items()},
+             "backward": {k: round(v, 5) for k, v in b.items()}} for r, (f, b) in zip(rows, both)]
+
+
+def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | None = None,
+        folds_only: bool = False) -> dict:
+    from training.train import train
+    recipe = load_recipe(recipe_path)
+    name = recipe["name"]
+    work = work_dir or ROOT / "runs" / name
+    work.mkdir(parents=True, exist_ok=True)
+    rows = read_rows(CLAIMS_TRAIN)
+    k = recipe.get("folds", 5)
+    fold = grouped_folds(rows, k)
+    summary = {"recipe": recipe, "folds": k, "runs": {}}
+    for f in range(k):
+        pred_file = work / f"oof_fold{f}.jsonl"
+        if pred_file.exists():
+            print(f"fold {f}: done earlier, skipped", flush=True)
+            continue
+        train_rows = [r for r, x in zip(rows, fold) if x != f]
+        held = [r for r, x in zip(rows, fold) if x == f]
+        mdir = work / f"fold{f}"
+        t = time.time()
+        s = train(_train_cfg(recipe, mdir), extra=to_nli_pairs(train_rows))
+        preds = _score(mdir, held, recipe["max_length"])
+        tmp = pred_file.with_suffix(".tmp")
+        tmp.write_text("".join(json.dumps({**p, "fold": f}) + "\n" for p in preds))
+        tmp.replace(pred_file)
+        shutil.rmtree(mdir / "_checkpoints", ignore_errors=True)
+        summary["runs"][f"fold{f}"] = {"pairs": s["pairs_total"], "wall_seconds": round(time.time() - t, 1)}
+        print(f"fold {f}: {len(train_rows)} train rows, {len(held)} held out, {time.time() - t:.0f} s", flush=True)
+    oof = []
+    for f in range(k):
+        oof += [json.loads(x) for x in (work / f"oof_fold{f}.jsonl").read_text().splitlines()]
+    out = out_dir or ROOT / "results" / "claims-cv"
+    out.mkdir(parents=True, exist_ok=True)
+    order = {r["id"]: i for i, r in enumerate(rows)}
+    oof.sort(key=lambda p: order[p["id"]])
+    (out / f"oof_nli_{name}.jsonl").write_text("".join(json.dumps(p) + "\n" for p in oof))
+    if folds_only:
+        return summary
+    final = ROOT / recipe["output"]
+    if not (final / "model.safetensors").exists():
+        t = time.time()
+        s = train(_train_cfg(recipe, final), extra=to_nli_pairs(rows))
+        shutil.rmtree(final / "_checkpoints", ignore_errors=True)
+        s["recipe"] = {k2: v for k2, v in recipe.items() if not k2.startswith("_")}
+        s["hardware"] = _hardware()
+        (final / "training_summary.json").write_text(json.dumps(s, indent=2))
+        summary["runs"]["final"] = {"pairs": s["pairs_total"], "wall_seconds": round(time.time() - t, 1)}
+    dev = read_rows(CLAIMS_DEV)
+    (out / f"dev_nli_{name}.jsonl").write_text("".join(json.dumps(p) + "\n" for p in _score(final, dev, recipe["max_length"])))
+    (work / "cv_summary.json").write_text(json.dumps(summary, indent=2, default=str))
+    return summary
+
+
+def score_shipped(model: str, tag: str, out_dir: Path | None = None) -> None:
+    """The same prediction files for a model that is not retrained per fold (e.g. v1): it never
+    saw claims_train, so its scores on every pair are already out-of-sample."""
+    out = out_dir or ROOT / "results" / "claims-cv"
+    out.mkdir(parents=True, exist_ok=True)
+    rows = read_rows(CLAIMS_TRAIN)
+    fold = grouped_folds(rows)
+    preds = _score(Path(model), rows, 128)
+    (out / f"oof_nli_{tag}.jsonl").write_text("".join(json.dumps({**p, "fold": f}) + "\n" for p, f in zip(preds, fold)))
+    dev = read_rows(CLAIMS_DEV)
+    (out / f"dev_nli_{tag}.jsonl").write_text("".join(json.dumps(p) + "\n" for p in _score(Path(model), dev, 128)))
+
+
+def _hardware() -> str:
+    import os
+    import platform
+    return f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPU cores, no GPU"
+
+
+if __name__ == "__main__":
+    import argparse
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("recipe", nargs="?")
+    ap.add_argument("--folds-only", action="store_true")
+    ap.add_argument("--score-shipped", nargs=2, metavar=("MODEL_DIR", "TAG"))
+    a = ap.parse_args()
+    if a.score_shipped:
+        score_shipped(*a.score_shipped)
+    elif a.recipe:
+        print(json.dumps(run(a.recipe, folds_only=a.folds_only), indent=2, default=str))
+    else:
+        sys.exit("give a recipe file or --score-shipped MODEL_DIR TAG")

@@ -1,0 +1,60 @@
+"""Fit the learned gate on claims_train and save it beside the NLI model it was fitted for.
+
+Run: ``python -m training.fit_learned_gate training/recipes/nli-minilm-l6-claims.json
+[--normalizer normalizer.rules.v2]``.
+
+The gate is fitted on the out-of-fold NLI scores that ``training.cv_nli`` wrote (never on scores
+of a model that saw the pair), on the pairs structure leaves to it; its operating point is chosen
+on grouped out-of-fold predictions so that the whole pipeline's false-block rate stays within
+2 %. ``guard bench stages`` fits it the same way (``fit_on``), fold by fold.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from guard.nli.learned_gate import GATE_FILE, LearnedGate
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def fit_on(table, idx: list[int], folds: list[int], fitted_on: str = "") -> LearnedGate:
+    """Fit on rows ``idx`` of a ``GateTable`` that structure leaves to the gate, counting the
+    false blocks structure makes on the others against the false-block limit."""
+    labels = table.y
+    gidx = [i for i in idx if table.structural[i] is None]
+    decided = {"false_blocks": sum(table.structural[i] == "block" and labels[i] == "compatible" for i in idx),
+               "compatible": sum(table.structural[i] is not None and labels[i] == "compatible" for i in idx)}
+    return LearnedGate().fit(table.X[gidx], [labels[i] for i in gidx], [folds[i] for i in gidx],
+                             fitted_on=fitted_on, decided=decided)
+
+
+def main(argv: list[str] | None = None) -> None:
+    import argparse
+
+    from guard.embed import Embedder
+    from guard.pipeline import Guard, GuardConfig
+    from training.claim_pairs import CLAIMS_TRAIN, grouped_folds, read_rows
+    from training.cv_nli import load_recipe
+    from training.gate_data import build, read_predictions
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("recipe")
+    ap.add_argument("--normalizer", default="normalizer.rules.v2")
+    a = ap.parse_args(argv)
+    recipe = load_recipe(a.recipe)
+    preds_file = ROOT / "results" / "claims-cv" / f"oof_nli_{recipe['name']}.jsonl"
+    rows = read_rows(CLAIMS_TRAIN)
+    folds = grouped_folds(rows, recipe.get("folds", 5))
+    guard = Guard(GuardConfig(normalizer=a.normalizer, stages=("structural",)))
+    table = build(rows, read_predictions(preds_file), guard, Embedder())
+    gate = fit_on(table, list(range(len(rows))), folds, fitted_on=(
+        f"{CLAIMS_TRAIN.name}: {len(rows)} pairs, {len(set(folds))} folds grouped by source; out-of-fold NLI scores "
+        f"from {preds_file.relative_to(ROOT)}; normalizer {a.normalizer}"))
+    out = ROOT / recipe["output"] / GATE_FILE
+    gate.save(out)
+    print(json.dumps({"saved": str(out), "block_threshold": gate.block_threshold_,
+                      "warn_threshold": gate.warn_threshold_, "cross_validation": gate.cv_}, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,71 @@
+"""Claim pairs → the learned gate's evidence table, from stored NLI predictions.
+
+The NLI scores come from files written by ``training.cv_nli`` (out-of-fold for claims_train,
+the final model for claims_dev), so fitting and benchmarking the gate costs no model inference
+beyond the bi-encoder; the structural verdicts and features are computed by the same code that
+runs at write time (``Guard`` + ``guard.nli.evidence``).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from guard.claims import Claim
+from guard.compare import Verdict
+from guard.judge import structure_decides
+from guard.nli.evidence import pair_features, vector
+
+
+@dataclass
+class GateTable:
+    rows: list[dict]
+    verdicts: list[Verdict]
+    X: np.ndarray
+    y: list[str]
+    structural: list[str | None]     # the tier structure decides alone, or None (the gate decides)
+    features: list[dict]
+    norms: list                      # (existing norm, incoming norm) per row
+    similarities: list[tuple]        # (subject similarity or None, text similarity) per row
+
+
+def claim(d: dict) -> Claim:
+    return Claim.from_dict({k: d.get(k) for k in ("text", "scope", "valid_from", "valid_until")})
+
+
+def read_predictions(path: str | Path) -> dict[str, tuple[dict, dict]]:
+    out = {}
+    for line in Path(path).read_text().splitlines():
+        if line.strip():
+            p = json.loads(line)
+            out[p["id"]] = (p["forward"], p["backward"])
+    return out
+
+
+def structural_decision(v: Verdict) -> str | None:
+    t = structure_decides(v)
+    return t.value if t is not None else None
+
+
+def build(rows: list[dict], predictions: dict[str, tuple[dict, dict]], guard, embedder) -> GateTable:
+    pairs = [(claim(r["existing"]), claim(r["incoming"])) for r in rows]
+    norms = guard.normalize_claims([c for p in pairs for c in p])
+    verdicts = [guard.comparator.compare(norms[2 * i], a.text, norms[2 * i + 1], b.text)
+                for i, (a, b) in enumerate(pairs)]
+    texts = [t for a, b in pairs for t in (a.text, b.text)]
+    subjects = [n.subject or "" for n in norms]
+    tv = embedder.encode(texts)
+    sv = embedder.encode(subjects)
+    feats, sims = [], []
+    for i, ((a, b), v) in enumerate(zip(pairs, verdicts)):
+        na, nb = norms[2 * i], norms[2 * i + 1]
+        fwd, bwd = predictions[rows[i]["id"]]
+        ssim = float(sv[2 * i] @ sv[2 * i + 1]) if na.subject and nb.subject else None
+        tsim = float(tv[2 * i] @ tv[2 * i + 1])
+        feats.append(pair_features(na, a.text, nb, b.text, v, fwd, bwd, ssim, tsim))
+        sims.append((ssim, tsim))
+    X = np.array([vector(f) for f in feats])
+    return GateTable(rows, verdicts, X, [r["label"] for r in rows], [structural_decision(v) for v in verdicts], feats,
+                     [(norms[2 * i], norms[2 * i + 1]) for i in range(len(rows))], sims)
