@@ -31,14 +31,14 @@ def write_latency(n: int, profile: str, n_writes: int = 200) -> dict:
     """Guarded writes (remember) against a store of ``n`` active claims."""
     from benchmarks.synth import make_store
     from guard.pipeline import Guard, GuardConfig
-    from guard.store import ClaimStore
+    from guard.service import GuardService
     claims, _ = make_store(n, seed=7)
     probes, _ = make_store(n_writes * 2, conflict_rate=0.2, seed=99)
     with tempfile.TemporaryDirectory() as d:
-        store = ClaimStore(Path(d) / "s.sqlite", guard=Guard(GuardConfig.profile(profile)))
+        store = GuardService(Path(d) / "s.sqlite", guard=Guard(GuardConfig.profile(profile)))
         t = time.perf_counter()
         store.ingest(claims)
-        store._load_active()
+        store.refresh()
         setup = time.perf_counter() - t
         lat, tiers = [], {}
         for c in probes[:n_writes]:

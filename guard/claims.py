@@ -6,6 +6,8 @@ in one place with one kind of error, before any stage or the store sees it.
 from __future__ import annotations
 
 import datetime as _dt
+import re
+import unicodedata
 import uuid
 from dataclasses import asdict, dataclass, field, replace
 from enum import Enum
@@ -97,7 +99,7 @@ class Scope:
             return cls()
         if not isinstance(d, dict):
             raise ClaimError(f"scope must be an object with keys {', '.join(SCOPE_KEYS)}")
-        unknown = sorted(set(d) - set(SCOPE_KEYS))
+        unknown = sorted(map(ascii, set(d) - set(SCOPE_KEYS)))
         if unknown:
             raise ClaimError(f"unknown scope key(s): {', '.join(unknown)} (allowed: {', '.join(SCOPE_KEYS)})")
         vals = {}
@@ -105,7 +107,7 @@ class Scope:
             v = d.get(k)
             if v is not None and (not isinstance(v, str) or not v.strip()):
                 raise ClaimError(f"scope.{k} must be a non-empty string or null")
-            vals[k] = v.strip().lower() if isinstance(v, str) else None
+            vals[k] = validate_field(v, f"scope.{k}", 200).lower() if isinstance(v, str) else None
         return cls(**vals)
 
     def overlaps(self, other: "Scope") -> bool:
@@ -125,10 +127,13 @@ def parse_date(value: Any, name: str) -> _dt.date | None:
         return value
     if not isinstance(value, str):
         raise ClaimError(f"{name} must be an ISO date (YYYY-MM-DD) or null, got {value!r}")
+    v = value.strip()
     try:
-        return _dt.date.fromisoformat(value.strip())
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", v):
+            raise ValueError
+        return _dt.date.fromisoformat(v)
     except ValueError:
-        raise ClaimError(f"{name} is not a valid ISO date (YYYY-MM-DD): {value!r}") from None
+        raise ClaimError(f"{name} is not a valid ISO date (YYYY-MM-DD): {ascii(value)[:60]}") from None
 
 
 @dataclass(frozen=True)
@@ -158,13 +163,40 @@ def _iso(d: _dt.date | None) -> str | None:
     return d.isoformat() if d else None
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+MAX_FIELD_CHARS = 500
+
+
+def _check_string(value: str, name: str) -> None:
+    """Valid UTF-8 and no control characters. The message never echoes the value: a lone
+    surrogate in it would break whatever renders the error."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ClaimError(f"{name} is not valid UTF-8 (it contains a lone surrogate)") from None
+    m = _CONTROL.search(value)
+    if m:
+        raise ClaimError(f"{name} contains the control character U+{ord(m.group()):04X}")
+
+
+def validate_field(value: Any, name: str, max_chars: int = MAX_FIELD_CHARS) -> str:
+    """Every string field other than the text (scope values, source, reason, ids) is checked the
+    way the text is."""
+    if not isinstance(value, str):
+        raise ClaimError(f"{name} must be a string")
+    _check_string(value, name)
+    value = value.strip()
+    if not value:
+        raise ClaimError(f"{name} is empty")
+    if len(value) > max_chars:
+        raise ClaimError(f"{name} is {len(value)} characters; the limit is {max_chars}")
+    return value
+
+
 def validate_text(text: Any) -> str:
     if not isinstance(text, str):
         raise ClaimError("text must be a string")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ClaimError("text is not valid UTF-8") from None
+    _check_string(text, "text")
     stripped = text.strip()
     if not stripped:
         raise ClaimError("text is empty")
@@ -206,12 +238,13 @@ class Claim:
         unknown = set(d) - {"id", "text", "scope", "valid_from", "valid_until", "status", "source",
                             "created_at", "supersedes", "reason"}
         if unknown:
-            raise ClaimError(f"unknown claim field(s): {', '.join(sorted(unknown))}")
+            raise ClaimError(f"unknown claim field(s): {', '.join(sorted(map(ascii, unknown)))}")
         kw: dict[str, Any] = dict(text=validate_text(d.get("text")), scope=Scope.from_dict(d.get("scope")),
                                   window=Window.parse(d.get("valid_from"), d.get("valid_until")))
         for k in ("id", "source", "created_at", "supersedes", "reason"):
             if d.get(k) is not None:
-                kw[k] = str(d[k])
+                v = d[k] if isinstance(d[k], str) else str(d[k])
+                kw[k] = validate_field(v, k, 200 if k in ("id", "supersedes", "created_at") else 2000)
         if d.get("status") is not None:
             try:
                 kw["status"] = Status(d["status"])
@@ -291,3 +324,26 @@ class Norm:
 
     def with_context(self, scope: Scope, window: Window) -> "Norm":
         return replace(self, scope=scope, window=window)
+
+
+# Latin look-alikes from Cyrillic and Greek: the common ones, enough that "Dерloys" (Cyrillic е, р)
+# reads as "Deploys". Unicode's full confusables table is larger; these cover the letters that look
+# identical in ordinary fonts.
+_CONFUSABLES = str.maketrans({
+    "а": "a", "в": "b", "е": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c", "т": "t",
+    "у": "y", "х": "x", "ѕ": "s", "і": "i", "ј": "j", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ɡ": "g",
+    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T",
+    "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ү": "Y",
+    "α": "a", "ο": "o", "ρ": "p", "ν": "v", "ι": "i", "κ": "k", "τ": "t", "υ": "u", "χ": "x",
+    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O",
+    "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
+})
+
+
+def comparison_text(text: str) -> str:
+    """The text the stages compare: NFKC, format characters (zero-width, bidi overrides) removed,
+    common confusable letters folded to Latin. What the user wrote is what is stored; this is
+    only what the guard reads, so invisible or look-alike characters cannot slip a conflict past it."""
+    t = unicodedata.normalize("NFKC", text)
+    t = "".join(ch for ch in t if unicodedata.category(ch) != "Cf")
+    return re.sub(r"\s+", " ", t.translate(_CONFUSABLES)).strip()

@@ -58,8 +58,8 @@ def _guard(stages: Optional[str] = None):
 
 
 def _store():
-    from guard.store import ClaimStore
-    return ClaimStore(_state["store"], guard=_guard())
+    from guard.service import GuardService
+    return GuardService(_state["store"], guard=_guard())
 
 
 def _scope(env, team, tenant) -> dict:
@@ -173,7 +173,7 @@ def check(text: str, env: Optional[str] = ENV, team: Optional[str] = TEAM, tenan
           valid_from: Optional[str] = FROM, valid_until: Optional[str] = UNTIL, as_json: bool = JSON):
     """Dry run: what would a write of TEXT do? Stores nothing."""
     def go():
-        from guard.store import WriteResult
+        from guard.service import WriteResult
         d = _store().check(text, _scope(env, team, tenant), _window(valid_from, valid_until))
         code = _print_decision(WriteResult(False, d), as_json)
         raise typer.Exit(code)
@@ -216,8 +216,8 @@ def list_(status: str = typer.Option("active", help="active, superseded, cancell
 def show(claim_id: str):
     """One claim, with its norm as the normalizer reads it."""
     def go():
-        from guard.store import ClaimStore
-        st = ClaimStore(_state["store"], guard=_guard("structural"))
+        from guard.service import GuardService
+        st = GuardService(_state["store"], guard=_guard("structural"))
         c = st.get(claim_id)
         norm = st.guard.normalize(c.text, c.scope, c.window)
         typer.echo(json.dumps({"claim": c.to_dict(), "norm": norm.to_dict()}, indent=2, ensure_ascii=False))
@@ -395,12 +395,15 @@ def bench_speed(sizes: str = typer.Option("1000,10000,100000", help="store sizes
 
 
 @app.command()
-def serve(host: str = "127.0.0.1", port: int = 8765):
+def serve(host: str = "127.0.0.1", port: int = 8765,
+          token: Optional[str] = typer.Option(None, help="bearer token clients must send (env GUARD_TOKEN)")):
     """Serve the store over HTTP (a blocked write answers 409 with the conflicts)."""
     def go():
         import uvicorn
-        from guard.server import create_app
-        uvicorn.run(create_app(_store()), host=host, port=port, log_level="warning")
+        from guard.server import check_bind, create_app
+        tok = token or os.environ.get("GUARD_TOKEN") or None
+        check_bind(host, tok)
+        uvicorn.run(create_app(_store(), token=tok), host=host, port=port, log_level="warning")
     _run(go)
 
 

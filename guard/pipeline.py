@@ -9,7 +9,7 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from guard.claims import Claim, Norm, Scope, Window
+from guard.claims import Claim, Norm, Scope, Window, comparison_text
 from guard.compare import Confidence, StructuralComparator, Verdict, VerdictKind
 from guard.judge import Decision, Judge, NLIResult, PairJudgement, Tier, structure_decides
 from guard.normalize import SafeNormalizer, get_normalizer
@@ -101,16 +101,17 @@ class Guard:
 
     # ---- stage 1 -------------------------------------------------------------------------
     def normalize(self, text: str, scope: Scope | None = None, window: Window | None = None) -> Norm:
-        return self.normalizer.normalize(text, scope or Scope(), window or Window())
+        return self.normalizer.normalize(comparison_text(text), scope or Scope(), window or Window())
 
     def normalize_claims(self, claims: list[Claim]) -> list[Norm]:
-        return self.normalizer.normalize_many([(c.text, c.scope, c.window) for c in claims])
+        return self.normalizer.normalize_many([(comparison_text(c.text), c.scope, c.window) for c in claims])
 
     # ---- stages 2–4 over many pairs --------------------------------------------------------
     def judge_pairs(self, items: list[tuple[Claim, Norm, Claim, Norm]]) -> list[PairJudgement]:
         """Each item is (existing claim, its norm, incoming claim, its norm)."""
+        texts = [(comparison_text(a.text), comparison_text(b.text)) for a, _, b, _ in items]
         if "structural" in self.config.stages:
-            verdicts = [self.comparator.compare(na, a.text, nb, b.text) for a, na, b, nb in items]
+            verdicts = [self.comparator.compare(na, ta, nb, tb) for (_, na, _, nb), (ta, tb) in zip(items, texts)]
         else:
             verdicts = [_no_structure(a, b) for a, _, b, _ in items]
         nli_results: dict[int, NLIResult] = {}
@@ -119,7 +120,7 @@ class Guard:
             learned = getattr(gate, "learned", False)
             todo = [i for i, v in enumerate(verdicts) if (structure_decides(v) is None if learned else v.deferred)]
             if todo:
-                pairs = [(items[i][1], items[i][0].text, items[i][3], items[i][2].text) for i in todo]
+                pairs = [(items[i][1], texts[i][0], items[i][3], texts[i][1]) for i in todo]
                 res = gate.assess(pairs, [verdicts[i] for i in todo]) if learned else gate.assess(pairs)
                 nli_results = dict(zip(todo, res))
         out = []

@@ -1,18 +1,34 @@
-"""A thin REST app over the same ClaimStore (``guard serve``). A blocked write is HTTP 409 with the
-conflicting claims and reasons; bad input is 422 with the message; unknown ids are 404."""
+"""A thin REST app over GuardService (``guard serve``).
+
+A blocked write is HTTP 409 with the conflicting claims, the reasons and the ways to resolve it as
+ready-to-send requests; bad input is 422 with one error shape everywhere (unknown fields
+included); unknown ids are 404. Models are loaded at start-up (``/ready`` says when), every
+request uses its own SQLite connection (one per worker thread), and every write is checked
+against the committed state of the store, whichever process wrote it.
+"""
 from __future__ import annotations
 
+import hmac
+import os
 from typing import Optional
 
-from fastapi import FastAPI, HTTPException
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from guard.claims import ClaimError
-from guard.store import ClaimStore, UnknownClaim
+from guard.service import GuardService, UnknownClaim
+
+MAX_BODY_BYTES = 1_000_000
+LOOPBACK = {"127.0.0.1", "::1", "localhost"}
 
 
-class Statement(BaseModel):
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Statement(Body):
     text: str
     scope: Optional[dict] = None
     valid_from: Optional[str] = None
@@ -25,60 +41,168 @@ class Replacement(Statement):
     reason: str
 
 
-def create_app(store: ClaimStore) -> FastAPI:
-    app = FastAPI(title="claim-guard", version="0.1.0")
+class Cancel(Body):
+    reason: Optional[str] = None
+
+
+class Error(BaseModel):
+    error: str
+    details: list[str] = []
+
+
+class WriteBody(BaseModel):
+    stored: bool
+    tier: str
+    claim: Optional[dict] = None
+    conflicts: list[dict] = []
+    reasons: list[str] = []
+    notes: list[str] = []
+    resolve: list[dict] = []
+
+
+def _error(status: int, msg: str, details: list[str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": msg, "details": details or []}, status_code=status)
+
+
+def check_bind(host: str, token: str | None) -> None:
+    """A guard anyone on the network can write to is no guard: a non-loopback bind needs a token."""
+    if host not in LOOPBACK and not token:
+        raise ClaimError(f"refusing to listen on {host} without a token (--token or GUARD_TOKEN)")
+
+
+def create_app(service: GuardService, token: str | None = None, warm: bool = True) -> FastAPI:
+    token = token if token is not None else os.environ.get("GUARD_TOKEN") or None
+    app = FastAPI(title="claim-guard", version="0.2.0", docs_url=None, redoc_url=None)
+    state = {"ready": False, "error": None}
+
+    @app.on_event("startup")
+    def load_models():
+        if not warm:
+            state["ready"] = True
+            return
+        try:
+            service.warm()
+            service.refresh()
+            state["ready"] = True
+        except Exception as exc:  # noqa: BLE001 — /ready reports it
+            state["error"] = f"{type(exc).__name__}: {exc}"
+
+    @app.middleware("http")
+    async def guard_requests(request: Request, call_next):
+        length = request.headers.get("content-length")
+        if length and length.isdigit() and int(length) > MAX_BODY_BYTES:
+            return _error(413, f"request body over {MAX_BODY_BYTES} bytes")
+        if token and request.url.path not in ("/health",):
+            given = request.headers.get("authorization", "")
+            if not hmac.compare_digest(given.encode("utf-8", "replace"), f"Bearer {token}".encode()):
+                return _error(401, "missing or wrong bearer token")
+        try:
+            return await call_next(request)
+        except Exception as exc:  # noqa: BLE001 — one line, never a traceback
+            return _error(500, f"internal error: {type(exc).__name__}")
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, exc: RequestValidationError):
+        details = [f"{'.'.join(str(p) for p in e.get('loc', ()) if p != 'body')}: {e.get('msg', '')}"
+                   for e in exc.errors()]
+        return _error(422, details[0] if details else "invalid request", details)
+
+    @app.exception_handler(ClaimError)
+    async def bad(_request: Request, exc: ClaimError):
+        if isinstance(exc, UnknownClaim):
+            return _error(404, str(exc))
+        return _error(422, str(exc))
 
     def window(s: Statement) -> dict:
         return {"valid_from": s.valid_from, "valid_until": s.valid_until}
 
-    def write(fn):
-        try:
-            res = fn()
-        except UnknownClaim as exc:
-            raise HTTPException(404, str(exc)) from None
-        except ClaimError as exc:
-            raise HTTPException(422, str(exc)) from None
-        return JSONResponse(res.to_dict(), status_code=201 if res.stored else 409)
+    def write(res, statement: Statement | None = None):
+        body = res.to_dict()
+        if not res.stored and statement is not None:
+            body["resolve"] = _resolutions(body, statement)
+        return JSONResponse(body, status_code=201 if res.stored else 409)
 
-    @app.post("/claims")
+    responses = {201: {"model": WriteBody, "description": "stored"},
+                 409: {"model": WriteBody, "description": "blocked: nothing stored; see conflicts and resolve"},
+                 422: {"model": Error, "description": "bad input"}}
+
+    @app.get("/health")
+    def health():
+        return {"status": "ok"}
+
+    @app.get("/ready")
+    def ready():
+        if state["ready"]:
+            return {"status": "ready"}
+        return _error(503, state["error"] or "models are loading")
+
+    @app.post("/claims", status_code=201, responses=responses)
     def remember(s: Statement):
         if s.source:
-            return write(lambda: store.learn(s.text, s.source, s.scope, window(s)))
-        return write(lambda: store.remember(s.text, s.scope, window(s)))
+            return write(service.learn(s.text, s.source, s.scope, window(s)), s)
+        return write(service.remember(s.text, s.scope, window(s)), s)
 
-    @app.post("/claims/force")
+    @app.post("/claims/learn", status_code=201, responses=responses)
+    def learn(s: Statement):
+        return write(service.learn(s.text, s.source or "", s.scope, window(s)), s)
+
+    @app.post("/claims/force", status_code=201, responses=responses)
     def force(s: Statement):
-        return write(lambda: store.force(s.text, s.reason or "", s.scope, window(s), s.source))
+        return write(service.force(s.text, s.reason or "", s.scope, window(s), s.source), s)
 
-    @app.post("/claims/{claim_id}/supersede")
+    @app.post("/claims/{claim_id}/supersede", status_code=201, responses={**responses, 404: {"model": Error}})
     def supersede(claim_id: str, s: Replacement):
-        return write(lambda: store.supersede(claim_id, s.text, s.reason, s.scope, window(s) if s.valid_from or s.valid_until else None))
+        return write(service.supersede(claim_id, s.text, s.reason, s.scope,
+                                       window(s) if s.valid_from or s.valid_until else None), s)
 
     @app.post("/check")
     def check(s: Statement):
-        try:
-            return store.check(s.text, s.scope, window(s)).to_dict()
-        except ClaimError as exc:
-            raise HTTPException(422, str(exc)) from None
+        return service.check(s.text, s.scope, window(s)).to_dict()
 
-    @app.post("/claims/{claim_id}/cancel")
-    def cancel(claim_id: str, reason: Optional[str] = None):
+    @app.post("/claims/{claim_id}/cancel", responses={404: {"model": Error}, 409: {"model": Error}})
+    def cancel(claim_id: str, body: Optional[Cancel] = None):
         try:
-            return store.cancel(claim_id, reason).to_dict()
-        except UnknownClaim as exc:
-            raise HTTPException(404, str(exc)) from None
+            return service.cancel(claim_id, body.reason if body else None).to_dict()
+        except UnknownClaim:
+            raise
         except ClaimError as exc:
-            raise HTTPException(409, str(exc)) from None
+            return _error(409, str(exc))
 
     @app.get("/claims")
-    def list_claims(status: str = "active"):
-        return [c.to_dict() for c in store.list(None if status == "all" else status)]
+    def list_claims(status: str = "active", limit: int = 100, offset: int = 0):
+        if status not in ("active", "superseded", "cancelled", "all"):
+            return _error(422, "status must be active, superseded, cancelled or all")
+        if not 1 <= limit <= 1000 or offset < 0:
+            return _error(422, "limit must be 1–1000 and offset >= 0")
+        st = None if status == "all" else status
+        return {"claims": [c.to_dict() for c in service.list(st, limit, offset)],
+                "total": service.store.count(st), "limit": limit, "offset": offset}
 
-    @app.get("/claims/{claim_id}")
+    @app.get("/claims/{claim_id}", responses={404: {"model": Error}})
     def get(claim_id: str):
-        try:
-            return store.history(claim_id)
-        except UnknownClaim as exc:
-            raise HTTPException(404, str(exc)) from None
+        return service.get(claim_id).to_dict()
+
+    @app.get("/claims/{claim_id}/history", responses={404: {"model": Error}})
+    def history(claim_id: str):
+        return service.history(claim_id)
 
     return app
+
+
+def _resolutions(body: dict, s: Statement) -> list[dict]:
+    """The three ways out of a block, as requests a client can send as they are (after filling
+    in a reason), the way the CLI prints its hint."""
+    stmt = s.model_dump(exclude_none=True)
+    out = []
+    for c in body.get("conflicts", []):
+        if c.get("tier") != "block" or not c.get("claim_id"):
+            continue
+        cid = c["claim_id"]
+        out.append({"action": "cancel", "method": "POST", "path": f"/claims/{cid}/cancel",
+                    "body": {"reason": "<why the existing claim no longer holds>"}})
+        out.append({"action": "supersede", "method": "POST", "path": f"/claims/{cid}/supersede",
+                    "body": {**stmt, "reason": "<why it replaces the existing claim>"}})
+    if out:
+        out.append({"action": "force", "method": "POST", "path": "/claims/force",
+                    "body": {**stmt, "reason": "<why the conflict is accepted; recorded as an exception>"}})
+    return out

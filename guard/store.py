@@ -1,24 +1,28 @@
-"""ClaimStore: one SQLite file (WAL) of claims, their norms, an event log and recorded exceptions.
+"""ClaimStore: one SQLite file (WAL) of claims, their revisions, an event log and recorded
+exceptions. Persistence only: it never runs a stage; ``guard.service`` does guarded writes on top.
 
-Every write is one transaction taken with BEGIN IMMEDIATE, and the guard runs inside it, so two
-writers cannot both pass the check and then store claims that contradict each other. Nothing is
-deleted: cancel and supersede change a status and leave an event row.
+- One connection per thread (FastAPI runs handlers on a thread pool; a shared sqlite3 connection
+  there interleaves transactions), each with a busy timeout, so a writer waits for another
+  process or thread instead of failing.
+- Every read is from committed state. The event log's sequence number is the change counter
+  other processes' writes are seen by (``changes_since``).
+- Nothing is deleted or overwritten without a copy: a status change leaves an event row; an
+  update by ``ingest`` first copies the old version into ``revisions``.
 """
 from __future__ import annotations
 
 import json
 import os
 import sqlite3
+import threading
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from guard.candidates import CandidateIndex
-from guard.claims import Claim, ClaimError, Norm, Scope, Status, Window, validate_text
-from guard.judge import Decision, Tier
-from guard.pipeline import Guard
+from guard.claims import Claim, ClaimError, Norm, Scope, Status, Window
 
 DEFAULT_PATH = os.environ.get("GUARD_STORE", "claims.sqlite")
+BUSY_TIMEOUT_MS = 60_000
+MAX_CHAIN = 10_000          # a supersession chain longer than this is corrupt, not history
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS claims (
@@ -36,6 +40,11 @@ CREATE TABLE IF NOT EXISTS exceptions (
     id INTEGER PRIMARY KEY AUTOINCREMENT, claim_id TEXT NOT NULL, reason TEXT NOT NULL,
     conflicts TEXT NOT NULL, at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now'))
 );
+CREATE TABLE IF NOT EXISTS revisions (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, claim_id TEXT NOT NULL, row TEXT NOT NULL,
+    at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now'))
+);
+CREATE INDEX IF NOT EXISTS revisions_claim ON revisions(claim_id);
 """
 
 
@@ -43,139 +52,146 @@ class UnknownClaim(ClaimError):
     pass
 
 
-@dataclass
-class WriteResult:
-    stored: bool
-    decision: Decision
-    claim: Claim | None = None
-    notes: list[str] = field(default_factory=list)
-
-    def to_dict(self) -> dict:
-        return {"stored": self.stored, "claim": self.claim.to_dict() if self.claim else None,
-                **self.decision.to_dict()}
-
-
 class ClaimStore:
-    def __init__(self, path: str | Path = DEFAULT_PATH, guard: Guard | None = None, neighbours: int = 8):
+    def __init__(self, path: str | Path = DEFAULT_PATH):
         self.path = Path(path)
-        self._guard = guard
-        self.neighbours = neighbours
+        self._local = threading.local()
+        self._all: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
         try:
-            self.db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
-            self.db.row_factory = sqlite3.Row
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.executescript(SCHEMA)
         except sqlite3.DatabaseError as exc:
+            self.close()
             raise ClaimError(f"{self.path} is not a claim store ({exc})") from None
-        self._index: CandidateIndex | None = None
-        self._norms: dict[str, Norm] = {}
-        self._claims: dict[str, Claim] = {}
 
     @property
-    def guard(self) -> Guard:
-        """Built on first need, so reading a store never loads a model."""
-        if self._guard is None:
-            self._guard = Guard()
-        return self._guard
+    def db(self) -> sqlite3.Connection:
+        """This thread's connection (autocommit; transactions are explicit)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            try:
+                conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False,
+                                       timeout=BUSY_TIMEOUT_MS / 1000)
+                conn.row_factory = sqlite3.Row
+                conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA synchronous=NORMAL")
+            except sqlite3.DatabaseError as exc:
+                raise ClaimError(f"{self.path} is not a claim store ({exc})") from None
+            self._local.conn = conn
+            with self._lock:
+                self._all.append(conn)
+        return conn
 
     def close(self) -> None:
-        self.db.close()
+        with self._lock:
+            for c in self._all:
+                c.close()
+            self._all.clear()
+        self._local = threading.local()
+
+    @contextmanager
+    def transaction(self):
+        """BEGIN IMMEDIATE: the write lock is taken before anything is read, so what the block reads
+        is what it commits against. Waits up to the busy timeout for other writers."""
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
 
     # ---- reading ------------------------------------------------------------------------
     @staticmethod
-    def _row_claim(r: sqlite3.Row) -> Claim:
+    def row_claim(r: sqlite3.Row) -> Claim:
         return Claim(text=r["text"], scope=Scope(r["env"], r["team"], r["tenant"]),
                      window=Window.parse(r["valid_from"], r["valid_until"]), id=r["id"],
                      status=Status(r["status"]), source=r["source"], created_at=r["created_at"],
                      supersedes=r["supersedes"], reason=r["reason"])
 
+    @staticmethod
+    def row_norm(r: sqlite3.Row) -> Norm | None:
+        try:
+            return Norm.from_dict(json.loads(r["norm"])) if r["norm"] else None
+        except (ValueError, KeyError, TypeError):
+            return None          # a norm of an older build: renormalised on load
+
+    def row(self, claim_id: str) -> sqlite3.Row | None:
+        return self.db.execute("SELECT * FROM claims WHERE id=?", (claim_id,)).fetchone()
+
     def get(self, claim_id: str) -> Claim:
-        r = self.db.execute("SELECT * FROM claims WHERE id=?", (claim_id,)).fetchone()
+        r = self.row(claim_id)
         if r is None:
             raise UnknownClaim(f"unknown claim id: {claim_id}")
-        return self._row_claim(r)
+        return self.row_claim(r)
 
-    def list(self, status: str | None = "active") -> list[Claim]:
-        q, args = "SELECT * FROM claims", ()
+    def list(self, status: str | None = "active", limit: int | None = None, offset: int = 0) -> list[Claim]:
+        q, args = "SELECT * FROM claims", []
         if status:
-            q, args = q + " WHERE status=?", (status,)
-        return [self._row_claim(r) for r in self.db.execute(q + " ORDER BY created_at, rowid", args)]
+            q, args = q + " WHERE status=?", [status]
+        q += " ORDER BY created_at, rowid"
+        if limit is not None:
+            q, args = q + " LIMIT ? OFFSET ?", args + [limit, offset]
+        return [self.row_claim(r) for r in self.db.execute(q, args)]
+
+    def count(self, status: str | None = "active") -> int:
+        if status:
+            return self.db.execute("SELECT COUNT(*) FROM claims WHERE status=?", (status,)).fetchone()[0]
+        return self.db.execute("SELECT COUNT(*) FROM claims").fetchone()[0]
+
+    def active_rows(self) -> list[sqlite3.Row]:
+        return self.db.execute("SELECT * FROM claims WHERE status='active'").fetchall()
+
+    def chain(self, claim: Claim) -> list[Claim]:
+        """The claims this one supersedes, newest first; stops at a cycle or a dangling id, and at
+        ``MAX_CHAIN`` links, so a corrupt store cannot hang a reader."""
+        chain, seen = [claim], {claim.id}
+        while chain[-1].supersedes and len(chain) <= MAX_CHAIN:
+            nxt = chain[-1].supersedes
+            if nxt in seen:
+                break
+            r = self.row(nxt)
+            if r is None:
+                break
+            seen.add(nxt)
+            chain.append(self.row_claim(r))
+        return chain
 
     def history(self, claim_id: str) -> dict:
         claim = self.get(claim_id)
-        chain = [claim]
-        while chain[-1].supersedes:
-            chain.append(self.get(chain[-1].supersedes))
-        later = self.db.execute("SELECT id FROM claims WHERE supersedes=?", (claim_id,)).fetchall()
+        chain = self.chain(claim)
+        later = self.db.execute("SELECT id FROM claims WHERE supersedes=? AND id<>?", (claim_id, claim_id)).fetchall()
         ids = [c.id for c in chain] + [r["id"] for r in later]
         marks = ",".join("?" * len(ids))
         events = [dict(r) | {"detail": json.loads(r["detail"]) if r["detail"] else None} for r in
                   self.db.execute(f"SELECT * FROM events WHERE claim_id IN ({marks}) ORDER BY seq", ids)]
         exceptions = [dict(r) | {"conflicts": json.loads(r["conflicts"])} for r in
                       self.db.execute(f"SELECT * FROM exceptions WHERE claim_id IN ({marks})", ids)]
+        revisions = [{"at": r["at"], **json.loads(r["row"])} for r in
+                     self.db.execute("SELECT * FROM revisions WHERE claim_id=? ORDER BY id", (claim_id,))]
         return {"claim": claim.to_dict(), "supersedes_chain": [c.to_dict() for c in chain[1:]],
-                "superseded_by": [r["id"] for r in later], "events": events, "exceptions": exceptions}
+                "superseded_by": [r["id"] for r in later], "revisions": revisions, "events": events,
+                "exceptions": exceptions}
 
     def events(self) -> list[dict]:
         return [dict(r) for r in self.db.execute("SELECT * FROM events ORDER BY seq")]
 
-    # ---- the active set and its candidate index -------------------------------------------
-    def _load_active(self) -> None:
-        if self._index is not None:
-            return
-        rows = self.db.execute("SELECT * FROM claims WHERE status='active'").fetchall()
-        claims = [self._row_claim(r) for r in rows]
-        norms: list[Norm | None] = []
-        stale = []
-        for r, c in zip(rows, claims):
-            n = Norm.from_dict(json.loads(r["norm"])) if r["norm"] else None
-            if n is None or n.normalizer != self.guard.normalizer.name:
-                stale.append(len(norms))
-            norms.append(n)
-        if stale:
-            fresh = self.guard.normalize_claims([claims[i] for i in stale])
-            for i, n in zip(stale, fresh):
-                norms[i] = n
-        self._index = CandidateIndex()
-        for c, n in zip(claims, norms):
-            self._claims[c.id] = c
-            self._norms[c.id] = n
-            self._index.add(c.id, n, self._vector(c) if self._use_neighbours else None)
+    def last_seq(self) -> int:
+        return self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()[0]
 
-    @property
-    def _use_neighbours(self) -> bool:
-        return self.neighbours > 0 and self.guard.nli_gate is not None and self.guard.nli_gate.embedder is not None
+    def changes_since(self, seq: int) -> tuple[int, set[str]]:
+        """(newest seq, ids of claims some event touched after ``seq``): what another writer changed."""
+        rows = self.db.execute("SELECT seq, claim_id FROM events WHERE seq>?", (seq,)).fetchall()
+        return (max((r["seq"] for r in rows), default=seq), {r["claim_id"] for r in rows if r["claim_id"]})
 
-    def _vector(self, claim: Claim):
-        return self.guard.nli_gate.embedder.encode([claim.text])[0]
+    def stats(self) -> dict:
+        rows = self.db.execute("SELECT status, COUNT(*) n FROM claims GROUP BY status").fetchall()
+        return {r["status"]: r["n"] for r in rows}
 
-    def candidates(self, norm: Norm, claim: Claim, exclude: str | None = None) -> list[tuple[Claim, Norm]]:
-        self._load_active()
-        ids = self._index.blocked(norm, exclude)
-        if self._use_neighbours:
-            ids |= set(self._index.neighbours(self._vector(claim), self.neighbours)) - {exclude}
-        return [(self._claims[i], self._norms[i]) for i in sorted(ids)]
-
-    # ---- writes -------------------------------------------------------------------------
-    @contextmanager
-    def _tx(self):
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-            self.db.execute("COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            self._index = None        # the in-memory view may be ahead of the rolled-back file
-            self._claims.clear()
-            self._norms.clear()
-            raise
-
-    def _event(self, action: str, claim_id: str | None, detail: dict | None = None) -> None:
-        self.db.execute("INSERT INTO events(action, claim_id, detail) VALUES (?,?,?)",
-                        (action, claim_id, json.dumps(detail) if detail else None))
-
-    def _insert(self, claim: Claim, norm: Norm | None, kind: str = "claim") -> None:
+    # ---- writing (inside ``transaction``) ----------------------------------------------------
+    def insert(self, claim: Claim, norm: Norm | None, kind: str = "claim") -> None:
         s, w = claim.scope, claim.window
         self.db.execute(
             "INSERT INTO claims(id,text,env,team,tenant,valid_from,valid_until,status,kind,source,created_at,"
@@ -184,134 +200,25 @@ class ClaimStore:
              claim.source, claim.created_at, claim.supersedes, claim.reason,
              json.dumps(norm.to_dict()) if norm else None))
 
-    def _index_add(self, claim: Claim, norm: Norm) -> None:
-        if self._index is not None:
-            self._claims[claim.id], self._norms[claim.id] = claim, norm
-            self._index.add(claim.id, norm, self._vector(claim) if self._use_neighbours else None)
+    def revise(self, claim: Claim, norm: Norm | None) -> None:
+        """Replace a claim's content, keeping the old version as a revision row first."""
+        old = self.row(claim.id)
+        self.db.execute("INSERT INTO revisions(claim_id, row) VALUES (?,?)",
+                        (claim.id, json.dumps({k: old[k] for k in old.keys() if k != "norm"})))
+        s, w = claim.scope, claim.window
+        self.db.execute("UPDATE claims SET text=?, env=?, team=?, tenant=?, valid_from=?, valid_until=?, source=?, "
+                        "supersedes=?, norm=? WHERE id=?",
+                        (claim.text, s.env, s.team, s.tenant, *w.to_dict().values(), claim.source, claim.supersedes,
+                         json.dumps(norm.to_dict()) if norm else None, claim.id))
 
-    def _index_remove(self, claim_id: str) -> None:
-        if self._index is not None:
-            self._index.remove(claim_id)
-            self._claims.pop(claim_id, None)
-            self._norms.pop(claim_id, None)
+    def set_status(self, claim_id: str, status: Status, reason: str | None = None) -> None:
+        self.db.execute("UPDATE claims SET status=?, reason=COALESCE(?, reason) WHERE id=?",
+                        (status.value, reason, claim_id))
 
-    def _new_claim(self, text, scope, window, **kw) -> Claim:
-        return Claim(text=validate_text(text), scope=_scope(scope), window=_window(window), **kw)
+    def event(self, action: str, claim_id: str | None, detail: dict | None = None) -> None:
+        self.db.execute("INSERT INTO events(action, claim_id, detail) VALUES (?,?,?)",
+                        (action, claim_id, json.dumps(detail) if detail else None))
 
-    def _guarded(self, claim: Claim, action: str, exclude: str | None = None,
-                 force_reason: str | None = None, before_insert=None) -> WriteResult:
-        with self._tx():
-            norm = self.guard.normalize(claim.text, claim.scope, claim.window)
-            decision = self.guard.check(claim, self.candidates(norm, claim, exclude), norm)
-            if decision.tier is Tier.BLOCK and force_reason is None:
-                return WriteResult(False, decision, None)
-            if before_insert:
-                before_insert()
-            self._insert(claim, norm)
-            detail = {"tier": decision.tier.value, "reasons": decision.reasons}
-            if claim.source:
-                detail["source"] = claim.source
-            if claim.reason:
-                detail["reason"] = claim.reason
-            self._event(action, claim.id, detail)
-            if force_reason is not None and decision.conflicts:
-                conflicts = [j.to_dict() for j in decision.conflicts]
-                self.db.execute("INSERT INTO exceptions(claim_id, reason, conflicts) VALUES (?,?,?)",
-                                (claim.id, force_reason, json.dumps(conflicts)))
-                self._event("exception", claim.id, {"reason": force_reason,
-                                                    "overrides": [j.claim_id for j in decision.conflicts]})
-        self._index_add(claim, norm)
-        return WriteResult(True, decision, claim)
-
-    def check(self, text: str, scope: dict | Scope | None = None, window: dict | Window | None = None) -> Decision:
-        claim = self._new_claim(text, scope, window)
-        norm = self.guard.normalize(claim.text, claim.scope, claim.window)
-        return self.guard.check(claim, self.candidates(norm, claim), norm)
-
-    def remember(self, text: str, scope=None, window=None, source: str | None = None) -> WriteResult:
-        return self._guarded(self._new_claim(text, scope, window, source=source), "remember")
-
-    def learn(self, text: str, source: str, scope=None, window=None) -> WriteResult:
-        if not source or not str(source).strip():
-            raise ClaimError("learn needs the source the claim was learnt from")
-        return self._guarded(self._new_claim(text, scope, window, source=str(source).strip()), "learn")
-
-    def force(self, text: str, reason: str, scope=None, window=None, source: str | None = None) -> WriteResult:
-        if not reason or not reason.strip():
-            raise ClaimError("force needs a reason; it is recorded with the exception")
-        claim = self._new_claim(text, scope, window, source=source, reason=reason.strip())
-        return self._guarded(claim, "force", force_reason=reason.strip())
-
-    def supersede(self, old_id: str, text: str, reason: str, scope=None, window=None) -> WriteResult:
-        if not reason or not reason.strip():
-            raise ClaimError("supersede needs a reason")
-        old = self.get(old_id)
-        if old.status is not Status.ACTIVE:
-            raise ClaimError(f"claim {old_id} is {old.status.value}, only active claims can be superseded")
-        claim = self._new_claim(text, scope if scope is not None else old.scope,
-                                window if window is not None else old.window,
-                                supersedes=old_id, reason=reason.strip())
-
-        def retire():
-            self.db.execute("UPDATE claims SET status='superseded' WHERE id=?", (old_id,))
-            self._event("superseded", old_id, {"by": claim.id, "reason": reason.strip()})
-
-        res = self._guarded(claim, "supersede", exclude=old_id, before_insert=retire)
-        if res.stored:
-            self._index_remove(old_id)
-        return res
-
-    def cancel(self, claim_id: str, reason: str | None = None) -> Claim:
-        claim = self.get(claim_id)
-        if claim.status is not Status.ACTIVE:
-            raise ClaimError(f"claim {claim_id} is already {claim.status.value}")
-        with self._tx():
-            self.db.execute("UPDATE claims SET status='cancelled', reason=COALESCE(?, reason) WHERE id=?",
-                            (reason, claim_id))
-            self._event("cancel", claim_id, {"reason": reason} if reason else None)
-        self._index_remove(claim_id)
-        return self.get(claim_id)
-
-    def ingest(self, claims: list[Claim]) -> int:
-        """Upsert reference facts without the guard (they are the ground truth others are checked
-        against). All in one transaction: a failure stores none of them."""
-        norms = self.guard.normalize_claims(claims)
-        with self._tx():
-            for c, n in zip(claims, norms):
-                prev = self.db.execute("SELECT id FROM claims WHERE id=?", (c.id,)).fetchone()
-                if prev:
-                    s, w = c.scope, c.window
-                    self.db.execute(
-                        "UPDATE claims SET text=?, env=?, team=?, tenant=?, valid_from=?, valid_until=?, "
-                        "status='active', source=?, norm=? WHERE id=?",
-                        (c.text, s.env, s.team, s.tenant, *w.to_dict().values(), c.source,
-                         json.dumps(n.to_dict()), c.id))
-                    self._event("ingest-update", c.id, {"source": c.source} if c.source else None)
-                else:
-                    self._insert(c, n, kind="reference")
-                    self._event("ingest", c.id, {"source": c.source} if c.source else None)
-        self._index = None   # rebuilt on next use
-        self._claims.clear()
-        self._norms.clear()
-        return len(claims)
-
-    def stats(self) -> dict:
-        rows = self.db.execute("SELECT status, COUNT(*) n FROM claims GROUP BY status").fetchall()
-        return {r["status"]: r["n"] for r in rows}
-
-
-def _scope(scope) -> Scope:
-    return scope if isinstance(scope, Scope) else Scope.from_dict(scope)
-
-
-def _window(window) -> Window:
-    if isinstance(window, Window):
-        return window
-    if window is None:
-        return Window()
-    if isinstance(window, dict):
-        extra = set(window) - {"valid_from", "valid_until"}
-        if extra:
-            raise ClaimError(f"unknown window key(s): {', '.join(sorted(extra))}")
-        return Window.parse(window.get("valid_from"), window.get("valid_until"))
-    raise ClaimError("window must be an object with valid_from/valid_until")
+    def exception(self, claim_id: str, reason: str, conflicts: list[dict]) -> None:
+        self.db.execute("INSERT INTO exceptions(claim_id, reason, conflicts) VALUES (?,?,?)",
+                        (claim_id, reason, json.dumps(conflicts)))

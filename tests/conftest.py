@@ -29,8 +29,8 @@ def fast_guard(normalizer):
 
 @pytest.fixture
 def store(tmp_path, fast_guard):
-    from guard.store import ClaimStore
-    s = ClaimStore(tmp_path / "claims.sqlite", guard=fast_guard)
+    from guard.service import GuardService
+    s = GuardService(tmp_path / "claims.sqlite", guard=fast_guard)
     yield s
     s.close()
 

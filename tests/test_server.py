@@ -41,15 +41,16 @@ def test_block_is_409_with_conflicts(server):
     assert r.status_code == 409
     body = r.json()
     assert body["stored"] is False and body["conflicts"][0]["claim_id"] == first and body["reasons"]
-    assert len(httpx.get(server + "/claims").json()) == 1
+    assert len(httpx.get(server + "/claims").json()["claims"]) == 1
     r = httpx.post(server + f"/claims/{first}/supersede", json={"text": "X supports null keys.", "reason": "v2"})
     assert r.status_code == 201
-    assert httpx.get(server + f"/claims/{first}").json()["claim"]["status"] == "superseded"
+    assert httpx.get(server + f"/claims/{first}").json()["status"] == "superseded"
+    assert httpx.get(server + f"/claims/{first}/history").json()["claim"]["status"] == "superseded"
 
 
 def test_bad_input_is_422_and_unknown_id_404(server):
     r = httpx.post(server + "/claims", json={"text": "  "})
-    assert r.status_code == 422 and "empty" in r.json()["detail"]
+    assert r.status_code == 422 and "empty" in r.json()["error"]
     r = httpx.post(server + "/claims", json={"text": "ok", "scope": {"planet": "mars"}})
-    assert r.status_code == 422 and "unknown scope key" in r.json()["detail"]
+    assert r.status_code == 422 and "unknown scope key" in r.json()["error"]
     assert httpx.get(server + "/claims/c_nope").status_code == 404

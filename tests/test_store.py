@@ -6,12 +6,13 @@ import pytest
 from guard.claims import ClaimError
 from guard.judge import Tier
 from guard.pipeline import Guard, GuardConfig
+from guard.service import GuardService
 from guard.store import ClaimStore, UnknownClaim
 
 
 def rows(store):
-    return store.db.execute("SELECT COUNT(*) FROM claims").fetchone()[0], \
-        store.db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+    return store.store.db.execute("SELECT COUNT(*) FROM claims").fetchone()[0], \
+        store.store.db.execute("SELECT COUNT(*) FROM events").fetchone()[0]
 
 
 def test_rejects_vs_supports_blocks_and_stores_nothing(store):
@@ -56,7 +57,7 @@ class Exploding:
 def test_a_raising_normalizer_still_stores_ungated(tmp_path, store):
     store.remember("X rejects null keys.")
     g = Guard(GuardConfig(stages=("structural",)), normalizer=Exploding())
-    s2 = ClaimStore(store.path, guard=g)
+    s2 = GuardService(store.path, guard=g)
     res = s2.remember("X supports null keys.")
     assert res.stored and res.decision.tier is Tier.CLEAN
     assert any("normalizer failed" in n for n in res.decision.notes)
@@ -118,6 +119,7 @@ def test_learn_records_source_and_ingest_is_unguarded(store):
     store.ingest([Claim.from_dict({"id": "ref-1", "text": "Backups run every 12 hours."})])
     assert store.get("ref-1").text == "Backups run every 12 hours."
     assert [e["action"] for e in store.events()][-2:] == ["ingest", "ingest-update"]
+    assert [r["text"] for r in store.history("ref-1")["revisions"]] == ["Backups run every 24 hours."]
 
 
 @pytest.mark.parametrize("call, msg", [
@@ -136,7 +138,7 @@ def test_bad_input_stores_nothing(store, call, msg):
 
 
 def test_wal_and_every_write_leaves_an_event(store):
-    assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store.store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     store.remember("Backups run every 6 hours.")
     c = store.remember("Audit logs are retained for 365 days.").claim
     store.cancel(c.id)

@@ -95,6 +95,7 @@ def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | N
         t = time.time()
         s = train(_train_cfg(recipe, final), extra=to_nli_pairs(rows))
         shutil.rmtree(final / "_checkpoints", ignore_errors=True)
+        s["command"] = f"python -m training.cv_nli {recipe['_path']}"
         s["recipe"] = {k2: v for k2, v in recipe.items() if not k2.startswith("_")}
         s["hardware"] = _hardware()
         (final / "training_summary.json").write_text(json.dumps(s, indent=2))

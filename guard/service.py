@@ -1,0 +1,310 @@
+"""GuardService: guarded writes on top of a ClaimStore.
+
+Why a module apart from the store: the check must run against the store's *committed* state,
+whatever other threads or processes wrote, and models must never load while the write lock is
+held. So a write here (1) loads models and normalizes outside any lock, (2) runs the check once
+outside the lock, which warms the NLI and embedding caches, then (3) takes SQLite's write lock
+(BEGIN IMMEDIATE), brings its in-memory view of the active claims up to date from the event log
+(the change counter other processes advance), and re-checks inside the lock, where the scores
+are cache hits. A blocked write stores nothing; a stored write is one transaction.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from guard.candidates import CandidateIndex
+from guard.claims import Claim, ClaimError, Norm, Scope, Status, Window, validate_text
+from guard.judge import Decision, Tier
+from guard.pipeline import Guard
+from guard.store import MAX_CHAIN, ClaimStore, UnknownClaim
+
+__all__ = ["GuardService", "WriteResult", "UnknownClaim"]
+
+
+@dataclass
+class WriteResult:
+    stored: bool
+    decision: Decision
+    claim: Claim | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {"stored": self.stored, "claim": self.claim.to_dict() if self.claim else None,
+                **self.decision.to_dict()}
+
+
+class GuardService:
+    def __init__(self, store: ClaimStore | str | Path, guard: Guard | None = None, neighbours: int = 8):
+        self.store = store if isinstance(store, ClaimStore) else ClaimStore(store)
+        self._guard = guard
+        self.neighbours = neighbours
+        self._view = threading.RLock()      # the in-memory view and in-process writers
+        self._index: CandidateIndex | None = None
+        self._claims: dict[str, Claim] = {}
+        self._norms: dict[str, Norm] = {}
+        self._seq = 0
+
+    # ---- models ---------------------------------------------------------------------------
+    @property
+    def guard(self) -> Guard:
+        """Built on first need, so reading a store never loads a model."""
+        if self._guard is None:
+            self._guard = Guard()
+        return self._guard
+
+    def warm(self) -> "GuardService":
+        """Load every model a write needs (spaCy, cross-encoder, bi-encoder) now, not under a lock."""
+        _ = self.guard.nli_gate
+        return self
+
+    @property
+    def path(self) -> Path:
+        return self.store.path
+
+    def close(self) -> None:
+        self.store.close()
+
+    # ---- the view of the active claims -----------------------------------------------------
+    @property
+    def _use_neighbours(self) -> bool:
+        gate = self.guard.nli_gate
+        return self.neighbours > 0 and gate is not None and getattr(gate, "embedder", None) is not None
+
+    def _vector(self, claim: Claim):
+        return self.guard.nli_gate.embedder.encode([claim.text])[0]
+
+    def _norm_rows(self, rows) -> list[tuple[Claim, Norm]]:
+        claims = [ClaimStore.row_claim(r) for r in rows]
+        norms = [ClaimStore.row_norm(r) for r in rows]
+        stale = [i for i, n in enumerate(norms) if n is None or n.normalizer != self.guard.normalizer.name]
+        if stale:
+            for i, n in zip(stale, self.guard.normalize_claims([claims[i] for i in stale])):
+                norms[i] = n
+        return list(zip(claims, norms))
+
+    def _add(self, claim: Claim, norm: Norm) -> None:
+        self._claims[claim.id], self._norms[claim.id] = claim, norm
+        self._index.add(claim.id, norm, self._vector(claim) if self._use_neighbours else None)
+
+    def _remove(self, claim_id: str) -> None:
+        self._index.remove(claim_id)
+        self._claims.pop(claim_id, None)
+        self._norms.pop(claim_id, None)
+
+    def refresh(self) -> None:
+        """Bring the view up to the committed state: a full load the first time, then only the
+        claims some event touched since the last refresh (any process's writes)."""
+        with self._view:
+            if self._index is None:
+                seq = self.store.last_seq()           # read before the rows: a change in between is re-applied
+                self._index, self._claims, self._norms = CandidateIndex(), {}, {}
+                for c, n in self._norm_rows(self.store.active_rows()):
+                    self._add(c, n)
+                self._seq = seq
+                return
+            seq, ids = self.store.changes_since(self._seq)
+            if not ids:
+                self._seq = seq
+                return
+            rows = [r for r in (self.store.row(i) for i in ids) if r is not None]
+            for i in ids:
+                if i in self._claims:
+                    self._remove(i)
+            for c, n in self._norm_rows([r for r in rows if r["status"] == Status.ACTIVE.value]):
+                self._add(c, n)
+            self._seq = seq
+
+    def candidates(self, norm: Norm, claim: Claim, exclude: str | None = None) -> list[tuple[Claim, Norm]]:
+        with self._view:
+            self.refresh()
+            ids = self._index.blocked(norm, exclude)
+            if self._use_neighbours:
+                ids |= set(self._index.neighbours(self._vector(claim), self.neighbours)) - {exclude}
+            return [(self._claims[i], self._norms[i]) for i in sorted(ids)]
+
+    # ---- reads (delegated) -------------------------------------------------------------------
+    def get(self, claim_id: str) -> Claim:
+        return self.store.get(claim_id)
+
+    def list(self, status: str | None = "active", limit: int | None = None, offset: int = 0) -> list[Claim]:
+        return self.store.list(status, limit, offset)
+
+    def history(self, claim_id: str) -> dict:
+        return self.store.history(claim_id)
+
+    def events(self) -> list[dict]:
+        return self.store.events()
+
+    def stats(self) -> dict:
+        return self.store.stats()
+
+    # ---- guarded writes ----------------------------------------------------------------------
+    def _new_claim(self, text, scope, window, **kw) -> Claim:
+        return Claim.from_dict({"text": validate_text(text), "scope": _scope(scope).to_dict(),
+                                **_window(window).to_dict(), **{k: v for k, v in kw.items() if v is not None}})
+
+    def check(self, text: str, scope: dict | Scope | None = None, window: dict | Window | None = None) -> Decision:
+        claim = self._new_claim(text, scope, window)
+        norm = self.guard.normalize(claim.text, claim.scope, claim.window)
+        return self.guard.check(claim, self.candidates(norm, claim), norm)
+
+    def _guarded(self, claim: Claim, action: str, exclude: str | None = None,
+                 force_reason: str | None = None, before_insert=None) -> WriteResult:
+        self.warm()
+        norm = self.guard.normalize(claim.text, claim.scope, claim.window)
+        self.guard.check(claim, self.candidates(norm, claim, exclude), norm)      # outside the lock: warms caches
+        with self._view, self.store.transaction():
+            decision = self.guard.check(claim, self.candidates(norm, claim, exclude), norm)
+            if decision.tier is Tier.BLOCK and force_reason is None:
+                return WriteResult(False, decision, None)
+            if before_insert:
+                before_insert()
+            self.store.insert(claim, norm)
+            detail = {"tier": decision.tier.value, "reasons": decision.reasons}
+            if claim.source:
+                detail["source"] = claim.source
+            if claim.reason:
+                detail["reason"] = claim.reason
+            self.store.event(action, claim.id, detail)
+            if force_reason is not None and decision.conflicts:
+                self.store.exception(claim.id, force_reason, [j.to_dict() for j in decision.conflicts])
+                self.store.event("exception", claim.id, {"reason": force_reason,
+                                                        "overrides": [j.claim_id for j in decision.conflicts]})
+        return WriteResult(True, decision, claim)
+
+    def remember(self, text: str, scope=None, window=None, source: str | None = None) -> WriteResult:
+        return self._guarded(self._new_claim(text, scope, window, source=source), "remember")
+
+    def learn(self, text: str, source: str, scope=None, window=None) -> WriteResult:
+        if not isinstance(source, str) or not source.strip():
+            raise ClaimError("learn needs the source the claim was learnt from")
+        return self._guarded(self._new_claim(text, scope, window, source=source.strip()), "learn")
+
+    def force(self, text: str, reason: str, scope=None, window=None, source: str | None = None) -> WriteResult:
+        if not isinstance(reason, str) or not reason.strip():
+            raise ClaimError("force needs a reason; it is recorded with the exception")
+        claim = self._new_claim(text, scope, window, source=source, reason=reason.strip())
+        return self._guarded(claim, "force", force_reason=reason.strip())
+
+    def supersede(self, old_id: str, text: str, reason: str, scope=None, window=None) -> WriteResult:
+        if not isinstance(reason, str) or not reason.strip():
+            raise ClaimError("supersede needs a reason")
+        old = self.store.get(old_id)
+        if old.status is not Status.ACTIVE:
+            raise ClaimError(f"claim {old_id} is {old.status.value}, only active claims can be superseded")
+        claim = self._new_claim(text, scope if scope is not None else old.scope,
+                                window if window is not None else old.window,
+                                supersedes=old_id, reason=reason.strip())
+
+        def retire():     # inside the write transaction: the old claim may have changed meanwhile
+            now = self.store.get(old_id)
+            if now.status is not Status.ACTIVE:
+                raise ClaimError(f"claim {old_id} is {now.status.value}, only active claims can be superseded")
+            self.store.set_status(old_id, Status.SUPERSEDED)
+            self.store.event("superseded", old_id, {"by": claim.id, "reason": reason.strip()})
+
+        return self._guarded(claim, "supersede", exclude=old_id, before_insert=retire)
+
+    def cancel(self, claim_id: str, reason: str | None = None) -> Claim:
+        with self._view, self.store.transaction():
+            claim = self.store.get(claim_id)
+            if claim.status is not Status.ACTIVE:
+                raise ClaimError(f"claim {claim_id} is already {claim.status.value}")
+            self.store.set_status(claim_id, Status.CANCELLED, reason)
+            self.store.event("cancel", claim_id, {"reason": reason} if reason else None)
+        return self.store.get(claim_id)
+
+    def ingest(self, claims: list[Claim]) -> int:
+        """Upsert reference facts without the guard (they are the ground truth others are checked
+        against). All in one transaction: a refused row stores none of them. An update keeps the
+        old version as a revision; a cancelled or superseded claim is never reactivated; a claim
+        stored through the guard is never rewritten (supersede it); ``supersedes`` must name a
+        known claim and form no cycle."""
+        ids = [c.id for c in claims]
+        dup = sorted({i for i in ids if ids.count(i) > 1})
+        if dup:
+            raise ClaimError(f"ingest: id(s) appear more than once: {_few(dup)}")
+        norms = self.guard.normalize_claims(claims)
+        with self._view, self.store.transaction():
+            batch = {c.id: c for c in claims}
+            problems = []
+            for c in claims:
+                r = self.store.row(c.id)
+                if r is None:
+                    continue
+                if r["kind"] != "reference":
+                    problems.append(f"{c.id} was stored through the guard; supersede it instead of ingesting")
+                elif r["status"] != Status.ACTIVE.value and c.status is Status.ACTIVE:
+                    problems.append(f"{c.id} is {r['status']}; ingest does not reactivate claims")
+            problems += _supersession_problems(claims, batch, self.store)
+            if problems:
+                raise ClaimError("ingest refused, nothing stored: " + "; ".join(problems[:5]) +
+                                 (f" (+{len(problems) - 5} more)" if len(problems) > 5 else ""))
+            for c, n in zip(claims, norms):
+                r = self.store.row(c.id)
+                if r is None:
+                    self.store.insert(c, n, kind="reference")
+                    self.store.event("ingest", c.id, {"source": c.source} if c.source else None)
+                elif _changed(r, c):
+                    self.store.revise(c, n)
+                    self.store.event("ingest-update", c.id, {"source": c.source} if c.source else None)
+        return len(claims)
+
+
+def _changed(row, c: Claim) -> bool:
+    s, w = c.scope, c.window.to_dict()
+    return (row["text"], row["env"], row["team"], row["tenant"], row["valid_from"], row["valid_until"],
+            row["source"], row["supersedes"]) != (c.text, s.env, s.team, s.tenant, w["valid_from"], w["valid_until"],
+                                                  c.source, c.supersedes)
+
+
+def _supersession_problems(claims: list[Claim], batch: dict[str, Claim], store: ClaimStore) -> list[str]:
+    def parent(i: str) -> str | None:
+        if i in batch:
+            return batch[i].supersedes
+        r = store.row(i)
+        return r["supersedes"] if r is not None else None
+
+    out = []
+    for c in claims:
+        if not c.supersedes:
+            continue
+        if c.supersedes == c.id:
+            out.append(f"{c.id} supersedes itself")
+            continue
+        if c.supersedes not in batch and store.row(c.supersedes) is None:
+            out.append(f"{c.id} supersedes unknown claim {c.supersedes}")
+            continue
+        seen, cur = {c.id}, c.supersedes
+        for _ in range(MAX_CHAIN):
+            if cur is None:
+                break
+            if cur in seen:
+                out.append(f"{c.id} is part of a supersession cycle")
+                break
+            seen.add(cur)
+            cur = parent(cur)
+    return out
+
+
+def _few(xs: list[str]) -> str:
+    return ", ".join(xs[:5]) + (f" (+{len(xs) - 5} more)" if len(xs) > 5 else "")
+
+
+def _scope(scope) -> Scope:
+    return scope if isinstance(scope, Scope) else Scope.from_dict(scope)
+
+
+def _window(window) -> Window:
+    if isinstance(window, Window):
+        return window
+    if window is None:
+        return Window()
+    if isinstance(window, dict):
+        extra = set(window) - {"valid_from", "valid_until"}
+        if extra:
+            raise ClaimError(f"unknown window key(s): {', '.join(sorted(map(ascii, extra)))}")
+        return Window.parse(window.get("valid_from"), window.get("valid_until"))
+    raise ClaimError("window must be an object with valid_from/valid_until")

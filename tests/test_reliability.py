@@ -1,0 +1,243 @@
+"""Data safety: other writers (threads, processes), ingest that never rewrites or resurrects,
+hostile text, and a real server under concurrent clients."""
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import httpx
+import pytest
+
+from guard.claims import Claim, ClaimError, Status, comparison_text
+from guard.service import GuardService
+
+from conftest import ROOT
+
+
+@pytest.fixture
+def twin(store, fast_guard):
+    """A second service on the same file: another writer the first one knows nothing about."""
+    other = GuardService(store.path, guard=fast_guard)
+    yield other
+    other.close()
+
+
+def test_another_writers_claims_are_checked_against(store, twin):
+    assert store.remember("Backups run every 6 hours.").stored          # store's view is now loaded
+    assert twin.remember("The cache TTL is 5 minutes.").stored
+    res = store.remember("The cache TTL is 10 minutes.")
+    assert not res.stored and res.decision.tier.value == "block"
+
+
+def test_another_writers_cancel_is_seen(store, twin):
+    c = store.remember("The cache TTL is 5 minutes.").claim
+    assert not store.remember("The cache TTL is 10 minutes.").stored
+    twin.cancel(c.id, "moved to Redis defaults")
+    assert store.remember("The cache TTL is 10 minutes.").stored
+
+
+def test_a_separate_process_write_is_seen(store, tmp_path):
+    store.remember("Backups run every 6 hours.")
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    r = subprocess.run([sys.executable, "-m", "guard.cli", "--store", str(store.path), "--profile", "fast",
+                        "remember", "The cache TTL is 5 minutes."], capture_output=True, text=True, cwd=ROOT, env=env)
+    assert r.returncode == 0, r.stderr
+    assert not store.remember("The cache TTL is 10 minutes.").stored
+
+
+def test_threads_racing_conflicting_writes_store_at_most_one(store):
+    barrier = threading.Barrier(8)
+    results = []
+
+    def go(n):
+        barrier.wait()
+        results.append(store.remember(f"Prod deploys need {n + 1} approvals.").stored)
+
+    ts = [threading.Thread(target=go, args=(i,)) for i in range(8)]
+    [t.start() for t in ts]
+    [t.join() for t in ts]
+    active = store.list()
+    assert sum(results) == len(active) == 1
+
+
+def test_ingest_keeps_every_version_and_never_resurrects(store):
+    store.ingest([Claim.from_dict({"id": "ref-1", "text": "Backups run every 24 hours."})])
+    store.ingest([Claim.from_dict({"id": "ref-1", "text": "Backups run every 12 hours."})])
+    h = store.history("ref-1")
+    assert h["claim"]["text"] == "Backups run every 12 hours."
+    assert [r["text"] for r in h["revisions"]] == ["Backups run every 24 hours."]
+    store.cancel("ref-1", "retired")
+    with pytest.raises(ClaimError, match="does not reactivate"):
+        store.ingest([Claim.from_dict({"id": "ref-1", "text": "Backups run every 12 hours."})])
+    assert store.get("ref-1").status is Status.CANCELLED
+
+
+def test_ingest_never_rewrites_a_guarded_claim(store):
+    c = store.remember("The API gateway listens on port 8443.").claim
+    with pytest.raises(ClaimError, match="supersede it"):
+        store.ingest([Claim.from_dict({"id": c.id, "text": "The API gateway listens on port 9443."})])
+    assert store.get(c.id).text == "The API gateway listens on port 8443."
+
+
+@pytest.mark.parametrize("batch, msg", [
+    ([{"id": "a", "text": "A is on.", "supersedes": "a"}], "supersedes itself"),
+    ([{"id": "a", "text": "A is on.", "supersedes": "nope"}], "unknown claim"),
+    ([{"id": "a", "text": "A is on.", "supersedes": "b"}, {"id": "b", "text": "B is on.", "supersedes": "a"}], "cycle"),
+    ([{"id": "a", "text": "A is on."}, {"id": "a", "text": "A is off."}], "more than once"),
+])
+def test_ingest_refuses_bad_supersession_and_stores_nothing(store, batch, msg):
+    before = len(store.list("all") if False else store.store.list(None))
+    with pytest.raises(ClaimError, match=msg):
+        store.ingest([Claim.from_dict(d) for d in batch])
+    assert len(store.store.list(None)) == before
+
+
+def test_a_corrupt_cycle_cannot_hang_history(store):
+    store.ingest([Claim.from_dict({"id": "a", "text": "A is on."}), Claim.from_dict({"id": "b", "text": "B is on."})])
+    db = store.store.db
+    db.execute("UPDATE claims SET supersedes='b' WHERE id='a'")
+    db.execute("UPDATE claims SET supersedes='a' WHERE id='b'")
+    h = store.history("a")                       # returns, bounded
+    assert [c["id"] for c in h["supersedes_chain"]] == ["b"]
+
+
+@pytest.mark.parametrize("sneaky", [
+    "Deploys need one\u200b approval.",           # zero-width space
+    "\u202eDeploys need one approval.",           # right-to-left override
+    "D\u0435\u0440loys need one approval.",       # Cyrillic е and р
+    "Ｄｅｐｌｏｙｓ need one approval.",               # full-width
+])
+def test_invisible_and_confusable_characters_do_not_bypass_the_guard(store, sneaky):
+    assert store.remember("Deploys need two approvals.").stored
+    res = store.remember(sneaky)
+    assert not res.stored and res.decision.tier.value == "block"
+
+
+def test_what_the_user_wrote_is_what_is_stored(store):
+    c = store.remember("Caf\u00e9 hours are 9\u201317.").claim
+    assert store.get(c.id).text == "Caf\u00e9 hours are 9\u201317."
+    assert comparison_text("a\u200bb\u202e") == "ab"
+
+
+@pytest.mark.parametrize("call, msg", [
+    (lambda s: s.remember("ok text", scope={"env": "pr\udcffod"}), "scope.env is not valid UTF-8"),
+    (lambda s: s.learn("ok text", source="run\udcffbook"), "source is not valid UTF-8"),
+    (lambda s: s.force("ok text", reason="why\ud800"), "reason is not valid UTF-8"),
+    (lambda s: s.ingest([Claim.from_dict({"id": "x\udcff", "text": "ok"})]), "id is not valid UTF-8"),
+    (lambda s: s.remember("null\x00byte"), "control character U\\+0000"),
+    (lambda s: s.remember("ok text", scope={"env": "bell\x07"}), "control character"),
+])
+def test_every_string_field_is_validated_like_the_text(store, call, msg):
+    with pytest.raises(ClaimError, match=msg) as exc:
+        call(store)
+    str(exc.value).encode("utf-8")          # the message itself renders
+    assert store.store.list(None) == []
+
+
+# ---- the real server -------------------------------------------------------------------------
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def live(tmp_path):
+    port = _free_port()
+    path = tmp_path / "s.sqlite"
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "GUARD_TOKEN": ""}
+    proc = subprocess.Popen([sys.executable, "-m", "guard.cli", "--store", str(path), "--profile", "fast", "serve",
+                             "--port", str(port), "--token", "s3cret"], env=env, cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(200):
+        try:
+            if httpx.get(base + "/ready", timeout=1, headers={"Authorization": "Bearer s3cret"}).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        if proc.poll() is not None:
+            raise RuntimeError(proc.stderr.read().decode())
+        time.sleep(0.25)
+    yield base, path
+    proc.terminate()
+    proc.wait(10)
+
+
+AUTH = {"Authorization": "Bearer s3cret"}
+
+
+def test_many_clients_racing_conflicting_writes(live):
+    base, path = live
+    topics = [("The cache TTL is {} minutes.", ["5", "10", "15", "20"]),
+              ("Prod deploys need {} approvals.", ["one", "two", "three", "four"])]
+    out, errors = [], []
+
+    def client(k):
+        with httpx.Client(base_url=base, headers=AUTH, timeout=60) as c:
+            for i in range(6):
+                tmpl, vals = topics[(k + i) % 2]
+                body = {"text": tmpl.format(vals[(k + i) % 4])} if i % 3 else {"text": f"Service {k}-{i} owns queue q{k}{i}."}
+                r = c.post("/claims", json=body)
+                out.append((r.status_code, r.json()))
+
+    def cli_writer():
+        env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+        r = subprocess.run([sys.executable, "-m", "guard.cli", "--store", str(path), "--profile", "fast", "remember",
+                            "Audit logs are retained for 365 days."], capture_output=True, text=True, cwd=ROOT, env=env)
+        if r.returncode not in (0, 3):
+            errors.append(r.stderr)
+
+    ts = [threading.Thread(target=client, args=(k,)) for k in range(8)] + [threading.Thread(target=cli_writer)]
+    [t.start() for t in ts]
+    [t.join() for t in ts]
+    assert not errors
+    assert all(code in (201, 409) for code, _ in out), [c for c, _ in out if c not in (201, 409)]
+    listed = httpx.get(base + "/claims", params={"limit": 1000}, headers=AUTH).json()
+    active = {c["id"] for c in listed["claims"]}
+    stored = {b["claim"]["id"] for code, b in out if code == 201}
+    assert stored <= active and listed["total"] == len(active)
+    assert all(b["claim"] is None for code, b in out if code == 409)
+    texts = [c["text"] for c in listed["claims"]]
+    # equal statements may repeat; two different values of one setting never both stand
+    assert len({t for t in texts if t.startswith("The cache TTL")}) == 1
+    assert len({t for t in texts if t.startswith("Prod deploys need")}) == 1
+    assert "Audit logs are retained for 365 days." in texts
+
+
+def test_service_contract(live):
+    base, _ = live
+    assert httpx.post(base + "/claims", json={"text": "Backups run every 6 hours."}).status_code == 401
+    assert httpx.get(base + "/health").json() == {"status": "ok"}
+    with httpx.Client(base_url=base, headers=AUTH) as c:
+        r = c.post("/claims", json={"text": "Debug logging is enabled.", "env": "prod"})
+        assert r.status_code == 422 and "env" in r.json()["error"] and set(r.json()) == {"error", "details"}
+        r = c.post("/claims", content=b'{"text": "ok", "scope": {"env": "pr\\udcffod"}}',
+                   headers={"content-type": "application/json"})
+        assert r.status_code == 422 and set(r.json()) == {"error", "details"}
+        r = c.post("/claims", content=b'{"text": "x\\udcff y"}', headers={"content-type": "application/json"})
+        assert r.status_code == 422 and "UTF-8" in r.json()["error"]
+        first = c.post("/claims", json={"text": "The API gateway listens on port 8443."}).json()["claim"]["id"]
+        r = c.post("/claims", json={"text": "The API gateway listens on port 9443."})
+        assert r.status_code == 409
+        actions = {o["action"]: o for o in r.json()["resolve"]}
+        assert set(actions) == {"cancel", "supersede", "force"}
+        sup = actions["supersede"]
+        body = {**sup["body"], "reason": "port change"}
+        assert c.post(sup["path"], json=body).status_code == 201
+        assert c.get(f"/claims/{first}").json()["status"] == "superseded"
+        assert c.get(f"/claims/{first}/history").status_code == 200
+        assert c.get("/claims/c_nope").status_code == 404
+        page = c.get("/claims", params={"status": "all", "limit": 1, "offset": 1}).json()
+        assert len(page["claims"]) == 1 and page["total"] == 2
+        assert c.post("/claims", content=b"x" * 2_000_001, headers={"content-type": "application/json"}).status_code == 413
+
+
+def test_refuses_to_listen_beyond_loopback_without_a_token(tmp_path):
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "GUARD_TOKEN": ""}
+    r = subprocess.run([sys.executable, "-m", "guard.cli", "--store", str(tmp_path / "s.sqlite"), "--profile", "fast",
+                        "serve", "--host", "0.0.0.0"], capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
+    assert r.returncode == 2 and "without a token" in r.stderr
