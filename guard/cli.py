@@ -36,12 +36,18 @@ def main(store: Path = typer.Option(Path(os.environ.get("GUARD_STORE", "claims.s
                                     help="SQLite claim store (env GUARD_STORE)."),
          profile: str = typer.Option("accurate", help="fast = structural only; accurate = + gated NLI."),
          nli_model: Optional[str] = typer.Option(None, help="NLI model id or directory (default: shipped)."),
-         no_quantize: bool = typer.Option(False, "--no-quantize", help="Run the NLI model in fp32."),
+         no_quantize: bool = typer.Option(True, "--no-quantize/--quantize",
+                                          help="fp32 (default: deterministic, what the gate was fitted on) or "
+                                               "dynamic int8 (faster; scores drift with the batch)."),
+         allow_structural_only: bool = typer.Option(False, "--allow-structural-only",
+                                                    help="run on when the NLI model cannot load"),
+         quiet: bool = typer.Option(False, "--quiet", "-q", help="no notes or progress on stderr"),
          verbose: bool = typer.Option(False, "-v", "--verbose")):
     logging.basicConfig(level=logging.INFO if verbose else logging.ERROR, format="%(levelname)s %(message)s")
     for noisy in ("sentence_transformers", "transformers", "httpx"):
         logging.getLogger(noisy).setLevel(logging.WARNING if verbose else logging.ERROR)
-    _state.update(store=store, profile=profile, nli_model=nli_model, quantize=not no_quantize)
+    _state.update(store=store, profile=profile, nli_model=nli_model, quantize=not no_quantize,
+                  allow_structural_only=allow_structural_only, quiet=quiet)
 
 
 def _guard(stages: Optional[str] = None):
@@ -53,8 +59,17 @@ def _guard(stages: Optional[str] = None):
     except ValueError as exc:
         _die(str(exc), EXIT_USAGE)
     cfg.nli_model = _state.get("nli_model")
-    cfg.nli_quantize = _state.get("quantize", True)
-    return Guard(cfg)
+    cfg.nli_quantize = _state.get("quantize", False)
+    g = Guard(cfg)
+    if "nli" in cfg.stages and g.nli_gate is None and not _state.get("allow_structural_only"):
+        _die("the accurate profile needs its NLI model, which could not load ("
+             + "; ".join(g.notes) + "); pass --allow-structural-only or --profile fast", EXIT_USAGE)
+    return g
+
+
+def _note(msg: str) -> None:
+    if not _state.get("quiet"):
+        typer.echo(msg, err=True)
 
 
 def _store():
@@ -103,6 +118,9 @@ def _run(fn):
         _die(str(exc), EXIT_USAGE)
     except KeyboardInterrupt:
         _die("interrupted", EXIT_ERROR)
+    except BrokenPipeError:                  # the reader went away (guard list | head): not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise typer.Exit(EXIT_OK)
     except Exception as exc:  # noqa: BLE001
         if os.environ.get("GUARD_DEBUG"):
             raise
@@ -187,7 +205,7 @@ def ingest(path: Path, as_json: bool = JSON):
         from guard.jsonl import read_jsonl
         rows, errors = read_jsonl(path, Claim.from_dict)
         for e in errors:
-            typer.echo(f"skipped {e}", err=True)
+            _note(f"skipped {e}")
         for c in (c for _, c in rows):
             c.source = c.source or str(path)
         n = _store().ingest([c for _, c in rows])
@@ -247,11 +265,11 @@ def compare(pairs_file: Path, out: Optional[Path] = typer.Option(None, "--out", 
         from guard.jsonl import read_jsonl
         rows, errors = read_jsonl(pairs_file, _pair_claims)
         for e in errors:
-            typer.echo(f"skipped {e}", err=True)
+            _note(f"skipped {e}")
         g = _guard(stages)
         results = g.compare_claims([(a, b) for _, (_, a, b) in rows])
         for note in g.notes:
-            typer.echo(f"note: {note}", err=True)
+            _note(f"note: {note}")
         fh = out.open("w", encoding="utf-8") if out else sys.stdout
         try:
             for (_, (pid, _, _)), j in zip(rows, results):
@@ -273,22 +291,32 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
          fmt: Optional[str] = typer.Option(None, "--format", help="jsonl or csv (default: from --out)"),
          neighbours: int = typer.Option(5, help="bi-encoder neighbours per claim (0 = blocking only)"),
          exhaustive: bool = typer.Option(False, help="compare all pairs (slow; for measuring recall)"),
-         show: int = typer.Option(10, help="findings to print")):
-    """Score a whole store: every pair the guard would block or warn on, with reasons."""
+         show: int = typer.Option(10, help="findings to print"),
+         fail_on: str = typer.Option("block", help="exit 3 when a finding reaches this tier: block, warn or never")):
+    """Score a whole store: every pair the guard would block or warn on, with reasons.
+    Exits 3 when a finding reaches --fail-on, so a CI job can gate on it."""
     def go():
         from guard.scan import ScanConfig, Scanner, load_claims, write_report
+        f = fmt or ("csv" if out.suffix == ".csv" else "jsonl")
+        if f not in ("jsonl", "csv"):
+            raise ClaimError(f"--format must be jsonl or csv, not {ascii(f)}")
+        if fail_on not in ("block", "warn", "never"):
+            raise ClaimError(f"--fail-on must be block, warn or never, not {ascii(fail_on)}")
+        if out.exists() and out.is_dir() or not (out.parent if str(out.parent) else Path(".")).exists():
+            raise ClaimError(f"cannot write the report to {out}: not a file in an existing folder")
+        if not source.exists():
+            raise ClaimError(f"no such file: {source}")
         claims, skipped = load_claims(source)
         for e in skipped:
-            typer.echo(f"skipped {e}", err=True)
+            _note(f"skipped {e}")
         if not claims:
             raise ClaimError(f"{source} holds no claims")
         scanner = Scanner(_guard(), ScanConfig(neighbours=neighbours, exhaustive=exhaustive))
         report = scanner.scan(claims, skipped)
-        f = fmt or ("csv" if out.suffix == ".csv" else "jsonl")
         path = write_report(report, out, f)
         s = report.summary
         for note in s["notes"]:
-            typer.echo(f"note: {note}", err=True)
+            _note(f"note: {note}")
         typer.echo(f"{s['claims']} claims, {s['pairs_compared']} candidate pairs of {s['all_pairs']} "
                    f"in {s['seconds']}s: {s['block']} block, {s['warn']} warn"
                    + (f"; skipped {len(skipped)} bad line(s)" if skipped else ""))
@@ -298,6 +326,9 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
         if len(report.findings) > show:
             typer.echo(f"  … {len(report.findings) - show} more")
         typer.echo(f"report: {path}")
+        tiers = {fd["tier"] for fd in report.findings}
+        if fail_on == "block" and "block" in tiers or fail_on == "warn" and tiers & {"block", "warn"}:
+            raise typer.Exit(EXIT_BLOCKED)
     _run(go)
 
 
@@ -332,6 +363,9 @@ def eval_nli(model: str, files: list[Path], quantize: bool = typer.Option(False,
     """Accuracy, per-class P/R/F1 and confusion of an NLI model on 3-way or 2-way files."""
     def go():
         from training.evaluate import evaluate_files
+        missing = [str(f) for f in files if not f.is_file()]
+        if missing:
+            raise ClaimError(f"no such file: {', '.join(missing)}")
         t = time.time()
         rep = evaluate_files(model, [str(f) for f in files], quantize=quantize, limit=limit)
         for name, r in rep["files"].items():
@@ -407,5 +441,34 @@ def serve(host: str = "127.0.0.1", port: int = 8765,
     _run(go)
 
 
+def run() -> None:
+    """The console entry: a usage error is one line naming the problem (exit 2), not a usage box;
+    a closed pipe (``guard list | head``) ends quietly."""
+    try:
+        from typer._click import exceptions as cx      # typer >= 0.2x carries its own click
+    except ImportError:                                  # pragma: no cover — older typer uses click
+        from click import exceptions as cx
+    no_args = getattr(cx, "NoArgsIsHelpError", None) or getattr(cx, "NoArgsIsHelp", ())
+    try:
+        code = app(standalone_mode=False)
+    except no_args:
+        code = 0
+    except cx.UsageError as exc:
+        sub = exc.ctx.command_path.split(" ", 1)[1] + " " if exc.ctx and " " in exc.ctx.command_path else ""
+        typer.echo(f"error: {exc.format_message()} (see guard {sub}--help)", err=True)
+        code = EXIT_USAGE
+    except BrokenPipeError:
+        code = 0
+    except Exception as exc:  # noqa: BLE001 — click's Exit/Abort carry their code
+        if not hasattr(exc, "exit_code"):
+            raise
+        code = exc.exit_code
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    sys.exit(code if isinstance(code, int) else 0)
+
+
 if __name__ == "__main__":
-    app()
+    run()

@@ -20,24 +20,27 @@ def default_embedder_path() -> str:
 class Embedder:
     """``encode(texts) -> np.ndarray`` of unit vectors, with a per-instance cache by text."""
 
-    def __init__(self, model_name_or_path: str | None = None, batch_size: int = 64):
+    def __init__(self, model_name_or_path: str | None = None, batch_size: int = 64, cache_size: int = 100_000):
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         from sentence_transformers import SentenceTransformer
         self.path = model_name_or_path or default_embedder_path()
         self.model = SentenceTransformer(self.path, device="cpu")
         self.batch_size = batch_size
-        self._cache: dict[str, np.ndarray] = {}
+        from cachetools import LRUCache
+        self._cache: LRUCache = LRUCache(maxsize=cache_size)     # bounded: a long-running server stays flat
 
     def encode(self, texts: list[str], show_progress: bool = False) -> np.ndarray:
-        missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
+        found = {t: self._cache[t] for t in texts if t in self._cache}
+        missing = list(dict.fromkeys(t for t in texts if t not in found))
         if missing:
             vecs = self.model.encode(missing, batch_size=self.batch_size, normalize_embeddings=True,
                                      convert_to_numpy=True, show_progress_bar=show_progress)
-            self._cache.update(zip(missing, vecs.astype(np.float32)))
+            for t, v in zip(missing, vecs.astype(np.float32)):
+                found[t] = self._cache[t] = v
         if not texts:
             return np.zeros((0, self.model.get_sentence_embedding_dimension()), dtype=np.float32)
-        return np.stack([self._cache[t] for t in texts])
+        return np.stack([found[t] for t in texts])
 
     def similarity(self, a: str, b: str) -> float:
         va, vb = self.encode([a, b])

@@ -21,6 +21,8 @@ def read_jsonl(path: str | Path, parse: Callable[[dict], T]) -> tuple[list[tuple
         raw = path.read_bytes()
     except OSError as exc:
         raise ClaimError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]          # a UTF-8 byte-order mark, as some editors write
     ok: list[tuple[int, T]] = []
     errors: list[str] = []
     for lineno, line in enumerate(raw.split(b"\n"), 1):

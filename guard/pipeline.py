@@ -27,7 +27,7 @@ class GuardConfig:
     normalizer_config: dict = field(default_factory=dict)
     stages: tuple[str, ...] = STAGES
     nli_model: str | None = None          # hub id or directory; None → shipped models/nli-minilm-l6
-    nli_quantize: bool = True             # dynamic int8 on CPU (accuracy recorded in the model card)
+    nli_quantize: bool = False            # fp32: deterministic per pair; dynamic int8 drifts with the batch
     gated: bool = True                    # False only for ablations: NLI may block unchecked
     gate_config: str | None = None        # JSON file; None → gate.json beside the model, if any
     gate: str = "learned"                 # "learned": learned_gate.json beside the model decides (if shipped);

@@ -103,7 +103,7 @@ def test_ingest_then_scan_store_and_csv(tmp_path):
     assert r.returncode == 0 and "ingested 4 claims; skipped 1 bad line(s)" in r.stdout
     out = tmp_path / "report.csv"
     r = guard("scan", str(st), "--out", str(out), "--neighbours", "0", store=st)
-    assert r.returncode == 0, r.stderr
+    assert r.returncode == 3, r.stderr          # a block found: scan gates CI
     assert "1 block" in r.stdout
     text = out.read_text()
     assert text.startswith("tier,existing_id,incoming_id") and "a,b" in text and ",c,d" not in text

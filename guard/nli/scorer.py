@@ -38,7 +38,7 @@ class NLIScorer:
     """
 
     def __init__(self, model_name_or_path: str | Path | None = None, quantize: bool = False,
-                 batch_size: int = 32, max_length: int = 128):
+                 batch_size: int = 32, max_length: int = 128, cache_size: int = 200_000):
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         path = model_name_or_path or default_model_path()
         local = Path(path).exists()
@@ -72,7 +72,8 @@ class NLIScorer:
                     {torch.nn.Linear: torch.ao.quantization.per_channel_dynamic_qconfig}, inplace=True)
             self.quantized = True
         self.batch_size = batch_size
-        self._cache: dict[str, dict[str, float]] = {}
+        from cachetools import LRUCache
+        self._cache: LRUCache = LRUCache(maxsize=cache_size)     # bounded: a long-running server stays flat
 
     @classmethod
     def from_pretrained(cls, model_name_or_path: str | Path | None = None, **kw) -> "NLIScorer":
@@ -85,7 +86,8 @@ class NLIScorer:
     def predict(self, pairs: list[tuple[str, str]], show_progress: bool = False) -> list[dict[str, float]]:
         """Label probabilities for each (premise, hypothesis), in one direction."""
         keys = [self._key(p, h) for p, h in pairs]
-        todo = {k: pair for k, pair in zip(keys, pairs) if k not in self._cache}
+        found = {k: self._cache[k] for k in keys if k in self._cache}
+        todo = {k: pair for k, pair in zip(keys, pairs) if k not in found}
         if todo:
             items = list(todo.items())
             logits = self.model.predict([pair for _, pair in items], batch_size=self.batch_size,
@@ -94,8 +96,8 @@ class NLIScorer:
             probs = np.exp(logits - logits.max(axis=1, keepdims=True))
             probs /= probs.sum(axis=1, keepdims=True)
             for (k, _), row in zip(items, probs):
-                self._cache[k] = {lab: float(p) for lab, p in zip(self.labels, row)}
-        return [self._cache[k] for k in keys]
+                found[k] = self._cache[k] = {lab: float(p) for lab, p in zip(self.labels, row)}
+        return [found[k] for k in keys]
 
     def score_both(self, pairs: list[tuple[str, str]]) -> list[tuple[dict[str, float], dict[str, float]]]:
         """Both directions per pair; contradiction is symmetric but small models are not."""

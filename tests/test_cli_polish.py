@@ -1,0 +1,74 @@
+"""What a user hits at the terminal: one-line usage errors, scan as a CI gate, a closed pipe, a
+BOM, and the accurate profile refusing to run without its model."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+from conftest import ROOT
+
+EXAMPLES = ROOT / "examples" / "claims.jsonl"
+
+
+def guard(*args, env=None, profile="fast"):
+    e = {**os.environ, "HF_HUB_OFFLINE": "1", **(env or {})}
+    return subprocess.run([sys.executable, "-m", "guard.cli", "--profile", profile, *args], capture_output=True,
+                          text=True, env=e, cwd=ROOT)
+
+
+def test_usage_errors_are_one_line_with_exit_2(tmp_path):
+    for args in (("remember",), ("--bogus",), ("scan",)):
+        r = guard(*args, "--store", str(tmp_path / "s.sqlite")) if args[0] != "--bogus" else guard(*args)
+        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and r.stderr.startswith("error: "), r.stderr
+
+
+def test_scan_gates_ci_on_findings(tmp_path):
+    out = tmp_path / "r.jsonl"
+    r = guard("--quiet", "scan", str(EXAMPLES), "--out", str(out), "--neighbours", "0")
+    assert r.returncode == 3 and out.stat().st_size > 0 and "block" in r.stdout
+    r = guard("scan", str(EXAMPLES), "--out", str(out), "--neighbours", "0", "--fail-on", "never")
+    assert r.returncode == 0
+
+
+def test_scan_checks_its_options_before_the_work(tmp_path):
+    r = guard("scan", str(EXAMPLES), "--format", "xml")
+    assert r.returncode == 2 and "--format" in r.stderr
+    r = guard("scan", str(EXAMPLES), "--out", str(tmp_path / "no" / "such" / "dir" / "r.jsonl"))
+    assert r.returncode == 2 and "cannot write" in r.stderr
+    r = guard("eval-nli", "models/nli-minilm-l6", str(tmp_path / "missing.jsonl"))
+    assert r.returncode == 2 and "no such file" in r.stderr
+
+
+def test_a_closed_pipe_is_not_an_error(tmp_path):
+    st = tmp_path / "s.sqlite"
+    (tmp_path / "many.jsonl").write_text("".join(f'{{"id": "r{i}", "text": "Service {i} owns queue q{i}."}}\n'
+                                                 for i in range(3000)))
+    assert guard("--store", str(st), "ingest", str(tmp_path / "many.jsonl")).returncode == 0
+    p = subprocess.Popen(f"{sys.executable} -m guard.cli --store {st} list | head -1", shell=True, cwd=ROOT,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    out, err = p.communicate(timeout=120)
+    assert out.decode().startswith("r0") and b"Traceback" not in err and b"BrokenPipe" not in err
+
+
+def test_a_utf8_bom_is_accepted(tmp_path):
+    f = tmp_path / "bom.jsonl"
+    f.write_bytes(b'\xef\xbb\xbf{"id": "r1", "text": "Backups run daily."}\n')
+    r = guard("--store", str(tmp_path / "s.sqlite"), "ingest", str(f))
+    assert r.returncode == 0 and "ingested 1 claims" in r.stdout and "skipped" not in r.stdout
+
+
+def test_accurate_profile_refuses_without_its_model(tmp_path):
+    env = {"GUARD_NLI_MODEL": str(tmp_path / "no-model")}
+    r = guard("--store", str(tmp_path / "s.sqlite"), "check", "Backups run daily.", env=env, profile="accurate")
+    assert r.returncode == 2 and "--allow-structural-only" in r.stderr
+    r = guard("--store", str(tmp_path / "s.sqlite"), "--allow-structural-only", "check", "Backups run daily.",
+              env=env, profile="accurate")
+    assert r.returncode == 0, r.stderr
+
+
+def test_caches_are_bounded():
+    from guard.embed import Embedder
+    e = Embedder(cache_size=3)
+    v = e.encode(["a", "b", "c", "d", "e", "a"])
+    assert v.shape[0] == 6 and len(e._cache) == 3 and np.allclose(v[0], v[5])
