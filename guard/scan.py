@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import itertools
 import json
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -110,14 +111,15 @@ class Scanner:
             raise ClaimError("claim ids must be unique within a scan")
         timings: dict = {}
         t = time.perf_counter()
-        norms = self.guard.normalizer.normalize_many([(c.text, c.scope, c.window) for c in claims])
+        norms = self.guard.normalize_claims(claims)
         timings["normalize"] = round(time.perf_counter() - t, 2)
         pairs, n_pairs = self.candidate_pairs(claims, norms, timings)
         findings: list[dict] = []
         t = time.perf_counter()
         bs = self.config.batch_size
         it = iter(pairs)
-        with tqdm(total=n_pairs, desc="scan", unit="pair", disable=not self.config.progress) as bar:
+        with tqdm(total=n_pairs, desc="scan", unit="pair",
+                  disable=not (self.config.progress and sys.stderr.isatty())) as bar:
             while chunk := list(itertools.islice(it, bs)):
                 # the earlier claim plays "existing", the later one "incoming"
                 items = [(claims[i], norms[i], claims[j], norms[j]) for i, j in chunk]

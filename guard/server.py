@@ -8,16 +8,20 @@ against the committed state of the store, whichever process wrote it.
 """
 from __future__ import annotations
 
+import asyncio
 import hmac
+import html
 import os
-from typing import Optional
+from contextlib import asynccontextmanager
+from typing import Optional, Union
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from guard.claims import ClaimError
+from guard.claims import Claim, ClaimError
 from guard.service import GuardService, UnknownClaim
 
 MAX_BODY_BYTES = 1_000_000
@@ -43,6 +47,14 @@ class Replacement(Statement):
 
 class Cancel(Body):
     reason: Optional[str] = None
+
+
+class Statements(Body):
+    statements: list[Statement]
+
+
+class IngestBody(Body):
+    claims: list[dict]
 
 
 class Error(BaseModel):
@@ -72,20 +84,22 @@ def check_bind(host: str, token: str | None) -> None:
 
 def create_app(service: GuardService, token: str | None = None, warm: bool = True) -> FastAPI:
     token = token if token is not None else os.environ.get("GUARD_TOKEN") or None
-    app = FastAPI(title="claim-guard", version="0.2.0", docs_url=None, redoc_url=None)
     state = {"ready": False, "error": None}
 
-    @app.on_event("startup")
-    def load_models():
-        if not warm:
-            state["ready"] = True
-            return
-        try:
-            service.warm()
-            service.refresh()
-            state["ready"] = True
-        except Exception as exc:  # noqa: BLE001 — /ready reports it
-            state["error"] = f"{type(exc).__name__}: {exc}"
+    @asynccontextmanager
+    async def lifespan(_app):
+        """Models load at start-up, not on the first request; /ready says when they have."""
+        if warm:
+            try:
+                await asyncio.to_thread(lambda: (service.warm(), service.refresh()))
+            except Exception as exc:  # noqa: BLE001 — /ready reports it
+                state["error"] = f"{type(exc).__name__}: {exc}"
+        state["ready"] = state["error"] is None
+        yield
+
+    # Swagger UI and ReDoc load their scripts from a CDN; /docs here is a plain page built from the
+    # OpenAPI schema, so it works on a machine with no internet.
+    app = FastAPI(title="claim-guard", version="0.2.0", docs_url=None, redoc_url=None, lifespan=lifespan)
 
     @app.middleware("http")
     async def guard_requests(request: Request, call_next):
@@ -107,6 +121,10 @@ def create_app(service: GuardService, token: str | None = None, warm: bool = Tru
                    for e in exc.errors()]
         return _error(422, details[0] if details else "invalid request", details)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException):
+        return _error(exc.status_code, str(exc.detail))
+
     @app.exception_handler(ClaimError)
     async def bad(_request: Request, exc: ClaimError):
         if isinstance(exc, UnknownClaim):
@@ -125,6 +143,10 @@ def create_app(service: GuardService, token: str | None = None, warm: bool = Tru
     responses = {201: {"model": WriteBody, "description": "stored"},
                  409: {"model": WriteBody, "description": "blocked: nothing stored; see conflicts and resolve"},
                  422: {"model": Error, "description": "bad input"}}
+
+    @app.get("/docs", include_in_schema=False)
+    def docs():
+        return HTMLResponse(_docs_page(app.openapi()))
 
     @app.get("/health")
     def health():
@@ -156,8 +178,38 @@ def create_app(service: GuardService, token: str | None = None, warm: bool = Tru
                                        window(s) if s.valid_from or s.valid_until else None), s)
 
     @app.post("/check")
-    def check(s: Statement):
+    def check(s: Union[Statement, Statements]):
+        """One statement, or ``{"statements": [...]}`` for a batch (one decision each, in order)."""
+        if isinstance(s, Statements):
+            return {"decisions": [service.check(x.text, x.scope, window(x)).to_dict() for x in s.statements]}
         return service.check(s.text, s.scope, window(s)).to_dict()
+
+    @app.post("/ingest", responses={422: {"model": Error}})
+    def ingest(body: IngestBody):
+        claims = []
+        for i, d in enumerate(body.claims):
+            try:
+                claims.append(Claim.from_dict(d))
+            except ClaimError as exc:
+                return _error(422, f"claims[{i}]: {exc}")
+        return {"ingested": service.ingest(claims)}
+
+    last_scan: dict = {}
+
+    @app.post("/scan")
+    def scan():
+        """Scan the store's active claims (the same engine as ``guard scan``); kept as /conflicts."""
+        from guard.scan import ScanConfig, Scanner
+        report = Scanner(service.guard, ScanConfig(progress=False)).scan(service.list("active"))
+        last_scan.clear()
+        last_scan.update(summary=report.summary, findings=report.findings)
+        return last_scan
+
+    @app.get("/conflicts", responses={404: {"model": Error}})
+    def conflicts():
+        if not last_scan:
+            return _error(404, "no scan has run yet: POST /scan")
+        return last_scan
 
     @app.post("/claims/{claim_id}/cancel", responses={404: {"model": Error}, 409: {"model": Error}})
     def cancel(claim_id: str, body: Optional[Cancel] = None):
@@ -206,3 +258,21 @@ def _resolutions(body: dict, s: Statement) -> list[dict]:
         out.append({"action": "force", "method": "POST", "path": "/claims/force",
                     "body": {**stmt, "reason": "<why the conflict is accepted; recorded as an exception>"}})
     return out
+
+
+def _docs_page(spec: dict) -> str:
+    rows = []
+    for path, ops in spec.get("paths", {}).items():
+        for method, op in ops.items():
+            codes = ", ".join(sorted(op.get("responses", {})))
+            doc = html.escape((op.get("description") or op.get("summary") or "").strip())
+            rows.append(f"<tr><td><code>{method.upper()}</code></td><td><code>{html.escape(path)}</code></td>"
+                        f"<td>{codes}</td><td>{doc}</td></tr>")
+    return ("<!doctype html><meta charset=utf-8><title>claim-guard API</title>"
+            "<style>body{font:14px sans-serif;margin:2em}td,th{border-bottom:1px solid #ddd;padding:4px 8px;"
+            "text-align:left;vertical-align:top}</style>"
+            f"<h1>{html.escape(spec['info']['title'])} {html.escape(spec['info']['version'])}</h1>"
+            "<p>The full schema is at <a href=/openapi.json>/openapi.json</a>. Errors share one shape: "
+            "<code>{\"error\": str, \"details\": [str]}</code>.</p>"
+            "<table><tr><th>method</th><th>path</th><th>responses</th><th>what it does</th></tr>"
+            + "".join(rows) + "</table>")

@@ -234,6 +234,10 @@ def test_service_contract(live):
         page = c.get("/claims", params={"status": "all", "limit": 1, "offset": 1}).json()
         assert len(page["claims"]) == 1 and page["total"] == 2
         assert c.post("/claims", content=b"x" * 2_000_001, headers={"content-type": "application/json"}).status_code == 413
+        docs = c.get("/docs")
+        assert docs.status_code == 200 and "/claims/{claim_id}/supersede" in docs.text and "cdn" not in docs.text.lower()
+        spec = c.get("/openapi.json").json()
+        assert {"201", "409", "422"} <= set(spec["paths"]["/claims"]["post"]["responses"])
 
 
 def test_refuses_to_listen_beyond_loopback_without_a_token(tmp_path):
@@ -241,3 +245,68 @@ def test_refuses_to_listen_beyond_loopback_without_a_token(tmp_path):
     r = subprocess.run([sys.executable, "-m", "guard.cli", "--store", str(tmp_path / "s.sqlite"), "--profile", "fast",
                         "serve", "--host", "0.0.0.0"], capture_output=True, text=True, cwd=ROOT, env=env, timeout=60)
     assert r.returncode == 2 and "without a token" in r.stderr
+
+
+def test_more_endpoints(live):
+    base, _ = live
+    with httpx.Client(base_url=base, headers=AUTH, timeout=120) as c:
+        r = c.post("/ingest", json={"claims": [{"id": "ref-1", "text": "The cache TTL is 5 minutes."},
+                                               {"id": "ref-2", "text": "The cache TTL is 10 minutes."}]})
+        assert r.status_code == 200 and r.json() == {"ingested": 2}
+        r = c.post("/ingest", json={"claims": [{"id": "ref-3", "text": ""}]})
+        assert r.status_code == 422 and r.json()["error"].startswith("claims[0]")
+        r = c.post("/check", json={"statements": [{"text": "The cache TTL is 30 minutes."}, {"text": "Logs are JSON."}]})
+        assert [d["tier"] for d in r.json()["decisions"]] == ["block", "clean"]
+        assert c.get("/conflicts").status_code == 404
+        r = c.post("/scan")
+        assert r.status_code == 200 and r.json()["summary"]["block"] == 1
+        assert c.get("/conflicts").json()["findings"][0]["tier"] == "block"
+
+
+# ---- fuzzing the HTTP API: whatever the body, an answer that is not a 500 and not a traceback --
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_json = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=30),
+                     lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=8), kids, max_size=3),
+                     max_leaves=8)
+_bodies = st.one_of(
+    _json,
+    st.fixed_dictionaries({"text": st.text(max_size=60)},
+                          optional={"scope": st.dictionaries(st.sampled_from(["env", "team", "tenant", "x"]),
+                                                             st.none() | st.text(max_size=10), max_size=3),
+                                    "valid_from": st.text(max_size=12), "source": st.text(max_size=10),
+                                    "reason": st.text(max_size=10)}),
+)
+
+
+@pytest.fixture(scope="module")
+def fuzz_client(tmp_path_factory):
+    """The app in-process (same code as the server) on a real SQLite file, fast profile."""
+    from fastapi.testclient import TestClient
+
+    from guard.pipeline import Guard, GuardConfig
+    from guard.server import create_app
+    svc = GuardService(tmp_path_factory.mktemp("fuzz") / "s.sqlite", guard=Guard(GuardConfig.profile("fast")))
+    with TestClient(create_app(svc, token="", warm=False), raise_server_exceptions=False) as c:
+        yield c
+    svc.close()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(path=st.sampled_from(["/claims", "/check", "/claims/force", "/claims/learn", "/claims/x/supersede",
+                             "/claims/x/cancel", "/ingest"]), body=_bodies)
+def test_fuzzed_bodies_never_500(fuzz_client, path, body):
+    r = fuzz_client.post(path, content=json.dumps(body, ensure_ascii=True))
+    assert r.status_code in (200, 201, 404, 409, 422), (r.status_code, r.text)
+    assert "Traceback" not in r.text
+    if r.status_code in (404, 422):
+        assert set(r.json()) == {"error", "details"}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(raw=st.binary(max_size=80))
+def test_fuzzed_raw_bytes_never_500(fuzz_client, raw):
+    r = fuzz_client.post("/claims", content=raw, headers={"content-type": "application/json"})
+    assert r.status_code in (201, 400, 409, 422), (r.status_code, r.text)
+    assert set(r.json()) >= {"error"} and "Traceback" not in r.text
