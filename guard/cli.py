@@ -411,6 +411,26 @@ def bench_normalizers(names: Optional[list[str]] = typer.Argument(None, help="re
     _run(go)
 
 
+@bench.command("load")
+def bench_load(sizes: str = typer.Option("1000,10000", help="active claims in the store"),
+               clients: str = typer.Option("1,8,32", help="concurrent HTTP clients"),
+               profiles: str = typer.Option("fast,accurate"),
+               out: Path = typer.Option(RESULTS / "load", help="results folder")):
+    """Guarded writes through a real `guard serve` by concurrent clients: throughput, latency, lost writes."""
+    def go():
+        from benchmarks.load import main as run
+        try:
+            sz = [int(x) for x in sizes.split(",") if x.strip()]
+            cl = [int(x) for x in clients.split(",") if x.strip()]
+        except ValueError:
+            raise ClaimError("--sizes and --clients are comma-separated integers") from None
+        pr = [p.strip() for p in profiles.split(",") if p.strip()]
+        if set(pr) - {"fast", "accurate"}:
+            raise ClaimError("--profiles are fast and/or accurate")
+        run(sz, cl, pr, out)
+    _run(go)
+
+
 @bench.command("speed")
 def bench_speed(sizes: str = typer.Option("1000,10000,100000", help="store sizes"),
                 parts: str = typer.Option("writes,scan,nli", help="which parts to run"),

@@ -76,3 +76,10 @@ def test_write_latency_on_a_tiny_store():
     from benchmarks.speed import write_latency
     r = write_latency(100, "fast", n_writes=10)
     assert r["n"] == 10 and r["p50_ms"] > 0 and sum(r["tiers"].values()) == 10
+
+
+def test_load_benchmark_loses_and_doubles_nothing_on_a_tiny_store():
+    from benchmarks.load import run_one
+    r = run_one(50, 4, "fast", writes_per_client=5)
+    assert r["writes"] == 20 and r["lost_writes"] == 0 and r["double_writes"] == 0 and r["unexpected_rows"] == 0
+    assert set(r["status_codes"]) <= {"201", "409"}
