@@ -17,7 +17,7 @@ import calendar
 import re
 
 from guard.claims import Bound
-from guard.normalize.values import _GE, _LE, _NUM, PATTERNS, UNITS, WORD_NUMBERS, Value, _bound
+from guard.normalize.values import _GE, _LE, _NUM, UNITS, WORD_NUMBERS, Value, extract_values
 
 _MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
 _MONTHS.update({m.lower(): i for i, m in enumerate(calendar.month_abbr) if m})
@@ -132,17 +132,6 @@ def extract_typed_values(text: str) -> list[Value]:
             found.append(Value("number" if kind in ("money", "size", "rate", "count") else kind,
                                m.group("val").strip(), s, e, b))
             taken.append((m.start(), m.end()))
-    for kind, pat in PATTERNS:
-        for m in pat.finditer(text):
-            if "val" in pat.groupindex:
-                s, e, surface = m.start("val"), m.end("val"), m.group("val")
-            else:
-                s, e, surface = m.start(), m.end(), m.group(0)
-            if any(s < te and e > ts for ts, te in taken):
-                continue
-            if kind == "number" and re.match(r"^\s*(?:-|/)\d", text[e:e + 3]):
-                continue
-            found.append(Value(kind, surface.strip(), s, e, _bound(m) if kind == "number" else None))
-            taken.append((m.start(), m.end()))
+    found += extract_values(text, taken)
     found.sort(key=lambda v: v.start)
     return found

@@ -85,10 +85,11 @@ def _bound(m: re.Match) -> Bound | None:
     return Bound(op, number, family)
 
 
-def extract_values(text: str) -> list[Value]:
-    """All value mentions, leftmost first, with overlapping weaker matches dropped."""
+def extract_values(text: str, taken: list[tuple[int, int]] | None = None) -> list[Value]:
+    """All value mentions, leftmost first, with overlapping weaker matches dropped. ``taken``: spans
+    a caller's own selectors already claimed (normalizer v2's typed values), left alone here."""
     found: list[Value] = []
-    taken: list[tuple[int, int]] = []
+    taken = list(taken or [])
     for kind, pat in PATTERNS:
         for m in pat.finditer(text):
             if "val" in pat.groupindex:
