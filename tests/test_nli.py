@@ -192,3 +192,39 @@ def test_training_continues_from_a_shipped_fp16_checkpoint_in_fp32(tiny_model, t
     s = train(TrainConfig(output_dir=str(tmp_path / "m2"), train_files=[str(data)], from_checkpoint=str(path),
                           domain_pairs=False, max_steps=1, batch_size=2))
     assert seen["dtype"] == torch.float32 and s["steps"] == 1
+
+
+@pytest.mark.slow
+def test_an_interrupted_training_run_resumes_from_its_checkpoint(tmp_path, monkeypatch):
+    """The run dies after its step-2 checkpoint (here: while converting the final model); the rerun
+    starts from step 2, not from scratch."""
+    import torch
+
+    from training.train import TrainConfig, train
+    data = tmp_path / "pairs.jsonl"
+    rows = [{"premise": "Backups run daily.", "hypothesis": "Backups run every day.", "label": "entailment"},
+            {"premise": "The API listens on port 8443.", "hypothesis": "The API listens on port 9443.",
+             "label": "contradiction"}] * 8
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    cfg = TrainConfig(output_dir=str(tmp_path / "m"), train_files=[str(data)], domain_pairs=False, max_steps=2,
+                      batch_size=4, save_steps=2)
+
+    def crash(*a, **k):
+        raise RuntimeError("power cut")
+    monkeypatch.setattr(torch.nn.Module, "half", crash)
+    with pytest.raises(RuntimeError, match="power cut"):
+        train(cfg)
+    assert (tmp_path / "m" / "_checkpoints" / "checkpoint-2").is_dir()
+    monkeypatch.undo()
+    cfg.max_steps = 4
+    resumed = []
+    import transformers
+    orig = transformers.Trainer.train
+
+    def spy(self, *a, **k):
+        resumed.append(k.get("resume_from_checkpoint"))
+        return orig(self, *a, **k)
+    monkeypatch.setattr(transformers.Trainer, "train", spy)
+    s = train(cfg)
+    assert resumed == [True] and s["steps"] == 4
+    assert not (tmp_path / "m" / "_checkpoints").exists() and (tmp_path / "m" / "model.safetensors").exists()

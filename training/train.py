@@ -50,6 +50,7 @@ class TrainConfig:
     repeat: dict[str, int] | None = None   # file name → times to repeat it (oversampling scarce data)
     save_fp16: bool = True
     sample: dict[str, int] | None = None   # file name → at most this many rows (seeded subsample)
+    save_steps: int = 200                  # checkpoint every N steps; a rerun resumes from the last one
 
 
 def collect_pairs(cfg: TrainConfig, extra: list[Pair] | None = None) -> tuple[list[Pair], dict[str, int]]:
@@ -114,16 +115,20 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
     args = CrossEncoderTrainingArguments(
         output_dir=str(out / "_checkpoints"), num_train_epochs=cfg.epochs, max_steps=cfg.max_steps,
         per_device_train_batch_size=cfg.batch_size, learning_rate=cfg.learning_rate,
-        warmup_ratio=cfg.warmup_ratio, seed=cfg.seed, save_strategy="no", logging_steps=50,
-        report_to="none", use_cpu=True, dataloader_num_workers=0,
+        warmup_ratio=cfg.warmup_ratio, seed=cfg.seed, save_strategy="steps", save_steps=cfg.save_steps,
+        save_total_limit=1, logging_steps=50, report_to="none", use_cpu=True, dataloader_num_workers=0,
     )
     trainer = CrossEncoderTrainer(model=model, args=args, train_dataset=ds, loss=CrossEntropyLoss(model))
     t0 = time.time()
-    result = trainer.train()
+    # an interrupted run resumes from its last checkpoint (same data order: the pairs are shuffled by seed)
+    resume = any((out / "_checkpoints").glob("checkpoint-*"))
+    result = trainer.train(resume_from_checkpoint=True if resume else None)
     wall = time.time() - t0
     if cfg.save_fp16:
         model.model.half()
     model.save_pretrained(str(out))
+    import shutil
+    shutil.rmtree(out / "_checkpoints", ignore_errors=True)     # the run finished: nothing to resume
     import sys
     summary = {
         "command": " ".join(["python -m training.train"] + sys.argv[1:]) if sys.argv and sys.argv[0].endswith("train.py")
