@@ -8,7 +8,8 @@ NLI fold models were trained on, ``training.claim_pairs.grouped_folds``). Every 
 lexical baseline's and NLI's thresholds, the learned gate and its operating point — is fitted on
 four folds and scored on the fifth; the NLI scores of a fold come from a model that never saw it
 (``training.cv_nli``). claims_dev is scored by the same pieces fitted on all of claims_train and the
-model trained on all of it. Nothing is ever fitted on a pair it is scored on.
+model trained on all of it. Nothing is ever fitted on a pair it is scored on. The learned gate's
+operating point is chosen, inside the fitting folds, on leave-one-source-family-out predictions.
 """
 from __future__ import annotations
 
@@ -73,7 +74,10 @@ class Scored:
 
     def __init__(self, rows: list[dict], tuned: dict, v1: dict, guard, embedder, folds: list[int] | None = None):
         from training.gate_data import build
+        from training.claim_pairs import family_folds
         self.rows, self.folds = rows, folds
+        fams = family_folds(rows)
+        self.families = fams if len(set(fams)) > 1 or folds is None else folds   # one family: document folds
         self.labels = [r["label"] for r in rows]
         self.cats = [r.get("category", "?") for r in rows]
         self.table = build(rows, tuned, guard, embedder)
@@ -126,9 +130,9 @@ def predict(fit: Scored, fit_idx: list[int], app: Scored, app_idx: list[int], ga
                 nli = NLIResult(app.pc_v1[i], {}, {}, {}, act, "")
             old.append(judge.judge(v, nli)[0].value)
         out["v0.1 pipeline (v1 model, hand-set gate)"] = old
-    gate = fit_on(fit.table, fit_idx, fit.folds)
+    gate = fit_on(fit.table, fit_idx, fit.families)
     todo = [i for i in app_idx if t.structural[i] is None]
-    tiers = {i: veto(tier, t.verdicts[i], t.features[i]["text_similarity"])[0]
+    tiers = {i: veto(tier, t.verdicts[i], t.features[i])[0]
              for i, tier in zip(todo, gate.tiers(gate.predict_proba(t.X[todo])))} if todo else {}
     out["full pipeline (learned gate)"] = [t.structural[i] or tiers[i] for i in app_idx]
     out["_gate"] = gate

@@ -382,18 +382,20 @@ RESULTS = Path(__file__).resolve().parents[1] / "results"
 
 
 @bench.command("stages")
-def bench_stages(pairs: Optional[list[Path]] = typer.Argument(None, help="pair files (default: shared claims_dev)"),
-                 out: Path = typer.Option(RESULTS / "stages", help="results folder"),
-                 nli_sample: int = typer.Option(400, help="pairs per outside NLI file (0: skip that table)"),
+def bench_stages(out: Path = typer.Option(RESULTS / "stages", help="results folder"),
+                 normalizer: str = typer.Option("normalizer.rules.v2", help="normalizer for structure and features"),
+                 tuned: str = typer.Option("nli-minilm-l6-claims", help="tag of the claim-tuned NLI predictions"),
+                 v1: str = typer.Option("nli-minilm-l6", help="tag of the v1 model's predictions"),
                  bootstrap: int = 1000):
-    """Every stage alone against the full pipeline; Markdown, JSON and PNG into the results folder."""
+    """Every stage alone against the full pipeline, on grouped 5-fold CV over claims_train and on
+    claims_dev, from the NLI predictions in results/claims-cv/ (made by training.cv_nli)."""
     def go():
-        from benchmarks.stages import DEFAULT_PAIRS, main as run
-        files = pairs or [DEFAULT_PAIRS]
-        missing = [str(f) for f in files if not Path(f).exists()]
+        from benchmarks.stages import CV_DIR, DEFAULT_PAIRS, TRAIN_PAIRS, main as run
+        need = [DEFAULT_PAIRS, TRAIN_PAIRS] + [CV_DIR / f"{k}_nli_{t}.jsonl" for k in ("oof", "dev") for t in (tuned, v1)]
+        missing = [str(f) for f in need if not Path(f).exists()]
         if missing:
-            raise ClaimError(f"no such file: {', '.join(missing)}")
-        run(list(files), out, _state.get("nli_model"), nli_sample=nli_sample, bootstrap=bootstrap)
+            raise ClaimError(f"no such file: {', '.join(missing)} (NLI predictions: python -m training.cv_nli)")
+        run(out, tuned=tuned, v1=v1, normalizer=normalizer, bootstrap=bootstrap)
     _run(go)
 
 

@@ -168,6 +168,15 @@ def attributes_match(a: str, b: str) -> bool:
     return ta == tb or (ta[-1] == tb[-1] and (set(ta) <= set(tb) or set(tb) <= set(ta)))
 
 
+def restates_a_conjunct(a: str, b: str) -> bool:
+    """"X preserves ordering." is the first conjunct of "X preserves ordering and rejects null keys.":
+    a sentence entails each of its conjuncts, so the two cannot contradict (raw NLI says they do)."""
+    x, y = (re.sub(r"[\s.;!]+$", "", t.strip().lower()) for t in (a, b))
+    short, long_ = (x, y) if len(x) < len(y) else (y, x)
+    return bool(short) and len(short.split()) >= 2 and long_.startswith(short) and \
+        re.match(r"(,\s*)?\s+and\s|,\s", long_[len(short):] + " ") is not None
+
+
 def strong_attribute(attr: str | None) -> bool:
     """An attribute read from the text itself (an identifier) or from the value's kind (a port, a
     product's version, a dated event, a count of an action) names the attribute reliably; one
@@ -268,6 +277,8 @@ class StructuralComparator:
         if not a.scope.overlaps(b.scope):
             return Verdict(VerdictKind.COEXIST, Confidence.HIGH, "scopes are disjoint",
                            {"scopes": [a.scope.to_dict(), b.scope.to_dict()]})
+        if restates_a_conjunct(a_text, b_text):
+            return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH, "one statement restates part of the other")
         sa, sb = effective_scope(a), effective_scope(b)
         if not sa.overlaps(sb):
             return Verdict(VerdictKind.COEXIST, Confidence.MED, "scopes stated in the texts are disjoint",
@@ -306,7 +317,7 @@ class StructuralComparator:
             vp = _value_pair(a, b)
             if vp is not None and _values_differ(*vp):
                 # "listens on 6379" / "does not listen on 6380": denying another value opposes nothing
-                return Verdict(VerdictKind.CONSISTENT, Confidence.LOW, "the negation is of a different value",
+                return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH, "the negation is of a different value",
                                {**ev, "values": [vp[0][1], vp[1][1]]})
             return Verdict(VerdictKind.CONTRADICTION, strong,
                            f"opposing modality on '{b.subject}': {a.modality.value} vs {b.modality.value}", ev)

@@ -81,9 +81,10 @@ class Decision:
 
 def structure_decides(verdict: Verdict) -> Tier | None:
     """Where structure decides without the learned gate: a confident opposition or value conflict
-    blocks, a disjoint scope or window coexists. Everything else is the gate's."""
-    if verdict.kind is VerdictKind.COEXIST:
-        return Tier.CLEAN
+    blocks; a disjoint scope or window coexists, and so does a statement that denies a different
+    value than the other asserts. Everything else is the gate's."""
+    if verdict.kind is VerdictKind.COEXIST or verdict.kind is VerdictKind.CONSISTENT and verdict.confidence is Confidence.HIGH:
+        return Tier.CLEAN      # disjoint scope/window; or a negation of a different value ("not on port 6380")
     if verdict.kind in (VerdictKind.CONTRADICTION, VerdictKind.VALUE_CONFLICT) and verdict.confidence is Confidence.HIGH:
         return Tier.BLOCK
     return None

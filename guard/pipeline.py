@@ -23,10 +23,10 @@ STAGES = ("structural", "nli")
 class GuardConfig:
     """Which stages run and with what. A profile is just one of these:
     ``fast`` = structural only, ``accurate`` = structural + gated NLI (the default)."""
-    normalizer: str = "normalizer.rules.v1"
+    normalizer: str = "normalizer.rules.v2"   # the learned gate was fitted on v2's evidence
     normalizer_config: dict = field(default_factory=dict)
     stages: tuple[str, ...] = STAGES
-    nli_model: str | None = None          # hub id or directory; None → shipped models/nli-minilm-l6
+    nli_model: str | None = None          # hub id or directory; None → shipped models/nli-minilm-l6-claims
     nli_quantize: bool = False            # fp32: deterministic per pair; dynamic int8 drifts with the batch
     gated: bool = True                    # False only for ablations: NLI may block unchecked
     gate_config: str | None = None        # JSON file; None → gate.json beside the model, if any

@@ -105,9 +105,12 @@ def test_evidence_gate_follows_the_model_and_says_why(normalizer):
 
 def test_no_subject_and_dissimilar_texts_cannot_block():
     v = Verdict(VerdictKind.INCOMPARABLE, Confidence.HIGH, "a statement has no subject")
-    assert veto("block", v, 0.2)[0] == "warn"
-    assert veto("block", v, 0.9)[0] == "block"
-    assert veto("block", Verdict(VerdictKind.UNKNOWN, Confidence.LOW, ""), 0.1)[0] == "block"
+    assert veto("block", v, {"text_similarity": 0.2, "pe_max": 0.1})[0] == "warn"
+    assert veto("block", v, {"text_similarity": 0.9, "pe_max": 0.1})[0] == "block"
+    unknown = Verdict(VerdictKind.UNKNOWN, Confidence.LOW, "")
+    assert veto("block", unknown, {"text_similarity": 0.1, "pe_max": 0.1})[0] == "block"
+    tier, why = veto("block", unknown, {"text_similarity": 0.9, "pe_max": 0.95})
+    assert tier == "warn" and "entails" in why
 
 
 def test_confident_structure_decides_without_the_model():

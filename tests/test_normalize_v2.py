@@ -130,3 +130,11 @@ def test_structure_on_the_design_examples(normalizer_v2, a, b, kind):
 def test_values_of_two_named_attributes_are_not_compared(normalizer_v2):
     v = verdict(normalizer_v2, "The database sets max_connections to 151.", "The database sets max_user_connections to 100.")
     assert v.kind is not VerdictKind.VALUE_CONFLICT
+
+
+def test_a_conjunct_restated_is_consistent(normalizer_v2):
+    from guard.compare import Confidence, restates_a_conjunct
+    v = verdict(normalizer_v2, "X preserves ordering and rejects null keys.", "X preserves ordering.")
+    assert v.kind is VerdictKind.CONSISTENT and v.confidence is Confidence.HIGH
+    assert not restates_a_conjunct("X preserves ordering.", "X preserves ordering only in tests.")
+    assert not restates_a_conjunct("X preserves ordering.", "X preserves ordering.")

@@ -5,8 +5,9 @@ Run: ``python -m training.fit_learned_gate training/recipes/nli-minilm-l6-claims
 
 The gate is fitted on the out-of-fold NLI scores that ``training.cv_nli`` wrote (never on scores
 of a model that saw the pair), on the pairs structure leaves to it; its operating point is chosen
-on grouped out-of-fold predictions so that the whole pipeline's false-block rate stays within
-2 %. ``guard bench stages`` fits it the same way (``fit_on``), fold by fold.
+so that the whole pipeline's false-block rate stays within
+2 % on leave-one-source-family-out predictions. ``guard bench stages`` fits it the same way
+(``fit_on``), fold by fold.
 """
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def fit_on(table, idx: list[int], folds: list[int], fitted_on: str = "") -> LearnedGate:
     """Fit on rows ``idx`` of a ``GateTable`` that structure leaves to the gate, counting the
-    false blocks structure makes on the others against the false-block limit."""
+    false blocks structure makes on the others against the false-block limit. ``folds`` are the
+    groups the operating point is chosen on (leave-one-group-out predictions): source families."""
     labels = table.y
     gidx = [i for i in idx if table.structural[i] is None]
     decided = {"false_blocks": sum(table.structural[i] == "block" and labels[i] == "compatible" for i in idx),
@@ -34,7 +36,7 @@ def main(argv: list[str] | None = None) -> None:
 
     from guard.embed import Embedder
     from guard.pipeline import Guard, GuardConfig
-    from training.claim_pairs import CLAIMS_TRAIN, grouped_folds, read_rows
+    from training.claim_pairs import CLAIMS_TRAIN, family_folds, read_rows
     from training.cv_nli import load_recipe
     from training.gate_data import build, read_predictions
     ap = argparse.ArgumentParser(description=__doc__)
@@ -44,11 +46,12 @@ def main(argv: list[str] | None = None) -> None:
     recipe = load_recipe(a.recipe)
     preds_file = ROOT / "results" / "claims-cv" / f"oof_nli_{recipe['name']}.jsonl"
     rows = read_rows(CLAIMS_TRAIN)
-    folds = grouped_folds(rows, recipe.get("folds", 5))
+    folds = family_folds(rows)
     guard = Guard(GuardConfig(normalizer=a.normalizer, stages=("structural",)))
     table = build(rows, read_predictions(preds_file), guard, Embedder())
     gate = fit_on(table, list(range(len(rows))), folds, fitted_on=(
-        f"{CLAIMS_TRAIN.name}: {len(rows)} pairs, {len(set(folds))} folds grouped by source; out-of-fold NLI scores "
+        f"{CLAIMS_TRAIN.name}: {len(rows)} pairs; operating point on leave-one-source-family-out predictions "
+        f"({len(set(folds))} families); out-of-fold NLI scores (folds grouped by source document) "
         f"from {preds_file.relative_to(ROOT)}; normalizer {a.normalizer}"))
     out = ROOT / recipe["output"] / GATE_FILE
     gate.save(out)

@@ -25,12 +25,19 @@ if TYPE_CHECKING:
     from guard.nli.scorer import NLIScorer
 
 NO_SUBJECT_MIN_SIMILARITY = 0.5
+ENTAILMENT_VETO = 0.9
 
 
-def veto(tier: str, verdict: Verdict, text_similarity: float) -> tuple[str, str]:
-    """The principled cap on a learned block: no subject and dissimilar texts cannot block."""
-    if tier == "block" and verdict.kind is VerdictKind.INCOMPARABLE and text_similarity < NO_SUBJECT_MIN_SIMILARITY:
+def veto(tier: str, verdict: Verdict, features: dict) -> tuple[str, str]:
+    """The principled caps on a learned block: no subject and dissimilar texts cannot block, and
+    neither can a pair where one statement entails the other (NLI entailment ≥ 0.9 either way:
+    "X preserves ordering and rejects null keys" / "X preserves ordering")."""
+    if tier != "block":
+        return tier, ""
+    if verdict.kind is VerdictKind.INCOMPARABLE and features["text_similarity"] < NO_SUBJECT_MIN_SIMILARITY:
         return "warn", "; capped at warn: a statement has no subject and the texts are not similar"
+    if features["pe_max"] >= ENTAILMENT_VETO:
+        return "warn", f"; capped at warn: one statement entails the other (NLI entailment {features['pe_max']:.2f})"
     return tier, ""
 
 
@@ -70,7 +77,7 @@ class EvidenceGate:
                         **{k: round(x, 4) for k, x in f.items() if not k.startswith("verdict_")}}
             why = (f"learned gate: p(contradiction) {p[0]:.2f}, p(tension) {p[1]:.2f} "
                    f"(NLI {f['pc_max']:.2f}/{f['pc_min']:.2f}, structure {v.kind.value}/{v.confidence.value})")
-            tier, note = veto(tier, v, f["text_similarity"])
+            tier, note = veto(tier, v, f)
             why += note
             action = {"block": "block", "warn": "warn", "clean": "none"}[tier]
             out.append(NLIResult(float(p[0]), _round(fwd), _round(bwd), evidence, action, why, learned=True))

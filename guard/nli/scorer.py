@@ -14,7 +14,7 @@ import numpy as np
 
 log = logging.getLogger(__name__)
 
-SHIPPED_MODEL = "nli-minilm-l6"
+SHIPPED_MODEL = "nli-minilm-l6-claims"     # v1 (nli-minilm-l6) stays shipped for comparison
 
 
 class ModelUnavailable(RuntimeError):
