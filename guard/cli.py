@@ -67,6 +67,16 @@ def _guard(stages: Optional[str] = None):
     return g
 
 
+def _progress(total: int, desc: str, unit: str):
+    """A tqdm bar on a terminal; silent when stderr is not one, or with --quiet."""
+    import shutil
+
+    from tqdm import tqdm
+    cols = shutil.get_terminal_size().columns or 80      # a terminal that reports no width still gets a bar
+    return tqdm(total=total, desc=desc, unit=unit, ncols=cols,
+                disable=_state.get("quiet") or not sys.stderr.isatty())
+
+
 def _note(msg: str) -> None:
     if not _state.get("quiet"):
         typer.echo(msg, err=True)
@@ -208,7 +218,9 @@ def ingest(path: Path, as_json: bool = JSON):
             _note(f"skipped {e}")
         for c in (c for _, c in rows):
             c.source = c.source or str(path)
-        n = _store().ingest([c for _, c in rows])
+        claims = [c for _, c in rows]
+        with _progress(len(claims), "ingest", "claim") as bar:
+            n = _store().ingest(claims, progress=bar.update)
         typer.echo(f"ingested {n} claims" + (f"; skipped {len(errors)} bad line(s)" if errors else ""))
     _run(go)
 
@@ -267,7 +279,12 @@ def compare(pairs_file: Path, out: Optional[Path] = typer.Option(None, "--out", 
         for e in errors:
             _note(f"skipped {e}")
         g = _guard(stages)
-        results = g.compare_claims([(a, b) for _, (_, a, b) in rows])
+        pairs = [(a, b) for _, (_, a, b) in rows]
+        results = []
+        with _progress(len(pairs), "compare", "pair") as bar:
+            for k in range(0, len(pairs), 256):
+                results += g.compare_claims(pairs[k:k + 256])
+                bar.update(len(pairs[k:k + 256]))
         for note in g.notes:
             _note(f"note: {note}")
         fh = out.open("w", encoding="utf-8") if out else sys.stdout
@@ -367,7 +384,9 @@ def eval_nli(model: str, files: list[Path], quantize: bool = typer.Option(False,
         if missing:
             raise ClaimError(f"no such file: {', '.join(missing)}")
         t = time.time()
-        rep = evaluate_files(model, [str(f) for f in files], quantize=quantize, limit=limit)
+        with _progress(len(files), "eval-nli", "file") as bar:
+            rep = evaluate_files(model, [str(f) for f in files], quantize=quantize, limit=limit,
+                                 on_file=lambda _name: bar.update(1))
         for name, r in rep["files"].items():
             typer.echo(f"{name}: n={r['n']} accuracy={r['accuracy']:.4f} contradiction_f1={r['per_class'].get('contradiction', {}).get('f1', float('nan')):.4f}")
         typer.echo(f"({time.time() - t:.0f}s)")

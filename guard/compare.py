@@ -168,6 +168,14 @@ def attributes_match(a: str, b: str) -> bool:
     return ta == tb or (ta[-1] == tb[-1] and (set(ta) <= set(tb) or set(tb) <= set(ta)))
 
 
+def named_things(subject: str | None) -> set[str]:
+    """Identifier words of a subject ("auth-api-0", "db_primary", "us-east-1", "PaymentsService"):
+    two statements whose subjects name different such things are about different things."""
+    return {w for w in (subject or "").split()
+            if re.search(r"\d", w) and re.search(r"[a-z]", w, re.I) or "_" in w.strip("_") or w.startswith("`")
+            or re.search(r"[a-z][A-Z]", w)}
+
+
 def restates_a_conjunct(a: str, b: str) -> bool:
     """"X preserves ordering." is the first conjunct of "X preserves ordering and rejects null keys.":
     a sentence entails each of its conjuncts, so the two cannot contradict (raw NLI says they do)."""
@@ -277,6 +285,11 @@ class StructuralComparator:
         if not a.scope.overlaps(b.scope):
             return Verdict(VerdictKind.COEXIST, Confidence.HIGH, "scopes are disjoint",
                            {"scopes": [a.scope.to_dict(), b.scope.to_dict()]})
+        na_, nb_ = named_things(a.subject), named_things(b.subject)
+        if na_ and nb_ and not na_ & nb_:
+            return Verdict(VerdictKind.INCOMPARABLE, Confidence.HIGH,
+                           f"different named subjects: {', '.join(sorted(na_))} vs {', '.join(sorted(nb_))}",
+                           {"named": [sorted(na_), sorted(nb_)]})
         if restates_a_conjunct(a_text, b_text):
             return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH, "one statement restates part of the other")
         sa, sb = effective_scope(a), effective_scope(b)
@@ -302,7 +315,9 @@ class StructuralComparator:
         strong = _MATCH_CONFIDENCE[match]
         related = match is SubjectMatch.RELATED
         if not objects_compatible(a, b):
-            return Verdict(VerdictKind.CONSISTENT, Confidence.MED if match is SubjectMatch.SAME else Confidence.LOW,
+            # the very same subject in two states no verb family joins ("listens on port 6379" /
+            # "logs are retained for 7 days"): two facts about one thing, decided here
+            return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH if match is SubjectMatch.SAME else Confidence.LOW,
                            "same subject, different state", ev)
         opp = opposition(a.modality, b.modality)
         if opp is not None:

@@ -81,10 +81,13 @@ class Decision:
 
 def structure_decides(verdict: Verdict) -> Tier | None:
     """Where structure decides without the learned gate: a confident opposition or value conflict
-    blocks; a disjoint scope or window coexists, and so does a statement that denies a different
-    value than the other asserts. Everything else is the gate's."""
+    blocks; a disjoint scope or window coexists, and so do a statement that denies a different
+    value than the other asserts and two statements about differently named things (``auth-api-0``
+    / ``search-api-0``). Everything else is the gate's."""
     if verdict.kind is VerdictKind.COEXIST or verdict.kind is VerdictKind.CONSISTENT and verdict.confidence is Confidence.HIGH:
         return Tier.CLEAN      # disjoint scope/window; or a negation of a different value ("not on port 6380")
+    if verdict.kind is VerdictKind.INCOMPARABLE and "named" in verdict.evidence:
+        return Tier.CLEAN      # "auth-api-0 …" / "search-api-0 …": different named things
     if verdict.kind in (VerdictKind.CONTRADICTION, VerdictKind.VALUE_CONFLICT) and verdict.confidence is Confidence.HIGH:
         return Tier.BLOCK
     return None

@@ -216,7 +216,7 @@ class GuardService:
             self.store.event("cancel", claim_id, {"reason": reason} if reason else None)
         return self.store.get(claim_id)
 
-    def ingest(self, claims: list[Claim]) -> int:
+    def ingest(self, claims: list[Claim], progress=None) -> int:
         """Upsert reference facts without the guard (they are the ground truth others are checked
         against). All in one transaction: a refused row stores none of them. An update keeps the
         old version as a revision; a cancelled or superseded claim is never reactivated; a claim
@@ -226,7 +226,11 @@ class GuardService:
         dup = sorted({i for i in ids if ids.count(i) > 1})
         if dup:
             raise ClaimError(f"ingest: id(s) appear more than once: {_few(dup)}")
-        norms = self.guard.normalize_claims(claims)
+        norms: list[Norm] = []
+        for k in range(0, len(claims), 512):           # normalised outside the lock, in chunks
+            norms += self.guard.normalize_claims(claims[k:k + 512])
+            if progress:
+                progress(len(claims[k:k + 512]))
         with self._view, self.store.transaction():
             batch = {c.id: c for c in claims}
             problems = []

@@ -72,3 +72,25 @@ def test_caches_are_bounded():
     e = Embedder(cache_size=3)
     v = e.encode(["a", "b", "c", "d", "e", "a"])
     assert v.shape[0] == 6 and len(e._cache) == 3 and np.allclose(v[0], v[5])
+
+
+def test_progress_on_a_terminal_and_silence_otherwise(tmp_path, monkeypatch):
+    import io
+
+    from guard import cli
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+    monkeypatch.setattr(sys, "stderr", Tty())
+    cli._state["quiet"] = False
+    assert cli._progress(10, "ingest", "claim").disable is False
+    cli._state["quiet"] = True
+    assert cli._progress(10, "ingest", "claim").disable is True
+    cli._state["quiet"] = False
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    assert cli._progress(10, "ingest", "claim").disable is True
+    f = tmp_path / "many.jsonl"
+    f.write_text("".join(f'{{"id": "r{i}", "text": "Service {i} owns queue q{i}."}}\n' for i in range(600)))
+    r = guard("--store", str(tmp_path / "b.sqlite"), "ingest", str(f))
+    assert r.returncode == 0 and "ingested 600 claims" in r.stdout and "ingest:" not in r.stderr

@@ -167,8 +167,14 @@ def test_shipped_model_end_to_end(normalizer):
     nli = res[1].nli                                   # structure left this pair to stage 3
     assert nli is not None and set(nli.p_forward) == {"contradiction", "entailment", "neutral"}
     assert abs(sum(nli.p_forward.values()) - 1) < 1e-3 and abs(sum(nli.p_backward.values()) - 1) < 1e-3
-    assert nli.p_contradiction == pytest.approx(max(nli.p_forward["contradiction"], nli.p_backward["contradiction"]), abs=1e-3)
-    assert {"subject", "polarity", "overlap"} <= set(nli.gates)
+    # the shipped model comes with its learned gate: p_contradiction is the gate's, the NLI's is evidence
+    assert nli.learned and res[1].stage in ("gate", "structural")
+    assert nli.gates["pc_max"] == pytest.approx(max(nli.p_forward["contradiction"], nli.p_backward["contradiction"]), abs=1e-3)
+    assert nli.p_contradiction == pytest.approx(nli.gates["p_gate"]["contradiction"], abs=1e-3)
+    v1 = Guard(GuardConfig(nli_model=str(SHIPPED), gate="thresholds"), normalizer=normalizer)
+    old = v1.compare_claims([(Claim("All data stores are in private subnets."),
+                              Claim("The orders database sits in a public subnet."))])[0].nli
+    assert old is not None and not old.learned and {"subject", "polarity", "overlap"} <= set(old.gates)
 
 
 @pytest.mark.slow

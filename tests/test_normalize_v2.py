@@ -138,3 +138,13 @@ def test_a_conjunct_restated_is_consistent(normalizer_v2):
     assert v.kind is VerdictKind.CONSISTENT and v.confidence is Confidence.HIGH
     assert not restates_a_conjunct("X preserves ordering.", "X preserves ordering only in tests.")
     assert not restates_a_conjunct("X preserves ordering.", "X preserves ordering.")
+
+
+def test_differently_named_subjects_are_not_compared(normalizer_v2):
+    from guard.compare import named_things
+    from guard.judge import Tier, structure_decides
+    v = verdict(normalizer_v2, "The auth-api-0 request timeout is 5 seconds.", "The search-api-3 request timeout is 10 seconds.")
+    assert v.kind is VerdictKind.INCOMPARABLE and structure_decides(v) is Tier.CLEAN
+    v = verdict(normalizer_v2, "The auth-api-0 request timeout is 5 seconds.", "The auth-api-0 request timeout is 10 seconds.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT
+    assert named_things("on-call stipend") == set() and named_things("auth-api-0 log") == {"auth-api-0"}

@@ -24,7 +24,7 @@ def metrics(gold: list[str], pred: list[str], labels: tuple[str, ...]) -> dict:
 
 
 def evaluate_files(model: str, files: list[str], quantize: bool = False, limit: int | None = None,
-                   scorer=None) -> dict:
+                   scorer=None, on_file=None) -> dict:
     from guard.nli.scorer import NLIScorer
     scorer = scorer or NLIScorer(model, quantize=quantize, batch_size=64)
     out = {"model": model, "quantized": quantize, "files": {}}
@@ -46,6 +46,8 @@ def evaluate_files(model: str, files: list[str], quantize: bool = False, limit: 
         m["seconds"] = round(secs, 1)
         m["pairs_per_second"] = round(len(rows) / secs, 1) if secs else None
         out["files"][Path(f).name.removesuffix(".jsonl")] = m
+        if on_file:
+            on_file(f)
     return out
 
 
