@@ -29,3 +29,30 @@ def test_no_document_on_both_sides_of_a_split(shared_data):
         by_source.setdefault(r["source"], set()).add(f)
     assert all(len(s) == 1 for s in by_source.values())
     assert sorted(set(folds)) == [0, 1, 2, 3, 4] and folds == grouped_folds(rows)     # deterministic
+
+
+def test_the_recipe_runs_folds_then_the_final_model_and_resumes(tmp_path, shared_data):
+    """A tiny recipe end to end: out-of-fold predictions for every row, each from a fold model that
+    did not train on it, then the final model and its dev predictions; a rerun skips finished folds."""
+    import json
+
+    from training.cv_nli import run
+    rows = read_rows(shared_data / "bench" / "claims_train.jsonl")[:24]
+    dev = read_rows(shared_data / "bench" / "claims_dev.jsonl")[:6]
+    (tmp_path / "train.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (tmp_path / "dev.jsonl").write_text("".join(json.dumps(r) + "\n" for r in dev))
+    recipe = {"name": "tiny", "output": "tiny-model", "from_checkpoint": None, "base_model": None,
+              "replay_files": [], "folds": 2, "epochs": 1, "batch_size": 8, "learning_rate": 3e-5,
+              "max_length": 64, "seed": 1, "max_steps": 2}
+    (tmp_path / "tiny.json").write_text(json.dumps(recipe))
+    kw = dict(work_dir=tmp_path / "work", out_dir=tmp_path / "out", train_path=tmp_path / "train.jsonl",
+              dev_path=tmp_path / "dev.jsonl", model_root=tmp_path)
+    summary = run(tmp_path / "tiny.json", **kw)
+    assert set(summary["runs"]) == {"fold0", "fold1", "final"}
+    oof = [json.loads(x) for x in (tmp_path / "out" / "oof_nli_tiny.jsonl").read_text().splitlines()]
+    folds = dict(zip([r["id"] for r in rows], grouped_folds(rows, 2)))
+    assert [p["id"] for p in oof] == [r["id"] for r in rows] and all(p["fold"] == folds[p["id"]] for p in oof)
+    assert len((tmp_path / "out" / "dev_nli_tiny.jsonl").read_text().splitlines()) == 6
+    assert (tmp_path / "tiny-model" / "model.safetensors").exists()
+    again = run(tmp_path / "tiny.json", **kw)
+    assert again["runs"] == {}          # every fold and the final model were already there

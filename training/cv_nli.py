@@ -40,7 +40,7 @@ def _train_cfg(recipe: dict, out_dir: Path):
         sample=recipe.get("replay_sample"), from_checkpoint=str(ROOT / base) if base else None,
         base_model=recipe.get("base_model"), domain_pairs=recipe.get("domain_pairs", False),
         epochs=recipe["epochs"], batch_size=recipe["batch_size"], learning_rate=recipe["learning_rate"],
-        max_length=recipe["max_length"], seed=recipe["seed"], save_fp16=True)
+        max_length=recipe["max_length"], seed=recipe["seed"], save_fp16=True, max_steps=recipe.get("max_steps", -1))
 
 
 def _score(model_dir: Path, rows: list[dict], max_length: int) -> list[dict]:
@@ -53,13 +53,14 @@ def _score(model_dir: Path, rows: list[dict], max_length: int) -> list[dict]:
 
 
 def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | None = None,
-        folds_only: bool = False) -> dict:
+        folds_only: bool = False, train_path: Path = CLAIMS_TRAIN, dev_path: Path = CLAIMS_DEV,
+        model_root: Path = ROOT) -> dict:
     from training.train import train
     recipe = load_recipe(recipe_path)
     name = recipe["name"]
     work = work_dir or ROOT / "runs" / name
     work.mkdir(parents=True, exist_ok=True)
-    rows = read_rows(CLAIMS_TRAIN)
+    rows = read_rows(train_path)
     k = recipe.get("folds", 5)
     fold = grouped_folds(rows, k)
     summary = {"recipe": recipe, "folds": k, "runs": {}}
@@ -90,7 +91,7 @@ def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | N
     (out / f"oof_nli_{name}.jsonl").write_text("".join(json.dumps(p) + "\n" for p in oof))
     if folds_only:
         return summary
-    final = ROOT / recipe["output"]
+    final = model_root / recipe["output"]
     if not (final / "model.safetensors").exists():
         t = time.time()
         s = train(_train_cfg(recipe, final), extra=to_nli_pairs(rows))
@@ -100,7 +101,7 @@ def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | N
         s["hardware"] = _hardware()
         (final / "training_summary.json").write_text(json.dumps(s, indent=2))
         summary["runs"]["final"] = {"pairs": s["pairs_total"], "wall_seconds": round(time.time() - t, 1)}
-    dev = read_rows(CLAIMS_DEV)
+    dev = read_rows(dev_path)
     (out / f"dev_nli_{name}.jsonl").write_text("".join(json.dumps(p) + "\n" for p in _score(final, dev, recipe["max_length"])))
     (work / "cv_summary.json").write_text(json.dumps(summary, indent=2, default=str))
     return summary
