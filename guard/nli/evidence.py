@@ -27,8 +27,11 @@ FEATURES: tuple[str, ...] = (
     "subject_similarity", "text_similarity", "term_overlap",
     "opposing_modality", "soft_opposition", "negation_parity_differs", "should_in_either",
     "values_comparable", "values_differ", "numbers_differ", "attribute_same", "attribute_differs",
-    "log_len_max", "pc_x_text_similarity", "pc_x_subject_similarity",
+    "pc_x_text_similarity", "pc_x_subject_similarity",
 )
+# No sentence-length feature: length tells the writing style of the documents the gate was fitted
+# on (long handbook sentences), not whether two claims conflict, and it pushed short claims (the
+# usual store) towards block.
 
 
 def _logit(p: float) -> float:
@@ -71,7 +74,6 @@ def pair_features(a: Norm, a_text: str, b: Norm, b_text: str, verdict: Verdict,
     aa, ab = getattr(a, "attribute", None), getattr(b, "attribute", None)
     f["attribute_same"] = float(bool(aa) and aa == ab)
     f["attribute_differs"] = float(bool(aa) and bool(ab) and aa != ab)
-    f["log_len_max"] = math.log1p(max(len(a_text.split()), len(b_text.split())))
     f["pc_x_text_similarity"] = f["pc_max"] * f["text_similarity"]
     f["pc_x_subject_similarity"] = f["pc_max"] * f["subject_similarity"]
     return f
