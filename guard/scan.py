@@ -92,7 +92,7 @@ class Scanner:
             from guard.embed import Embedder
             embedder = (self.guard.nli_gate.embedder if self.guard.nli_gate is not None and
                         self.guard.nli_gate.embedder is not None else Embedder())
-            vecs = embedder.encode([c.text for c in claims], show_progress=cfg.progress)
+            vecs = embedder.encode([c.text for c in claims], show_progress=cfg.progress and sys.stderr.isatty())
             timings["embed"] = round(time.perf_counter() - t, 2)
         t = time.perf_counter()
         for i, (c, nm) in enumerate(zip(claims, norms)):
