@@ -20,7 +20,6 @@ from pathlib import Path
 
 from benchmarks import metrics
 from benchmarks.report import bar_plot, md_table, write
-from guard.claims import Claim
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_PAIRS = ROOT.parent / "shared" / "data" / "bench" / "claims_dev.jsonl"
@@ -41,10 +40,6 @@ def load_pairs(paths: list[Path]) -> list[dict]:
             if line.strip():
                 rows.append(json.loads(line))
     return rows
-
-
-def _claim(d: dict) -> Claim:
-    return Claim.from_dict({k: d.get(k) for k in ("text", "scope", "valid_from", "valid_until")})
 
 
 def _tokens(t: str) -> set[str]:

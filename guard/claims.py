@@ -9,6 +9,7 @@ import datetime as _dt
 import re
 import unicodedata
 import uuid
+from functools import lru_cache
 from dataclasses import asdict, dataclass, field, replace
 from enum import Enum
 from typing import Any
@@ -340,6 +341,7 @@ _CONFUSABLES = str.maketrans({
 })
 
 
+@lru_cache(maxsize=65536)       # a scan folds each claim's text for every pair it is in
 def comparison_text(text: str) -> str:
     """The text the stages compare: NFKC, format characters (zero-width, bidi overrides) removed,
     common confusable letters folded to Latin. What the user wrote is what is stored; this is

@@ -69,12 +69,8 @@ def _guard(stages: Optional[str] = None):
 
 def _progress(total: int, desc: str, unit: str):
     """A tqdm bar on a terminal; silent when stderr is not one, or with --quiet."""
-    import shutil
-
     from tqdm import tqdm
-    cols = shutil.get_terminal_size().columns or 80      # a terminal that reports no width still gets a bar
-    return tqdm(total=total, desc=desc, unit=unit, ncols=cols,
-                disable=_state.get("quiet") or not sys.stderr.isatty())
+    return tqdm(total=total, desc=desc, unit=unit, disable=_state.get("quiet") or not sys.stderr.isatty())
 
 
 def _note(msg: str) -> None:
@@ -219,8 +215,10 @@ def ingest(path: Path, as_json: bool = JSON):
         for c in (c for _, c in rows):
             c.source = c.source or str(path)
         claims = [c for _, c in rows]
+        from guard.service import GuardService
+        store = GuardService(_state["store"], guard=_guard("structural"))   # unguarded: no NLI model to load
         with _progress(len(claims), "ingest", "claim") as bar:
-            n = _store().ingest(claims, progress=bar.update)
+            n = store.ingest(claims, progress=bar.update)
         typer.echo(f"ingested {n} claims" + (f"; skipped {len(errors)} bad line(s)" if errors else ""))
     _run(go)
 

@@ -105,9 +105,6 @@ class GuardService:
                 self._seq = seq
                 return
             seq, ids = self.store.changes_since(self._seq)
-            if not ids:
-                self._seq = seq
-                return
             rows = [r for r in (self.store.row(i) for i in ids) if r is not None]
             for i in ids:
                 if i in self._claims:

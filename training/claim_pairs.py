@@ -32,6 +32,13 @@ def read_rows(path: str | Path) -> list[dict]:
     return [json.loads(x) for x in Path(path).read_text(encoding="utf-8").splitlines() if x.strip()]
 
 
+def pair_claims(row: dict):
+    """The (existing, incoming) claims of a labelled pair row, validated like any claim."""
+    from guard.claims import Claim
+    side = lambda d: Claim.from_dict({k: d.get(k) for k in ("text", "scope", "valid_from", "valid_until")})  # noqa: E731
+    return side(row["existing"]), side(row["incoming"])
+
+
 def nli_label(row: dict) -> str | None:
     """The text-level NLI label of a claim pair, or None where the text alone cannot say."""
     cat, lab = row.get("category"), row.get("label")

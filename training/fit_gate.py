@@ -15,14 +15,10 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from guard.claims import Claim
 from guard.compare import VerdictKind
 from guard.judge import Judge, NLIResult
 from guard.nli.gate import GateConfig, NLIGate
-
-
-def _claim(d: dict) -> Claim:
-    return Claim.from_dict({k: d.get(k) for k in ("text", "scope", "valid_from", "valid_until")})
+from training.claim_pairs import pair_claims
 
 
 def fit_split(rows: list[dict]) -> list[dict]:
@@ -47,7 +43,7 @@ class GateFitter:
         gate: NLIGate = g.nli_gate
         if gate is None:
             raise RuntimeError("no NLI model loaded: " + "; ".join(g.notes))
-        pairs = [(_claim(r["existing"]), _claim(r["incoming"])) for r in rows]
+        pairs = [pair_claims(r) for r in rows]
         labels = [r["label"] for r in rows]
         norms = g.normalize_claims([c for p in pairs for c in p])
         verdicts = [g.comparator.compare(norms[2 * i], a.text, norms[2 * i + 1], b.text)

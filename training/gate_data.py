@@ -13,10 +13,10 @@ from pathlib import Path
 
 import numpy as np
 
-from guard.claims import Claim
 from guard.compare import Verdict
 from guard.judge import structure_decides
 from guard.nli.evidence import pair_features, vector
+from training.claim_pairs import pair_claims
 
 
 @dataclass
@@ -29,10 +29,6 @@ class GateTable:
     features: list[dict]
     norms: list                      # (existing norm, incoming norm) per row
     similarities: list[tuple]        # (subject similarity or None, text similarity) per row
-
-
-def claim(d: dict) -> Claim:
-    return Claim.from_dict({k: d.get(k) for k in ("text", "scope", "valid_from", "valid_until")})
 
 
 def read_predictions(path: str | Path) -> dict[str, tuple[dict, dict]]:
@@ -50,7 +46,7 @@ def structural_decision(v: Verdict) -> str | None:
 
 
 def build(rows: list[dict], predictions: dict[str, tuple[dict, dict]], guard, embedder) -> GateTable:
-    pairs = [(claim(r["existing"]), claim(r["incoming"])) for r in rows]
+    pairs = [pair_claims(r) for r in rows]
     norms = guard.normalize_claims([c for p in pairs for c in p])
     verdicts = [guard.comparator.compare(norms[2 * i], a.text, norms[2 * i + 1], b.text)
                 for i, (a, b) in enumerate(pairs)]

@@ -13,6 +13,7 @@ import re
 from guard.claims import Norm
 from guard.compare import (Confidence, SubjectMatch, Verdict, VerdictKind, _value_pair, _values_differ, opposition,
                            subject_match)
+from guard.nli.gate import jaccard
 
 _NEG = re.compile(r"\b(not|no|never|none|cannot|without|forbidden|prohibited|disabled|disallowed|neither|nor|"
                   r"optional|unnecessary)\b|n't\b", re.I)
@@ -39,10 +40,6 @@ def _logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
-def _jaccard(a, b) -> float:
-    sa, sb = set(a), set(b)
-    return len(sa & sb) / len(sa | sb) if sa | sb else 0.0
-
 
 def pair_features(a: Norm, a_text: str, b: Norm, b_text: str, verdict: Verdict,
                   forward: dict[str, float], backward: dict[str, float],
@@ -60,7 +57,7 @@ def pair_features(a: Norm, a_text: str, b: Norm, b_text: str, verdict: Verdict,
     f["subject_match"] = _MATCH_ORD[subject_match(a.subject, b.subject, a.theme, b.theme)]
     f["subject_similarity"] = subject_similarity if subject_similarity is not None else 0.0
     f["text_similarity"] = text_similarity if text_similarity is not None else 0.0
-    f["term_overlap"] = _jaccard(a.terms, b.terms)
+    f["term_overlap"] = jaccard(a.terms, b.terms)
     opp = opposition(a.modality, b.modality)
     f["opposing_modality"] = float(opp is VerdictKind.CONTRADICTION)
     f["soft_opposition"] = float(opp is VerdictKind.TENSION)

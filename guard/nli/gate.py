@@ -40,7 +40,7 @@ class GateConfig:
         return cls(**json.loads(Path(path).read_text()))
 
 
-def _jaccard(a: tuple[str, ...], b: tuple[str, ...]) -> float:
+def jaccard(a: tuple[str, ...], b: tuple[str, ...]) -> float:
     sa, sb = set(a), set(b)
     return len(sa & sb) / len(sa | sb) if sa | sb else 0.0
 
@@ -72,7 +72,7 @@ class NLIGate:
         if self.embedder is not None:
             if a.subject and b.subject and (complete or match is SubjectMatch.DIFFERENT):
                 subj_sim = self.embedder.similarity(a.subject, b.subject)
-            if complete or _jaccard(a.terms, b.terms) < cfg.min_term_overlap:
+            if complete or jaccard(a.terms, b.terms) < cfg.min_term_overlap:
                 text_sim = self.embedder.similarity(a_text, b_text)
         return self.features_from(a, b, subj_sim, text_sim)
 
@@ -82,7 +82,7 @@ class NLIGate:
         polarity_ok, polarity_why = _polarity_differs(a, b)
         return {"subject_match": subject_match(a.subject, b.subject, a.theme, b.theme).value,
                 "subject_similarity": subject_similarity, "polarity": polarity_ok, "polarity_reason": polarity_why,
-                "term_overlap": _jaccard(a.terms, b.terms), "text_similarity": text_similarity}
+                "term_overlap": jaccard(a.terms, b.terms), "text_similarity": text_similarity}
 
     @staticmethod
     def decide(p: float, f: dict, cfg: GateConfig, gated: bool = True) -> tuple[dict, str, str]:

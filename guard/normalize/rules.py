@@ -165,8 +165,8 @@ class RuleNormalizer:
 
     name = "normalizer.rules.v1"
     max_name_tokens = 2               # v2: 3 ("AWS Secrets Manager")
-    negation_before_pivot = False
-    speaker_subjects = False          # v2: "AWS recommends X" is about X     # v2 moves "never"/"not" just before the verb into the predicate
+    negation_before_pivot = False     # v2 moves "never"/"not" just before the verb into the predicate
+    speaker_subjects = False          # v2: "AWS recommends X" is about X
 
     def __init__(self, model: str = SPACY_MODEL, batch_size: int = 256, n_process: int | None = None):
         import spacy
