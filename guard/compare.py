@@ -244,6 +244,23 @@ def _themes_overlap(a: Norm, b: Norm) -> bool:
     return any(x[:5] == y[:5] for x in sa for y in sb if len(x) >= 5 and len(y) >= 5)
 
 
+_PRIVATIVE = re.compile(r"^([a-z]{4,})(?:less|free)$")
+
+
+def _privative_flip(a: Norm, b: Norm) -> bool:
+    """One side's state word is the other's stem with a privative suffix (blameless / blame,
+    passwordless / password) and the stem itself is not on the first side: the suffix is a negation."""
+    sa, sb = _state_words(a) | _verb_word(a), _state_words(b) | _verb_word(b)
+
+    def plain(ws: set[str]) -> set[str]:
+        return {w for w in ws if len(w) >= 4 and not _PRIVATIVE.match(w.replace("-", ""))}
+
+    def flips(x: set[str], y: set[str]) -> bool:
+        stems = {m.group(1)[:5] for w in x if (m := _PRIVATIVE.match(w.replace("-", "")))}
+        return bool(stems & {w[:5] for w in plain(y)}) and not stems & {w[:5] for w in plain(x)}
+    return flips(sa, sb) or flips(sb, sa)
+
+
 def _verb_word(n: Norm) -> set[str]:
     return set() if n.object in (StateVerb.BE, StateVerb.OTHER, StateVerb.REQUIRE) else {n.object.value}
 
@@ -321,6 +338,12 @@ class StructuralComparator:
                            "same subject, different state", ev)
         opp = opposition(a.modality, b.modality)
         if opp is not None:
+            if _privative_flip(a, b):
+                # "Postmortems are blameless" / "must not assign blame": the -less word already
+                # negates the state, so the opposite modalities say the same thing
+                return Verdict(VerdictKind.CONSISTENT, Confidence.MED,
+                               "opposing modality on a privative word (-less, -free): the two agree",
+                               {**ev, "themes": [a.theme, b.theme]})
             if not _themes_overlap(a, b):
                 return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW,
                                "opposing modality on different aspects", {**ev, "themes": [a.theme, b.theme]})

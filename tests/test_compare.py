@@ -103,3 +103,13 @@ def test_subject_match():
     assert subject_match("recovery time objective", "recovery point objective") is SubjectMatch.RELATED
     assert subject_match("mfa", "vpn access", "vpn access", "mfa") is SubjectMatch.SAME
     assert subject_match("password", "log") is SubjectMatch.DIFFERENT
+
+
+def test_privative_word_with_opposite_modality_agrees(normalizer):
+    v = verdict(normalizer, "Postmortems are blameless.", "Postmortems must not assign blame to individuals.")
+    assert v.kind is VerdictKind.CONSISTENT and v.confidence is Confidence.MED
+    # a privative word on both sides is not a flip: the opposition stands
+    v = verdict(normalizer, "Logins must be passwordless.", "Logins must not be passwordless.")
+    assert v.kind is VerdictKind.CONTRADICTION
+    v = verdict(normalizer, "Postmortems must assign blame.", "Postmortems must not assign blame.")
+    assert v.kind is VerdictKind.CONTRADICTION
