@@ -1,8 +1,10 @@
 """Normalizers head to head on a gold file of real-prose statements with their gold norms.
 
 Run: ``guard bench normalizers [--normalizer NAME …]`` or ``python -m benchmarks.normalizers``.
-Any registered normalizer can be named (the LLM normalizer joins when its endpoint is set).
-Field accuracy per field, exact-match rate over all fields, statements per second.
+Any registered normalizer can be named; the LLM and hybrid normalizers join the default run when an
+endpoint is set (``GUARD_LLM_BASE_URL``, ``GUARD_LLM_MODEL``), and their rows name the model that
+answered and what it cost (requests, tokens). Field accuracy per field, exact-match rate over all
+fields, statements per second.
 """
 from __future__ import annotations
 
@@ -43,8 +45,23 @@ def field_correct(field: str, gold, pred) -> bool:
     return gold == pred
 
 
-def evaluate(normalizer_name: str, rows: list[dict]) -> dict:
-    norm = SafeNormalizer(get_normalizer(normalizer_name))
+def _client(inner):
+    """The LLM client behind a normalizer, if any (for the model name and the cost)."""
+    llm = getattr(inner, "llm", inner)
+    return getattr(llm, "client", None)
+
+
+def default_names() -> list[str]:
+    import os
+    names = ["normalizer.rules.v1", "normalizer.rules.v2"]
+    if os.environ.get("GUARD_LLM_BASE_URL") and os.environ.get("GUARD_LLM_MODEL"):
+        names += ["normalizer.llm.v1", "normalizer.hybrid.v1"]
+    return names
+
+
+def evaluate(normalizer_name: str, rows: list[dict], inner=None) -> dict:
+    inner = inner or get_normalizer(normalizer_name)
+    norm = SafeNormalizer(inner)
     items = [(r["text"], Scope.from_dict(r["scope"]), Window()) for r in rows]
     t = time.perf_counter()
     norms = norm.normalize_many(items)
@@ -64,24 +81,46 @@ def evaluate(normalizer_name: str, rows: list[dict]) -> dict:
         if not all(ok.values()):
             errors.append({"text": r["text"], "wrong": {f: [gold.get(f), pred[f]] for f, v in ok.items() if not v}})
     n = len(rows)
-    return {"n": n, "field_accuracy": {f: correct[f] / n for f in fields}, "exact_match": exact / n,
-            "statements_per_second": n / secs if secs else None, "errors": errors}
+    out = {"n": n, "field_accuracy": {f: correct[f] / n for f in fields}, "exact_match": exact / n,
+           "statements_per_second": n / secs if secs else None, "errors": errors,
+           "unknown": sum(x.is_unknown for x in norms)}
+    client = _client(inner)
+    if client is not None:
+        out["llm"] = {**client.usage, "endpoint": client.config.base_url}
+    return out
 
 
 def main(names: list[str] | None = None, golds: list[Path] | None = None,
          out_dir: Path = ROOT / "results" / "normalizers") -> dict:
     golds = golds or [GOLD, GOLD_LONG]
-    names = names or ["normalizer.rules.v1", "normalizer.rules.v2"]
+    names = names or default_names()
+    instances = {name: get_normalizer(name) for name in names}      # one each: the LLM cache spans both files
     results, md = {}, []
     for gold in golds:
         rows = [json.loads(x) for x in gold.read_text().splitlines() if x.strip()]
-        res = {name: evaluate(name, rows) for name in names}
+        res = {}
+        for name in names:
+            client = _client(instances[name])
+            before = dict(client.usage) if client is not None else None
+            res[name] = evaluate(name, rows, instances[name])
+            if before is not None:      # this file's share of the cost
+                res[name]["llm"] = {k: (v - before.get(k, 0) if isinstance(v, int) else v)
+                                    for k, v in res[name]["llm"].items()}
         results[gold.name] = res
         fields = list(next(iter(res.values()))["field_accuracy"])
         table = [[name, r["n"], *[r["field_accuracy"][f] for f in fields], r["exact_match"], r["statements_per_second"]]
                  for name, r in res.items()]
         md += [f"## Normalizers on {len(rows)} gold statements (`{gold.relative_to(ROOT) if gold.is_relative_to(ROOT) else gold}`)",
                "", md_table(["normalizer", "n", *fields, "exact match", "statements/s"], table), ""]
+        llm_rows = [[name, r["llm"].get("model"), r["llm"]["requests"], r["llm"]["failures"], r["unknown"],
+                     r["llm"]["prompt_tokens"], r["llm"]["completion_tokens"]] for name, r in res.items() if "llm" in r]
+        if llm_rows:
+            md += ["LLM cost on this file:", "", md_table(["normalizer", "model that answered", "requests", "failed",
+                                                           "unknown norms", "prompt tokens", "completion tokens"],
+                                                          llm_rows), ""]
+    if not any("llm" in r for res in results.values() for r in res.values()):
+        md += ["_The LLM rows need an endpoint: set GUARD_LLM_BASE_URL and GUARD_LLM_MODEL (any OpenAI-compatible "
+               "chat-completions server) and run again._", ""]
     md = "\n".join(md)
     out = write(out_dir, "normalizers", {"gold": [str(g) for g in golds], "results": results}, md)
     series = {}

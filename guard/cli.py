@@ -36,6 +36,10 @@ def main(store: Path = typer.Option(Path(os.environ.get("GUARD_STORE", "claims.s
                                     help="SQLite claim store (env GUARD_STORE)."),
          profile: str = typer.Option("accurate", help="fast = structural only; accurate = + gated NLI."),
          nli_model: Optional[str] = typer.Option(None, help="NLI model id or directory (default: shipped)."),
+         normalizer: str = typer.Option(os.environ.get("GUARD_NORMALIZER", "normalizer.rules.v2"),
+                                        help="rules (v1), rules.v2 (default), llm or hybrid (an OpenAI-compatible "
+                                             "endpoint from GUARD_LLM_BASE_URL / GUARD_LLM_MODEL / GUARD_LLM_API_KEY); "
+                                             "env GUARD_NORMALIZER."),
          no_quantize: bool = typer.Option(True, "--no-quantize/--quantize",
                                           help="fp32 (default: deterministic, what the gate was fitted on) or "
                                                "dynamic int8 (faster; scores drift with the batch)."),
@@ -46,7 +50,7 @@ def main(store: Path = typer.Option(Path(os.environ.get("GUARD_STORE", "claims.s
     logging.basicConfig(level=logging.INFO if verbose else logging.ERROR, format="%(levelname)s %(message)s")
     for noisy in ("sentence_transformers", "transformers", "httpx"):
         logging.getLogger(noisy).setLevel(logging.WARNING if verbose else logging.ERROR)
-    _state.update(store=store, profile=profile, nli_model=nli_model, quantize=not no_quantize,
+    _state.update(store=store, profile=profile, nli_model=nli_model, normalizer=normalizer, quantize=not no_quantize,
                   allow_structural_only=allow_structural_only, quiet=quiet)
 
 
@@ -60,7 +64,11 @@ def _guard(stages: Optional[str] = None):
         _die(str(exc), EXIT_USAGE)
     cfg.nli_model = _state.get("nli_model")
     cfg.nli_quantize = _state.get("quantize", False)
-    g = Guard(cfg)
+    cfg.normalizer = _state.get("normalizer") or cfg.normalizer
+    try:
+        g = Guard(cfg)
+    except (KeyError, ValueError) as exc:         # an unknown normalizer, an LLM endpoint not configured
+        _die(str(exc.args[0] if exc.args else exc), EXIT_USAGE)
     if "nli" in cfg.stages and g.nli_gate is None and not _state.get("allow_structural_only"):
         _die("the accurate profile needs its NLI model, which could not load ("
              + "; ".join(g.notes) + "); pass --allow-structural-only or --profile fast", EXIT_USAGE)

@@ -38,7 +38,8 @@ def registered() -> list[str]:
 
 def get_normalizer(name: str = "normalizer.rules.v1", **config) -> Normalizer:
     _import_builtins()
-    aliases = {"rules": "normalizer.rules.v1", "rules.v2": "normalizer.rules.v2", "llm": "normalizer.llm.v1"}
+    aliases = {"rules": "normalizer.rules.v1", "rules.v2": "normalizer.rules.v2", "llm": "normalizer.llm.v1",
+               "hybrid": "normalizer.hybrid.v1"}
     name = aliases.get(name, name)
     if name not in _REGISTRY:
         raise KeyError(f"unknown normalizer {name!r} (known: {', '.join(sorted(_REGISTRY))})")
@@ -48,6 +49,7 @@ def get_normalizer(name: str = "normalizer.rules.v1", **config) -> Normalizer:
 def _import_builtins() -> None:
     import guard.normalize.rules  # noqa: F401  (registers normalizer.rules.v1)
     import guard.normalize.rules_v2  # noqa: F401  (registers normalizer.rules.v2)
+    import guard.normalize.llm  # noqa: F401  (registers normalizer.llm.v1, normalizer.hybrid.v1)
 
 
 class SafeNormalizer:
