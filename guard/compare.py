@@ -273,6 +273,15 @@ def _state_words(n: Norm) -> set[str]:
     return words
 
 
+def _different_actions(a: Norm, b: Norm) -> bool:
+    """One state verb from the closed set against an unknown verb ("other"), with themes that
+    differ: the two statements name different actions on the subject."""
+    kinds = {a.object, b.object}
+    if StateVerb.OTHER not in kinds or len(kinds) != 2 or kinds & {StateVerb.BE, StateVerb.REQUIRE}:
+        return False
+    return set((a.theme or "").split()) != set((b.theme or "").split())
+
+
 def objects_compatible(a: Norm, b: Norm) -> bool:
     wild = (StateVerb.BE, StateVerb.OTHER)
     if a.object in wild or b.object in wild or a.object == b.object:
@@ -347,6 +356,11 @@ class StructuralComparator:
             if not _themes_overlap(a, b):
                 return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW,
                                "opposing modality on different aspects", {**ev, "themes": [a.theme, b.theme]})
+            if _different_actions(a, b):
+                # "X rejects null keys" / "X maps keys to values": one verb the closed set knows, one it
+                # does not; a shared noun does not make them one action
+                return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "opposing modality on different actions",
+                               {**ev, "themes": [a.theme, b.theme]})
             if opp is VerdictKind.TENSION:
                 return Verdict(VerdictKind.TENSION, strong if strong is Confidence.HIGH else Confidence.MED,
                                f"soft opposition: {a.modality.value} vs {b.modality.value}", ev)

@@ -113,3 +113,10 @@ def test_privative_word_with_opposite_modality_agrees(normalizer):
     assert v.kind is VerdictKind.CONTRADICTION
     v = verdict(normalizer, "Postmortems must assign blame.", "Postmortems must not assign blame.")
     assert v.kind is VerdictKind.CONTRADICTION
+
+
+def test_a_known_verb_against_an_unknown_one_is_not_an_opposition(normalizer):
+    v = verdict(normalizer, "X rejects null keys.", "X maps keys to values.")
+    assert v.kind is VerdictKind.UNCERTAIN and v.confidence is Confidence.LOW
+    v = verdict(normalizer, "X rejects null keys.", "X supports null keys.")
+    assert v.kind is VerdictKind.CONTRADICTION and v.confidence is Confidence.HIGH
