@@ -54,7 +54,7 @@ def main(store: Path = typer.Option(Path(os.environ.get("GUARD_STORE", "claims.s
                   allow_structural_only=allow_structural_only, quiet=quiet)
 
 
-def _guard(stages: Optional[str] = None):
+def _guard(stages: Optional[str] = None, require_nli: bool = True):
     from guard.pipeline import Guard, GuardConfig
     try:
         cfg = GuardConfig.profile(_state["profile"])
@@ -69,7 +69,7 @@ def _guard(stages: Optional[str] = None):
         g = Guard(cfg)
     except (KeyError, ValueError) as exc:         # an unknown normalizer, an LLM endpoint not configured
         _die(str(exc.args[0] if exc.args else exc), EXIT_USAGE)
-    if "nli" in cfg.stages and g.nli_gate is None and not _state.get("allow_structural_only"):
+    if require_nli and "nli" in cfg.stages and g.nli_gate is None and not _state.get("allow_structural_only"):
         _die("the accurate profile needs its NLI model, which could not load ("
              + "; ".join(g.notes) + "); pass --allow-structural-only or --profile fast", EXIT_USAGE)
     return g
@@ -403,6 +403,68 @@ def eval_nli(model: str, files: list[Path], quantize: bool = typer.Option(False,
 
 bench = typer.Typer(no_args_is_help=True, help="Benchmarks: stage ablation, normalizers, speed and scale.")
 app.add_typer(bench, name="bench")
+
+answer_app = typer.Typer(no_args_is_help=True, help="Answer-time gates for RAG pipelines: locked constraints, intent "
+                                                    "split, scholar/auditor handoff. One JSON object out; exit 0 OK / "
+                                                    "ACCEPT / REFUSAL, 3 REJECT, 4 RETRY, 2 bad input.")
+app.add_typer(answer_app, name="answer")
+TRACE = typer.Option(None, "--trace", help="append one JSON line per decision to this file")
+
+
+def _read_json(path: str):
+    """A JSON file, or '-' for standard input; bad JSON is a one-line usage error."""
+    try:
+        raw = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise ClaimError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ClaimError(f"{path} is not UTF-8 text") from None
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise ClaimError(f"{path}: not JSON ({exc.msg} at line {exc.lineno})") from None
+
+
+def _answer(handler: str, body, trace: Optional[Path], engine: bool = False) -> None:
+    from guard.answer.api import EXIT, AnswerGates
+
+    def go():
+        # the answer gate fails closed itself (REJECT checker_unavailable) when the NLI model is missing
+        gates = AnswerGates(guard=_guard(require_nli=False) if engine else None, trace_path=trace)
+        try:
+            out = getattr(gates, handler)(body() if callable(body) else body)
+        except ValueError as exc:
+            raise ClaimError(str(exc)) from None
+        typer.echo(json.dumps(out, ensure_ascii=False, default=str))
+        raise typer.Exit(EXIT.get(out["verdict"], EXIT_ERROR))
+    _run(go)
+
+
+@answer_app.command("lock")
+def answer_lock(file: str = typer.Argument(..., help="JSON list of constraints (or {\"constraints\": [...]}); - for stdin")):
+    """Normalise and hash a set of constraints: {constraints, hash}."""
+    _answer("lock", lambda: _read_json(file), None)
+
+
+@answer_app.command("check")
+def answer_check(file: str = typer.Argument(..., help='{"constraints": [...], "retrieved_ids": [...], "output": "..."}'),
+                 trace: Optional[Path] = TRACE):
+    """Check a model output against locked constraints, its echo and its citations."""
+    _answer("check", lambda: _read_json(file), trace, engine=True)
+
+
+@answer_app.command("split")
+def answer_split(request: str = typer.Argument(..., help="the user's request"), trace: Optional[Path] = TRACE):
+    """Split a request into ordered sub-intents with roles, references and per-step contracts."""
+    _answer("split", {"request": request}, trace)
+
+
+@answer_app.command("audit")
+def answer_audit(file: str = typer.Argument(..., help="handoff JSON; with \"evidence\": {id: text} the auditor is "
+                                                      "filled in locally when absent"),
+                 trace: Optional[Path] = TRACE):
+    """Enforce the scholar/auditor handoff: ACCEPT, RETRY (not in context) or REJECT."""
+    _answer("audit", lambda: _read_json(file), trace)
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 
 

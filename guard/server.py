@@ -15,7 +15,7 @@ import os
 from contextlib import asynccontextmanager
 from typing import Optional, Union
 
-from fastapi import FastAPI, Request
+from fastapi import Body as FBody, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict
@@ -82,7 +82,8 @@ def check_bind(host: str, token: str | None) -> None:
         raise ClaimError(f"refusing to listen on {host} without a token (--token or GUARD_TOKEN)")
 
 
-def create_app(service: GuardService, token: str | None = None, warm: bool = True) -> FastAPI:
+def create_app(service: GuardService, token: str | None = None, warm: bool = True,
+               answer_trace: str | None = None) -> FastAPI:
     token = token if token is not None else os.environ.get("GUARD_TOKEN") or None
     state = {"ready": False, "error": None}
 
@@ -193,6 +194,35 @@ def create_app(service: GuardService, token: str | None = None, warm: bool = Tru
             except ClaimError as exc:
                 return _error(422, f"claims[{i}]: {exc}")
         return {"ingested": service.ingest(claims)}
+
+    from guard.answer.api import AnswerGates
+    gates = AnswerGates(guard=service.guard, trace_path=answer_trace or os.environ.get("GUARD_ANSWER_TRACE") or None)
+
+    def answer(handler: str, body):
+        try:
+            return getattr(gates, handler)(body)
+        except ValueError as exc:
+            return _error(422, str(exc))
+
+    @app.post("/answer/lock", responses={422: {"model": Error}})
+    def answer_lock(body: dict | list = FBody(...)):
+        """Normalise and hash constraints: ``{"constraints": [...]}`` → ``{constraints, hash}``."""
+        return answer("lock", body)
+
+    @app.post("/answer/check", responses={422: {"model": Error}})
+    def answer_check(body: dict = FBody(...)):
+        """``{"constraints"|"lock", "retrieved_ids", "output"}`` → OK / REFUSAL / REJECT with its reason."""
+        return answer("check", body)
+
+    @app.post("/answer/split", responses={422: {"model": Error}})
+    def answer_split(body: dict = FBody(...)):
+        """``{"request", "retrieved"?}`` → ordered sub-intents with roles, references and contracts."""
+        return answer("split", body)
+
+    @app.post("/answer/audit", responses={422: {"model": Error}})
+    def answer_audit(body: dict = FBody(...)):
+        """A handoff (with ``evidence`` to audit locally) → ACCEPT / RETRY / REJECT."""
+        return answer("audit", body)
 
     last_scan: dict = {}
 

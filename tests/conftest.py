@@ -1,7 +1,12 @@
 """Shared fixtures: the real spaCy normalizer and guards are loaded once per session."""
 from __future__ import annotations
 
+import contextlib
 import os
+import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -13,6 +18,32 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 DEV_SET = SHARED / "data" / "bench" / "claims_dev.jsonl"
 NLI_DIR = SHARED / "data" / "nli"
+
+
+@contextlib.contextmanager
+def running_server(tmp_path, *global_args: str):
+    """``guard serve`` in a subprocess on a free loopback port; yields its base URL once it answers."""
+    import httpx
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "GUARD_STORE": str(tmp_path / "s.sqlite"), "HF_HUB_OFFLINE": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "guard.cli", *global_args, "serve", "--port", str(port)],
+                            env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(240):
+            try:
+                httpx.get(base + "/health", timeout=1)
+                break
+            except httpx.HTTPError:
+                if proc.poll() is not None:
+                    raise RuntimeError(proc.stderr.read().decode())
+                time.sleep(0.25)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(10)
 
 
 @pytest.fixture(scope="session")

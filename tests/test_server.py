@@ -1,36 +1,14 @@
 """The HTTP app on a real uvicorn server on 127.0.0.1."""
-import os
-import socket
-import subprocess
-import sys
-import time
-
 import httpx
 import pytest
 
-from conftest import ROOT
+from conftest import running_server
 
 
 @pytest.fixture
 def server(tmp_path):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = {**os.environ, "GUARD_STORE": str(tmp_path / "s.sqlite"), "HF_HUB_OFFLINE": "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "guard.cli", "--profile", "fast", "serve", "--port", str(port)],
-                            env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(120):
-        try:
-            httpx.get(base + "/claims", timeout=1)
-            break
-        except httpx.HTTPError:
-            if proc.poll() is not None:
-                raise RuntimeError(proc.stderr.read().decode())
-            time.sleep(0.25)
-    yield base
-    proc.terminate()
-    proc.wait(10)
+    with running_server(tmp_path, "--profile", "fast") as base:
+        yield base
 
 
 def test_block_is_409_with_conflicts(server):

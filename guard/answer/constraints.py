@@ -79,6 +79,13 @@ _NEG = re.compile(r"\b(?:not|never|no|cannot|can't|isn't|aren't|forbidden|prohib
                   r"deny|denied|won't|don't|doesn't)\b", re.I)
 
 
+def _clause_around(sentence: str, start: int, end: int) -> str:
+    """The clause holding a span: cut at ; : , and "but"/"while"/"whereas"."""
+    cuts = [m.end() for m in re.finditer(r"[;:,]|\b(?:but|while|whereas)\b", sentence[:start])]
+    after = re.search(r"[;:,]|\b(?:but|while|whereas)\b", sentence[end:])
+    return sentence[(cuts[-1] if cuts else 0):(end + after.start() if after else len(sentence))]
+
+
 def allow_list_violation(constraint: str, sentence: str) -> dict | None:
     """"Only domain example.com is allowed." against a sentence naming another domain (an e-mail
     address counts by its domain), unless the sentence negates it."""
@@ -91,7 +98,7 @@ def allow_list_violation(constraint: str, sentence: str) -> dict | None:
         dom = m.group(1).lower()
         if dom in allowed or any(dom.endswith("." + a) for a in allowed):
             continue
-        if _NEG.search(sentence[:m.start()]):
+        if _NEG.search(_clause_around(sentence, m.start(), m.end())):
             continue            # "gmail.com is not allowed" agrees with the allow-list
         return {"checker": "allow_list", "allowed": sorted(allowed), "found": dom}
     return None

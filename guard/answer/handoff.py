@@ -138,6 +138,19 @@ def chunks_of(text: str, max_words: int = 80) -> list[str]:
     return out
 
 
+_STOP = set("the a an and or of to in on at by for with from as is are was were be been being it its this that these "
+            "those there their they them he she his her we our you your i not no can may must should will would "
+            "which who what when where how than then also only more most less any all each some such into over "
+            "about after before between under very have has had do does did".split())
+
+
+def _content_words(text: str) -> set[str]:
+    """Lower-case words of three letters or more, stop words out, a plural s off: a contradiction
+    needs a shared topic (the NLI model calls unrelated sentences contradictory)."""
+    words = re.findall(r"[a-z0-9][a-z0-9_.-]{2,}", text.lower())
+    return {w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words if w not in _STOP}
+
+
 class LocalAuditor:
     """``audit(claim, citations, evidence) -> auditor dict`` with the NLI model and fitted thresholds."""
 
@@ -160,7 +173,8 @@ class LocalAuditor:
             row = probs[i * len(cands):(i + 1) * len(cands)]
             best_e = max(range(len(row)), key=lambda k: row[k]["entailment"], default=None)
             best_c = max(range(len(row)), key=lambda k: row[k]["contradiction"], default=None)
-            out.append({"sentence": s,
+            topical = best_c is not None and bool(_content_words(s) & _content_words(cands[best_c][1]))
+            out.append({"sentence": s, "topical": topical,
                         "entailment": row[best_e]["entailment"] if best_e is not None else 0.0,
                         "support": cands[best_e][0] if best_e is not None else None,
                         "contradiction": row[best_c]["contradiction"] if best_c is not None else 0.0,
@@ -170,11 +184,13 @@ class LocalAuditor:
         return out
 
     def verdict_of(self, scored: list[dict]) -> tuple[str, str]:
+        """Per sentence, the best-supporting chunk decides: supported if it entails; otherwise
+        contradicted if a chunk on the same topic contradicts it; otherwise not in context."""
         te, tc = self.thresholds["entail"], self.thresholds["contradict"]
-        for s in scored:
-            if s["contradiction"] >= tc and s["contradiction"] > s["entailment"]:
-                return INVALID, f"{s['contradicted_by']} contradicts: {s['sentence']}"
         unsupported = [s for s in scored if s["entailment"] < te]
+        for s in unsupported:
+            if s["contradiction"] >= tc and s.get("topical", True):
+                return INVALID, f"{s['contradicted_by']} contradicts: {s['sentence']}"
         if unsupported:
             return NOT_IN_CONTEXT, f"no cited evidence supports: {unsupported[0]['sentence']}"
         return VALID, "every sentence is supported by its cited evidence"

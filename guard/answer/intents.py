@@ -205,3 +205,85 @@ def plan(request: str, retrieve=None) -> list[Step]:
             src = next((s for s in steps if it.refs and s.intent.index == it.refs[0]), None)
             steps.append(Step(it, echo=src.handoff_id if src else None))
     return steps
+
+
+def _output(raw) -> dict | str:
+    """The step's output object, or the reason it has none."""
+    from guard.json_text import NoJSONObject, first_json_object
+    if isinstance(raw, dict):
+        return raw
+    try:
+        return first_json_object(raw if isinstance(raw, str) else "")
+    except NoJSONObject as exc:
+        return f"no_json: {exc}"
+
+
+def accept(steps: list[Step], outputs: dict, auditor=None, trace_path=None) -> dict:
+    """Accept a whole plan or nothing. Grounded steps: a claim citing only their own retrieved ids
+    (a refusal refuses the whole request — no partial answers). Creative steps: the handoff id of
+    an accepted grounded step echoed, no citations, and no factual sentence the grounded result
+    does not entail (``new_fact``, judged by the NLI auditor's entailment threshold)."""
+    from guard.answer import trace as tracing
+    from guard.answer.constraints import REFUSAL_TEXT, normalise
+    from guard.answer.handoff import factual_sentences
+    tr = tracing.Trace("plan", {"steps": [s.to_dict() for s in steps], "outputs": outputs})
+    results: dict[int, dict] = {}
+    accepted: dict[str, str] = {}          # handoff id → the grounded claim it stands for
+
+    def finish(verdict: str, reason: str | None, step: int | None = None) -> dict:
+        rec = {"verdict": verdict, "reason": reason, "step": step, "steps": results, "trace_id": tr.trace_id}
+        tracing.append(trace_path, tr.record(verdict, reason, step=step, steps=results))
+        return rec
+
+    for s in steps:
+        k = s.intent.index
+        out = _output(outputs.get(k, outputs.get(str(k))))
+        if isinstance(out, str):
+            results[k] = {"ok": False, "reason": out}
+            tr.check(f"step{k}.json", False, error=out)
+            return finish("REJECT", "no_json", k)
+        if s.intent.grounded:
+            claim, cites = out.get("claim"), out.get("citations")
+            if not isinstance(claim, str) or not isinstance(cites, list) or not all(isinstance(c, str) for c in cites):
+                results[k] = {"ok": False, "reason": "bad_schema"}
+                return finish("REJECT", "bad_schema", k)
+            if normalise(claim).strip(" .").lower() == REFUSAL_TEXT:
+                results[k] = {"ok": False, "reason": "not_in_context"}
+                tr.check(f"step{k}.refusal", False)
+                return finish("REFUSAL", "not_in_context", k)       # one grounded refusal refuses the request
+            outside = [c for c in cites if s.allowed_ids is not None and c not in s.allowed_ids]
+            if not cites or outside:
+                results[k] = {"ok": False, "reason": "citation_scope", "outside": outside}
+                tr.check(f"step{k}.citations", False, outside=outside, cited=cites)
+                return finish("REJECT", "citation_scope", k)
+            tr.check(f"step{k}.citations", True, cited=cites)
+            accepted[s.handoff_id] = claim
+            results[k] = {"ok": True, "handoff_id": s.handoff_id}
+            continue
+        text, echo = out.get("text"), out.get("handoff_id")
+        if not isinstance(text, str):
+            results[k] = {"ok": False, "reason": "bad_schema"}
+            return finish("REJECT", "bad_schema", k)
+        if not s.echo or echo != s.echo or echo not in accepted:
+            results[k] = {"ok": False, "reason": "handoff_mismatch", "expected": s.echo, "got": echo}
+            tr.check(f"step{k}.handoff", False, expected=s.echo, got=echo)
+            return finish("REJECT", "handoff_mismatch", k)
+        if out.get("citations"):
+            results[k] = {"ok": False, "reason": "creative_citations"}
+            tr.check(f"step{k}.citations", False, cited=out.get("citations"))
+            return finish("REJECT", "creative_citations", k)
+        facts = factual_sentences(text)
+        if facts:
+            if auditor is None:
+                from guard.answer.handoff import LocalAuditor
+                auditor = LocalAuditor()
+            te = auditor.thresholds["entail"]
+            probs = auditor.scorer.predict([(accepted[echo], f) for f in facts])
+            new = [f for f, p in zip(facts, probs) if p["entailment"] < te]
+            tr.check(f"step{k}.new_facts", not new, sentences=facts, unsupported=new,
+                     entailment=[round(p["entailment"], 4) for p in probs])
+            if new:
+                results[k] = {"ok": False, "reason": "new_fact", "sentence": new[0]}
+                return finish("REJECT", "new_fact", k)
+        results[k] = {"ok": True}
+    return finish("ACCEPT", None)
