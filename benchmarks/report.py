@@ -53,8 +53,12 @@ def write(out_dir: str | Path, name: str, report: dict, markdown: str) -> Path:
     return out
 
 
-def bar_plot(path: Path, labels: list[str], series: dict[str, list[float]], title: str, ylabel: str) -> None:
-    import matplotlib
+def bar_plot(path: Path, labels: list[str], series: dict[str, list[float]], title: str, ylabel: str) -> bool:
+    """Writes the plot; False (nothing written) where matplotlib is not installed (claim-guard[bench])."""
+    try:
+        import matplotlib
+    except ImportError:
+        return False
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
@@ -72,3 +76,4 @@ def bar_plot(path: Path, labels: list[str], series: dict[str, list[float]], titl
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+    return True

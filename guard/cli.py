@@ -315,7 +315,8 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
          neighbours: int = typer.Option(5, help="bi-encoder neighbours per claim (0 = blocking only)"),
          exhaustive: bool = typer.Option(False, help="compare all pairs (slow; for measuring recall)"),
          show: int = typer.Option(10, help="findings to print"),
-         fail_on: str = typer.Option("block", help="exit 3 when a finding reaches this tier: block, warn or never")):
+         fail_on: str = typer.Option("block", help="exit 3 when a finding reaches this tier: block, warn or never"),
+         html: Optional[Path] = typer.Option(None, "--html", help="also write a self-contained HTML report")):
     """Score a whole store: every pair the guard would block or warn on, with reasons.
     Exits 3 when a finding reaches --fail-on, so a CI job can gate on it."""
     def go():
@@ -334,10 +335,14 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
             _note(f"skipped {e}")
         if not claims:
             raise ClaimError(f"{source} holds no claims")
-        scanner = Scanner(_guard(), ScanConfig(neighbours=neighbours, exhaustive=exhaustive))
+        scanner = Scanner(_guard(), ScanConfig(neighbours=neighbours, exhaustive=exhaustive,
+                                               progress=not _state.get("quiet")))
         report = scanner.scan(claims, skipped)
         path = write_report(report, out, f)
         s = report.summary
+        if html is not None:
+            from guard.report_html import scan_page, write
+            write(html, scan_page(s, report.findings, source=str(source)))
         for note in s["notes"]:
             _note(f"note: {note}")
         typer.echo(f"{s['claims']} claims, {s['pairs_compared']} candidate pairs of {s['all_pairs']} "
@@ -348,7 +353,7 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
                        f"        \"{fd['existing'][:90]}\"\n        \"{fd['incoming'][:90]}\"")
         if len(report.findings) > show:
             typer.echo(f"  … {len(report.findings) - show} more")
-        typer.echo(f"report: {path}")
+        typer.echo(f"report: {path}" + (f"\nhtml: {html}" if html is not None else ""))
         tiers = {fd["tier"] for fd in report.findings}
         if fail_on == "block" and "block" in tiers or fail_on == "warn" and tiers & {"block", "warn"}:
             raise typer.Exit(EXIT_BLOCKED)
@@ -466,6 +471,18 @@ def answer_audit(file: str = typer.Argument(..., help="handoff JSON; with \"evid
     """Enforce the scholar/auditor handoff: ACCEPT, RETRY (not in context) or REJECT."""
     _answer("audit", lambda: _read_json(file), trace)
 RESULTS = Path(__file__).resolve().parents[1] / "results"
+HTML = typer.Option(None, "--html", help="also write one self-contained HTML page (tables and plots inline)")
+
+
+def _bench_html(html: Optional[Path], out: Path, name: str, title: str) -> None:
+    if html is None:
+        return
+    from guard.report_html import bench_page, write
+    md = out / f"{name}.md"
+    if not md.exists():
+        raise ClaimError(f"no report at {md} to render")
+    write(html, bench_page(title, md.read_text(encoding="utf-8"), sorted(out.glob("*.png"))))
+    typer.echo(f"html: {html}")
 
 
 @bench.command("stages")
@@ -473,7 +490,8 @@ def bench_stages(out: Path = typer.Option(RESULTS / "stages", help="results fold
                  normalizer: str = typer.Option("normalizer.rules.v2", help="normalizer for structure and features"),
                  tuned: str = typer.Option("nli-minilm-l6-claims", help="tag of the claim-tuned NLI predictions"),
                  v1: str = typer.Option("nli-minilm-l6", help="tag of the v1 model's predictions"),
-                 bootstrap: int = 1000):
+                 bootstrap: int = 1000,
+                 html: Optional[Path] = HTML):
     """Every stage alone against the full pipeline, on grouped 5-fold CV over claims_train and on
     claims_dev, from the NLI predictions in results/claims-cv/ (made by training.cv_nli)."""
     def go():
@@ -483,12 +501,29 @@ def bench_stages(out: Path = typer.Option(RESULTS / "stages", help="results fold
         if missing:
             raise ClaimError(f"no such file: {', '.join(missing)} (NLI predictions: python -m training.cv_nli)")
         run(out, tuned=tuned, v1=v1, normalizer=normalizer, bootstrap=bootstrap)
+        _bench_html(html, out, "stages", "claim-guard — Stage ablation")
+    _run(go)
+
+
+@bench.command("answer")
+def bench_answer(out: Path = typer.Option(RESULTS / "answer", help="results folder"),
+                 fit: bool = typer.Option(False, "--fit", help="refit the auditor's thresholds and save them beside "
+                                                              "the NLI model (auditor.json)"),
+                 limit: Optional[int] = typer.Option(None, help="at most N rows per set (seeded sample)"),
+                 html: Optional[Path] = HTML):
+    """Answer-time gates: the intent split (MixATIS, MixSNIPS, BREAK, our RAG requests) and the
+    local auditor (AttributionBench, Climate-FEVER, HealthVer)."""
+    def go():
+        from benchmarks.answer import main as run
+        run(out, fit=fit, limit=limit, model=_state.get("nli_model"))
+        _bench_html(html, out, "answer", "claim-guard — Answer-time gates")
     _run(go)
 
 
 @bench.command("normalizers")
 def bench_normalizers(names: Optional[list[str]] = typer.Argument(None, help="registered normalizer names"),
-                      out: Path = typer.Option(RESULTS / "normalizers", help="results folder")):
+                      out: Path = typer.Option(RESULTS / "normalizers", help="results folder"),
+                      html: Optional[Path] = HTML):
     """Field accuracy and speed of normalizers on the gold files in benchmarks/data/ (short and long statements)."""
     def go():
         from benchmarks.normalizers import main as run
@@ -497,6 +532,7 @@ def bench_normalizers(names: Optional[list[str]] = typer.Argument(None, help="re
         if unknown:
             raise ClaimError(f"unknown normalizer(s) {', '.join(unknown)} (known: {', '.join(registered())})")
         run(names or None, out_dir=out)
+        _bench_html(html, out, "normalizers", "claim-guard — Normalizers")
     _run(go)
 
 
@@ -504,7 +540,8 @@ def bench_normalizers(names: Optional[list[str]] = typer.Argument(None, help="re
 def bench_load(sizes: str = typer.Option("1000,10000", help="active claims in the store"),
                clients: str = typer.Option("1,8,32", help="concurrent HTTP clients"),
                profiles: str = typer.Option("fast,accurate"),
-               out: Path = typer.Option(RESULTS / "load", help="results folder")):
+               out: Path = typer.Option(RESULTS / "load", help="results folder"),
+               html: Optional[Path] = HTML):
     """Guarded writes through a real `guard serve` by concurrent clients: throughput, latency, lost writes."""
     def go():
         from benchmarks.load import main as run
@@ -517,6 +554,7 @@ def bench_load(sizes: str = typer.Option("1000,10000", help="active claims in th
         if set(pr) - {"fast", "accurate"}:
             raise ClaimError("--profiles are fast and/or accurate")
         run(sz, cl, pr, out)
+        _bench_html(html, out, "load", "claim-guard — HTTP load")
     _run(go)
 
 
@@ -524,7 +562,8 @@ def bench_load(sizes: str = typer.Option("1000,10000", help="active claims in th
 def bench_speed(sizes: str = typer.Option("1000,10000,100000", help="store sizes"),
                 parts: str = typer.Option("writes,scan,nli", help="which parts to run"),
                 recall_sizes: str = typer.Option("1000,10000", help="sizes also scanned exhaustively for recall"),
-                out: Path = typer.Option(RESULTS / "speed", help="results folder")):
+                out: Path = typer.Option(RESULTS / "speed", help="results folder"),
+                html: Optional[Path] = HTML):
     """Write latency, scan wall time / memory / recall, NLI throughput fp32 vs int8."""
     def go():
         from benchmarks.speed import main as run
@@ -532,8 +571,9 @@ def bench_speed(sizes: str = typer.Option("1000,10000,100000", help="store sizes
             size_list = tuple(int(x) for x in sizes.split(","))
             recall_list = tuple(int(x) for x in recall_sizes.split(",") if x)
         except ValueError:
-            raise ClaimError(f"--sizes/--recall-sizes must be comma-separated integers") from None
+            raise ClaimError("--sizes/--recall-sizes must be comma-separated integers") from None
         run(size_list, tuple(parts.split(",")), out_dir=out, recall_sizes=recall_list)
+        _bench_html(html, out, "speed", "claim-guard — Speed and scale")
     _run(go)
 
 

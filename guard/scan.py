@@ -125,7 +125,7 @@ class Scanner:
                 items = [(claims[i], norms[i], claims[j], norms[j]) for i, j in chunk]
                 for (i, j), pj in zip(chunk, self.guard.judge_pairs(items)):
                     if pj.tier is not Tier.CLEAN:
-                        findings.append(_finding(claims[i], claims[j], pj))
+                        findings.append(_finding(claims[i], claims[j], pj, norms[i], norms[j]))
                 bar.update(len(chunk))
         timings["judge"] = round(time.perf_counter() - t, 2)
         findings.sort(key=lambda f: (f["tier"] != "block", f["existing_id"], f["incoming_id"]))
@@ -133,10 +133,13 @@ class Scanner:
                           timings, list(self.guard.notes))
 
 
-def _finding(a: Claim, b: Claim, pj: PairJudgement) -> dict:
+def _finding(a: Claim, b: Claim, pj: PairJudgement, na=None, nb=None) -> dict:
     d = pj.to_dict()
     out = {"tier": d["tier"], "existing_id": a.id, "incoming_id": b.id, "existing": a.text, "incoming": b.text,
-           "verdict": d["verdict"], "confidence": d["confidence"], "stage": d["stage"], "reason": d["reason"]}
+           "verdict": d["verdict"], "confidence": d["confidence"], "stage": d["stage"], "reason": d["reason"],
+           "subject": (nb.subject if nb is not None and nb.subject else None) or (na.subject if na is not None else None),
+           "existing_scope": a.scope.to_dict(), "incoming_scope": b.scope.to_dict(),
+           "existing_window": a.window.to_dict(), "incoming_window": b.window.to_dict()}
     if "nli" in d:
         out["nli"] = d["nli"]
     return out

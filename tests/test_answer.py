@@ -14,7 +14,6 @@ from guard.answer.constraints import ConstraintGate, lock, verify_lock
 from guard.answer.handoff import LocalAuditor, enforce, factual_sentences, parse
 from guard.answer.intents import COMPARE, DRAFT, LOOKUP, SUMMARIZE, accept, plan, split
 
-pytest.importorskip("pydantic", reason="the handoff schema needs pydantic (pip install claim-guard[llm])")
 
 LOCKED = lock(["X rejects null keys.", "Only domain example.com is allowed."])
 EVIDENCE = {"p1#1": "X is a constrained mapping.", "p2#1": "Y is unrelated to X. It describes a separate protocol."}

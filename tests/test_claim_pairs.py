@@ -1,4 +1,6 @@
 """Claim pairs as NLI training data, and the grouped folds the NLI models and the gate share."""
+import pytest
+
 from training.claim_pairs import grouped_folds, nli_label, read_rows, to_nli_pairs
 
 
@@ -35,6 +37,9 @@ def test_the_recipe_runs_folds_then_the_final_model_and_resumes(tmp_path, shared
     """A tiny recipe end to end: out-of-fold predictions for every row, each from a fold model that
     did not train on it, then the final model and its dev predictions; a rerun skips finished folds."""
     import json
+
+    for mod in ("datasets", "accelerate"):
+        pytest.importorskip(mod, reason="training needs pip install claim-guard[train]")
 
     from training.cv_nli import run
     rows = read_rows(shared_data / "bench" / "claims_train.jsonl")[:24]

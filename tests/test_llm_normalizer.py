@@ -9,7 +9,6 @@ import time
 import pytest
 
 pytest.importorskip("httpx", reason="the LLM normalizer needs httpx (pip install claim-guard[llm])")
-pytest.importorskip("pydantic", reason="the LLM normalizer needs pydantic (pip install claim-guard[llm])")
 
 from guard.claims import Claim, Modality, Scope, StateVerb, SubjectKind, Window  # noqa: E402
 from guard.json_text import NoJSONObject, first_json_object  # noqa: E402

@@ -88,9 +88,15 @@ def test_scorer_refuses_garbage_directory(tmp_path):
         NLIScorer(tmp_path)
 
 
+def needs_training_extra():
+    for mod in ("datasets", "accelerate"):
+        pytest.importorskip(mod, reason="training needs pip install claim-guard[train]")
+
+
 @pytest.fixture(scope="session")
 def tiny_model(tmp_path_factory):
     """A few training steps on a handful of pairs: a real CrossEncoderTrainer run."""
+    needs_training_extra()
     from training.train import TrainConfig, train
     out = tmp_path_factory.mktemp("tiny-nli")
     data = out / "pairs.jsonl"
@@ -204,6 +210,7 @@ def test_training_continues_from_a_shipped_fp16_checkpoint_in_fp32(tiny_model, t
 def test_an_interrupted_training_run_resumes_from_its_checkpoint(tmp_path, monkeypatch):
     """The run dies after its step-2 checkpoint (here: while converting the final model); the rerun
     starts from step 2, not from scratch."""
+    needs_training_extra()
     import torch
 
     from training.train import TrainConfig, train
