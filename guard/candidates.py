@@ -40,9 +40,11 @@ class CandidateIndex:
         self.max_bucket = max_bucket
         self.max_exact_bucket = max_exact_bucket
         self._exact: set[str] = set()
+        # unit vectors in a matrix that grows in place (capacity doubles; a removal moves the last
+        # row into the hole), so a write never rebuilds it
         self._ids: list[str] = []
-        self._vecs: list[np.ndarray] = []
-        self._matrix: np.ndarray | None = None
+        self._row: dict[str, int] = {}
+        self._mat: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self._keys)
@@ -57,9 +59,30 @@ class CandidateIndex:
         for r in role:
             self._role[r].add(claim_id)
         if vec is not None:
+            if claim_id in self._row:
+                self._drop_vector(claim_id)
+            n = len(self._ids)
+            if self._mat is None:
+                self._mat = np.zeros((64, len(vec)), dtype=np.float32)
+            elif n == len(self._mat):
+                self._mat = np.concatenate([self._mat, np.zeros_like(self._mat)])
+            self._mat[n] = vec
             self._ids.append(claim_id)
-            self._vecs.append(vec)
-            self._matrix = None
+            self._row[claim_id] = n
+
+    def _drop_vector(self, claim_id: str) -> None:
+        i = self._row.pop(claim_id)
+        last = len(self._ids) - 1
+        if i != last:
+            moved = self._ids[last]
+            self._mat[i] = self._mat[last]
+            self._ids[i] = moved
+            self._row[moved] = i
+        self._ids.pop()
+
+    @property
+    def _matrix(self) -> np.ndarray:
+        return self._mat[:len(self._ids)]
 
     def _cap(self, key: str) -> int:
         return self.max_exact_bucket if key in self._exact else self.max_bucket
@@ -70,10 +93,8 @@ class CandidateIndex:
                 self._role[k[2:]].discard(claim_id)
             else:
                 self._index[k].discard(claim_id)
-        if claim_id in self._ids:
-            i = self._ids.index(claim_id)
-            del self._ids[i], self._vecs[i]
-            self._matrix = None
+        if claim_id in self._row:
+            self._drop_vector(claim_id)
 
     def blocked(self, norm: Norm, exclude: str | None = None) -> set[str]:
         out: set[str] = set()
@@ -96,8 +117,6 @@ class CandidateIndex:
     def neighbours(self, vec: np.ndarray, k: int, min_sim: float = 0.5) -> list[str]:
         if not self._ids or k <= 0:
             return []
-        if self._matrix is None:
-            self._matrix = np.stack(self._vecs)
         sims = self._matrix @ vec
         top = np.argpartition(-sims, min(k, len(sims) - 1))[:k]
         return [self._ids[i] for i in top if sims[i] >= min_sim]
@@ -107,7 +126,7 @@ class CandidateIndex:
         pairs: set[tuple[str, str]] = set()
         if not self._ids or k <= 0:
             return pairs
-        m = np.stack(self._vecs) if self._matrix is None else self._matrix
+        m = self._matrix
         kk = min(k + 1, len(self._ids))
         for s in range(0, len(m), chunk):
             sims = m[s:s + chunk] @ m.T

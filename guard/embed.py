@@ -30,6 +30,16 @@ class Embedder:
         from cachetools import LRUCache
         self._cache: LRUCache = LRUCache(maxsize=cache_size)     # bounded: a long-running server stays flat
 
+    @property
+    def dimension(self) -> int:
+        m = self.model
+        return (m.get_embedding_dimension if hasattr(m, "get_embedding_dimension") else m.get_sentence_embedding_dimension)()
+
+    @property
+    def name(self) -> str:
+        """What a stored vector was computed with: the model folder's name and the dimension."""
+        return f"{os.path.basename(str(self.path).rstrip('/'))}:{self.dimension}"
+
     def encode(self, texts: list[str], show_progress: bool = False) -> np.ndarray:
         found = {t: self._cache[t] for t in texts if t in self._cache}
         missing = list(dict.fromkeys(t for t in texts if t not in found))
@@ -39,7 +49,7 @@ class Embedder:
             for t, v in zip(missing, vecs.astype(np.float32)):
                 found[t] = self._cache[t] = v
         if not texts:
-            return np.zeros((0, self.model.get_sentence_embedding_dimension()), dtype=np.float32)
+            return np.zeros((0, self.dimension), dtype=np.float32)
         return np.stack([found[t] for t in texts])
 
     def similarity(self, a: str, b: str) -> float:

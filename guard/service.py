@@ -75,6 +75,34 @@ class GuardService:
     def _vector(self, claim: Claim):
         return self.guard.nli_gate.embedder.encode([claim.text])[0]
 
+    def _vectors(self, claims: list[Claim]) -> list:
+        """Vectors for many claims at once: read from the store's embedding cache where the text is
+        unchanged, the rest encoded in one batch and cached (opening a store re-embeds nothing)."""
+        if not claims or not self._use_neighbours:
+            return [None] * len(claims)
+        import hashlib
+
+        import numpy as np
+        embedder = self.guard.nli_gate.embedder
+        model = embedder.name
+        hashes = [hashlib.sha1(c.text.encode("utf-8")).hexdigest()[:16] for c in claims]
+        cached = self.store.embeddings([c.id for c in claims], model)
+        out: list = [None] * len(claims)
+        todo = []
+        for i, (c, h) in enumerate(zip(claims, hashes)):
+            got = cached.get(c.id)
+            if got and got[0] == h:
+                out[i] = np.frombuffer(got[1], dtype=np.float16).astype(np.float32)
+            else:
+                todo.append(i)
+        if todo:
+            vecs = embedder.encode([claims[i].text for i in todo])
+            for i, v in zip(todo, vecs):
+                out[i] = v.astype(np.float16).astype(np.float32)   # as stored: a reopened store sees the same
+            self.store.put_embeddings([(claims[i].id, model, hashes[i], v.astype(np.float16).tobytes())
+                                       for i, v in zip(todo, vecs)])
+        return out
+
     def _norm_rows(self, rows) -> list[tuple[Claim, Norm]]:
         claims = [ClaimStore.row_claim(r) for r in rows]
         norms = [ClaimStore.row_norm(r) for r in rows]
@@ -84,9 +112,10 @@ class GuardService:
                 norms[i] = n
         return list(zip(claims, norms))
 
-    def _add(self, claim: Claim, norm: Norm) -> None:
-        self._claims[claim.id], self._norms[claim.id] = claim, norm
-        self._index.add(claim.id, norm, self._vector(claim) if self._use_neighbours else None)
+    def _add_all(self, pairs: list[tuple[Claim, Norm]]) -> None:
+        for (claim, norm), vec in zip(pairs, self._vectors([c for c, _ in pairs])):
+            self._claims[claim.id], self._norms[claim.id] = claim, norm
+            self._index.add(claim.id, norm, vec)
 
     def _remove(self, claim_id: str) -> None:
         self._index.remove(claim_id)
@@ -100,8 +129,7 @@ class GuardService:
             if self._index is None:
                 seq = self.store.last_seq()           # read before the rows: a change in between is re-applied
                 self._index, self._claims, self._norms = CandidateIndex(), {}, {}
-                for c, n in self._norm_rows(self.store.active_rows()):
-                    self._add(c, n)
+                self._add_all(self._norm_rows(self.store.active_rows()))
                 self._seq = seq
                 return
             seq, ids = self.store.changes_since(self._seq)
@@ -109,8 +137,7 @@ class GuardService:
             for i in ids:
                 if i in self._claims:
                     self._remove(i)
-            for c, n in self._norm_rows([r for r in rows if r["status"] == Status.ACTIVE.value]):
-                self._add(c, n)
+            self._add_all(self._norm_rows([r for r in rows if r["status"] == Status.ACTIVE.value]))
             self._seq = seq
 
     def candidates(self, norm: Norm, claim: Claim, exclude: str | None = None) -> list[tuple[Claim, Norm]]:

@@ -45,6 +45,10 @@ CREATE TABLE IF NOT EXISTS revisions (
     at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now'))
 );
 CREATE INDEX IF NOT EXISTS revisions_claim ON revisions(claim_id);
+CREATE TABLE IF NOT EXISTS embeddings (
+    claim_id TEXT NOT NULL, model TEXT NOT NULL, text_hash TEXT NOT NULL, vec BLOB NOT NULL,
+    PRIMARY KEY (claim_id, model)
+);
 """
 
 
@@ -140,6 +144,46 @@ class ClaimStore:
         if status:
             return self.db.execute("SELECT COUNT(*) FROM claims WHERE status=?", (status,)).fetchone()[0]
         return self.db.execute("SELECT COUNT(*) FROM claims").fetchone()[0]
+
+    # ---- the embedding cache ---------------------------------------------------------------
+    # Derived data, not history: a claim's bi-encoder vector, keyed by the model and a hash of the
+    # text it was computed from, so opening a store does not re-embed every claim. A row whose hash
+    # no longer matches (an ingested fact's new text) is recomputed and replaced.
+    def embeddings(self, claim_ids: list[str], model: str) -> dict[str, tuple[str, bytes]]:
+        out: dict[str, tuple[str, bytes]] = {}
+        for s in range(0, len(claim_ids), 900):
+            chunk = claim_ids[s:s + 900]
+            q = f"SELECT claim_id, text_hash, vec FROM embeddings WHERE model=? AND claim_id IN ({','.join('?' * len(chunk))})"
+            for r in self.db.execute(q, [model, *chunk]):
+                out[r["claim_id"]] = (r["text_hash"], r["vec"])
+        return out
+
+    def put_embeddings(self, rows: list[tuple[str, str, str, bytes]]) -> bool:
+        """Best effort: inside a caller's transaction the rows commit with it; otherwise in a short
+        one of their own, skipped (False) if the store is busy or read-only — a cache miss costs
+        one recomputation, never a failed write."""
+        if not rows:
+            return True
+        sql = "INSERT OR REPLACE INTO embeddings (claim_id, model, text_hash, vec) VALUES (?, ?, ?, ?)"
+        db = self.db
+        try:
+            if db.in_transaction:
+                db.executemany(sql, rows)
+                return True
+            db.execute("PRAGMA busy_timeout = 2000")       # a cache may wait a little, not a minute
+            try:
+                db.execute("BEGIN")
+                try:
+                    db.executemany(sql, rows)
+                    db.execute("COMMIT")
+                except BaseException:
+                    db.execute("ROLLBACK")
+                    raise
+            finally:
+                db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            return True
+        except sqlite3.OperationalError:
+            return False
 
     def active_rows(self) -> list[sqlite3.Row]:
         return self.db.execute("SELECT * FROM claims WHERE status='active'").fetchall()

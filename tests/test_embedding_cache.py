@@ -1,0 +1,93 @@
+"""Opening a store re-embeds nothing: vectors persist with the claims, keyed by model and text, and
+the neighbour matrix grows in place. The real bi-encoder and a real SQLite file."""
+import random
+import sqlite3
+
+import numpy as np
+import pytest
+
+from guard.candidates import CandidateIndex
+from guard.claims import Claim, Norm
+from guard.pipeline import Guard, GuardConfig
+from guard.service import GuardService
+
+
+def test_the_matrix_grows_and_shrinks_in_place_and_answers_like_brute_force():
+    rng = np.random.default_rng(0)
+    idx, ref = CandidateIndex(), {}
+    norm = Norm.unknown()
+    for step in range(600):
+        if ref and rng.random() < 0.3:
+            cid = random.Random(step).choice(sorted(ref))
+            idx.remove(cid)
+            del ref[cid]
+        else:
+            v = rng.normal(size=16).astype(np.float32)
+            v /= np.linalg.norm(v)
+            cid = f"c{step}"
+            idx.add(cid, norm, v)
+            ref[cid] = v
+    q = rng.normal(size=16).astype(np.float32)
+    q /= np.linalg.norm(q)
+    ids = sorted(ref)
+    sims = np.stack([ref[i] for i in ids]) @ q
+    want = {ids[i] for i in np.argsort(-sims)[:5] if sims[i] >= 0.0}
+    assert set(idx.neighbours(q, 5, min_sim=0.0)) == want
+    assert len(idx._ids) == len(ref) and set(idx._ids) == set(ref)
+
+
+@pytest.fixture(scope="module")
+def guard():
+    g = Guard(GuardConfig())
+    if g.nli_gate is None or g.nli_gate.embedder is None:
+        pytest.skip("the accurate profile's models are not installed")
+    return g
+
+
+def test_a_reopened_store_embeds_nothing_and_finds_the_same_candidates(tmp_path, guard, monkeypatch):
+    path = tmp_path / "s.sqlite"
+    texts = [f"The {w}-api listens on port {8000 + i}." for i, w in enumerate(["billing", "search", "auth", "orders"])]
+    svc = GuardService(path, guard=guard)
+    svc.ingest([Claim(text=t) for t in texts])
+    probe = Claim(text="The search API listens on port 9443.")
+    norm = guard.normalize(probe.text)
+    first = [c.id for c, _ in svc.candidates(norm, probe)]
+    svc.close()
+    rows = sqlite3.connect(path).execute("SELECT COUNT(*), MIN(length(vec)) FROM embeddings").fetchone()
+    assert rows[0] == 4 and rows[1] == 384 * 2                      # float16, one row per active claim
+    calls = []
+    real = guard.nli_gate.embedder.encode
+    monkeypatch.setattr(guard.nli_gate.embedder, "encode", lambda texts, **kw: calls.append(list(texts)) or real(texts, **kw))
+    again = GuardService(path, guard=guard)
+    assert [c.id for c, _ in again.candidates(norm, probe)] == first
+    assert all(probe.text in batch for batch in calls)               # only the probe was embedded
+    again.close()
+
+
+def test_a_changed_text_is_re_embedded(tmp_path, guard):
+    path = tmp_path / "s.sqlite"
+    svc = GuardService(path, guard=guard)
+    svc.ingest([Claim(text="Backups run nightly.", id="fact-1")])
+    svc.refresh()
+    old = sqlite3.connect(path).execute("SELECT text_hash FROM embeddings WHERE claim_id='fact-1'").fetchone()[0]
+    svc.ingest([Claim(text="Backups run every six hours.", id="fact-1")])
+    svc.refresh()
+    svc.close()
+    fresh = GuardService(path, guard=guard)
+    fresh.refresh()
+    new = sqlite3.connect(path).execute("SELECT text_hash FROM embeddings WHERE claim_id='fact-1'").fetchone()[0]
+    assert new != old
+    fresh.close()
+
+
+def test_the_cache_write_gives_way_to_a_writer(tmp_path):
+    from guard.store import ClaimStore
+    store = ClaimStore(tmp_path / "s.sqlite")
+    other = sqlite3.connect(tmp_path / "s.sqlite", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")                                 # another process holds the write lock
+    try:
+        assert store.put_embeddings([("c1", "m", "h", b"\x00\x00")]) is False
+    finally:
+        other.execute("ROLLBACK")
+    assert store.put_embeddings([("c1", "m", "h", b"\x00\x00")]) is True
+    assert store.embeddings(["c1", "c2"], "m") == {"c1": ("h", b"\x00\x00")}
