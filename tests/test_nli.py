@@ -241,3 +241,20 @@ def test_an_interrupted_training_run_resumes_from_its_checkpoint(tmp_path, monke
     s = train(cfg)
     assert resumed == [True] and s["steps"] == 4
     assert not (tmp_path / "m" / "_checkpoints").exists() and (tmp_path / "m" / "model.safetensors").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("quantize", [False, True])
+def test_a_pairs_score_does_not_depend_on_its_batch(quantize):
+    """The same pair scored alone and among others gets the same probabilities (|dp| < 1e-3), in
+    fp32 and with dynamic int8, so a write, a check and a scan never disagree on one pair."""
+    from guard.nli.scorer import ModelUnavailable, NLIScorer
+    try:
+        alone, batched = NLIScorer(quantize=quantize), NLIScorer(quantize=quantize)
+    except ModelUnavailable as exc:
+        pytest.skip(f"shipped NLI model not available: {exc}")
+    pair = ("Production deploys must be approved by two reviewers.", "Production deploys need one approval.")
+    others = [(f"Service {i} listens on port {8000 + i} in every region we run.", "It is short.") for i in range(40)]
+    a = alone.predict([pair])[0]
+    b = batched.predict(others[:20] + [pair] + others[20:])[20]
+    assert max(abs(a[k] - b[k]) for k in a) < 1e-3
