@@ -50,6 +50,30 @@ def write_latency(n: int, profile: str, n_writes: int = 200) -> dict:
     return {"size": n, "profile": profile, "setup_seconds": round(setup, 1), **_pct(lat), "tiers": tiers}
 
 
+def store_open(n: int, opens: int = 2) -> dict:
+    """Seconds to open an accurate store of ``n`` active claims with the models already loaded:
+    the first open embeds every claim (one batch) and persists the vectors; later opens read them."""
+    from benchmarks.synth import make_store
+    from guard.pipeline import Guard, GuardConfig
+    from guard.service import GuardService
+    claims, _ = make_store(n, seed=7)
+    guard = Guard(GuardConfig.profile("accurate"))
+    _ = guard.nli_gate
+    times = []
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "s.sqlite"
+        GuardService(path, guard=Guard(GuardConfig.profile("fast"))).ingest(claims)
+        for _k in range(opens):
+            if guard.nli_gate is not None and guard.nli_gate.embedder is not None:
+                guard.nli_gate.embedder._cache.clear()        # nothing carried over but what the store holds
+            svc = GuardService(path, guard=guard)
+            t = time.perf_counter()
+            svc.refresh()
+            times.append(round(time.perf_counter() - t, 2))
+            svc.close()
+    return {"size": n, "open_seconds": times}
+
+
 def scan_one(n: int, profile: str, exhaustive: bool) -> dict:
     """One scan in this process (called in a subprocess by ``scan``)."""
     import resource

@@ -85,3 +85,9 @@ def test_load_benchmark_loses_and_doubles_nothing_on_a_tiny_store():
     r = run_one(50, 4, "fast", writes_per_client=5)
     assert r["writes"] == 20 and r["lost_writes"] == 0 and r["double_writes"] == 0 and r["unexpected_rows"] == 0
     assert set(r["status_codes"]) <= {"201", "409"}
+
+
+def test_store_open_on_a_tiny_store():
+    from benchmarks.speed import store_open
+    r = store_open(50)
+    assert r["size"] == 50 and len(r["open_seconds"]) == 2 and all(t >= 0 for t in r["open_seconds"])
