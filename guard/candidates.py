@@ -123,35 +123,64 @@ class CandidateIndex:
 
     def all_neighbour_pairs(self, k: int, min_sim: float = 0.5, chunk: int = 2048) -> set[tuple[str, str]]:
         """Each claim's k nearest neighbours, as unordered id pairs, in matrix chunks."""
-        pairs: set[tuple[str, str]] = set()
         if not self._ids or k <= 0:
-            return pairs
+            return set()
         m = self._matrix
-        kk = min(k + 1, len(self._ids))
+        pairs: set[tuple[str, str]] = set()
         for s in range(0, len(m), chunk):
-            sims = m[s:s + chunk] @ m.T
-            top = np.argpartition(-sims, kk - 1, axis=1)[:, :kk]
-            for r, row in enumerate(top):
-                i = s + r
-                for j in row:
-                    if j != i and sims[r, j] >= min_sim:
-                        a, b = self._ids[i], self._ids[j]
-                        pairs.add((a, b) if a < b else (b, a))
+            for i, j in neighbour_rows(m, s, min(s + chunk, len(m)), k, min_sim):
+                a, b = self._ids[i], self._ids[j]
+                pairs.add((a, b) if a < b else (b, a))
         return pairs
 
     def blocked_pairs(self) -> set[tuple[str, str]]:
         pairs: set[tuple[str, str]] = set()
-        for k, bucket in self._index.items():
-            if 1 < len(bucket) <= self._cap(k):
-                ids = sorted(bucket)
-                for i, a in enumerate(ids):
-                    for b in ids[i + 1:]:
-                        pairs.add((a, b))
-        for k, themed in self._role.items():     # subject of one = theme of the other
-            subjects = self._index.get(k) if k in self._exact else None
-            if subjects and len(subjects) * len(themed) <= self.max_exact_bucket * 50:
-                for a in subjects:
-                    for b in themed:
-                        if a != b:
-                            pairs.add((a, b) if a < b else (b, a))
+        for k in set(self._index) | set(self._role):
+            pairs |= key_pairs(self._index.get(k, ()), self._role.get(k, ()), k in self._exact,
+                               self.max_bucket, self.max_exact_bucket)
         return pairs
+
+
+def key_pairs(members, themed, exact: bool, max_bucket: int, max_exact_bucket: int) -> set[tuple[str, str]]:
+    """The candidate pairs one blocking key makes: every pair of the claims filed under it (unless
+    the bucket is too generic), and each claim whose *subject* it is with each claim whose theme it
+    is. Shared by the index and the Ray engine's group-by, so both block the same pairs."""
+    pairs: set[tuple[str, str]] = set()
+    if 1 < len(members) <= (max_exact_bucket if exact else max_bucket):
+        ids = sorted(members)
+        for i, a in enumerate(ids):
+            for b in ids[i + 1:]:
+                pairs.add((a, b))
+    if exact and members and themed and len(members) * len(themed) <= max_exact_bucket * 50:
+        for a in members:
+            for b in themed:
+                if a != b:
+                    pairs.add((a, b) if a < b else (b, a))
+    return pairs
+
+
+def neighbour_rows(m: np.ndarray, start: int, end: int, k: int, min_sim: float) -> list[tuple[int, int]]:
+    """The k nearest rows of ``m`` to each row in [start, end) with cosine ≥ ``min_sim``, as
+    (row, neighbour) index pairs — one chunk of the all-pairs neighbour search, shared by the
+    single-process scan and the Ray engine so both find the same pairs.
+
+    Deterministic: similarities are compared at 1e-5 and ties go to the lower row, so claims with
+    the same text (the same vector, up to float noise that differs between batchings) are chosen
+    the same way by every engine and every run."""
+    n = len(m)
+    kk = min(k + 1, n)
+    out: list[tuple[int, int]] = []
+    step = max(16, min(end - start, int(5e7 // max(1, n))))      # bound the chunk's memory
+    rows = np.arange(n, dtype=np.int64)
+    for s in range(start, end, step):
+        e = min(end, s + step)
+        q = np.rint(m[s:e] @ m.T * 1e5).astype(np.int64)         # similarity in 1e-5 steps
+        key = -q * (1 << 32) + rows                               # rank by similarity, then by row
+        top = np.argpartition(key, kk - 1, axis=1)[:, :kk]
+        floor = int(np.ceil(min_sim * 1e5 - 1e-6))
+        for r, row in enumerate(top):
+            i = s + r
+            for j in row:
+                if j != i and q[r, j] >= floor:
+                    out.append((i, int(j)))
+    return out

@@ -316,14 +316,23 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
          exhaustive: bool = typer.Option(False, help="compare all pairs (slow; for measuring recall)"),
          show: int = typer.Option(10, help="findings to print"),
          fail_on: str = typer.Option("block", help="exit 3 when a finding reaches this tier: block, warn or never"),
-         html: Optional[Path] = typer.Option(None, "--html", help="also write a self-contained HTML report")):
+         html: Optional[Path] = typer.Option(None, "--html", help="also write a self-contained HTML report"),
+         engine: str = typer.Option("local", help="local (one process) or ray (Ray Data; pip install claim-guard[ray])"),
+         ray_address: Optional[str] = typer.Option(None, "--ray-address",
+                                                   help="join this Ray cluster (default: start a local one)")):
     """Score a whole store: every pair the guard would block or warn on, with reasons.
     Exits 3 when a finding reaches --fail-on, so a CI job can gate on it."""
     def go():
         from guard.scan import ScanConfig, Scanner, load_claims, write_report
-        f = fmt or ("csv" if out.suffix == ".csv" else "jsonl")
-        if f not in ("jsonl", "csv"):
-            raise ClaimError(f"--format must be jsonl or csv, not {ascii(f)}")
+        f = fmt or {".csv": "csv", ".parquet": "parquet"}.get(out.suffix, "jsonl")
+        if f not in ("jsonl", "csv", "parquet"):
+            raise ClaimError(f"--format must be jsonl, csv or parquet, not {ascii(f)}")
+        if engine not in ("local", "ray"):
+            raise ClaimError(f"--engine must be local or ray, not {ascii(engine)}")
+        if engine == "ray":
+            import importlib.util
+            if importlib.util.find_spec("ray") is None:
+                raise ClaimError("--engine ray needs Ray: pip install claim-guard[ray]")
         if fail_on not in ("block", "warn", "never"):
             raise ClaimError(f"--fail-on must be block, warn or never, not {ascii(fail_on)}")
         if out.exists() and out.is_dir() or not (out.parent if str(out.parent) else Path(".")).exists():
@@ -335,8 +344,12 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
             _note(f"skipped {e}")
         if not claims:
             raise ClaimError(f"{source} holds no claims")
-        scanner = Scanner(_guard(), ScanConfig(neighbours=neighbours, exhaustive=exhaustive,
-                                               progress=not _state.get("quiet")))
+        scan_cfg = ScanConfig(neighbours=neighbours, exhaustive=exhaustive, progress=not _state.get("quiet"))
+        if engine == "ray":
+            from guard.scan_ray import RayScanner
+            scanner = RayScanner(_guard().config, scan_cfg, address=ray_address)
+        else:
+            scanner = Scanner(_guard(), scan_cfg)
         report = scanner.scan(claims, skipped)
         path = write_report(report, out, f)
         s = report.summary

@@ -160,6 +160,22 @@ def write_report(report: ScanReport, out: str | Path, fmt: str) -> Path:
             w.writeheader()
             for f in report.findings:
                 w.writerow({**f, "p_contradiction": f.get("nli", {}).get("p_contradiction", "")})
+    elif fmt == "parquet":
+        try:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+        except ImportError:
+            raise ClaimError("parquet reports need pyarrow: pip install claim-guard[ray]") from None
+        cols = ["tier", "existing_id", "incoming_id", "verdict", "confidence", "stage", "reason", "subject",
+                "existing", "incoming"]
+        table = {c: [f.get(c) for f in report.findings] for c in cols}
+        table["p_contradiction"] = [f.get("nli", {}).get("p_contradiction") for f in report.findings]
+        for side in ("existing", "incoming"):       # nested parts as JSON text: one flat, typed table
+            for part in ("scope", "window"):
+                table[f"{side}_{part}"] = [json.dumps(f.get(f"{side}_{part}")) for f in report.findings]
+        tmp = out.with_name(out.name + ".tmp")
+        pq.write_table(pa.table(table), tmp)
+        tmp.replace(out)
     else:
-        raise ClaimError(f"unknown report format {fmt!r} (jsonl, csv)")
+        raise ClaimError(f"unknown report format {fmt!r} (jsonl, csv, parquet)")
     return out
