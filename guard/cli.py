@@ -14,7 +14,7 @@ from typing import Optional
 
 import typer
 
-from guard.claims import Claim, ClaimError, Scope, Window
+from guard.claims import Claim, ClaimError, Window
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")

@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("httpx", reason="the LLM normalizer needs httpx (pip install claim-guard[llm])")
 
-from guard.claims import Claim, Modality, Scope, StateVerb, SubjectKind, Window  # noqa: E402
+from guard.claims import Modality, Scope, StateVerb, SubjectKind, Window  # noqa: E402
 from guard.json_text import NoJSONObject, first_json_object  # noqa: E402
 from guard.normalize import SafeNormalizer, get_normalizer  # noqa: E402
 from guard.normalize.llm import HybridNormalizer, LLMNormalizer  # noqa: E402
