@@ -169,18 +169,22 @@ def neighbour_rows(m: np.ndarray, start: int, end: int, k: int, min_sim: float) 
     the same way by every engine and every run."""
     n = len(m)
     kk = min(k + 1, n)
+    extra = min(n, kk + 16)               # float top-(k+17), then exact ranking among those
+    floor = int(np.ceil(min_sim * 1e5 - 1e-6))
     out: list[tuple[int, int]] = []
     step = max(16, min(end - start, int(5e7 // max(1, n))))      # bound the chunk's memory
-    rows = np.arange(n, dtype=np.int64)
     for s in range(start, end, step):
         e = min(end, s + step)
-        q = np.rint(m[s:e] @ m.T * 1e5).astype(np.int64)         # similarity in 1e-5 steps
-        key = -q * (1 << 32) + rows                               # rank by similarity, then by row
-        top = np.argpartition(key, kk - 1, axis=1)[:, :kk]
-        floor = int(np.ceil(min_sim * 1e5 - 1e-6))
-        for r, row in enumerate(top):
+        sims = m[s:e] @ m.T
+        cand = np.argpartition(-sims, extra - 1, axis=1)[:, :extra]
+        q = np.rint(np.take_along_axis(sims, cand, axis=1) * 1e5).astype(np.int64)   # 1e-5 steps
+        key = -q * (1 << 32) + cand                                # by similarity, then by row
+        order = np.argsort(key, axis=1)[:, :kk]
+        top = np.take_along_axis(cand, order, axis=1)
+        topq = np.take_along_axis(q, order, axis=1)
+        for r in range(e - s):
             i = s + r
-            for j in row:
-                if j != i and q[r, j] >= floor:
-                    out.append((i, int(j)))
+            for j, qq in zip(top[r].tolist(), topq[r].tolist()):
+                if j != i and qq >= floor:
+                    out.append((i, j))
     return out
