@@ -94,3 +94,16 @@ def test_progress_on_a_terminal_and_silence_otherwise(tmp_path, monkeypatch):
     f.write_text("".join(f'{{"id": "r{i}", "text": "Service {i} owns queue q{i}."}}\n' for i in range(600)))
     r = guard("--store", str(tmp_path / "b.sqlite"), "ingest", str(f))
     assert r.returncode == 0 and "ingested 600 claims" in r.stdout and "ingest:" not in r.stderr
+
+
+def test_the_structural_path_never_imports_torch(tmp_path):
+    """spaCy's thinc would import torch (a second of every cold start); the fast profile must not."""
+    import subprocess
+    import sys
+    code = ("import sys; from guard.pipeline import Guard, GuardConfig; "
+            "g = Guard(GuardConfig.profile('fast')); n = g.normalize('Prod deploys need two approvals.'); "
+            "print(n.subject, 'torch' in sys.modules)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                       env={**__import__("os").environ, "PYTHONPATH": str(__import__("conftest").ROOT)})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split()[-1] == "False" and "deploy" in r.stdout

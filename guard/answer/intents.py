@@ -85,10 +85,8 @@ _NLP_LOCK = threading.Lock()
 def _nlp():
     with _NLP_LOCK:
         if not _NLP:
-            import spacy
-
-            from guard.normalize.rules import SPACY_MODEL
-            _NLP.append(spacy.load(SPACY_MODEL, disable=["ner"]))
+            from guard.normalize.rules import SPACY_MODEL, import_spacy
+            _NLP.append(import_spacy().load(SPACY_MODEL, disable=["ner"]))
         return _NLP[0]
 
 

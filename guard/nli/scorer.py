@@ -72,6 +72,7 @@ class NLIScorer:
                     {torch.nn.Linear: torch.ao.quantization.per_channel_dynamic_qconfig}, inplace=True)
             self.quantized = True
         self.batch_size = batch_size
+        self.max_length = max_length
         from cachetools import LRUCache
         self._cache: LRUCache = LRUCache(maxsize=cache_size)     # bounded: a long-running server stays flat
 
@@ -103,7 +104,7 @@ class NLIScorer:
         batch, so the order changes nothing but the padding."""
         tok = self.model.tokenizer
         lengths = [len(ids) for ids in tok([p for p, _ in pairs], [h for _, h in pairs], truncation=True,
-                                           max_length=self.model.max_length)["input_ids"]]
+                                           max_length=self.max_length)["input_ids"]]
         order = np.argsort(lengths, kind="stable")
         out = np.zeros((len(pairs), len(self.labels)), dtype=np.float64)
         # dynamic int8 quantises activations with one scale per batch: a pair's score would depend

@@ -159,6 +159,24 @@ def _content(tokens, skip: set[int]) -> list[str]:
     return out
 
 
+def import_spacy():
+    """spaCy without torch. spaCy's thinc probes for torch at import, which costs a second of every
+    cold start although the small CNN pipeline never uses it; hiding torch for the length of that
+    import keeps the structural path torch-free. Where torch is already loaded (the accurate
+    profile loaded its models first) nothing is hidden."""
+    import sys
+    if "spacy" in sys.modules or "torch" in sys.modules:
+        import spacy
+        return spacy
+    sys.modules["torch"] = None          # an import of torch now raises ImportError: thinc notes "no torch"
+    try:
+        import spacy
+    finally:
+        if sys.modules.get("torch", 0) is None:
+            del sys.modules["torch"]
+    return spacy
+
+
 @register("normalizer.rules.v1")
 class RuleNormalizer:
     """spaCy + lexicon normalizer. Construct once: loading the model is the expensive part."""
@@ -169,7 +187,7 @@ class RuleNormalizer:
     speaker_subjects = False          # v2: "AWS recommends X" is about X
 
     def __init__(self, model: str = SPACY_MODEL, batch_size: int = 256, n_process: int | None = None):
-        import spacy
+        spacy = import_spacy()
         try:
             self.nlp = spacy.load(model, disable=["ner"])
         except OSError as exc:
