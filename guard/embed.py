@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 
 import numpy as np
 
@@ -29,6 +30,7 @@ class Embedder:
         self.batch_size = batch_size
         from cachetools import LRUCache
         self._cache: LRUCache = LRUCache(maxsize=cache_size)     # bounded: a long-running server stays flat
+        self._cache_lock = threading.Lock()
 
     @property
     def dimension(self) -> int:
@@ -41,13 +43,15 @@ class Embedder:
         return f"{os.path.basename(str(self.path).rstrip('/'))}:{self.dimension}"
 
     def encode(self, texts: list[str], show_progress: bool = False) -> np.ndarray:
-        found = {t: self._cache[t] for t in texts if t in self._cache}
+        with self._cache_lock:          # shared by the server's request threads; cachetools is not thread-safe
+            found = {t: v for t in texts if (v := self._cache.get(t)) is not None}
         missing = list(dict.fromkeys(t for t in texts if t not in found))
         if missing:
             vecs = self.model.encode(missing, batch_size=self.batch_size, normalize_embeddings=True,
                                      convert_to_numpy=True, show_progress_bar=show_progress)
-            for t, v in zip(missing, vecs.astype(np.float32)):
-                found[t] = self._cache[t] = v
+            with self._cache_lock:
+                for t, v in zip(missing, vecs.astype(np.float32)):
+                    found[t] = self._cache[t] = v
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         return np.stack([found[t] for t in texts])

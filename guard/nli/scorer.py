@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -74,7 +75,8 @@ class NLIScorer:
         self.batch_size = batch_size
         self.max_length = max_length
         from cachetools import LRUCache
-        self._cache: LRUCache = LRUCache(maxsize=cache_size)     # bounded: a long-running server stays flat
+        self._cache: LRUCache = LRUCache(maxsize=cache_size)
+        self._cache_lock = threading.Lock()     # bounded: a long-running server stays flat
 
     @classmethod
     def from_pretrained(cls, model_name_or_path: str | Path | None = None, **kw) -> "NLIScorer":
@@ -87,7 +89,8 @@ class NLIScorer:
     def predict(self, pairs: list[tuple[str, str]], show_progress: bool = False) -> list[dict[str, float]]:
         """Label probabilities for each (premise, hypothesis), in one direction."""
         keys = [self._key(p, h) for p, h in pairs]
-        found = {k: self._cache[k] for k in keys if k in self._cache}
+        with self._cache_lock:          # cachetools caches are not thread-safe; the server's threads share this one
+            found = {k: v for k in keys if (v := self._cache.get(k)) is not None}
         todo = {k: pair for k, pair in zip(keys, pairs) if k not in found}
         if todo:
             items = list(todo.items())
@@ -95,7 +98,10 @@ class NLIScorer:
             probs = np.exp(logits - logits.max(axis=1, keepdims=True))
             probs /= probs.sum(axis=1, keepdims=True)
             for (k, _), row in zip(items, probs):
-                found[k] = self._cache[k] = {lab: float(p) for lab, p in zip(self.labels, row)}
+                found[k] = {lab: float(p) for lab, p in zip(self.labels, row)}
+            with self._cache_lock:
+                for k, _ in items:
+                    self._cache[k] = found[k]
         return [found[k] for k in keys]
 
     def _logits(self, pairs: list[tuple[str, str]], show_progress: bool = False) -> np.ndarray:
