@@ -41,30 +41,20 @@ def _read(path: Path, limit: int | None = None, seed: int = 0) -> list[dict]:
 # ---- intent split -------------------------------------------------------------------------------
 def split_multi_intent(rows: list[dict]) -> dict:
     from guard.answer.intents import split
-    exact = multi_tp = multi_fp = multi_fn = 0
-    for r in rows:
-        n = len(split(r["text"]))
-        exact += n == r["n_intents"]
-        gm, pm = r["n_intents"] > 1, n > 1
-        multi_tp += gm and pm
-        multi_fp += pm and not gm
-        multi_fn += gm and not pm
-    return {"n": len(rows), "count_accuracy": exact / len(rows), **_prf(multi_tp, multi_fp, multi_fn, "multi")}
+    counts = [len(split(r["text"])) for r in rows]
+    gold = [r["n_intents"] for r in rows]
+    return {"n": len(rows), "count_accuracy": sum(c == g for c, g in zip(counts, gold)) / len(rows),
+            **_prf([g > 1 for g in gold], [c > 1 for c in counts], True, "multi")}
 
 
 def split_break(rows: list[dict]) -> dict:
     from guard.answer.intents import COMPARE, split
-    exact = mtp = mfp = mfn = ctp = cfp = cfn = 0
-    for r in rows:
-        steps = split(r["question"])
-        exact += len(steps) == r["n_steps"]
-        gm, pm = r["n_steps"] > 1, len(steps) > 1
-        mtp, mfp, mfn = mtp + (gm and pm), mfp + (pm and not gm), mfn + (gm and not pm)
-        gc = bool(_COMPARE_OPS & set(o for o in r["operators"] if o))
-        pc = any(s.role == COMPARE for s in steps)
-        ctp, cfp, cfn = ctp + (gc and pc), cfp + (pc and not gc), cfn + (gc and not pc)
-    return {"n": len(rows), "step_count_accuracy": exact / len(rows), **_prf(mtp, mfp, mfn, "multi"),
-            **_prf(ctp, cfp, cfn, "compare")}
+    plans = [split(r["question"]) for r in rows]
+    gold = [r["n_steps"] for r in rows]
+    gold_compare = [bool(_COMPARE_OPS & set(o for o in r["operators"] if o)) for r in rows]
+    return {"n": len(rows), "step_count_accuracy": sum(len(p) == g for p, g in zip(plans, gold)) / len(rows),
+            **_prf([g > 1 for g in gold], [len(p) > 1 for p in plans], True, "multi"),
+            **_prf(gold_compare, [any(s.role == COMPARE for s in p) for p in plans], True, "compare")}
 
 
 def split_requests(rows: list[dict]) -> dict:
@@ -84,10 +74,11 @@ def split_requests(rows: list[dict]) -> dict:
             "single_kept_whole": sum(len(split(r["request"])) == 1 for r in single) / max(1, len(single))}
 
 
-def _prf(tp: int, fp: int, fn: int, name: str) -> dict:
-    p = tp / (tp + fp) if tp + fp else 0.0
-    r = tp / (tp + fn) if tp + fn else 0.0
-    return {f"{name}_precision": p, f"{name}_recall": r, f"{name}_f1": 2 * p * r / (p + r) if p + r else 0.0}
+def _prf(gold: list, pred: list, positive, name: str) -> dict:
+    """Precision, recall and F1 of ``positive`` (scikit-learn; 0 where undefined)."""
+    from sklearn.metrics import precision_recall_fscore_support
+    p, r, f, _ = precision_recall_fscore_support(gold, pred, labels=[positive], average=None, zero_division=0)
+    return {f"{name}_precision": float(p[0]), f"{name}_recall": float(r[0]), f"{name}_f1": float(f[0])}
 
 
 # ---- auditor -----------------------------------------------------------------------------------
@@ -119,21 +110,13 @@ def verdicts(auditor, scored: list[tuple[list[dict], str]], thresholds: dict) ->
 def auditor_figures(pred: list[str], gold: list[str]) -> dict:
     binary = any(g == "NOT_VALID" for g in gold)
     if binary:
-        pv = ["VALID" if p == "VALID" else "NOT_VALID" for p in pred]
-        acc = sum(p == g for p, g in zip(pv, gold)) / len(gold)
-        tp = sum(p == g == "VALID" for p, g in zip(pv, gold))
-        fp = sum(p == "VALID" and g != "VALID" for p, g in zip(pv, gold))
-        fn = sum(g == "VALID" and p != "VALID" for p, g in zip(pv, gold))
-        return {"n": len(gold), "accuracy": acc, **_prf(tp, fp, fn, "valid")}
+        pred = ["VALID" if p == "VALID" else "NOT_VALID" for p in pred]
+        return {"n": len(gold), "accuracy": sum(p == g for p, g in zip(pred, gold)) / len(gold),
+                **_prf(gold, pred, "VALID", "valid")}
     out = {"n": len(gold), "accuracy": sum(p == g for p, g in zip(pred, gold)) / len(gold)}
-    f1s = []
     for v in ("VALID", "INVALID", "NOT_IN_CONTEXT"):
-        tp = sum(p == g == v for p, g in zip(pred, gold))
-        fp = sum(p == v and g != v for p, g in zip(pred, gold))
-        fn = sum(g == v and p != v for p, g in zip(pred, gold))
-        out.update(_prf(tp, fp, fn, v.lower()))
-        f1s.append(out[f"{v.lower()}_f1"])
-    out["macro_f1"] = sum(f1s) / 3
+        out.update(_prf(gold, pred, v, v.lower()))
+    out["macro_f1"] = sum(out[f"{v.lower()}_f1"] for v in ("VALID", "INVALID", "NOT_IN_CONTEXT")) / 3
     return out
 
 

@@ -12,6 +12,18 @@ import json
 _DECODER = json.JSONDecoder()
 
 
+def validated(model, data, problem: str, whole: str):
+    """``model.model_validate(data)`` (a pydantic model), or ``ValueError("<problem>: <field>:
+    <message>")`` naming the first bad field — one line a caller can put in a verdict or a note."""
+    from pydantic import ValidationError
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(x) for x in err.get("loc", ())) or whole
+        raise ValueError(f"{problem}: {where}: {err.get('msg')}") from None
+
+
 class NoJSONObject(ValueError):
     """The text holds no JSON object (the message says what was found instead)."""
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from guard.candidates import CandidateIndex
-from guard.claims import Claim, ClaimError
+from guard.claims import Claim, ClaimError, Norm
 from guard.jsonl import read_jsonl
 from guard.judge import PairJudgement, Tier
 from guard.pipeline import Guard
@@ -30,6 +30,11 @@ class ScanConfig:
     exhaustive: bool = False          # all N² pairs — for measuring candidate recall only
     batch_size: int = 2048
     progress: bool = True
+
+    @property
+    def bars(self) -> bool:
+        """Progress bars only where someone watches: asked for, and stderr is a terminal."""
+        return self.progress and sys.stderr.isatty()
 
 
 @dataclass
@@ -92,7 +97,7 @@ class Scanner:
             from guard.embed import Embedder
             embedder = (self.guard.nli_gate.embedder if self.guard.nli_gate is not None and
                         self.guard.nli_gate.embedder is not None else Embedder())
-            vecs = embedder.encode([c.text for c in claims], show_progress=cfg.progress and sys.stderr.isatty())
+            vecs = embedder.encode([c.text for c in claims], show_progress=cfg.bars)
             timings["embed"] = round(time.perf_counter() - t, 2)
         t = time.perf_counter()
         for i, (c, nm) in enumerate(zip(claims, norms)):
@@ -119,7 +124,7 @@ class Scanner:
         bs = self.config.batch_size
         it = iter(pairs)
         with tqdm(total=n_pairs, desc="scan", unit="pair",
-                  disable=not (self.config.progress and sys.stderr.isatty())) as bar:
+                  disable=not self.config.bars) as bar:
             while chunk := list(itertools.islice(it, bs)):
                 # the earlier claim plays "existing", the later one "incoming"
                 items = [(claims[i], norms[i], claims[j], norms[j]) for i, j in chunk]
@@ -133,11 +138,11 @@ class Scanner:
                           timings, list(self.guard.notes))
 
 
-def _finding(a: Claim, b: Claim, pj: PairJudgement, na=None, nb=None) -> dict:
+def _finding(a: Claim, b: Claim, pj: PairJudgement, na: Norm, nb: Norm) -> dict:
     d = pj.to_dict()
     out = {"tier": d["tier"], "existing_id": a.id, "incoming_id": b.id, "existing": a.text, "incoming": b.text,
            "verdict": d["verdict"], "confidence": d["confidence"], "stage": d["stage"], "reason": d["reason"],
-           "subject": (nb.subject if nb is not None and nb.subject else None) or (na.subject if na is not None else None),
+           "subject": nb.subject or na.subject,
            "existing_scope": a.scope.to_dict(), "incoming_scope": b.scope.to_dict(),
            "existing_window": a.window.to_dict(), "incoming_window": b.window.to_dict()}
     if "nli" in d:

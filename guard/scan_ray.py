@@ -19,7 +19,6 @@ Both engines share every deciding function, so they give the same findings on th
 from __future__ import annotations
 
 import json
-import sys
 import time
 from dataclasses import asdict
 
@@ -110,7 +109,7 @@ class RayScanner:
             ray.init(address=self.address, include_dashboard=False, log_to_driver=False,
                      logging_level=logging.ERROR, configure_logging=False)
         ctx = ray.data.DataContext.get_current()
-        ctx.enable_progress_bars = bool(self.config.progress) and sys.stderr.isatty()
+        ctx.enable_progress_bars = self.config.bars
         ctx.verbose_progress = False
         return ray
 
@@ -122,7 +121,7 @@ class RayScanner:
         if len(set(ids)) != len(ids):
             raise ClaimError("claim ids must be unique within a scan")
         cfg, n = self.config, len(claims)
-        gcfg = {k: v for k, v in asdict(self.guard_config).items()}
+        gcfg = asdict(self.guard_config)
         # one CPU stays free for Ray Data's own tasks (reads, shuffles); a 2-core machine runs one actor per stage
         actors = self.actors or max(1, min(4, int(ray.cluster_resources().get("CPU", 1)) - 1))
         timings: dict = {}

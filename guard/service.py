@@ -96,11 +96,10 @@ class GuardService:
             else:
                 todo.append(i)
         if todo:
-            vecs = embedder.encode([claims[i].text for i in todo])
-            for i, v in zip(todo, vecs):
-                out[i] = v.astype(np.float16).astype(np.float32)   # as stored: a reopened store sees the same
-            self.store.put_embeddings([(claims[i].id, model, hashes[i], v.astype(np.float16).tobytes())
-                                       for i, v in zip(todo, vecs)])
+            half = embedder.encode([claims[i].text for i in todo]).astype(np.float16)   # as stored
+            for i, v in zip(todo, half):
+                out[i] = v.astype(np.float32)          # the stored precision: a reopened store sees the same
+            self.store.put_embeddings([(claims[i].id, model, hashes[i], v.tobytes()) for i, v in zip(todo, half)])
         return out
 
     def _norm_rows(self, rows) -> list[tuple[Claim, Norm]]:

@@ -24,7 +24,12 @@ from guard.json_text import NoJSONObject, first_json_object
 
 OK, REFUSAL, REJECT = "OK", "REFUSAL", "REJECT"
 REFUSAL_TEXT = "not in context"
-_REFUSALS = {"not in context", "not_in_context", "not in the context"}
+_REFUSALS = {REFUSAL_TEXT, "not_in_context", "not in the context"}
+
+
+def is_refusal(text: str) -> bool:
+    """The refusal string, spelled as models spell it: a correct answer when the context lacks one."""
+    return normalise(text).strip(" .").lower() in _REFUSALS
 
 
 def normalise(text: str) -> str:
@@ -162,7 +167,7 @@ class ConstraintGate:
             out = raw
         else:
             text = raw if isinstance(raw, str) else ""
-            if normalise(text).strip(" .").lower() in _REFUSALS:
+            if is_refusal(text):
                 tr.check("refusal", True)
                 return Verdict(REFUSAL, "not_in_context")
             try:
@@ -176,7 +181,7 @@ class ConstraintGate:
             tr.check("schema", False, error=bad)
             return Verdict(REJECT, "bad_schema", {"error": bad})
         tr.check("schema", True)
-        if normalise(out["claim"]).strip(" .").lower() in _REFUSALS:
+        if is_refusal(out["claim"]):
             tr.check("refusal", True)
             return Verdict(REFUSAL, "not_in_context")
         echo = {normalise(c) for c in out["constraints_echo"] if normalise(c)}

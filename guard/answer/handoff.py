@@ -13,6 +13,7 @@ model with what they were fitted on.
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from typing import Literal, Optional
 
 from guard.answer import trace as tracing
 from guard.answer.constraints import sentences
+from guard.json_text import validated
 
 VALID, INVALID, NOT_IN_CONTEXT = "VALID", "INVALID", "NOT_IN_CONTEXT"
 ACCEPT, REJECT, RETRY = "ACCEPT", "REJECT", "RETRY"
@@ -59,20 +61,12 @@ def _models():
     return Handoff
 
 
-_HANDOFF: list = []
+_handoff_model = functools.cache(_models)
 
 
 def parse(data: dict):
     """The validated handoff, or ``ValueError`` naming the first bad field."""
-    from pydantic import ValidationError
-    if not _HANDOFF:
-        _HANDOFF.append(_models())
-    try:
-        return _HANDOFF[0].model_validate(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(x) for x in err.get("loc", ())) or "handoff"
-        raise ValueError(f"bad handoff: {where}: {err.get('msg')}") from None
+    return validated(_handoff_model(), data, "bad handoff", "handoff")
 
 
 @dataclass

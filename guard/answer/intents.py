@@ -222,7 +222,7 @@ def accept(steps: list[Step], outputs: dict, auditor=None, trace_path=None) -> d
     an accepted grounded step echoed, no citations, and no factual sentence the grounded result
     does not entail (``new_fact``, judged by the NLI auditor's entailment threshold)."""
     from guard.answer import trace as tracing
-    from guard.answer.constraints import REFUSAL_TEXT, normalise
+    from guard.answer.constraints import is_refusal
     from guard.answer.handoff import factual_sentences
     tr = tracing.Trace("plan", {"steps": [s.to_dict() for s in steps], "outputs": outputs})
     results: dict[int, dict] = {}
@@ -245,7 +245,7 @@ def accept(steps: list[Step], outputs: dict, auditor=None, trace_path=None) -> d
             if not isinstance(claim, str) or not isinstance(cites, list) or not all(isinstance(c, str) for c in cites):
                 results[k] = {"ok": False, "reason": "bad_schema"}
                 return finish("REJECT", "bad_schema", k)
-            if normalise(claim).strip(" .").lower() == REFUSAL_TEXT:
+            if is_refusal(claim):
                 results[k] = {"ok": False, "reason": "not_in_context"}
                 tr.check(f"step{k}.refusal", False)
                 return finish("REFUSAL", "not_in_context", k)       # one grounded refusal refuses the request

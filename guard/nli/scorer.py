@@ -75,8 +75,8 @@ class NLIScorer:
         self.batch_size = batch_size
         self.max_length = max_length
         from cachetools import LRUCache
-        self._cache: LRUCache = LRUCache(maxsize=cache_size)
-        self._cache_lock = threading.Lock()     # bounded: a long-running server stays flat
+        self._cache: LRUCache = LRUCache(maxsize=cache_size)     # bounded: a long-running server stays flat
+        self._cache_lock = threading.Lock()
 
     @classmethod
     def from_pretrained(cls, model_name_or_path: str | Path | None = None, **kw) -> "NLIScorer":

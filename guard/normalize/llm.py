@@ -17,6 +17,7 @@ scan of a large store stays at rule speed and the model is paid for the few stat
 """
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import threading
@@ -25,7 +26,7 @@ from dataclasses import replace
 from typing import Literal, Optional
 
 from guard.claims import Modality, Norm, Scope, StateVerb, SubjectKind, Window
-from guard.json_text import NoJSONObject, first_json_object
+from guard.json_text import NoJSONObject, first_json_object, validated
 from guard.normalize.base import register
 from guard.normalize.lexicon import QUANTIFIERS
 from guard.normalize.llm_client import ChatClient, LLMConfig, LLMError
@@ -58,7 +59,7 @@ Example: "Unless a hotfix is urgent, production deploys must be approved by two 
 
 
 def _schema_model():
-    """The pydantic model of an answer (built lazily: pydantic is an optional dependency)."""
+    """The pydantic model of an answer (built on first use: importing pydantic is not free at start-up)."""
     from pydantic import BaseModel, ConfigDict, Field
 
     class LLMNorm(BaseModel):
@@ -76,13 +77,7 @@ def _schema_model():
     return LLMNorm
 
 
-_MODEL_CACHE: list = []
-
-
-def answer_model():
-    if not _MODEL_CACHE:
-        _MODEL_CACHE.append(_schema_model())
-    return _MODEL_CACHE[0]
+answer_model = functools.cache(_schema_model)
 
 
 def answer_schema() -> dict:
@@ -116,28 +111,17 @@ def _phrase(text: str | None) -> str | None:
 
 def _grounded(value: str | None, text: str) -> str | None:
     """The value as written in the statement, or None where the model did not copy it from there."""
-    if not value:
-        return None
-    squash = lambda s: re.sub(r"\s+", " ", s).strip().lower().strip("`'\"")  # noqa: E731
-    v, t = squash(value), squash(text)
-    if not v or v not in t:
-        return None
-    i = t.index(v)
-    return re.sub(r"\s+", " ", text).strip()[i:i + len(v)] if len(re.sub(r"\s+", " ", text).strip()) == len(t) else value
+    v = re.sub(r"\s+", " ", value or "").strip().strip("`'\"")
+    flat = re.sub(r"\s+", " ", text).strip()
+    i = flat.lower().find(v.lower()) if v else -1
+    return flat[i:i + len(v)] if i >= 0 else None
 
 
 def to_norm(answer: dict, text: str, scope: Scope, window: Window, name: str) -> Norm:
     """Validate a model's answer and turn it into a Norm; raises ``ValueError`` naming the problem."""
-    from pydantic import ValidationError
-
     from guard.normalize.rules_v2 import text_scope
     from guard.normalize.typed_values import extract_typed_values
-    try:
-        a = answer_model().model_validate(answer)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(x) for x in err.get("loc", ())) or "answer"
-        raise ValueError(f"bad schema: {where}: {err.get('msg')}") from None
+    a = validated(answer_model(), answer, "bad schema", "answer")
     values = extract_typed_values(text)
     value = _grounded(a.value, text)
     typed = None
