@@ -41,7 +41,8 @@ def _read(path: Path, limit: int | None = None, seed: int = 0) -> list[dict]:
 # ---- intent split -------------------------------------------------------------------------------
 def split_multi_intent(rows: list[dict]) -> dict:
     from guard.answer.intents import split
-    counts = [len(split(r["text"])) for r in rows]
+    from guard.progress import bar
+    counts = [len(split(r["text"])) for r in bar(rows, desc="split", unit="query")]
     gold = [r["n_intents"] for r in rows]
     return {"n": len(rows), "count_accuracy": sum(c == g for c, g in zip(counts, gold)) / len(rows),
             **_prf([g > 1 for g in gold], [c > 1 for c in counts], True, "multi")}
@@ -49,7 +50,8 @@ def split_multi_intent(rows: list[dict]) -> dict:
 
 def split_break(rows: list[dict]) -> dict:
     from guard.answer.intents import COMPARE, split
-    plans = [split(r["question"]) for r in rows]
+    from guard.progress import bar
+    plans = [split(r["question"]) for r in bar(rows, desc="break", unit="question")]
     gold = [r["n_steps"] for r in rows]
     gold_compare = [bool(_COMPARE_OPS & set(o for o in r["operators"] if o)) for r in rows]
     return {"n": len(rows), "step_count_accuracy": sum(len(p) == g for p, g in zip(plans, gold)) / len(rows),
@@ -85,8 +87,9 @@ def _prf(gold: list, pred: list, positive, name: str) -> dict:
 def auditor_scores(auditor, rows: list[dict], kind: str) -> list[tuple[list[dict], str]]:
     """(per-sentence scores, gold verdict) per row. ``kind``: "attribution" (claim, evidence,
     attributable|not) or "nli" (premise = evidence, hypothesis = claim, 3-way)."""
+    from guard.progress import bar
     out = []
-    for r in rows:
+    for r in bar(rows, desc=f"audit {kind}", unit="row"):
         if kind == "attribution":
             claim, ev = r["claim"], r["evidence"] or ""
             gold = "VALID" if r["label"] == "attributable" else "NOT_VALID"

@@ -64,7 +64,8 @@ def evaluate(normalizer_name: str, rows: list[dict], inner=None) -> dict:
     norm = SafeNormalizer(inner)
     items = [(r["text"], Scope.from_dict(r["scope"]), Window()) for r in rows]
     t = time.perf_counter()
-    norms = norm.normalize_many(items)
+    from guard.progress import chunks
+    norms = [n for part in chunks(items, 32, normalizer_name, "statement") for n in norm.normalize_many(part)]
     secs = time.perf_counter() - t
     fields = [f for f in FIELDS if f != "attribute" or all("attribute" in r["gold"] for r in rows)]
     correct = {f: 0 for f in fields}

@@ -136,24 +136,25 @@ def main(sizes=(1000, 10000, 100000), parts=("writes", "scan", "nli"), out_dir: 
     report: dict = {"sizes": list(sizes)}
     md = ["## Speed and scale (synthetic stores, 1% planted conflicts; `benchmarks/synth.py`)", ""]
     if "writes" in parts:
-        report["writes"] = [write_latency(n, p) for p in ("fast", "accurate") for n in sizes
-                            if p == "fast" or n <= 10000]
+        from guard.progress import bar
+        runs = [(p, n) for p in ("fast", "accurate") for n in sizes if p == "fast" or n <= 10000]
+        report["writes"] = [write_latency(n, p) for p, n in bar(runs, desc="write latency", unit="store")]
         md += ["### Guarded write latency (`remember`, 200 writes)", "",
                md_table(["profile", "active claims", "p50 ms", "p95 ms", "p99 ms", "store load s", "tiers"],
                         [[w["profile"], w["size"], w["p50_ms"], w["p95_ms"], w["p99_ms"], w["setup_seconds"],
                           json.dumps(w["tiers"])] for w in report["writes"]]), ""]
     if "scan" in parts:
+        from guard.progress import bar
         scans = []
-        for p in ("fast", "accurate"):
-            for n in sizes:
-                if p == "accurate" and n > 10000:
-                    continue      # NLI on every deferred candidate pair: see the note in the README
-                r = scan(n, p)
-                if n in recall_sizes and p == "fast":   # exhaustive with NLI: every pair through the model
-                    full = scan(n, p, exhaustive=True)
-                    r["recall_vs_exhaustive"] = recall(r, full)
-                    r["exhaustive_wall_seconds"] = full["wall_seconds"]
-                scans.append(r)
+        # accurate stops at 10k: NLI on every deferred candidate pair (see the note in the README)
+        for p, n in bar([(p, n) for p in ("fast", "accurate") for n in sizes if p == "fast" or n <= 10000],
+                        desc="scan", unit="store"):
+            r = scan(n, p)
+            if n in recall_sizes and p == "fast":   # exhaustive with NLI: every pair through the model
+                full = scan(n, p, exhaustive=True)
+                r["recall_vs_exhaustive"] = recall(r, full)
+                r["exhaustive_wall_seconds"] = full["wall_seconds"]
+            scans.append(r)
         for r in scans:
             r.pop("findings", None)
         report["scan"] = scans

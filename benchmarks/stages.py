@@ -151,7 +151,7 @@ def cross_validate(train: Scored, gate_config=None) -> dict[str, list[str]]:
     return tiers
 
 
-def main(out_dir: Path = ROOT / "results" / "stages", tuned: str = "nli-minilm-l6-claims", v1: str = "nli-minilm-l6",
+def main(out_dir: Path = ROOT / "results" / "stages", tuned: str = "nli-minilm-l6-v2", v1: str = "nli-minilm-l6",
          normalizer: str = "normalizer.rules.v1", bootstrap: int = 1000, train_path: Path = TRAIN_PAIRS,
          dev_path: Path = DEFAULT_PAIRS, cv_dir: Path = CV_DIR) -> dict:
     from guard.embed import Embedder
@@ -163,9 +163,11 @@ def main(out_dir: Path = ROOT / "results" / "stages", tuned: str = "nli-minilm-l
     embedder = Embedder()
     train_rows, dev_rows = load_pairs([train_path]), load_pairs([dev_path])
     t0 = time.perf_counter()
-    train = Scored(train_rows, read_predictions(cv_dir / f"oof_nli_{tuned}.jsonl"),
+    from guard.nli.calibration import load_temperature
+    t = load_temperature(ROOT / "models" / tuned)       # the tuned model's scores as its scorer gives them
+    train = Scored(train_rows, read_predictions(cv_dir / f"oof_nli_{tuned}.jsonl", t),
                    read_predictions(cv_dir / f"oof_nli_{v1}.jsonl"), guard, embedder, grouped_folds(train_rows))
-    dev = Scored(dev_rows, read_predictions(cv_dir / f"dev_nli_{tuned}.jsonl"),
+    dev = Scored(dev_rows, read_predictions(cv_dir / f"dev_nli_{tuned}.jsonl", t),
                  read_predictions(cv_dir / f"dev_nli_{v1}.jsonl"), guard, embedder)
     prep = time.perf_counter() - t0
     gate_path = ROOT / "models" / v1 / "gate.json"

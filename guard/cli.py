@@ -52,6 +52,9 @@ def main(store: Path = typer.Option(Path(os.environ.get("GUARD_STORE", "claims.s
         logging.getLogger(noisy).setLevel(logging.WARNING if verbose else logging.ERROR)
     _state.update(store=store, profile=profile, nli_model=nli_model, normalizer=normalizer, quantize=not no_quantize,
                   allow_structural_only=allow_structural_only, quiet=quiet)
+    import guard.progress
+    guard.progress.ENABLED = not quiet
+    _state["t0"] = time.monotonic()
 
 
 def _guard(stages: Optional[str] = None, require_nli: bool = True):
@@ -77,8 +80,8 @@ def _guard(stages: Optional[str] = None, require_nli: bool = True):
 
 def _progress(total: int, desc: str, unit: str):
     """A tqdm bar on a terminal; silent when stderr is not one, or with --quiet."""
-    from tqdm import tqdm
-    return tqdm(total=total, desc=desc, unit=unit, disable=_state.get("quiet") or not sys.stderr.isatty())
+    from guard.progress import bar
+    return bar(total=total, desc=desc, unit=unit, leave=True, enabled=not _state.get("quiet"))
 
 
 def _note(msg: str) -> None:
@@ -488,20 +491,21 @@ HTML = typer.Option(None, "--html", help="also write one self-contained HTML pag
 
 
 def _bench_html(html: Optional[Path], out: Path, name: str, title: str) -> None:
-    if html is None:
-        return
-    from guard.report_html import bench_page, write
+    """Every benchmark ends here: the HTML page if asked for, then its one-line summary."""
     md = out / f"{name}.md"
-    if not md.exists():
-        raise ClaimError(f"no report at {md} to render")
-    write(html, bench_page(title, md.read_text(encoding="utf-8"), sorted(out.glob("*.png"))))
-    typer.echo(f"html: {html}")
+    if html is not None:
+        from guard.report_html import bench_page, write
+        if not md.exists():
+            raise ClaimError(f"no report at {md} to render")
+        write(html, bench_page(title, md.read_text(encoding="utf-8"), sorted(out.glob("*.png"))))
+        typer.echo(f"html: {html}")
+    _note(f"bench {name}: done in {time.monotonic() - _state.get('t0', time.monotonic()):.0f} s; report {md}")
 
 
 @bench.command("stages")
 def bench_stages(out: Path = typer.Option(RESULTS / "stages", help="results folder"),
                  normalizer: str = typer.Option("normalizer.rules.v2", help="normalizer for structure and features"),
-                 tuned: str = typer.Option("nli-minilm-l6-claims", help="tag of the claim-tuned NLI predictions"),
+                 tuned: str = typer.Option("nli-minilm-l6-v2", help="tag of the claim-tuned NLI predictions"),
                  v1: str = typer.Option("nli-minilm-l6", help="tag of the v1 model's predictions"),
                  bootstrap: int = 1000,
                  html: Optional[Path] = HTML):

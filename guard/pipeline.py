@@ -26,7 +26,7 @@ class GuardConfig:
     normalizer: str = "normalizer.rules.v2"   # the learned gate was fitted on v2's evidence
     normalizer_config: dict = field(default_factory=dict)
     stages: tuple[str, ...] = STAGES
-    nli_model: str | None = None          # hub id or directory; None → shipped models/nli-minilm-l6-claims
+    nli_model: str | None = None          # hub id or directory; None → shipped models/nli-minilm-l6-v2
     nli_quantize: bool = False            # fp32: deterministic per pair; dynamic int8 drifts with the batch
     gated: bool = True                    # False only for ablations: NLI may block unchecked
     gate_config: str | None = None        # JSON file; None → gate.json beside the model, if any

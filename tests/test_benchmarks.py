@@ -5,6 +5,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from benchmarks.stages import lexical_score
 from benchmarks.synth import make_store
 
@@ -66,6 +68,43 @@ def test_bench_normalizers_command_writes_its_reports(tmp_path):
     assert (tmp_path / "normalizers.md").read_text().startswith("## Normalizers")
     if importlib.util.find_spec("matplotlib"):
         assert (tmp_path / "normalizers.png").stat().st_size > 1000
+    assert "%|" not in r.stderr                                   # not a terminal: no bars
+    assert f"bench normalizers: done in" in r.stderr and "normalizers.md" in r.stderr.splitlines()[-1]
+
+
+def _on_a_terminal(args: list[str]) -> tuple[int, str]:
+    """Run the CLI with stderr on a pseudo-terminal (what a person at a shell sees)."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import termios
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))    # a 0-column pty hides bars
+    p = subprocess.Popen([sys.executable, "-m", "guard.cli", *args], stdout=subprocess.DEVNULL, stderr=slave, cwd=ROOT)
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:                       # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    return p.wait(), out.decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_bench_shows_progress_on_a_terminal_and_nothing_with_quiet(tmp_path, quiet):
+    rc, err = _on_a_terminal((["--quiet"] if quiet else []) +
+                             ["bench", "normalizers", "normalizer.rules.v1", "--out", str(tmp_path)])
+    assert rc == 0, err
+    if quiet:
+        assert "%|" not in err and "done in" not in err
+    else:
+        assert "normalizer.rules.v1" in err and "%|" in err and "bench normalizers: done in" in err
 
 
 def test_bench_rejects_unknown_normalizer(tmp_path):

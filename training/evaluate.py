@@ -24,9 +24,9 @@ def metrics(gold: list[str], pred: list[str], labels: tuple[str, ...]) -> dict:
 
 
 def evaluate_files(model: str, files: list[str], quantize: bool = False, limit: int | None = None,
-                   scorer=None, on_file=None) -> dict:
+                   scorer=None, on_file=None, device: str = "cpu") -> dict:
     from guard.nli.scorer import NLIScorer
-    scorer = scorer or NLIScorer(model, quantize=quantize, batch_size=64)
+    scorer = scorer or NLIScorer(model, quantize=quantize, batch_size=64, device=device)
     out = {"model": model, "quantized": quantize, "files": {}}
     for f in files:
         rows = _read_jsonl(Path(f))[:limit] if limit else _read_jsonl(Path(f))
@@ -52,5 +52,15 @@ def evaluate_files(model: str, files: list[str], quantize: bool = False, limit: 
 
 
 if __name__ == "__main__":
-    import sys
-    print(json.dumps(evaluate_files(sys.argv[1], sys.argv[2:]), indent=2))
+    import argparse
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("model")
+    ap.add_argument("files", nargs="+")
+    ap.add_argument("--limit", type=int)
+    ap.add_argument("--device", default="cpu")
+    ap.add_argument("--out", type=Path)
+    a = ap.parse_args()
+    rep = json.dumps(evaluate_files(a.model, a.files, limit=a.limit, device=a.device), indent=2)
+    if a.out:
+        a.out.write_text(rep)
+    print(rep)

@@ -1,6 +1,6 @@
 """Fit the learned gate on claims_train and save it beside the NLI model it was fitted for.
 
-Run: ``python -m training.fit_learned_gate training/recipes/nli-minilm-l6-claims.json
+Run: ``python -m training.fit_learned_gate training/recipes/nli-minilm-l6-v2.json
 [--normalizer normalizer.rules.v2]``.
 
 The gate is fitted on the out-of-fold NLI scores that ``training.cv_nli`` wrote (never on scores
@@ -48,11 +48,13 @@ def main(argv: list[str] | None = None) -> None:
     rows = read_rows(CLAIMS_TRAIN)
     folds = family_folds(rows)
     guard = Guard(GuardConfig(normalizer=a.normalizer, stages=("structural",)))
-    table = build(rows, read_predictions(preds_file), guard, Embedder())
+    from guard.nli.calibration import load_temperature
+    temperature = load_temperature(ROOT / recipe["output"])
+    table = build(rows, read_predictions(preds_file, temperature), guard, Embedder())
     gate = fit_on(table, list(range(len(rows))), folds, fitted_on=(
         f"{CLAIMS_TRAIN.name}: {len(rows)} pairs; operating point on leave-one-source-family-out predictions "
         f"({len(set(folds))} families); out-of-fold NLI scores (folds grouped by source document) "
-        f"from {preds_file.relative_to(ROOT)}; normalizer {a.normalizer}"))
+        f"from {preds_file.relative_to(ROOT)} (temperature {temperature:g}); normalizer {a.normalizer}"))
     out = ROOT / recipe["output"] / GATE_FILE
     gate.save(out)
     print(json.dumps({"saved": str(out), "block_threshold": gate.block_threshold_,

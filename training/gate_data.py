@@ -31,12 +31,14 @@ class GateTable:
     similarities: list[tuple]        # (subject similarity or None, text similarity) per row
 
 
-def read_predictions(path: str | Path) -> dict[str, tuple[dict, dict]]:
+def read_predictions(path: str | Path, temperature: float = 1.0) -> dict[str, tuple[dict, dict]]:
+    """Stored (raw) predictions, rescaled by the model's temperature — what its scorer gives now."""
+    from guard.nli.calibration import rescale
     out = {}
     for line in Path(path).read_text().splitlines():
         if line.strip():
             p = json.loads(line)
-            out[p["id"]] = (p["forward"], p["backward"])
+            out[p["id"]] = (rescale(p["forward"], temperature), rescale(p["backward"], temperature))
     return out
 
 
@@ -46,8 +48,10 @@ def structural_decision(v: Verdict) -> str | None:
 
 
 def build(rows: list[dict], predictions: dict[str, tuple[dict, dict]], guard, embedder) -> GateTable:
+    from guard.progress import chunks
     pairs = [pair_claims(r) for r in rows]
-    norms = guard.normalize_claims([c for p in pairs for c in p])
+    claims = [c for p in pairs for c in p]
+    norms = [n for part in chunks(claims, 64, "normalize", "claim") for n in guard.normalize_claims(part)]
     verdicts = [guard.comparator.compare(norms[2 * i], a.text, norms[2 * i + 1], b.text)
                 for i, (a, b) in enumerate(pairs)]
     texts = [t for a, b in pairs for t in (a.text, b.text)]

@@ -51,12 +51,15 @@ class TrainConfig:
     save_fp16: bool = True
     sample: dict[str, int] | None = None   # file name → at most this many rows (seeded subsample)
     save_steps: int = 200                  # checkpoint every N steps; a rerun resumes from the last one
+    dedupe: bool = False                   # drop duplicate pairs and pairs found in evaluation files
+    device: str = "auto"                   # "auto": a CUDA GPU when there is one (bf16), else the CPU
 
 
 def collect_pairs(cfg: TrainConfig, extra: list[Pair] | None = None) -> tuple[list[Pair], dict[str, int]]:
     """Every training pair: the files (sampled, repeated), domain templates, ``extra`` pairs (claim
     pairs already in both directions), and swapped contradictions of the file pairs."""
     pairs: list[Pair] = []
+    dropped: dict[str, int] = {}
     for f in cfg.train_files:
         loaded = load_pairs(f, map_2way=cfg.map_2way)
         cap = (cfg.sample or {}).get(Path(f).name)
@@ -71,6 +74,9 @@ def collect_pairs(cfg: TrainConfig, extra: list[Pair] | None = None) -> tuple[li
         dom = (generate_v2 if cfg.domain_version >= 2 else generate)(cfg.seed)
         for k in range(cfg.domain_repeat):
             pairs.extend(dom if k == 0 else [Pair(p.premise, p.hypothesis, p.label, f"{p.source}:repeat{k}") for p in dom])
+    if cfg.dedupe:
+        from training.data import drop_overlap, eval_pair_keys
+        pairs, dropped = drop_overlap(pairs, eval_pair_keys(SHARED_NLI))
     if cfg.symmetric:
         pairs.extend(symmetric_contradictions(pairs))
     pairs.extend(extra or [])
@@ -81,6 +87,7 @@ def collect_pairs(cfg: TrainConfig, extra: list[Pair] | None = None) -> tuple[li
     counts: dict[str, int] = {}
     for p in pairs:
         counts[p.source] = counts.get(p.source, 0) + 1
+    counts.update({f"dropped:{k}": v for k, v in dropped.items()})
     return pairs, counts
 
 
@@ -93,6 +100,7 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
     from sentence_transformers.cross_encoder.losses import CrossEntropyLoss
 
     pairs, counts = collect_pairs(cfg, extra)
+    gpu = cfg.device == "cuda" or (cfg.device == "auto" and torch.cuda.is_available())
     label2id = {lab: i for i, lab in enumerate(LABELS_3WAY)}
     if cfg.from_checkpoint:
         # always train in fp32: a shipped checkpoint is stored fp16, and fp16 training on CPU collapses
@@ -116,7 +124,9 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
         output_dir=str(out / "_checkpoints"), num_train_epochs=cfg.epochs, max_steps=cfg.max_steps,
         per_device_train_batch_size=cfg.batch_size, learning_rate=cfg.learning_rate,
         warmup_ratio=cfg.warmup_ratio, seed=cfg.seed, save_strategy="steps", save_steps=cfg.save_steps,
-        save_total_limit=1, logging_steps=50, report_to="none", use_cpu=True, dataloader_num_workers=0,
+        save_total_limit=1, logging_steps=50, report_to="none", use_cpu=not gpu,
+        bf16=gpu and torch.cuda.is_bf16_supported(), dataloader_num_workers=4 if gpu else 0,
+        disable_tqdm=not _bars_shown(),
     )
     trainer = CrossEncoderTrainer(model=model, args=args, train_dataset=ds, loss=CrossEntropyLoss(model))
     t0 = time.time()
@@ -135,13 +145,66 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
         else " ".join(["guard"] + sys.argv[1:]),
         "config": asdict(cfg), "pairs_total": len(pairs), "pairs_by_source": counts,
         "steps": result.global_step, "train_loss": result.training_loss, "wall_seconds": round(wall, 1),
+        "hardware": hardware(),
     }
     (out / "training_summary.json").write_text(json.dumps(summary, indent=2))
     return summary
 
 
+def _bars_shown() -> bool:
+    """The trainer's bars follow the CLI's switch (--quiet, not a terminal); as a plain script it shows them."""
+    try:
+        from guard.progress import shown
+    except ImportError:
+        return True
+    return shown()
+
+
+def hardware() -> str:
+    """Where a run trained, for the model card (its wall time means nothing without it)."""
+    import os
+    import platform
+    import torch
+    where = f"{platform.machine()}, {os.cpu_count()} CPU cores"
+    if torch.cuda.is_available():
+        return f"{where}, GPU {torch.cuda.get_device_name(0)} (bf16)"
+    return f"{where}, no GPU"
+
+
+def run_recipe(path: str | Path, work: Path | None = None) -> dict:
+    """A single-model recipe (``training/recipes/nli-minilm-l6.json``): stages of plain training,
+    each continuing from the one before; data file names are relative to ../shared/data/nli. A
+    finished stage is skipped on a rerun, an interrupted one resumes from its checkpoint."""
+    import shutil
+    recipe = json.loads(Path(path).read_text())
+    root = Path(__file__).resolve().parents[1]
+    work = work or root / "runs" / recipe["name"]
+    prev, out = None, {}
+    if (root / recipe["output"] / "training_summary.json").exists():
+        return out                           # the model is there: nothing to train
+    for k, stage in enumerate(recipe["stages"]):
+        last = k == len(recipe["stages"]) - 1
+        d = root / recipe["output"] if last else work / f"stage{k + 1}"
+        fields = {**stage, "train_files": [str(SHARED_NLI / f) for f in stage["train_files"]],
+                  "from_checkpoint": prev, "output_dir": str(d), "save_fp16": last}
+        if not (d / "training_summary.json").exists():
+            s = train(TrainConfig(**fields))
+            s["command"] = f"python -m training.train --recipe {path}"
+            s["hardware"] = hardware()
+            (d / "training_summary.json").write_text(json.dumps(s, indent=2))
+            out[f"stage{k + 1}"] = {"pairs": s["pairs_total"], "wall_seconds": s["wall_seconds"]}
+        prev = str(d)
+    shutil.rmtree(work, ignore_errors=True) if out else None
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     import argparse
+    import sys
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["--recipe"] and len(args) == 2:
+        print(json.dumps(run_recipe(args[1]), indent=2))
+        return
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("output_dir")
     ap.add_argument("--data", nargs="*", help="NLI or claim-pair JSONL files (default: shared NLI train splits)")

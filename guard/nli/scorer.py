@@ -15,7 +15,7 @@ import numpy as np
 
 log = logging.getLogger(__name__)
 
-SHIPPED_MODEL = "nli-minilm-l6-claims"     # v1 (nli-minilm-l6) stays shipped for comparison
+SHIPPED_MODEL = "nli-minilm-l6-v2"     # v1 (nli-minilm-l6) stays shipped for comparison
 
 
 class ModelUnavailable(RuntimeError):
@@ -39,7 +39,8 @@ class NLIScorer:
     """
 
     def __init__(self, model_name_or_path: str | Path | None = None, quantize: bool = False,
-                 batch_size: int = 32, max_length: int = 128, cache_size: int = 200_000):
+                 batch_size: int = 32, max_length: int = 128, cache_size: int = 200_000,
+                 device: str = "cpu", calibrated: bool = True):
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
         path = model_name_or_path or default_model_path()
         local = Path(path).exists()
@@ -50,7 +51,7 @@ class NLIScorer:
             from sentence_transformers.cross_encoder import CrossEncoder
             from transformers.utils import logging as hf_logging
             hf_logging.disable_progress_bar()
-            self.model = CrossEncoder(str(path), device="cpu", max_length=max_length, local_files_only=local,
+            self.model = CrossEncoder(str(path), device=device, max_length=max_length, local_files_only=local,
                                       model_kwargs={"dtype": torch.float32})
         except Exception as exc:  # noqa: BLE001 — any load failure means "no stage 3"
             raise ModelUnavailable(f"could not load NLI model {path}: {type(exc).__name__}: {exc}") from exc
@@ -59,7 +60,11 @@ class NLIScorer:
             raise ModelUnavailable(f"model {path} has no 'contradiction' label (labels: {id2label})")
         self.labels = [id2label[i] for i in range(len(id2label))]
         self.path = str(path)
+        from guard.nli.calibration import load_temperature
+        self.temperature = load_temperature(path if local and calibrated else None)
         self.quantized = False
+        if quantize and device != "cpu":
+            raise ValueError("dynamic int8 quantisation runs on the CPU only")
         if quantize:
             import warnings
             with warnings.catch_warnings():
@@ -94,7 +99,7 @@ class NLIScorer:
         todo = {k: pair for k, pair in zip(keys, pairs) if k not in found}
         if todo:
             items = list(todo.items())
-            logits = self._logits([pair for _, pair in items], show_progress)
+            logits = self._logits([pair for _, pair in items], show_progress) / self.temperature
             probs = np.exp(logits - logits.max(axis=1, keepdims=True))
             probs /= probs.sum(axis=1, keepdims=True)
             for (k, _), row in zip(items, probs):

