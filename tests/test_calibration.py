@@ -28,6 +28,25 @@ def test_a_temperature_outside_its_range_is_refused_with_the_file_named(tmp_path
         load_temperature(tmp_path)
 
 
+@pytest.mark.parametrize("content", ["{not json", '{"t": 2}', '{"temperature": "hot"}', '{"temperature": 99}'])
+def test_a_damaged_calibration_file_makes_the_model_unavailable_with_one_line(tmp_path, content):
+    """A model folder whose calibration.json is damaged is refused like any unloadable model (the
+    accurate profile then refuses to run, exit 2), never a traceback and never silently uncalibrated."""
+    import shutil
+
+    from guard.nli.scorer import ModelUnavailable, NLIScorer, default_model_path
+    model = tmp_path / "m"
+    shutil.copytree(default_model_path(), model)
+    (model / CALIBRATION_FILE).write_text(content)
+    with pytest.raises(ModelUnavailable, match="calibration.json") as err:
+        NLIScorer(model)
+    assert "\n" not in str(err.value)
+    r = subprocess.run([sys.executable, "-m", "guard.cli", "--nli-model", str(model), "--store", str(tmp_path / "s.sqlite"),
+                        "check", "Deploys need two approvals."], capture_output=True, text=True,
+                       cwd=str(__import__("pathlib").Path(__file__).parents[1]))
+    assert r.returncode == 2 and "calibration.json" in r.stderr and "Traceback" not in r.stderr
+
+
 def test_fitting_recovers_a_known_temperature():
     from training.calibrate import fit_temperature, reliability
     rng = np.random.default_rng(0)

@@ -23,7 +23,10 @@ def load_temperature(model_dir: str | Path | None) -> float:
     f = Path(model_dir) / CALIBRATION_FILE
     if not f.is_file():
         return 1.0
-    t = float(json.loads(f.read_text())["temperature"])
+    try:
+        t = float(json.loads(f.read_text(encoding="utf-8"))["temperature"])
+    except (ValueError, KeyError, TypeError) as exc:          # JSONDecodeError is a ValueError
+        raise ValueError(f"{f}: no readable temperature ({type(exc).__name__}: {exc})") from None
     if not (0.05 <= t <= 20):
         raise ValueError(f"{f}: temperature {t} is outside 0.05–20")
     return t

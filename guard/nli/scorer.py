@@ -61,7 +61,10 @@ class NLIScorer:
         self.labels = [id2label[i] for i in range(len(id2label))]
         self.path = str(path)
         from guard.nli.calibration import load_temperature
-        self.temperature = load_temperature(path if local and calibrated else None)
+        try:
+            self.temperature = load_temperature(path if local and calibrated else None)
+        except ValueError as exc:               # a damaged calibration.json: no stage 3, said in one line
+            raise ModelUnavailable(str(exc)) from None
         self.quantized = False
         if quantize and device != "cpu":
             raise ValueError("dynamic int8 quantisation runs on the CPU only")
