@@ -58,6 +58,20 @@ def per_category_recall(labels: list[str], tiers: list[str], categories: list[st
     return {c: sum(v) / len(v) for c, v in sorted(by.items())}
 
 
+def per_category_ci(labels: list[str], tiers: list[str], categories: list[str]) -> dict:
+    """Wilson 95 % interval of each category's share (a category holds 30–120 pairs here, so a
+    share's uncertainty is the first thing to read next to it); [low, high, n]."""
+    from scipy.stats import binomtest
+    by = defaultdict(list)
+    for lab, t, c in zip(labels, tiers, categories):
+        by[c].append(t == GOLD_TIER[lab])
+    out = {}
+    for c, v in sorted(by.items()):
+        ci = binomtest(sum(v), len(v)).proportion_ci(confidence_level=0.95, method="wilson")
+        out[c] = [round(ci.low, 3), round(ci.high, 3), len(v)]
+    return out
+
+
 def bootstrap_ci(labels: list[str], tiers: list[str], stat, n: int = 1000, seed: int = 0,
                  alpha: float = 0.05) -> tuple[float, float]:
     """Percentile bootstrap interval of ``stat(labels, tiers)`` over resampled pairs."""
@@ -82,6 +96,7 @@ def summarize(labels: list[str], tiers: list[str], categories: list[str], second
         "tension_warn_share": tension_warn_share(labels, tiers),
         "confusion": tier_confusion(labels, tiers),
         "per_category": per_category_recall(labels, tiers, categories),
+        "per_category_ci95": per_category_ci(labels, tiers, categories),
     }
     if seconds is not None:
         out["ms_per_pair"] = 1000 * seconds / max(1, len(labels))

@@ -151,6 +151,14 @@ def cross_validate(train: Scored, gate_config=None) -> dict[str, list[str]]:
     return tiers
 
 
+def _share(entry: dict, cat: str) -> str:
+    """A category's share with its Wilson 95 % interval and size: "0.388 (0.30–0.48, n 67)"."""
+    v, ci = entry["per_category"].get(cat), (entry.get("per_category_ci95") or {}).get(cat)
+    if v is None:
+        return "–"
+    return f"{v:.3f} ({ci[0]:.2f}–{ci[1]:.2f}, n {ci[2]})" if ci else f"{v:.3f}"
+
+
 def main(out_dir: Path = ROOT / "results" / "stages", tuned: str = "nli-minilm-l6-v2", v1: str = "nli-minilm-l6",
          normalizer: str = "normalizer.rules.v1", bootstrap: int = 1000, train_path: Path = TRAIN_PAIRS,
          dev_path: Path = DEFAULT_PAIRS, cv_dir: Path = CV_DIR) -> dict:
@@ -213,7 +221,7 @@ def render(report: dict) -> str:
     cats = sorted({c for s in report["datasets"].values() for c in s[full]["per_category"]})
     md += ["Per category, share of pairs given their gold tier (full pipeline):", "",
            md_table(["category", *report["datasets"]],
-                    [[c, *[s[full]["per_category"].get(c) for s in report["datasets"].values()]] for c in cats]), ""]
+                    [[c, *[_share(s[full], c) for s in report["datasets"].values()]] for c in cats]), ""]
     for dname, systems in report["datasets"].items():
         md.append(f"Confusion, {dname} (rows gold block/warn/clean, columns predicted): "
                   f"`{systems[full]['confusion']['rows_gold_cols_predicted']}`")

@@ -1,8 +1,8 @@
 """Benchmark metrics on hand-made inputs with known answers."""
 import pytest
 
-from benchmarks.metrics import (block_prf, bootstrap_ci, false_block_rate, fit_threshold, per_category_recall,
-                                summarize, tension_warn_share, tier_confusion)
+from benchmarks.metrics import (block_prf, bootstrap_ci, false_block_rate, fit_threshold, per_category_ci,
+                                per_category_recall, summarize, tension_warn_share, tier_confusion)
 
 LABELS = ["contradiction", "contradiction", "contradiction", "compatible", "compatible", "tension"]
 TIERS = ["block", "block", "clean", "block", "clean", "warn"]
@@ -54,3 +54,13 @@ def test_summarize_has_latency_and_ci():
     s = summarize(LABELS, TIERS, CATS, seconds=0.6, bootstrap=50)
     assert s["ms_per_pair"] == pytest.approx(100.0)
     assert s["f1_ci95"][0] <= s["f1"] <= s["f1_ci95"][1]
+
+
+def test_per_category_intervals_hold_the_share_and_narrow_with_more_pairs():
+    ci = per_category_ci(LABELS, TIERS, CATS)
+    shares = per_category_recall(LABELS, TIERS, CATS)
+    for c, (lo, hi, n) in ci.items():
+        assert 0 <= lo <= shares[c] <= hi <= 1 and n == CATS.count(c)
+    small = per_category_ci(["contradiction", "compatible"] * 5, ["block", "block"] * 5, ["x"] * 10)["x"]
+    big = per_category_ci(["contradiction", "compatible"] * 50, ["block", "block"] * 50, ["x"] * 100)["x"]
+    assert big[1] - big[0] < small[1] - small[0] and abs((big[0] + big[1]) / 2 - 0.5) < 0.05
