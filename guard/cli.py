@@ -42,7 +42,9 @@ def main(store: Path = typer.Option(Path(os.environ.get("GUARD_STORE", "claims.s
                                              "env GUARD_NORMALIZER."),
          no_quantize: bool = typer.Option(True, "--no-quantize/--quantize",
                                           help="fp32 (default: deterministic, what the gate was fitted on) or "
-                                               "dynamic int8 (faster; scores drift with the batch)."),
+                                               "int8: ONNX Runtime static int8 where the model folder has an export "
+                                               "(python -m training.export_onnx; deterministic, batched), else torch "
+                                               "dynamic int8 one pair at a time."),
          allow_structural_only: bool = typer.Option(False, "--allow-structural-only",
                                                     help="run on when the NLI model cannot load"),
          quiet: bool = typer.Option(False, "--quiet", "-q", help="no notes or progress on stderr"),
@@ -402,7 +404,7 @@ def train(output_dir: Path, data: Optional[list[Path]] = typer.Option(None, "--d
 
 
 @app.command("eval-nli")
-def eval_nli(model: str, files: list[Path], quantize: bool = typer.Option(False, help="dynamic int8"),
+def eval_nli(model: str, files: list[Path], quantize: bool = typer.Option(False, help="int8 (static ONNX export if present, else torch dynamic)"),
              limit: Optional[int] = None, out: Optional[Path] = typer.Option(None, help="JSON report path")):
     """Accuracy, per-class P/R/F1 and confusion of an NLI model on 3-way or 2-way files."""
     def go():

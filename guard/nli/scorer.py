@@ -30,6 +30,16 @@ def default_model_path() -> Path:
     return Path(__file__).resolve().parents[2] / "models" / SHIPPED_MODEL
 
 
+def _ort_session(path: Path):
+    """ONNX Runtime on two threads (the machine's cores; more only adds contention in the server)."""
+    import onnxruntime as ort
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = min(2, os.cpu_count() or 1)
+    so.inter_op_num_threads = 1
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    return ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
+
+
 class NLIScorer:
     """Loads a 3-way NLI cross-encoder from a hub id or a local directory.
 
@@ -66,25 +76,39 @@ class NLIScorer:
         except ValueError as exc:               # a damaged calibration.json: no stage 3, said in one line
             raise ModelUnavailable(str(exc)) from None
         self.quantized = False
+        self.backend = "torch fp32"
+        self._session = None
         if quantize and device != "cpu":
-            raise ValueError("dynamic int8 quantisation runs on the CPU only")
+            raise ValueError("int8 quantisation runs on the CPU only")
         if quantize:
-            import warnings
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                # the transformer's layers only: the 3-way classifier head stays fp32, which keeps
-                # accuracy close to fp32; per-channel scales matter for small models (figures in the model card)
-                hf = self.model.model
-                base = getattr(hf, hf.base_model_prefix, hf)
-                torch.ao.quantization.quantize_dynamic(
-                    base.encoder if hasattr(base, "encoder") else base,
-                    {torch.nn.Linear: torch.ao.quantization.per_channel_dynamic_qconfig}, inplace=True)
+            static = Path(path) / "onnx" / "model_qint8.onnx" if local else None
+            if static is not None and static.is_file():
+                try:
+                    self._session = _ort_session(static)
+                except Exception as exc:  # noqa: BLE001 — a damaged export: no stage 3, in one line
+                    raise ModelUnavailable(f"could not load {static}: {type(exc).__name__}: {exc}".splitlines()[0]) from None
+                self.backend = "onnxruntime static int8"
+            else:
+                self._quantize_dynamic(torch)
+                self.backend = "torch dynamic int8 (one pair at a time)"
             self.quantized = True
         self.batch_size = batch_size
         self.max_length = max_length
         from cachetools import LRUCache
         self._cache: LRUCache = LRUCache(maxsize=cache_size)     # bounded: a long-running server stays flat
         self._cache_lock = threading.Lock()
+
+    def _quantize_dynamic(self, torch) -> None:
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            # the transformer's layers only: the 3-way classifier head stays fp32, which keeps
+            # accuracy close to fp32; per-channel scales matter for small models (figures in the model card)
+            hf = self.model.model
+            base = getattr(hf, hf.base_model_prefix, hf)
+            torch.ao.quantization.quantize_dynamic(
+                base.encoder if hasattr(base, "encoder") else base,
+                {torch.nn.Linear: torch.ao.quantization.per_channel_dynamic_qconfig}, inplace=True)
 
     @classmethod
     def from_pretrained(cls, model_name_or_path: str | Path | None = None, **kw) -> "NLIScorer":
@@ -123,13 +147,19 @@ class NLIScorer:
         out = np.zeros((len(pairs), len(self.labels)), dtype=np.float64)
         # dynamic int8 quantises activations with one scale per batch: a pair's score would depend
         # on its neighbours in the batch (tiers changed on 31 of 320 claims_dev pairs), so a
-        # quantised model scores each pair alone and gives the same score in a write, a check and a scan
-        bs = 1 if self.quantized else self.batch_size
+        # dynamically quantised model scores each pair alone; static int8 (ONNX) has fixed scales
+        bs = 1 if self.quantized and self._session is None else self.batch_size
         from tqdm import tqdm
         for s in tqdm(range(0, len(order), bs), desc="nli", unit="batch", disable=not show_progress):
             idx = order[s:s + bs]
-            res = self.model.predict([pairs[i] for i in idx], batch_size=bs, convert_to_numpy=True,
-                                     show_progress_bar=False)
+            batch = [pairs[i] for i in idx]
+            if self._session is not None:
+                enc = tok([p for p, _ in batch], [h for _, h in batch], truncation=True, max_length=self.max_length,
+                          padding=True, return_tensors="np")
+                feed = {i.name: enc[i.name].astype(np.int64) for i in self._session.get_inputs()}
+                res = self._session.run(None, feed)[0]
+            else:
+                res = self.model.predict(batch, batch_size=bs, convert_to_numpy=True, show_progress_bar=False)
             out[idx] = np.asarray(res, dtype=np.float64).reshape(len(idx), -1)
         return out
 

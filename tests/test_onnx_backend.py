@@ -1,0 +1,66 @@
+"""The static int8 ONNX Runtime backend (``--quantize`` once ``training.export_onnx`` has run):
+deterministic whatever the batch, close to fp32, and refused in one line when damaged."""
+import importlib.util
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    if importlib.util.find_spec("onnx") is None:
+        pytest.skip("the export needs onnx: pip install claim-guard[train]")
+    from guard.nli.scorer import default_model_path
+    from training.claim_pairs import CLAIMS_TRAIN
+    if not CLAIMS_TRAIN.exists():
+        pytest.skip(f"../shared is absent ({CLAIMS_TRAIN} not found); CI always has it")
+    from training.export_onnx import export
+    model = tmp_path_factory.mktemp("onnx") / "m"
+    shutil.copytree(default_model_path(), model, ignore=shutil.ignore_patterns("onnx"))
+    info = export(model, n_calibration=60)
+    assert (model / "onnx" / "model_qint8.onnx").is_file() and len(info["kept_fp32"]) == 6
+    assert json.loads((model / "onnx" / "export.json").read_text())["calibration"].startswith("claims_train")
+    return model
+
+
+def _pairs(n=48):
+    from training.claim_pairs import CLAIMS_DEV, read_rows
+    rows = read_rows(CLAIMS_DEV)[:n]
+    return [(r["existing"]["text"], r["incoming"]["text"]) for r in rows]
+
+
+def test_a_pair_scores_the_same_alone_and_in_any_batch(exported):
+    from guard.nli.scorer import NLIScorer
+    pairs = _pairs()
+    batched = NLIScorer(exported, quantize=True)
+    assert batched.backend == "onnxruntime static int8"
+    together = batched.predict(pairs)
+    alone = NLIScorer(exported, quantize=True, batch_size=1)
+    reversed_batch = NLIScorer(exported, quantize=True).predict(pairs[::-1])[::-1]
+    for p, a, r in zip(pairs, together, reversed_batch):
+        one = alone.predict([p])[0]
+        assert max(abs(one[k] - a[k]) for k in a) < 1e-6 and max(abs(r[k] - a[k]) for k in a) < 1e-6
+
+
+def test_static_int8_stays_close_to_fp32(exported):
+    from guard.nli.scorer import NLIScorer
+    pairs = _pairs()
+    q = NLIScorer(exported, quantize=True).predict(pairs)
+    f = NLIScorer(exported).predict(pairs)
+    agree = np.mean([max(a, key=a.get) == max(b, key=b.get) for a, b in zip(q, f)])
+    drift = np.mean([abs(a["contradiction"] - b["contradiction"]) for a, b in zip(q, f)])
+    assert agree >= 0.9 and drift < 0.06
+
+
+def test_a_damaged_export_is_refused_in_one_line(exported, tmp_path):
+    from guard.nli.scorer import ModelUnavailable, NLIScorer
+    broken = tmp_path / "m"
+    shutil.copytree(exported, broken)
+    (broken / "onnx" / "model_qint8.onnx").write_bytes(b"not an onnx graph")
+    with pytest.raises(ModelUnavailable, match="model_qint8.onnx") as err:
+        NLIScorer(broken, quantize=True)
+    assert "\n" not in str(err.value)
