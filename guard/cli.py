@@ -324,7 +324,9 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
          html: Optional[Path] = typer.Option(None, "--html", help="also write a self-contained HTML report"),
          engine: str = typer.Option("local", help="local (one process) or ray (Ray Data; pip install claim-guard[ray])"),
          ray_address: Optional[str] = typer.Option(None, "--ray-address",
-                                                   help="join this Ray cluster (default: start a local one)")):
+                                                   help="join this Ray cluster (default: start a local one)"),
+         processes: int = typer.Option(0, help="normalizer worker processes for stores of 2,000+ claims "
+                                               "(0: up to 2, the cores; 1: none)")):
     """Score a whole store: every pair the guard would block or warn on, with reasons.
     Exits 3 when a finding reaches --fail-on, so a CI job can gate on it."""
     def go():
@@ -340,6 +342,8 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
                 raise ClaimError("--engine ray needs Ray: pip install claim-guard[ray]")
         if fail_on not in ("block", "warn", "never"):
             raise ClaimError(f"--fail-on must be block, warn or never, not {ascii(fail_on)}")
+        if processes < 0:
+            raise ClaimError(f"--processes must be 0 or more, not {processes}")
         if out.exists() and out.is_dir() or not (out.parent if str(out.parent) else Path(".")).exists():
             raise ClaimError(f"cannot write the report to {out}: not a file in an existing folder")
         if not source.exists():
@@ -350,6 +354,8 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
         if not claims:
             raise ClaimError(f"{source} holds no claims")
         scan_cfg = ScanConfig(neighbours=neighbours, exhaustive=exhaustive, progress=not _state.get("quiet"))
+        if processes:
+            scan_cfg.processes = processes
         if engine == "ray":
             from guard.scan_ray import RayScanner
             scanner = RayScanner(_guard().config, scan_cfg, address=ray_address)

@@ -19,6 +19,7 @@ from guard.candidates import CandidateIndex
 from guard.claims import Claim, ClaimError, Norm
 from guard.jsonl import read_jsonl
 from guard.judge import PairJudgement, Tier
+from guard.normalize.pool import default_processes
 from guard.pipeline import Guard
 
 
@@ -30,6 +31,7 @@ class ScanConfig:
     exhaustive: bool = False          # all N² pairs — for measuring candidate recall only
     batch_size: int = 2048
     progress: bool = True
+    processes: int = field(default_factory=default_processes)   # normalizer workers for big scans
 
     @property
     def bars(self) -> bool:
@@ -116,7 +118,7 @@ class Scanner:
             raise ClaimError("claim ids must be unique within a scan")
         timings: dict = {}
         t = time.perf_counter()
-        norms = self.guard.normalize_claims(claims)
+        norms = self.guard.normalize_claims(claims, processes=self.config.processes)
         timings["normalize"] = round(time.perf_counter() - t, 2)
         pairs, n_pairs = self.candidate_pairs(claims, norms, timings)
         findings: list[dict] = []

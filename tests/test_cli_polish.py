@@ -34,6 +34,8 @@ def test_scan_gates_ci_on_findings(tmp_path):
 def test_scan_checks_its_options_before_the_work(tmp_path):
     r = guard("scan", str(EXAMPLES), "--format", "xml")
     assert r.returncode == 2 and "--format" in r.stderr
+    r = guard("scan", str(EXAMPLES), "--processes", "-1")
+    assert r.returncode == 2 and "--processes must be 0 or more" in r.stderr
     r = guard("scan", str(EXAMPLES), "--out", str(tmp_path / "no" / "such" / "dir" / "r.jsonl"))
     assert r.returncode == 2 and "cannot write" in r.stderr
     r = guard("eval-nli", "models/nli-minilm-l6", str(tmp_path / "missing.jsonl"))

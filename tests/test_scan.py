@@ -30,3 +30,25 @@ def test_blocking_matches_exhaustive_on_a_small_store(fast_guard):
     fast = Scanner(fast_guard, ScanConfig(neighbours=0, progress=False)).scan(claims)
     full = Scanner(fast_guard, ScanConfig(exhaustive=True, progress=False)).scan(claims)
     assert key(fast) == key(full) and len(key(full)) == 3
+
+
+def test_a_normalizer_pool_gives_the_same_norms_as_one_process(fast_guard):
+    """Two spawned whole-normalizer workers (what a big scan uses), repeated statements normalised
+    once: every norm equal to the single-process one, in order."""
+    from benchmarks.synth import make_store
+    claims, _ = make_store(300, seed=3)
+    claims = claims + claims[:50]                                   # restatements: deduplicated
+    one = fast_guard.normalize_claims(claims)
+    pooled = fast_guard.normalize_claims(claims, processes=2, min_pool=1)
+    assert len(pooled) == len(claims)
+    assert [repr(n) for n in pooled] == [repr(n) for n in one]
+
+
+def test_the_pool_is_not_used_for_small_batches_or_llm_normalizers(fast_guard, monkeypatch):
+    import guard.normalize.pool as pool
+    called = []
+    monkeypatch.setattr(pool, "normalize_in_pool", lambda *a, **k: called.append(1) or [])
+    from benchmarks.synth import make_store
+    claims, _ = make_store(50, seed=1)
+    assert len(fast_guard.normalize_claims(claims, processes=2)) == 50 and not called     # under min_pool
+    assert not pool.poolable("normalizer.llm.v1") and pool.poolable("normalizer.rules.v2")
