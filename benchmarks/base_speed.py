@@ -7,13 +7,11 @@ fine here: speed does not depend on the weights.
 """
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DEV = ROOT.parent / "shared" / "data" / "bench" / "claims_dev.jsonl"
 
 
 def pairs_per_second(path: str, pairs: list[tuple[str, str]], batch: int = 32) -> tuple[float, float]:
@@ -29,7 +27,8 @@ def pairs_per_second(path: str, pairs: list[tuple[str, str]], batch: int = 32) -
 def main(candidates: dict[str, str]) -> dict:
     import torch
     torch.set_num_threads(2)
-    rows = [json.loads(x) for x in DEV.read_text().splitlines() if x.strip()][:200]
+    from training.claim_pairs import CLAIMS_DEV, read_rows
+    rows = read_rows(CLAIMS_DEV)[:200]
     pairs = [(r["existing"]["text"], r["incoming"]["text"]) for r in rows]
     out = {}
     for name, path in candidates.items():

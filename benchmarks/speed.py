@@ -112,9 +112,8 @@ def claim_pair_throughput(runs: int = 3) -> dict:
     """fp32 against int8 on claims_dev's pairs in both directions (640 claim-length pairs, batch
     32): the median of ``runs`` timed passes each, the cache cleared between them."""
     from guard.nli import NLIScorer
-    rows = [json.loads(x) for x in (ROOT.parent / "shared" / "data" / "bench" / "claims_dev.jsonl").read_text().splitlines()
-            if x.strip()]
-    pairs = [(r["existing"]["text"], r["incoming"]["text"]) for r in rows]
+    from training.claim_pairs import CLAIMS_DEV, read_rows
+    pairs = [(r["existing"]["text"], r["incoming"]["text"]) for r in read_rows(CLAIMS_DEV)]
     pairs += [(h, p) for p, h in pairs]
     out = {}
     for quant in (False, True):

@@ -78,46 +78,6 @@ def claims_auc(pred_file: Path, rows: list[dict]) -> dict:
                                                            [preds[r["id"]] for r in text_only])), 4)}
 
 
-def claims_section(name: str, recipe: dict, auc_rows: list[list], gate: dict | None, hardware: str) -> str:
-    """The card's part about the claim-pair recipe: data with licences, the held-out claim-pair
-    figures, and the learned gate fitted on this model's out-of-fold scores."""
-    lines = ["## Recipe", "",
-             f"One command reproduces this model from a clean checkout: `python -m training.cv_nli "
-             f"training/recipes/{name}.json` (five grouped fold models for the gate's out-of-fold scores, then "
-             "this model on all of claims_train; checkpointed, a rerun resumes). Then "
-             f"`python -m training.fit_learned_gate training/recipes/{name}.json` fits `learned_gate.json`.", "",
-             f"- start: `{recipe.get('from_checkpoint')}` ({recipe.get('base_licence', '')})",
-             f"- claim pairs: {recipe.get('claim_data', '')}; source `../shared/data/bench/claims_train.jsonl` "
-             "(real statements from public documents, see its README)",
-             "- general NLI replay (seeded subsamples, to keep general NLI from being forgotten): " +
-             ", ".join(f"`{f}`" + (f" ({recipe.get('replay_sample', {}).get(f)} rows)" if f in recipe.get('replay_sample', {})
-                                   else " (all rows)") for f in recipe.get("replay_files", [])) +
-             "; licences as listed in `../shared/data/nli/README.md` (LingNLI: MNLI-derived, OANC/CC BY-SA 3.0; "
-             "New Protocols: Wikipedia CC BY-SA 3.0; MNLI: OANC/CC BY-SA 3.0; ContractNLI: CC BY 4.0)",
-             f"- epochs {recipe['epochs']}, batch {recipe['batch_size']}, lr {recipe['learning_rate']}, max length "
-             f"{recipe['max_length']}, seed {recipe['seed']}; hardware: {hardware}", "",
-             "Tension pairs are mapped to neutral (a recommendation against a requirement can hold at the same "
-             "time; teaching 'contradiction' there would make the gate block soft conflicts); scope- and "
-             "time-disjoint pairs are left out (their texts oppose by construction, only the scope reconciles "
-             "them, which a text-only model cannot see).", "",
-             "## Claim pairs: p(contradiction) as evidence", "",
-             "ROC AUC of p(contradiction) (max over both directions), contradiction vs compatible pairs. "
-             "claims_train figures are out-of-fold (grouped by source document; each fold scored by a model "
-             "that never saw it); claims_dev was never trained on.", "",
-             "| model | claims_train OOF | claims_train OOF, text-only categories | claims_dev | claims_dev, text-only |",
-             "|---|---|---|---|---|"]
-    lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in auc_rows]
-    if gate:
-        cv = gate.get("cross_validation") or {}
-        lines += ["", "## The learned gate fitted for this model (`learned_gate.json`)", "",
-                  f"Fitted on: {gate.get('fitted_on')}. Block when p(contradiction) ≥ {gate['block_threshold']:.3f}, "
-                  f"warn when p(contradiction)+p(tension) ≥ {gate['warn_threshold']:.3f}. On its grouped out-of-fold "
-                  f"predictions (pairs structure leaves to it): precision {cv.get('precision')}, recall "
-                  f"{cv.get('recall')}, false-block {cv.get('false_block')}, tension→warn {cv.get('tension_warn')}, "
-                  f"expected calibration error of p(contradiction) {cv.get('ece_contradiction')}."]
-    return "\n".join(lines)
-
-
 def _side_by_side(v1: dict, v2: dict, v1_name: str, v2_name: str) -> list[str]:
     lines = [f"| file | n | {v1_name} acc | {v2_name} acc | {v1_name} contradiction F1 | {v2_name} contradiction F1 |",
              "|---|---|---|---|---|---|"]

@@ -19,13 +19,14 @@ import tempfile
 import time
 from pathlib import Path
 
-ONNX_DIR = "onnx"
-ONNX_FILE = "model_qint8.onnx"
+from guard.nli.scorer import ONNX_EXPORT
+
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 
 
 def _calibration_pairs(path: Path, n: int, seed: int = 0) -> list[tuple[str, str]]:
-    rows = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+    from training.claim_pairs import read_rows
+    rows = read_rows(path)
     random.Random(seed).shuffle(rows)
     half = rows[: n // 2]
     return ([(r["existing"]["text"], r["incoming"]["text"]) for r in half]
@@ -56,7 +57,7 @@ def export(model_dir: str | Path, calibration: Path | None = None, n_calibration
             return self.m(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids).logits
 
     pairs = _calibration_pairs(calibration, n_calibration)
-    out_dir = model_dir / ONNX_DIR
+    out_dir = model_dir / ONNX_EXPORT.parent
     out_dir.mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         fp32, pre = Path(tmp) / "fp32.onnx", Path(tmp) / "pre.onnx"
@@ -82,13 +83,13 @@ def export(model_dir: str | Path, calibration: Path | None = None, n_calibration
                 e = tok([p[0]], [p[1]], truncation=True, max_length=128, return_tensors="np")
                 return {k: e[k].astype(np.int64) for k in INPUTS}
 
-        tmp_out = out_dir / (ONNX_FILE + ".tmp")
+        tmp_out = out_dir / (ONNX_EXPORT.name + ".tmp")
         quantize_static(str(pre), str(tmp_out), Reader(), quant_format=QuantFormat.QOperator, per_channel=True,
                         activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
                         calibrate_method=CalibrationMethod.MinMax, op_types_to_quantize=["MatMul", "Gemm", "Gather"],
                         nodes_to_exclude=ffn_down, extra_options={"MatMulConstBOnly": True})
-        tmp_out.replace(out_dir / ONNX_FILE)          # never a half-written model in place
-    info = {"file": f"{ONNX_DIR}/{ONNX_FILE}", "calibration": f"{calibration.name}: {len(pairs)} pairs, both directions",
+        tmp_out.replace(model_dir / ONNX_EXPORT)          # never a half-written model in place
+    info = {"file": str(ONNX_EXPORT), "calibration": f"{calibration.name}: {len(pairs)} pairs, both directions",
             "kept_fp32": ffn_down, "seconds": round(time.time() - t0, 1),
             "format": "ONNX Runtime static int8 (QOperator, per-channel weights, MinMax activations)"}
     (out_dir / "export.json").write_text(json.dumps(info, indent=2))

@@ -194,7 +194,8 @@ def run_recipe(path: str | Path, work: Path | None = None) -> dict:
             (d / "training_summary.json").write_text(json.dumps(s, indent=2))
             out[f"stage{k + 1}"] = {"pairs": s["pairs_total"], "wall_seconds": s["wall_seconds"]}
         prev = str(d)
-    shutil.rmtree(work, ignore_errors=True) if out else None
+    if out:                                  # the stages' checkpoints are spent once the model is there
+        shutil.rmtree(work, ignore_errors=True)
     return out
 
 

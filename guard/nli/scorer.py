@@ -30,6 +30,9 @@ def default_model_path() -> Path:
     return Path(__file__).resolve().parents[2] / "models" / SHIPPED_MODEL
 
 
+ONNX_EXPORT = Path("onnx") / "model_qint8.onnx"     # written by training.export_onnx, used by --quantize
+
+
 def _ort_session(path: Path):
     """ONNX Runtime on two threads (the machine's cores; more only adds contention in the server)."""
     import onnxruntime as ort
@@ -81,7 +84,7 @@ class NLIScorer:
         if quantize and device != "cpu":
             raise ValueError("int8 quantisation runs on the CPU only")
         if quantize:
-            static = Path(path) / "onnx" / "model_qint8.onnx" if local else None
+            static = Path(path) / ONNX_EXPORT if local else None
             if static is not None and static.is_file():
                 try:
                     self._session = _ort_session(static)
