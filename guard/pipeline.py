@@ -59,6 +59,14 @@ class Guard:
         self._nli_gate = nli_gate
         self._nli_tried = nli_gate is not None
         self.notes: list[str] = []
+        self.score_cache = None      # a persistent NLI score cache (the claim store's), once attached
+
+    def use_score_cache(self, cache) -> None:
+        """Keep NLI scores in ``cache`` as well as in memory (see ``guard.nli.score_cache``)."""
+        self.score_cache = cache
+        scorer = getattr(self._nli_gate, "scorer", None)
+        if scorer is not None:
+            scorer.persistent = cache
 
     # ---- stage 3, loaded on first need --------------------------------------------------
     @property
@@ -81,6 +89,7 @@ class Guard:
             log.warning(msg)
             self.notes.append(msg)
             return None
+        scorer.persistent = self.score_cache
         embedder = self._load_embedder()
         learned_path = Path(scorer.path) / GATE_FILE
         if self.config.gate == "learned" and self.config.gated and learned_path.exists():

@@ -52,6 +52,9 @@ class GuardService:
         """Built on first need, so reading a store never loads a model."""
         if self._guard is None:
             self._guard = Guard()
+        if getattr(self._guard.score_cache, "store", None) is not self.store:     # this store's, not another's
+            from guard.nli.score_cache import StoreScoreCache
+            self._guard.use_score_cache(StoreScoreCache(self.store))
         return self._guard
 
     def warm(self) -> "GuardService":

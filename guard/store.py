@@ -49,7 +49,12 @@ CREATE TABLE IF NOT EXISTS embeddings (
     claim_id TEXT NOT NULL, model TEXT NOT NULL, text_hash TEXT NOT NULL, vec BLOB NOT NULL,
     PRIMARY KEY (claim_id, model)
 );
+CREATE TABLE IF NOT EXISTS nli_scores (
+    model TEXT NOT NULL, pair_hash TEXT NOT NULL, logits BLOB NOT NULL,
+    UNIQUE (model, pair_hash)
+);
 """
+MAX_NLI_SCORES = 500_000     # ~60 MB of cache rows; the oldest go first beyond this
 
 
 class UnknownClaim(ClaimError):
@@ -159,22 +164,29 @@ class ClaimStore:
         return out
 
     def put_embeddings(self, rows: list[tuple[str, str, str, bytes]]) -> bool:
+        return self._cache_write("INSERT OR REPLACE INTO embeddings (claim_id, model, text_hash, vec) VALUES (?, ?, ?, ?)",
+                                 rows)
+
+    def _cache_write(self, sql: str, rows: list[tuple], after: str | None = None) -> bool:
         """Best effort: inside a caller's transaction the rows commit with it; otherwise in a short
         one of their own, skipped (False) if the store is busy or read-only — a cache miss costs
         one recomputation, never a failed write."""
         if not rows:
             return True
-        sql = "INSERT OR REPLACE INTO embeddings (claim_id, model, text_hash, vec) VALUES (?, ?, ?, ?)"
         db = self.db
         try:
             if db.in_transaction:
                 db.executemany(sql, rows)
+                if after:
+                    db.execute(after)
                 return True
             db.execute("PRAGMA busy_timeout = 2000")       # a cache may wait a little, not a minute
             try:
                 db.execute("BEGIN")
                 try:
                     db.executemany(sql, rows)
+                    if after:
+                        db.execute(after)
                     db.execute("COMMIT")
                 except BaseException:
                     db.execute("ROLLBACK")
@@ -184,6 +196,24 @@ class ClaimStore:
             return True
         except sqlite3.OperationalError:
             return False
+
+    # ---- the NLI score cache ---------------------------------------------------------------
+    # Derived data too: a cross-encoder's raw logits for one (premise, hypothesis), keyed by the
+    # model's fingerprint and a hash of the two texts, so a CLI write (a fresh process) does not
+    # score again the pairs an earlier write scored. Bounded: the oldest rows go first.
+    def nli_logits(self, model: str, pair_hashes: list[str]) -> dict[str, bytes]:
+        out: dict[str, bytes] = {}
+        for s in range(0, len(pair_hashes), 900):
+            chunk = pair_hashes[s:s + 900]
+            q = f"SELECT pair_hash, logits FROM nli_scores WHERE model=? AND pair_hash IN ({','.join('?' * len(chunk))})"
+            for r in self.db.execute(q, [model, *chunk]):
+                out[r["pair_hash"]] = r["logits"]
+        return out
+
+    def put_nli_logits(self, rows: list[tuple[str, str, bytes]], limit: int = MAX_NLI_SCORES) -> bool:
+        return self._cache_write(
+            "INSERT OR IGNORE INTO nli_scores (model, pair_hash, logits) VALUES (?, ?, ?)", rows,
+            after=f"DELETE FROM nli_scores WHERE rowid <= (SELECT MAX(rowid) FROM nli_scores) - {int(limit)}")
 
     def active_rows(self) -> list[sqlite3.Row]:
         return self.db.execute("SELECT * FROM claims WHERE status='active'").fetchall()

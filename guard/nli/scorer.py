@@ -99,6 +99,8 @@ class NLIScorer:
         self.max_length = max_length
         from cachetools import LRUCache
         self._cache: LRUCache = LRUCache(maxsize=cache_size)     # bounded: a long-running server stays flat
+        self.persistent = None        # a ScoreCache (guard.nli.score_cache) that outlives the process, if any
+        self._fingerprint: str | None = None
         self._cache_lock = threading.Lock()
 
     def _quantize_dynamic(self, torch) -> None:
@@ -121,23 +123,57 @@ class NLIScorer:
     def _key(premise: str, hypothesis: str) -> str:
         return hashlib.sha1(f"{premise}\x00{hypothesis}".encode()).hexdigest()
 
+    @property
+    def fingerprint(self) -> str:
+        """Which logits these are: the weights actually run (a cheap content hash of the weights
+        file: its size and first and last 64 KiB), the backend and the truncation length — what
+        a persistent score cache is keyed by, so another model's or backend's scores never match."""
+        if self._fingerprint is None:
+            base = Path(self.path)
+            files = [base / ONNX_EXPORT] if self._session is not None else [
+                base / n for n in ("model.safetensors", "pytorch_model.bin") if (base / n).is_file()][:1]
+            h = hashlib.sha1(f"{self.backend}|{self.max_length}|".encode())
+            if not files:
+                h.update(str(self.path).encode())            # a hub id: its name is all there is
+            for f in files:
+                size = f.stat().st_size
+                with f.open("rb") as fh:
+                    h.update(str(size).encode() + fh.read(65536))
+                    fh.seek(max(0, size - 65536))
+                    h.update(fh.read())
+            self._fingerprint = h.hexdigest()[:20]
+        return self._fingerprint
+
     def predict(self, pairs: list[tuple[str, str]], show_progress: bool = False) -> list[dict[str, float]]:
-        """Label probabilities for each (premise, hypothesis), in one direction."""
+        """Label probabilities for each (premise, hypothesis), in one direction.
+
+        Raw logits are cached (in memory, and in ``persistent`` when one is attached, e.g. the claim
+        store's): the temperature is applied after, so recalibrating never serves stale scores."""
         keys = [self._key(p, h) for p, h in pairs]
         with self._cache_lock:          # cachetools caches are not thread-safe; the server's threads share this one
             found = {k: v for k in keys if (v := self._cache.get(k)) is not None}
+        missing = [k for k in dict.fromkeys(keys) if k not in found]
+        if missing and self.persistent is not None:
+            stored = self.persistent.get(self.fingerprint, missing)
+            found.update(stored)
+            with self._cache_lock:
+                for k, v in stored.items():
+                    self._cache[k] = v
         todo = {k: pair for k, pair in zip(keys, pairs) if k not in found}
         if todo:
             items = list(todo.items())
-            logits = self._logits([pair for _, pair in items], show_progress) / self.temperature
-            probs = np.exp(logits - logits.max(axis=1, keepdims=True))
-            probs /= probs.sum(axis=1, keepdims=True)
-            for (k, _), row in zip(items, probs):
-                found[k] = {lab: float(p) for lab, p in zip(self.labels, row)}
+            logits = self._logits([pair for _, pair in items], show_progress)
+            new = {k: row for (k, _), row in zip(items, logits)}
+            found.update(new)
             with self._cache_lock:
-                for k, _ in items:
-                    self._cache[k] = found[k]
-        return [found[k] for k in keys]
+                for k, row in new.items():
+                    self._cache[k] = row
+            if self.persistent is not None:
+                self.persistent.put(self.fingerprint, new)
+        z = np.array([found[k] for k in keys], dtype=np.float64).reshape(len(keys), len(self.labels)) / self.temperature
+        probs = np.exp(z - z.max(axis=1, keepdims=True))
+        probs /= probs.sum(axis=1, keepdims=True)
+        return [{lab: float(p) for lab, p in zip(self.labels, row)} for row in probs]
 
     def _logits(self, pairs: list[tuple[str, str]], show_progress: bool = False) -> np.ndarray:
         """Batches of similar *token* length (the model's own sort counts characters, which pads a
