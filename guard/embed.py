@@ -19,21 +19,45 @@ def default_embedder_path() -> str:
 
 
 class Embedder:
-    """``encode(texts) -> np.ndarray`` of unit vectors, with a per-instance cache by text."""
+    """``encode(texts) -> np.ndarray`` of unit vectors, with a per-instance cache by text.
+
+    A local sentence-transformers folder whose modules are Transformer → mean Pooling → Normalize
+    (all-MiniLM-L6-v2's) runs in ONNX Runtime (``guard.onnx_runtime``: same vectors, no torch
+    import); anything else, or ``GUARD_BACKEND=torch``, runs in sentence-transformers."""
 
     def __init__(self, model_name_or_path: str | None = None, batch_size: int = 64, cache_size: int = 100_000):
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-        from sentence_transformers import SentenceTransformer
         self.path = model_name_or_path or default_embedder_path()
-        self.model = SentenceTransformer(self.path, device="cpu")
         self.batch_size = batch_size
+        self.model = None
+        self._ort = self._load_ort()
+        if self._ort is None:
+            from sentence_transformers import SentenceTransformer
+            self.model = SentenceTransformer(self.path, device="cpu")
+        self.backend = "onnxruntime fp32" if self._ort is not None else "torch fp32"
         from cachetools import LRUCache
         self._cache: LRUCache = LRUCache(maxsize=cache_size)     # bounded: a long-running server stays flat
         self._cache_lock = threading.Lock()
 
+    def _load_ort(self):
+        from pathlib import Path
+
+        from guard.onnx_runtime import OrtModel, read_json
+        d = Path(self.path)
+        modules = [m.get("type", "").rsplit(".", 1)[-1] for m in (read_json(d / "modules.json") or [])]
+        pooling = read_json(d / "1_Pooling" / "config.json")
+        if modules != ["Transformer", "Pooling", "Normalize"] or not pooling.get("pooling_mode_mean_tokens") or any(
+                v for k, v in pooling.items() if k.startswith("pooling_mode") and k != "pooling_mode_mean_tokens"):
+            return None
+        self._dimension = int(pooling.get("word_embedding_dimension") or 0)
+        max_len = int(read_json(d / "sentence_bert_config.json").get("max_seq_length") or 256)
+        return OrtModel.load(d, "bi-encoder", max_len, batch_size=self.batch_size)
+
     @property
     def dimension(self) -> int:
+        if self._ort is not None:
+            return self._dimension
         m = self.model
         return (m.get_embedding_dimension if hasattr(m, "get_embedding_dimension") else m.get_sentence_embedding_dimension)()
 
@@ -47,8 +71,11 @@ class Embedder:
             found = {t: v for t in texts if (v := self._cache.get(t)) is not None}
         missing = list(dict.fromkeys(t for t in texts if t not in found))
         if missing:
-            vecs = self.model.encode(missing, batch_size=self.batch_size, normalize_embeddings=True,
-                                     convert_to_numpy=True, show_progress_bar=show_progress)
+            if self._ort is not None:
+                vecs = np.stack(self._ort.run(missing, show_progress))
+            else:
+                vecs = self.model.encode(missing, batch_size=self.batch_size, normalize_embeddings=True,
+                                         convert_to_numpy=True, show_progress_bar=show_progress)
             with self._cache_lock:
                 for t, v in zip(missing, vecs.astype(np.float32)):
                     found[t] = self._cache[t] = v

@@ -21,8 +21,6 @@ from pathlib import Path
 
 from guard.nli.scorer import ONNX_EXPORT
 
-INPUTS = ("input_ids", "attention_mask", "token_type_ids")
-
 
 def _calibration_pairs(path: Path, n: int, seed: int = 0) -> list[tuple[str, str]]:
     from training.claim_pairs import read_rows
@@ -35,36 +33,23 @@ def _calibration_pairs(path: Path, n: int, seed: int = 0) -> list[tuple[str, str
 
 def export(model_dir: str | Path, calibration: Path | None = None, n_calibration: int = 300) -> dict:
     import numpy as np
-    import torch
     from onnxruntime.quantization import (CalibrationDataReader, CalibrationMethod, QuantFormat, QuantType,
                                           quantize_static)
     from onnxruntime.quantization.shape_inference import quant_pre_process
-    from sentence_transformers.cross_encoder import CrossEncoder
+    from transformers import AutoTokenizer
 
+    from guard.onnx_runtime import INPUTS, export as export_fp32
     from training.claim_pairs import CLAIMS_TRAIN
     model_dir = Path(model_dir)
     calibration = calibration or CLAIMS_TRAIN
     t0 = time.time()
-    ce = CrossEncoder(str(model_dir), device="cpu", model_kwargs={"dtype": torch.float32})
-    hf, tok = ce.model.eval(), ce.tokenizer
-
-    class Logits(torch.nn.Module):
-        def __init__(self, m):
-            super().__init__()
-            self.m = m
-
-        def forward(self, input_ids, attention_mask, token_type_ids):
-            return self.m(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids).logits
-
+    tok = AutoTokenizer.from_pretrained(str(model_dir), local_files_only=True)
     pairs = _calibration_pairs(calibration, n_calibration)
     out_dir = model_dir / ONNX_EXPORT.parent
     out_dir.mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         fp32, pre = Path(tmp) / "fp32.onnx", Path(tmp) / "pre.onnx"
-        ex = tok(["a b"], ["c"], return_tensors="pt")
-        torch.onnx.export(Logits(hf), tuple(ex[k] for k in INPUTS), str(fp32), input_names=list(INPUTS),
-                          output_names=["logits"], opset_version=17, dynamo=False,
-                          dynamic_axes={**{k: {0: "batch", 1: "seq"} for k in INPUTS}, "logits": {0: "batch"}})
+        export_fp32(model_dir, "cross-encoder", fp32)          # the same fp32 graph the default backend runs
         quant_pre_process(str(fp32), str(pre), skip_symbolic_shape=True)
         import onnx
         graph = onnx.load(str(pre)).graph

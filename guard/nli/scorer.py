@@ -31,16 +31,7 @@ def default_model_path() -> Path:
 
 
 ONNX_EXPORT = Path("onnx") / "model_qint8.onnx"     # written by training.export_onnx, used by --quantize
-
-
-def _ort_session(path: Path):
-    """ONNX Runtime on two threads (the machine's cores; more only adds contention in the server)."""
-    import onnxruntime as ort
-    so = ort.SessionOptions()
-    so.intra_op_num_threads = min(2, os.cpu_count() or 1)
-    so.inter_op_num_threads = 1
-    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    return ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
+BACKENDS = ("auto", "onnx", "torch")
 
 
 class NLIScorer:
@@ -49,16 +40,70 @@ class NLIScorer:
     The label order is read from the model's config (id2label) — sentence-transformers' NLI
     cross-encoders use contradiction/entailment/neutral, MNLI heads entailment/neutral/
     contradiction — so nothing here assumes an order.
+
+    Backends: a local model on the CPU runs in ONNX Runtime fp32 (``guard.onnx_runtime``: same
+    scores, no torch import) unless ``backend="torch"`` or ``GUARD_BACKEND=torch``; a hub id, a
+    GPU, or a machine where the export cannot be made uses torch (sentence-transformers'
+    CrossEncoder). ``quantize`` picks the static int8 ONNX export when the model folder has one.
     """
 
     def __init__(self, model_name_or_path: str | Path | None = None, quantize: bool = False,
                  batch_size: int = 32, max_length: int = 128, cache_size: int = 200_000,
-                 device: str = "cpu", calibrated: bool = True):
+                 device: str = "cpu", calibrated: bool = True, backend: str = "auto"):
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        if backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+        if quantize and device != "cpu":
+            raise ValueError("int8 quantisation runs on the CPU only")
         path = model_name_or_path or default_model_path()
         local = Path(path).exists()
         if not local and (model_name_or_path is None or os.environ.get("HF_HUB_OFFLINE") == "1"):
             raise ModelUnavailable(f"no NLI model at {path}")
+        self.path = str(path)
+        self.model = None               # the torch CrossEncoder, when torch runs it
+        self._ort = None                # a guard.onnx_runtime.OrtModel, when ONNX Runtime runs it
+        self.quantized = bool(quantize)
+        static = Path(path) / ONNX_EXPORT if local else None
+        if quantize and static is not None and static.is_file():
+            from guard.onnx_runtime import OrtModel
+            try:
+                self._ort = OrtModel(path, "cross-encoder", max_length, batch_size=batch_size, onnx_file=static)
+            except Exception as exc:  # noqa: BLE001 — a damaged export: no stage 3, in one line
+                raise ModelUnavailable(f"could not load {static}: {type(exc).__name__}: {exc}".splitlines()[0]) from None
+            self.backend = "onnxruntime static int8"
+        elif not quantize and local and device == "cpu" and backend != "torch":
+            from guard.onnx_runtime import OrtModel
+            self._ort = OrtModel.load(path, "cross-encoder", max_length, batch_size=batch_size)
+            if self._ort is None and backend == "onnx":
+                raise ModelUnavailable(f"could not run {path} in ONNX Runtime (see the log)")
+            self.backend = "onnxruntime fp32"
+        if self._ort is not None:
+            from guard.onnx_runtime import read_json
+            id2label = {int(k): str(v).lower() for k, v in (read_json(Path(path) / "config.json").get("id2label") or {}).items()}
+        else:
+            self._load_torch(path, local, device, max_length)
+            id2label = {int(k): str(v).lower() for k, v in self.model.config.id2label.items()}
+            self.backend = "torch fp32"
+            if quantize:
+                self._quantize_dynamic()
+                self.backend = "torch dynamic int8 (one pair at a time)"
+        if "contradiction" not in id2label.values():
+            raise ModelUnavailable(f"model {path} has no 'contradiction' label (labels: {id2label})")
+        self.labels = [id2label[i] for i in range(len(id2label))]
+        from guard.nli.calibration import load_temperature
+        try:
+            self.temperature = load_temperature(path if local and calibrated else None)
+        except ValueError as exc:               # a damaged calibration.json: no stage 3, said in one line
+            raise ModelUnavailable(str(exc)) from None
+        self.batch_size = batch_size
+        self.max_length = max_length
+        from cachetools import LRUCache
+        self._cache: LRUCache = LRUCache(maxsize=cache_size)     # bounded: a long-running server stays flat
+        self.persistent = None        # a ScoreCache (guard.nli.score_cache) that outlives the process, if any
+        self._fingerprint: str | None = None
+        self._cache_lock = threading.Lock()
+
+    def _load_torch(self, path, local: bool, device: str, max_length: int) -> None:
         try:
             import torch
             from sentence_transformers.cross_encoder import CrossEncoder
@@ -68,43 +113,11 @@ class NLIScorer:
                                       model_kwargs={"dtype": torch.float32})
         except Exception as exc:  # noqa: BLE001 — any load failure means "no stage 3"
             raise ModelUnavailable(f"could not load NLI model {path}: {type(exc).__name__}: {exc}") from exc
-        id2label = {int(k): str(v).lower() for k, v in self.model.config.id2label.items()}
-        if "contradiction" not in id2label.values():
-            raise ModelUnavailable(f"model {path} has no 'contradiction' label (labels: {id2label})")
-        self.labels = [id2label[i] for i in range(len(id2label))]
-        self.path = str(path)
-        from guard.nli.calibration import load_temperature
-        try:
-            self.temperature = load_temperature(path if local and calibrated else None)
-        except ValueError as exc:               # a damaged calibration.json: no stage 3, said in one line
-            raise ModelUnavailable(str(exc)) from None
-        self.quantized = False
-        self.backend = "torch fp32"
-        self._session = None
-        if quantize and device != "cpu":
-            raise ValueError("int8 quantisation runs on the CPU only")
-        if quantize:
-            static = Path(path) / ONNX_EXPORT if local else None
-            if static is not None and static.is_file():
-                try:
-                    self._session = _ort_session(static)
-                except Exception as exc:  # noqa: BLE001 — a damaged export: no stage 3, in one line
-                    raise ModelUnavailable(f"could not load {static}: {type(exc).__name__}: {exc}".splitlines()[0]) from None
-                self.backend = "onnxruntime static int8"
-            else:
-                self._quantize_dynamic(torch)
-                self.backend = "torch dynamic int8 (one pair at a time)"
-            self.quantized = True
-        self.batch_size = batch_size
-        self.max_length = max_length
-        from cachetools import LRUCache
-        self._cache: LRUCache = LRUCache(maxsize=cache_size)     # bounded: a long-running server stays flat
-        self.persistent = None        # a ScoreCache (guard.nli.score_cache) that outlives the process, if any
-        self._fingerprint: str | None = None
-        self._cache_lock = threading.Lock()
 
-    def _quantize_dynamic(self, torch) -> None:
+    def _quantize_dynamic(self) -> None:
         import warnings
+
+        import torch
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             # the transformer's layers only: the 3-way classifier head stays fp32, which keeps
@@ -126,22 +139,15 @@ class NLIScorer:
     @property
     def fingerprint(self) -> str:
         """Which logits these are: the weights actually run (a cheap content hash of the weights
-        file: its size and first and last 64 KiB), the backend and the truncation length — what
-        a persistent score cache is keyed by, so another model's or backend's scores never match."""
+        file or the int8 export), the backend and the truncation length — what a persistent score
+        cache is keyed by, so another model's or backend's scores never match."""
         if self._fingerprint is None:
+            from guard.onnx_runtime import file_fingerprint, weights_file
             base = Path(self.path)
-            files = [base / ONNX_EXPORT] if self._session is not None else [
-                base / n for n in ("model.safetensors", "pytorch_model.bin") if (base / n).is_file()][:1]
-            h = hashlib.sha1(f"{self.backend}|{self.max_length}|".encode())
-            if not files:
-                h.update(str(self.path).encode())            # a hub id: its name is all there is
-            for f in files:
-                size = f.stat().st_size
-                with f.open("rb") as fh:
-                    h.update(str(size).encode() + fh.read(65536))
-                    fh.seek(max(0, size - 65536))
-                    h.update(fh.read())
-            self._fingerprint = h.hexdigest()[:20]
+            f = self._ort.onnx_file if self.backend == "onnxruntime static int8" else (
+                weights_file(base) if base.is_dir() else None)
+            who = file_fingerprint(f) if f is not None else str(self.path)      # a hub id: its name is all there is
+            self._fingerprint = hashlib.sha1(f"{self.backend}|{self.max_length}|{who}".encode()).hexdigest()[:20]
         return self._fingerprint
 
     def predict(self, pairs: list[tuple[str, str]], show_progress: bool = False) -> list[dict[str, float]]:
@@ -177,8 +183,10 @@ class NLIScorer:
 
     def _logits(self, pairs: list[tuple[str, str]], show_progress: bool = False) -> np.ndarray:
         """Batches of similar *token* length (the model's own sort counts characters, which pads a
-        batch of claim pairs to ~40 % more tokens than it holds); fp32 results do not depend on the
-        batch, so the order changes nothing but the padding."""
+        batch of claim pairs to ~40 % more tokens than it holds); fp32 and static int8 results do
+        not depend on the batch, so the order changes nothing but the padding."""
+        if self._ort is not None:
+            return np.asarray(self._ort.run(pairs, show_progress), dtype=np.float64).reshape(len(pairs), -1)
         tok = self.model.tokenizer
         lengths = [len(ids) for ids in tok([p for p, _ in pairs], [h for _, h in pairs], truncation=True,
                                            max_length=self.max_length)["input_ids"]]
@@ -186,19 +194,13 @@ class NLIScorer:
         out = np.zeros((len(pairs), len(self.labels)), dtype=np.float64)
         # dynamic int8 quantises activations with one scale per batch: a pair's score would depend
         # on its neighbours in the batch (tiers changed on 31 of 320 claims_dev pairs), so a
-        # dynamically quantised model scores each pair alone; static int8 (ONNX) has fixed scales
-        bs = 1 if self.quantized and self._session is None else self.batch_size
+        # dynamically quantised model scores each pair alone
+        bs = 1 if self.quantized else self.batch_size
         from tqdm import tqdm
         for s in tqdm(range(0, len(order), bs), desc="nli", unit="batch", disable=not show_progress):
             idx = order[s:s + bs]
-            batch = [pairs[i] for i in idx]
-            if self._session is not None:
-                enc = tok([p for p, _ in batch], [h for _, h in batch], truncation=True, max_length=self.max_length,
-                          padding=True, return_tensors="np")
-                feed = {i.name: enc[i.name].astype(np.int64) for i in self._session.get_inputs()}
-                res = self._session.run(None, feed)[0]
-            else:
-                res = self.model.predict(batch, batch_size=bs, convert_to_numpy=True, show_progress_bar=False)
+            res = self.model.predict([pairs[i] for i in idx], batch_size=bs, convert_to_numpy=True,
+                                     show_progress_bar=False)
             out[idx] = np.asarray(res, dtype=np.float64).reshape(len(idx), -1)
         return out
 

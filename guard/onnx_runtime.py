@@ -1,0 +1,177 @@
+"""The two transformer models of the accurate profile run by ONNX Runtime, tokenised by the
+`tokenizers` library: no torch, transformers or sentence-transformers import on the write path.
+
+Why: a CLI write is a fresh process, and importing torch + sentence-transformers alone took ~3.5 s
+of its ~6 s cold start; ONNX Runtime and `tokenizers` import in a fraction of a second, and for
+the few pairs a write scores they have less per-call overhead. The fp32 graph computes the same
+function as the torch model (probabilities agree to ~1e-6; tested), so the gate fitted on torch
+scores applies unchanged.
+
+The ONNX copy is made once from the model's own weights (torch's exporter, the one time torch is
+imported) and kept in a cache folder keyed by a fingerprint of the weights, so a retrained model
+never meets a stale copy. Where an export cannot be made, callers fall back to torch.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+KINDS = ("cross-encoder", "bi-encoder")
+
+
+def cache_dir() -> Path:
+    """``GUARD_CACHE_DIR``, else ``$XDG_CACHE_HOME/claim-guard``, else ``~/.cache/claim-guard``."""
+    env = os.environ.get("GUARD_CACHE_DIR")
+    if env:
+        return Path(env)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "claim-guard"
+
+
+def weights_file(model_dir: Path) -> Path | None:
+    return next((model_dir / n for n in ("model.safetensors", "pytorch_model.bin") if (model_dir / n).is_file()), None)
+
+
+def file_fingerprint(path: Path) -> str:
+    """A cheap content hash: size plus the first and last 64 KiB (a safetensors header names every
+    tensor and its offsets; the tail holds the last layers' weights)."""
+    h = hashlib.sha1()
+    size = path.stat().st_size
+    with path.open("rb") as fh:
+        h.update(str(size).encode() + fh.read(65536))
+        fh.seek(max(0, size - 65536))
+        h.update(fh.read())
+    return h.hexdigest()[:20]
+
+
+def export_path(model_dir: Path, kind: str) -> Path | None:
+    w = weights_file(model_dir)
+    return cache_dir() / "onnx" / f"{kind}-{file_fingerprint(w)}.onnx" if w else None
+
+
+def export(model_dir: Path, kind: str, out: Path) -> Path:
+    """fp32 ONNX of the model's forward pass: logits (cross-encoder) or token embeddings
+    (bi-encoder; pooling is done here in numpy). Written to a temporary file and renamed, so two
+    processes exporting at once never leave a half-written file."""
+    import torch
+    from transformers import AutoModel, AutoModelForSequenceClassification, AutoTokenizer
+    from transformers.utils import logging as hf_logging
+    hf_logging.set_verbosity_error()
+    tok = AutoTokenizer.from_pretrained(str(model_dir), local_files_only=True)
+    cls = AutoModelForSequenceClassification if kind == "cross-encoder" else AutoModel
+    model = cls.from_pretrained(str(model_dir), local_files_only=True, dtype=torch.float32).eval()
+
+    class Forward(torch.nn.Module):
+        def __init__(self, m):
+            super().__init__()
+            self.m = m
+
+        def forward(self, input_ids, attention_mask, token_type_ids):
+            o = self.m(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids)
+            return o.logits if kind == "cross-encoder" else o.last_hidden_state
+
+    ex = tok(["a b"], ["c"], return_tensors="pt") if kind == "cross-encoder" else tok(["a b c"], return_tensors="pt")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=out.parent, suffix=".onnx.tmp")
+    os.close(fd)
+    try:
+        import warnings
+        with torch.no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")        # the tracer's notes on shapes it fixes; equality is tested
+            torch.onnx.export(Forward(model), tuple(ex[k] for k in INPUTS), tmp, input_names=list(INPUTS),
+                              output_names=["output"], opset_version=17, dynamo=False,
+                              dynamic_axes={**{k: {0: "batch", 1: "seq"} for k in INPUTS}, "output": {0: "batch"}})
+        os.replace(tmp, out)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return out
+
+
+def session(path: Path):
+    """ONNX Runtime on two threads (the machine's cores; more only adds contention in the server)."""
+    import onnxruntime as ort
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = min(2, os.cpu_count() or 1)
+    so.inter_op_num_threads = 1
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    return ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
+
+
+class OrtModel:
+    """A tokenizer and an ONNX Runtime session; ``run`` batches inputs of similar token length."""
+
+    def __init__(self, model_dir: str | Path, kind: str, max_length: int, batch_size: int = 32,
+                 onnx_file: Path | None = None):
+        if kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}")
+        from tokenizers import Tokenizer
+        self.dir, self.kind, self.batch_size = Path(model_dir), kind, batch_size
+        self.tokenizer = Tokenizer.from_file(str(self.dir / "tokenizer.json"))
+        self.tokenizer.enable_truncation(max_length=max_length, strategy="longest_first")
+        self.tokenizer.no_padding()
+        self.onnx_file = onnx_file or export_path(self.dir, kind)
+        if self.onnx_file is None:
+            raise FileNotFoundError(f"{self.dir} has no weights file")
+        if not self.onnx_file.is_file():
+            log.info("exporting %s to ONNX (once): %s", self.dir, self.onnx_file)
+            export(self.dir, kind, self.onnx_file)
+        self.session = session(self.onnx_file)
+        self.input_names = [i.name for i in self.session.get_inputs()]
+
+    @classmethod
+    def load(cls, model_dir: str | Path, kind: str, max_length: int, **kw) -> "OrtModel | None":
+        """The ONNX model, exported on first use; None where that is not possible here (no
+        onnxruntime/tokenizers, a hub id, an export that fails) — the caller uses torch then."""
+        d = Path(model_dir)
+        if os.environ.get("GUARD_BACKEND", "").lower() == "torch" or not (d / "tokenizer.json").is_file():
+            return None
+        try:
+            return cls(d, kind, max_length, **kw)
+        except Exception as exc:  # noqa: BLE001 — an optimisation, never a failure
+            log.warning("ONNX Runtime unavailable for %s (%s: %s); using torch", d, type(exc).__name__,
+                        str(exc).splitlines()[0] if str(exc) else "")
+            return None
+
+    def encode(self, inputs: list) -> list:
+        """Token ids of texts, or of (a, b) pairs."""
+        return self.tokenizer.encode_batch([tuple(x) if isinstance(x, (tuple, list)) else x for x in inputs])
+
+    def run(self, inputs: list, show_progress: bool = False) -> list[np.ndarray]:
+        """One output per input: logits (cross-encoder) or mean-pooled unit vectors (bi-encoder)."""
+        from tqdm import tqdm
+        enc = self.encode(inputs)
+        order = np.argsort([len(e.ids) for e in enc], kind="stable")
+        out: list = [None] * len(enc)
+        for s in tqdm(range(0, len(order), self.batch_size), desc=self.kind, unit="batch", disable=not show_progress):
+            idx = order[s:s + self.batch_size]
+            width = max(len(enc[i].ids) for i in idx)
+            feed = {n: np.zeros((len(idx), width), dtype=np.int64) for n in INPUTS}
+            for row, i in enumerate(idx):
+                e, n = enc[i], len(enc[i].ids)
+                feed["input_ids"][row, :n] = e.ids
+                feed["attention_mask"][row, :n] = e.attention_mask
+                feed["token_type_ids"][row, :n] = e.type_ids
+            res = self.session.run(None, {k: v for k, v in feed.items() if k in self.input_names})[0]
+            if self.kind == "bi-encoder":
+                mask = feed["attention_mask"][..., None].astype(np.float32)
+                pooled = (res * mask).sum(axis=1) / np.clip(mask.sum(axis=1), 1e-9, None)
+                res = pooled / np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
+            for row, i in enumerate(idx):
+                out[i] = res[row]
+        return out
+
+
+def read_json(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}

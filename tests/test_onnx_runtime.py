@@ -1,0 +1,91 @@
+"""The default CPU backend: both models in ONNX Runtime fp32, exported once from their own
+weights. Same scores as torch, no torch import on a CLI write, a stale or impossible export
+never used, concurrent first uses safe. Real models, real subprocesses."""
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from guard.onnx_runtime import OrtModel, export_path
+
+pytestmark = pytest.mark.slow
+PAIRS = [("Contractors must not have production database access.",
+          "Contractors on the data team can query the production database directly."),
+         ("The cache listens on port 6379.", "The cache does not listen on port 6380."),
+         ("X preserves ordering and rejects null keys.", "X preserves ordering."),
+         ("Secrets are stored in Vault.", "Secrets are stored in AWS Secrets Manager, " * 30)]   # truncated
+
+
+def test_scores_and_vectors_match_torch():
+    from guard.embed import Embedder
+    from guard.nli.scorer import NLIScorer
+    ort, torch_ = NLIScorer(), NLIScorer(backend="torch")
+    assert ort.backend == "onnxruntime fp32" and torch_.backend == "torch fp32"
+    for a, b in zip(ort.score_both(PAIRS), torch_.score_both(PAIRS)):
+        for d1, d2 in zip(a, b):
+            assert max(abs(d1[k] - d2[k]) for k in d1) < 1e-4
+    e = Embedder()
+    assert e.backend == "onnxruntime fp32"
+    os.environ["GUARD_BACKEND"] = "torch"
+    try:
+        t = Embedder()
+    finally:
+        del os.environ["GUARD_BACKEND"]
+    assert t.backend == "torch fp32" and e.name == t.name        # stored vectors stay valid across backends
+    texts = [x for p in PAIRS for x in p]
+    assert np.abs(e.encode(texts) - t.encode(texts)).max() < 1e-4
+
+
+def test_a_cli_write_imports_no_torch(tmp_path):
+    code = ("import sys; from guard.service import GuardService; s = GuardService(sys.argv[1]); "
+            "s.remember('The API listens on port 8443.'); s.check('The API must not listen on port 8443.'); "
+            "assert s.guard.nli_gate is not None; print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('torch', 'sentence_transformers', 'transformers')))")
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "s.sqlite")], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_an_export_is_keyed_by_the_weights_and_made_once_under_concurrency(tmp_path):
+    from guard.nli.scorer import default_model_path
+    model = tmp_path / "m"
+    shutil.copytree(default_model_path(), model, ignore=shutil.ignore_patterns("onnx"))
+    env = {**os.environ, "GUARD_CACHE_DIR": str(tmp_path / "cache")}
+    code = ("import sys; from guard.onnx_runtime import OrtModel; "
+            "m = OrtModel(sys.argv[1], 'cross-encoder', 128); print(m.onnx_file, m.run([('a b', 'c')])[0].shape)")
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(model)], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for _ in range(3)]
+    outs = [p.communicate(timeout=300) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [e[-1500:] for _, e in outs]
+    files = {o.split()[0] for o, _ in outs}
+    assert len(files) == 1 and all("(3,)" in o for o, _ in outs)
+    left = sorted(x.name for x in (tmp_path / "cache" / "onnx").iterdir())
+    assert left == [Path(files.pop()).name]                      # no temporary files left behind
+    os.environ["GUARD_CACHE_DIR"] = str(tmp_path / "cache")
+    try:
+        before = export_path(model, "cross-encoder")
+        data = bytearray((model / "model.safetensors").read_bytes())
+        data[-10:] = b"\x00" * 10                                   # retrained weights: another fingerprint
+        (model / "model.safetensors").write_bytes(bytes(data))
+        assert export_path(model, "cross-encoder") != before
+    finally:
+        del os.environ["GUARD_CACHE_DIR"]
+
+
+def test_no_export_possible_falls_back_to_torch(tmp_path, caplog):
+    from guard.nli.scorer import NLIScorer, default_model_path
+    blocked = tmp_path / "not-a-dir"
+    blocked.write_text("a file where the cache folder should be")
+    os.environ["GUARD_CACHE_DIR"] = str(blocked)
+    try:
+        assert OrtModel.load(default_model_path(), "cross-encoder", 128) is None
+        s = NLIScorer()
+    finally:
+        del os.environ["GUARD_CACHE_DIR"]
+    assert s.backend == "torch fp32" and "ONNX Runtime unavailable" in caplog.text
+    assert s.predict(PAIRS[:1])[0]["contradiction"] > 0.5
