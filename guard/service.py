@@ -180,9 +180,14 @@ class GuardService:
                  force_reason: str | None = None, before_insert=None) -> WriteResult:
         self.warm()
         norm = self.guard.normalize(claim.text, claim.scope, claim.window)
-        self.guard.check(claim, self.candidates(norm, claim, exclude), norm)      # outside the lock: warms caches
+        with self._view:
+            candidates, seen = self.candidates(norm, claim, exclude), self._seq
+        first = self.guard.check(claim, candidates, norm)        # outside the locks: the models run here
         with self._view, self.store.transaction():
-            decision = self.guard.check(claim, self.candidates(norm, claim, exclude), norm)
+            self.refresh()
+            # under the write lock: the decision stands if no write committed since it was made (the
+            # view, and so the candidates and their scores, are the same); else it is made again
+            decision = first if self._seq == seen else self.guard.check(claim, self.candidates(norm, claim, exclude), norm)
             if decision.tier is Tier.BLOCK and force_reason is None:
                 return WriteResult(False, decision, None)
             if before_insert:

@@ -32,6 +32,26 @@ def test_another_writers_claims_are_checked_against(store, twin):
     assert not res.stored and res.decision.tier.value == "block"
 
 
+def test_a_write_committed_while_the_models_ran_is_checked_against(store, twin, monkeypatch):
+    """The decision is made outside the locks, then kept under the write lock only if nothing
+    committed meanwhile: here another writer stores a conflicting claim during that first check."""
+    assert store.remember("Backups run every 6 hours.").stored
+    real, calls = store.guard.check, []
+
+    def check_while_another_writes(claim, *a, **kw):      # (the twin shares this guard: count our claims)
+        if claim.text != "The cache TTL is 5 minutes.":
+            calls.append(claim.text)
+            if claim.text == "The cache TTL is 10 minutes." and len(calls) == 1:
+                assert twin.remember("The cache TTL is 5 minutes.").stored
+        return real(claim, *a, **kw)
+
+    monkeypatch.setattr(store.guard, "check", check_while_another_writes)
+    res = store.remember("The cache TTL is 10 minutes.")
+    assert len(calls) == 2 and not res.stored and res.decision.tier.value == "block"
+    calls.clear()
+    assert store.remember("Logs are kept for 30 days.").stored and len(calls) == 1     # nothing new: decided once
+
+
 def test_another_writers_cancel_is_seen(store, twin):
     c = store.remember("The cache TTL is 5 minutes.").claim
     assert not store.remember("The cache TTL is 10 minutes.").stored
