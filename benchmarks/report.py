@@ -77,3 +77,30 @@ def bar_plot(path: Path, labels: list[str], series: dict[str, list[float]], titl
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return True
+
+
+def loglog_plot(path: Path, series: dict[str, tuple[list[float], list[float]]], title: str, xlabel: str,
+                ylabel: str) -> bool:
+    """Cost against size on log-log axes, one line per series (x, y), each labelled with its
+    fitted growth exponent; False where matplotlib is not installed."""
+    try:
+        import matplotlib
+    except ImportError:
+        return False
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from benchmarks.metrics import growth_exponent
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for name, (xs, ys) in series.items():
+        k = growth_exponent(xs, ys)
+        ax.plot(xs, ys, marker="o", label=f"{name} (∝ n^{k:.2f})" if k is not None else name)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True

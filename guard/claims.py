@@ -114,11 +114,14 @@ class Scope:
     def overlaps(self, other: "Scope") -> bool:
         """Unset dimensions apply everywhere, so scopes overlap unless some dimension is set on both
         to different values."""
-        return all(a is None or b is None or a == b
-                   for a, b in ((self.env, other.env), (self.team, other.team), (self.tenant, other.tenant)))
+        e, t, n = other.env, other.team, other.tenant       # unrolled: called for every candidate pair
+        return ((self.env is None or e is None or self.env == e) and (self.team is None or t is None or self.team == t)
+                and (self.tenant is None or n is None or self.tenant == n))
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        # by hand, not dataclasses.asdict (a deep copy): every scope-disjoint pair's evidence is
+        # built here, and asdict was 70 % of the structural compare's time on a 10k-claim write
+        return {k: getattr(self, k) for k in SCOPE_KEYS}
 
 
 def parse_date(value: Any, name: str) -> _dt.date | None:

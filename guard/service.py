@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from guard.candidates import CandidateIndex
-from guard.claims import Claim, ClaimError, Norm, Scope, Status, Window, validate_text
+from guard.claims import Claim, ClaimError, Norm, Scope, Status, Window, comparison_text, validate_text
 from guard.judge import Decision, Tier
 from guard.pipeline import Guard
 from guard.store import MAX_CHAIN, ClaimStore, UnknownClaim
@@ -75,8 +75,11 @@ class GuardService:
         gate = self.guard.nli_gate
         return self.neighbours > 0 and gate is not None and getattr(gate, "embedder", None) is not None
 
-    def _vector(self, claim: Claim):
-        return self.guard.nli_gate.embedder.encode([claim.text])[0]
+    def _vector(self, claim: Claim, norm: Norm | None = None):
+        """The claim's vector; its comparison text and subject are encoded in the same call, so the
+        gate's similarities later find them cached (one model call per write, not three)."""
+        extra = [comparison_text(claim.text)] + ([norm.subject] if norm is not None and norm.subject else [])
+        return self.guard.nli_gate.embedder.encode([claim.text, *extra])[0]
 
     def _vectors(self, claims: list[Claim]) -> list:
         """Vectors for many claims at once: read from the store's embedding cache where the text is
@@ -147,7 +150,7 @@ class GuardService:
             self.refresh()
             ids = self._index.blocked(norm, exclude)
             if self._use_neighbours:
-                ids |= set(self._index.neighbours(self._vector(claim), self.neighbours)) - {exclude}
+                ids |= set(self._index.neighbours(self._vector(claim, norm), self.neighbours)) - {exclude}
             return [(self._claims[i], self._norms[i]) for i in sorted(ids)]
 
     # ---- reads (delegated) -------------------------------------------------------------------

@@ -64,3 +64,10 @@ def test_per_category_intervals_hold_the_share_and_narrow_with_more_pairs():
     small = per_category_ci(["contradiction", "compatible"] * 5, ["block", "block"] * 5, ["x"] * 10)["x"]
     big = per_category_ci(["contradiction", "compatible"] * 50, ["block", "block"] * 50, ["x"] * 100)["x"]
     assert big[1] - big[0] < small[1] - small[0] and abs((big[0] + big[1]) / 2 - 0.5) < 0.05
+
+
+def test_growth_exponent_reads_the_power_law():
+    from benchmarks.metrics import growth_exponent
+    assert abs(growth_exponent([1e3, 1e4, 1e5], [2.0, 20.0, 200.0]) - 1.0) < 1e-9
+    assert abs(growth_exponent([1e3, 1e4, 1e5], [1.0, 100.0, 1e4]) - 2.0) < 1e-9
+    assert growth_exponent([1e3], [5.0]) is None and growth_exponent([1e3, 1e3], [1.0, 2.0]) is None

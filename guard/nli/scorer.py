@@ -205,7 +205,7 @@ class NLIScorer:
         return out
 
     def score_both(self, pairs: list[tuple[str, str]]) -> list[tuple[dict[str, float], dict[str, float]]]:
-        """Both directions per pair; contradiction is symmetric but small models are not."""
-        fwd = self.predict(pairs)
-        bwd = self.predict([(h, p) for p, h in pairs])
-        return list(zip(fwd, bwd))
+        """Both directions per pair (contradiction is symmetric but small models are not), in one
+        model call: a write scores a handful of pairs, where each call's fixed cost counts."""
+        both = self.predict(list(pairs) + [(h, p) for p, h in pairs])
+        return list(zip(both[:len(pairs)], both[len(pairs):]))
