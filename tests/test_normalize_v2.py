@@ -148,3 +148,28 @@ def test_differently_named_subjects_are_not_compared(normalizer_v2):
     v = verdict(normalizer_v2, "The auth-api-0 request timeout is 5 seconds.", "The auth-api-0 request timeout is 10 seconds.")
     assert v.kind is VerdictKind.VALUE_CONFLICT
     assert named_things("on-call stipend") == set() and named_things("auth-api-0 log") == {"auth-api-0"}
+
+
+@pytest.mark.parametrize("which", ["v1", "v2"])
+def test_one_statement_that_raises_costs_only_its_own_norm(which, normalizer, normalizer_v2, monkeypatch):
+    """A statement whose rules raise becomes an unknown norm; its batch-mates keep theirs and
+    nothing is normalised twice (the batch is not redone one by one)."""
+    from guard.claims import Scope, Window
+    from guard.normalize.base import SafeNormalizer
+    inner = normalizer if which == "v1" else normalizer_v2
+    texts = ["The API listens on port 8443.", "POISON: this one raises.", "Backups run every 6 hours."]
+    items = [(t, Scope(), Window()) for t in texts]
+    want = [inner.normalize_many([it])[0] for it in items]
+    real, calls = inner._norm, []
+
+    def norm_or_raise(doc, text, *a, **kw):
+        calls.append(text)
+        if text.startswith("POISON"):
+            raise RuntimeError("rule bug")
+        return real(doc, text, *a, **kw)
+
+    monkeypatch.setattr(inner, "_norm", norm_or_raise)
+    got = SafeNormalizer(inner).normalize_many(items)
+    assert len(calls) == 3
+    assert got[1].is_unknown and "rule bug" in got[1].error
+    assert got[0].to_dict() == want[0].to_dict() and got[2].to_dict() == want[2].to_dict()

@@ -52,6 +52,19 @@ def _import_builtins() -> None:
     import guard.normalize.llm  # noqa: F401  (registers normalizer.llm.v1, normalizer.hybrid.v1)
 
 
+def fail_open(name: str, text: str, scope: Scope, window: Window, read: Callable[[], Norm]) -> Norm:
+    """``read()``, or an unknown norm that says why when it raises: one statement's error costs
+    that statement its structure, never the write, and never its batch-mates' norms."""
+    try:
+        norm = read()
+        if not isinstance(norm, Norm):
+            raise TypeError(f"normalizer returned {type(norm).__name__}, not Norm")
+        return norm
+    except Exception as exc:  # noqa: BLE001 — fail open by design
+        log.warning("normalizer %s failed on %r: %s", name, text[:60], exc)
+        return Norm.unknown(scope, window, normalizer=name, error=f"{type(exc).__name__}: {exc}")
+
+
 class SafeNormalizer:
     """Fails open: any exception from the wrapped normalizer yields ``Norm.unknown``."""
 
@@ -60,14 +73,8 @@ class SafeNormalizer:
         self.name = getattr(inner, "name", type(inner).__name__)
 
     def normalize(self, text: str, scope: Scope, window: Window) -> Norm:
-        try:
-            norm = self.inner.normalize(text, scope, window)
-            if not isinstance(norm, Norm):
-                raise TypeError(f"normalizer returned {type(norm).__name__}, not Norm")
-            return norm.with_context(scope, window)
-        except Exception as exc:  # noqa: BLE001 — fail open by design
-            log.warning("normalizer %s failed on %r: %s", self.name, text[:60], exc)
-            return Norm.unknown(scope, window, normalizer=self.name, error=f"{type(exc).__name__}: {exc}")
+        norm = fail_open(self.name, text, scope, window, lambda: self.inner.normalize(text, scope, window))
+        return norm if norm.is_unknown else norm.with_context(scope, window)
 
     def normalize_many(self, items: list[tuple[str, Scope, Window]]) -> list[Norm]:
         many = getattr(self.inner, "normalize_many", None)

@@ -14,7 +14,7 @@ import re
 from functools import cached_property
 
 from guard.claims import Modality, Norm, Scope, StateVerb, SubjectKind, Window
-from guard.normalize.base import register
+from guard.normalize.base import fail_open, register
 from guard.normalize.lexicon import (FUZZY_SUBJECTS, IMPERATIVE_PREFIXES, MODAL_PREDICATES, MODAL_VERBS,
                                      MODAL_WORDS, NEGATIONS, PERSON_SUBJECTS, POLE, QUANTIFIERS, VERBS)
 from guard.normalize.values import Value, extract_values, primary_value
@@ -203,8 +203,8 @@ class RuleNormalizer:
         # worker processes pay off only for big batches (a scan), never for one write
         n_proc = self.n_process if len(prepared) >= 20000 else 1
         docs = self.nlp.pipe([p[0] for p in prepared], batch_size=self.batch_size, n_process=n_proc)
-        return [self._norm(_merge_hyphenated(doc), text, off, s, w) for doc, (text, off), (_, s, w) in
-                zip(docs, prepared, items)]
+        return [fail_open(self.name, text, s, w, lambda: self._norm(_merge_hyphenated(doc), text, off, s, w))
+                for doc, (text, off), (_, s, w) in zip(docs, prepared, items)]
 
     def _speaker(self, doc, p: "Parsed", subj_tokens) -> bool:
         """"AWS recommends setting X", "Anthropic suggests reading X": an organisation that speaks

@@ -21,7 +21,7 @@ import re
 from dataclasses import replace
 
 from guard.claims import Modality, Norm, Scope, StateVerb, SubjectKind, Window
-from guard.normalize.base import register
+from guard.normalize.base import fail_open, register
 from guard.normalize.lexicon import PERSON_SUBJECTS
 from guard.normalize.rules import RuleNormalizer, _merge_hyphenated
 from guard.normalize.typed_values import extract_typed_values
@@ -112,18 +112,19 @@ class RuleNormalizerV2(RuleNormalizer):
         prepared = [self._prepare(t) for t, _, _ in items]
         n_proc = self.n_process if len(prepared) >= 20000 else 1
         docs = self.nlp.pipe([p[0] for p in prepared], batch_size=self.batch_size, n_process=n_proc)
-        out = []
-        for doc, (main, quals), (text, s, w) in zip(docs, prepared, items):
-            norm = self._norm(_hyphenated_as_modifiers(_merge_hyphenated(doc)), main, 0, s, w)
-            norm = _date_over_product_version(norm)
-            if norm.subject_kind is SubjectKind.FUZZY and norm.subject and norm.value \
-                    and norm.subject in norm.value.lower():
-                norm = replace(norm, subject_kind=SubjectKind.PRESENT)   # "one approving review is …": counted thing
-            if norm.object is StateVerb.REQUIRE and norm.modality is Modality.MUST_NOT:
-                norm = replace(norm, modality=Modality.MAY_NOT)   # "never need(s) X": X is not required
-            out.append(replace(norm, attribute=self._attribute(doc, main, norm), qualifiers=quals,
-                               text_scope=text_scope(text)))
-        return out
+        return [fail_open(self.name, text, s, w, lambda: self._read(doc, main, quals, text, s, w))
+                for doc, (main, quals), (text, s, w) in zip(docs, prepared, items)]
+
+    def _read(self, doc, main: str, quals, text: str, s: Scope, w: Window) -> Norm:
+        norm = self._norm(_hyphenated_as_modifiers(_merge_hyphenated(doc)), main, 0, s, w)
+        norm = _date_over_product_version(norm)
+        if norm.subject_kind is SubjectKind.FUZZY and norm.subject and norm.value \
+                and norm.subject in norm.value.lower():
+            norm = replace(norm, subject_kind=SubjectKind.PRESENT)   # "one approving review is …": counted thing
+        if norm.object is StateVerb.REQUIRE and norm.modality is Modality.MUST_NOT:
+            norm = replace(norm, modality=Modality.MAY_NOT)   # "never need(s) X": X is not required
+        return replace(norm, attribute=self._attribute(doc, main, norm), qualifiers=quals,
+                       text_scope=text_scope(text))
 
     def _attribute(self, doc, text: str, norm: Norm) -> str | None:
         values = [v for v in self._values(text)]
