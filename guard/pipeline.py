@@ -112,17 +112,22 @@ class Guard:
     def normalize(self, text: str, scope: Scope | None = None, window: Window | None = None) -> Norm:
         return self.normalizer.normalize(comparison_text(text), scope or Scope(), window or Window())
 
-    def normalize_claims(self, claims: list[Claim], processes: int = 1, min_pool: int = 2000) -> list[Norm]:
+    def normalize_claims(self, claims: list[Claim], processes: int = 1, min_pool: int = 2000,
+                         progress=None) -> list[Norm]:
         """``processes`` > 1 normalises a big batch (at least ``min_pool`` claims) in worker processes
-        (rule normalizers only; the norms are the same); a pool that cannot start falls back here."""
+        (rule normalizers only; the norms are the same); a pool that cannot start falls back here.
+        ``progress(n)`` is told as statements are done."""
         items = [(comparison_text(c.text), c.scope, c.window) for c in claims]
         from guard.normalize.pool import normalize_in_pool, poolable
         if processes > 1 and len(items) >= min_pool and poolable(self.normalizer.name):
             try:
-                return normalize_in_pool(self.normalizer.name, items, processes)
+                return normalize_in_pool(self.normalizer.name, items, processes, progress)
             except Exception as exc:  # noqa: BLE001 — a pool is an optimisation, never a failure
                 log.warning("normaliser pool failed (%s); normalising in this process", exc)
-        return self.normalizer.normalize_many(items)
+        norms = self.normalizer.normalize_many(items)
+        if progress:
+            progress(len(items))
+        return norms
 
     # ---- stages 2–4 over many pairs --------------------------------------------------------
     def judge_pairs(self, items: list[tuple[Claim, Norm, Claim, Norm]]) -> list[PairJudgement]:

@@ -35,6 +35,9 @@ class WriteResult:
                 **self.decision.to_dict()}
 
 
+POOL_MIN = 2000      # an ingest this big normalises in worker processes (their start costs ~2 s)
+
+
 class GuardService:
     def __init__(self, store: ClaimStore | str | Path, guard: Guard | None = None, neighbours: int = 8):
         self.store = store if isinstance(store, ClaimStore) else ClaimStore(store)
@@ -256,15 +259,20 @@ class GuardService:
         old version as a revision; a cancelled or superseded claim is never reactivated; a claim
         stored through the guard is never rewritten (supersede it); ``supersedes`` must name a
         known claim and form no cycle."""
-        ids = [c.id for c in claims]
-        dup = sorted({i for i in ids if ids.count(i) > 1})
+        from collections import Counter
+        dup = sorted(i for i, n in Counter(c.id for c in claims).items() if n > 1)    # (list.count was O(n²))
         if dup:
             raise ClaimError(f"ingest: id(s) appear more than once: {_few(dup)}")
         norms: list[Norm] = []
-        for k in range(0, len(claims), 512):           # normalised outside the lock, in chunks
-            norms += self.guard.normalize_claims(claims[k:k + 512])
-            if progress:
-                progress(len(claims[k:k + 512]))
+        if len(claims) >= POOL_MIN:                     # normalised outside the lock: big batches in workers
+            from guard.normalize.pool import default_processes
+            norms = self.guard.normalize_claims(claims, processes=default_processes(), min_pool=POOL_MIN,
+                                                progress=progress)
+        else:
+            for k in range(0, len(claims), 512):
+                norms += self.guard.normalize_claims(claims[k:k + 512])
+                if progress:
+                    progress(len(claims[k:k + 512]))
         with self._view, self.store.transaction():
             batch = {c.id: c for c in claims}
             problems = []

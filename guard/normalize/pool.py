@@ -34,20 +34,28 @@ def poolable(name: str) -> bool:
     return name.startswith("normalizer.rules.")
 
 
-def normalize_in_pool(name: str, items: list[tuple[str, Scope, Window]], processes: int) -> list[Norm]:
+def normalize_in_pool(name: str, items: list[tuple[str, Scope, Window]], processes: int,
+                      progress=None) -> list[Norm]:
     """The norms of ``items`` in order, computed once per distinct (text, scope, window) by
-    ``processes`` spawned workers. Spawned, not forked: the parent may hold torch's thread pool."""
+    ``processes`` spawned workers. Spawned, not forked: the parent may hold torch's thread pool.
+    ``progress(n)`` hears of each finished slice (repeated statements counted at the end)."""
     keys = [(t, repr(s), repr(w)) for t, s, w in items]
     first: dict = {}
     for i, k in enumerate(keys):
         first.setdefault(k, i)
     unique = [items[i] for i in first.values()]
-    n_chunks = processes * 4                       # small enough slices that both workers stay busy
+    n_chunks = max(processes * 4, len(unique) // 4000)    # slices small enough that both workers stay busy
     size = max(1, -(-len(unique) // n_chunks))
     chunks = [unique[s:s + size] for s in range(0, len(unique), size)]
     ctx = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(processes, mp_context=ctx, initializer=_init, initargs=(name,)) as ex:
-        norms = [n for part in ex.map(_run, chunks) for n in part]
+        norms = []
+        for part in ex.map(_run, chunks):
+            norms += part
+            if progress:
+                progress(len(part))
+    if progress and len(items) > len(unique):
+        progress(len(items) - len(unique))
     by_key = dict(zip(first, norms))
     return [by_key[k] for k in keys]
 

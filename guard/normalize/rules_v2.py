@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import lru_cache
 
 from guard.claims import Modality, Norm, Scope, StateVerb, SubjectKind, Window
 from guard.normalize.base import fail_open, register
@@ -93,6 +94,13 @@ def _identifier(text: str, near: int | None, skip: tuple[int, int] | None = None
     return min(found)[1] if found else None
 
 
+@lru_cache(maxsize=8192)
+def _typed_values(text: str) -> tuple:
+    """A statement's values are read twice (by the clause reader and for the attribute they belong
+    to): parsed once. Values are frozen, so sharing them is safe."""
+    return tuple(extract_typed_values(text))
+
+
 @register("normalizer.rules.v2")
 class RuleNormalizerV2(RuleNormalizer):
     name = "normalizer.rules.v2"
@@ -102,7 +110,7 @@ class RuleNormalizerV2(RuleNormalizer):
 
     @staticmethod
     def _values(text: str):
-        return extract_typed_values(text)
+        return _typed_values(text)
 
     @staticmethod
     def _prepare(text: str):
