@@ -305,12 +305,12 @@ class StructuralComparator:
         if a.is_unknown or b.is_unknown:
             return Verdict(VerdictKind.UNKNOWN, Confidence.LOW, "a statement could not be normalised",
                            {"errors": [a.error, b.error]})
+        if not a.scope.overlaps(b.scope):        # first: disjoint scopes coexist whatever the texts say
+            return Verdict(VerdictKind.COEXIST, Confidence.HIGH, "scopes are disjoint",
+                           {"scopes": [a.scope.to_dict(), b.scope.to_dict()]})
         same_identifier = _identifier_attribute(a) and a.attribute == b.attribute
         if SubjectKind.MISSING in (a.subject_kind, b.subject_kind) and not same_identifier:
             return Verdict(VerdictKind.INCOMPARABLE, Confidence.HIGH, "a statement has no subject")
-        if not a.scope.overlaps(b.scope):
-            return Verdict(VerdictKind.COEXIST, Confidence.HIGH, "scopes are disjoint",
-                           {"scopes": [a.scope.to_dict(), b.scope.to_dict()]})
         na_, nb_ = named_things(a.subject), named_things(b.subject)
         if na_ and nb_ and not na_ & nb_:
             return Verdict(VerdictKind.INCOMPARABLE, Confidence.HIGH,

@@ -49,6 +49,22 @@ def test_missing_subject_is_incomparable(normalizer):
     assert v.kind is VerdictKind.INCOMPARABLE
 
 
+def test_disjoint_scopes_coexist_even_without_a_subject(normalizer):
+    """Scope is checked first: a pair in two teams' scopes coexists whatever its texts are, so it
+    never reaches a gate that could block it (an unreadable subject used to send it there)."""
+    v = verdict(normalizer, "Be careful.", "Privileged containers are not allowed.", {"team": "a"}, {"team": "b"})
+    assert v.kind is VerdictKind.COEXIST and v.confidence is Confidence.HIGH
+
+
+def test_a_component_that_requires_something_is_the_subject(normalizer_v2):
+    """"orders-api-1 requires TLS 1.2" is about the component; "AWS requires MFA" is said by AWS."""
+    from guard.claims import SubjectKind
+    n = normalizer_v2.normalize_many([("The orders-api-1 requires TLS 1.2.", Scope(), Window())])[0]
+    assert n.subject == "orders-api-1" and n.subject_kind is SubjectKind.PRESENT and n.value == "TLS 1.2"
+    aws = normalizer_v2.normalize_many([("AWS requires MFA for the root user.", Scope(), Window())])[0]
+    assert aws.subject == "mfa"
+
+
 def test_should_vs_should_not_is_tension(normalizer):
     v = verdict(normalizer, "Services should use gRPC.", "Services should not use gRPC.")
     assert v.kind is VerdictKind.TENSION

@@ -132,3 +132,20 @@ def test_features_have_the_declared_order(normalizer):
     f = pair_features(na, ta, nb, tb, v, {"contradiction": 0.7}, {"contradiction": 0.4}, 0.9, 0.8)
     assert list(f) == list(FEATURES) and len(vector(f)) == len(FEATURES)
     assert f["pc_max"] == 0.7 and f["pc_min"] == 0.4 and f["values_differ"] == 1.0 and f["verdict_value_contradiction"] == 1.0
+
+
+def test_two_kinds_of_quantity_about_one_subject_cannot_block():
+    """The claim-tuned model gives "runs 6 replicas" / "uses Python 3.12" p(contradiction) ≈ 0.87;
+    two values of different kinds about one subject are two facts, so a learned block is capped."""
+    from guard.nli.evidence_gate import different_quantities
+    from guard.normalize.rules_v2 import RuleNormalizerV2
+    n = RuleNormalizerV2()
+    norm = lambda t: n.normalize_many([(t, Scope(), Window())])[0]    # noqa: E731
+    replicas, python = norm("The notify-queue-0 runs 6 replicas."), norm("The notify-queue-0 uses Python 3.12.")
+    other = norm("The notify-queue-0 runs 3 replicas.")
+    assert different_quantities(replicas, python) and not different_quantities(replicas, other)
+    v = Verdict(VerdictKind.CONSISTENT, Confidence.MED, "same subject, same stance")
+    f = {"text_similarity": 0.6, "pe_max": 0.05}
+    assert veto("block", v, f, (replicas, python))[0] == "warn"
+    assert veto("block", v, f, (replicas, other))[0] == "block"
+    assert veto("block", v, f)[0] == "block"                      # no norms given: no cap

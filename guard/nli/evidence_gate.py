@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from guard.claims import Norm
-from guard.compare import Verdict, VerdictKind
+from guard.compare import SubjectMatch, Verdict, VerdictKind, subject_match
 from guard.judge import NLIResult
 from guard.nli.evidence import pair_features, vector
 from guard.nli.learned_gate import LearnedGate
@@ -28,12 +28,28 @@ NO_SUBJECT_MIN_SIMILARITY = 0.5
 ENTAILMENT_VETO = 0.9
 
 
-def veto(tier: str, verdict: Verdict, features: dict) -> tuple[str, str]:
+def _quantity(n: Norm) -> tuple:
+    return (n.value_kind, n.bound.unit if n.bound is not None else None)
+
+
+def different_quantities(a: Norm, b: Norm) -> bool:
+    """One subject, a value in each statement, and the two values of different kinds ("runs 6
+    replicas" / "uses Python 3.12"; "is deployed in us-east-1" / "requires TLS 1.3"): two facts
+    about one thing, not two answers to one question."""
+    return (bool(a.value) and bool(b.value) and _quantity(a) != _quantity(b)
+            and subject_match(a.subject, b.subject, a.theme, b.theme) in (SubjectMatch.SAME, SubjectMatch.NEAR))
+
+
+def veto(tier: str, verdict: Verdict, features: dict, norms: tuple[Norm, Norm] | None = None) -> tuple[str, str]:
     """The principled caps on a learned block: no subject and dissimilar texts cannot block, and
     neither can a pair where one statement entails the other (NLI entailment ≥ 0.9 either way:
-    "X preserves ordering and rejects null keys" / "X preserves ordering")."""
+    "X preserves ordering and rejects null keys" / "X preserves ordering"), nor two values of
+    different kinds about one subject (the claim-tuned model reads "same subject, other fact" as a
+    contradiction: p ≈ 0.87 on "runs 6 replicas" / "uses Python 3.12", where v1 says neutral)."""
     if tier != "block":
         return tier, ""
+    if norms is not None and different_quantities(*norms):
+        return "warn", "; capped at warn: the two values are different kinds of quantity about one subject"
     if verdict.kind is VerdictKind.INCOMPARABLE and features["text_similarity"] < NO_SUBJECT_MIN_SIMILARITY:
         return "warn", "; capped at warn: a statement has no subject and the texts are not similar"
     if features["pe_max"] >= ENTAILMENT_VETO:
@@ -70,14 +86,14 @@ class EvidenceGate:
         proba = self.gate.predict_proba(np.array([vector(f) for f in feats]))
         tiers = self.gate.tiers(proba)
         out = []
-        for f, v, (fwd, bwd), p, tier in zip(feats, verdicts, scored, proba, tiers):
+        for (a, _, b, _), f, v, (fwd, bwd), p, tier in zip(items, feats, verdicts, scored, proba, tiers):
             evidence = {"p_gate": {"contradiction": round(float(p[0]), 4), "tension": round(float(p[1]), 4),
                                    "compatible": round(float(p[2]), 4)},
                         "thresholds": {"block": self.gate.block_threshold_, "warn": self.gate.warn_threshold_},
                         **{k: round(x, 4) for k, x in f.items() if not k.startswith("verdict_")}}
             why = (f"learned gate: p(contradiction) {p[0]:.2f}, p(tension) {p[1]:.2f} "
                    f"(NLI {f['pc_max']:.2f}/{f['pc_min']:.2f}, structure {v.kind.value}/{v.confidence.value})")
-            tier, note = veto(tier, v, f)
+            tier, note = veto(tier, v, f, (a, b))
             why += note
             action = {"block": "block", "warn": "warn", "clean": "none"}[tier]
             out.append(NLIResult(float(p[0]), _round(fwd), _round(bwd), evidence, action, why, learned=True))

@@ -118,6 +118,7 @@ def _merge_hyphenated(doc):
     return doc
 
 
+_IDENTIFIER = re.compile(r"\d|_|[a-z]-[a-z]")      # auth-api, worker_2, api-1: names of components
 _SPEAKER_VERBS = {"recommend", "suggest", "advise", "encourage", "require", "mandate", "prefer", "expect"}
 _LEMMA_FIX = {"datum": "data", "medium": "media", "cooky": "cookie"}
 _DELETE_VERBS = {"delete", "remove", "purge", "drop", "erase", "wipe"}
@@ -212,6 +213,8 @@ class RuleNormalizer:
         if not self.speaker_subjects or p.pivot is None or not subj_tokens:
             return False
         verb = Parsed._verb_lemma(doc[p.pivot])
+        if any(_IDENTIFIER.search(t.text) for t in subj_tokens):
+            return False        # "orders-api-1 requires TLS 1.2": a component that is configured, not a speaker
         return verb in _SPEAKER_VERBS and all(t.pos_ in ("PROPN", "DET", "PUNCT") or t.text[:1].isupper()
                                               for t in subj_tokens)
 
