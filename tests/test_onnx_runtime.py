@@ -41,6 +41,9 @@ def test_scores_and_vectors_match_torch():
 
 
 def test_a_cli_write_imports_no_torch(tmp_path):
+    from guard.embed import Embedder
+    from guard.nli.scorer import NLIScorer
+    assert NLIScorer()._ort is not None and Embedder()._ort is not None     # exported once, here if not before
     code = ("import sys; from guard.service import GuardService; s = GuardService(sys.argv[1]); "
             "s.remember('The API listens on port 8443.'); s.check('The API must not listen on port 8443.'); "
             "assert s.guard.nli_gate is not None; print(sorted(m for m in sys.modules if m.split('.')[0] in "
