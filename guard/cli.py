@@ -291,11 +291,16 @@ def compare(pairs_file: Path, out: Optional[Path] = typer.Option(None, "--out", 
             _note(f"skipped {e}")
         g = _guard(stages)
         pairs = [(a, b) for _, (_, a, b) in rows]
+        from guard.normalize.pool import default_processes
+        with _progress(2 * len(pairs), "normalize", "claim") as bar:     # all at once: a big file uses the pool
+            norms = g.normalize_claims([c for pair in pairs for c in pair], processes=default_processes(),
+                                       progress=bar.update)
+        items = [(a, norms[2 * i], b, norms[2 * i + 1]) for i, (a, b) in enumerate(pairs)]
         results = []
         with _progress(len(pairs), "compare", "pair") as bar:
-            for k in range(0, len(pairs), 256):
-                results += g.compare_claims(pairs[k:k + 256])
-                bar.update(len(pairs[k:k + 256]))
+            for k in range(0, len(items), 256):
+                results += g.judge_pairs(items[k:k + 256])
+                bar.update(len(items[k:k + 256]))
         for note in g.notes:
             _note(f"note: {note}")
         fh = out.open("w", encoding="utf-8") if out else sys.stdout
