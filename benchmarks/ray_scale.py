@@ -21,7 +21,7 @@ from benchmarks.report import md_table, write
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def one(n: int, engine: str, profile: str, out: str) -> None:
+def one(n: int, engine: str, profile: str, out: str, neighbours: int = 5) -> None:
     """In a child process: build the store, scan it, write findings and timings as JSON."""
     from benchmarks.synth import make_store
     from guard.pipeline import Guard, GuardConfig
@@ -31,9 +31,9 @@ def one(n: int, engine: str, profile: str, out: str) -> None:
     t = time.perf_counter()
     if engine == "ray":
         from guard.scan_ray import RayScanner
-        rep = RayScanner(cfg, ScanConfig(progress=False)).scan(claims)
+        rep = RayScanner(cfg, ScanConfig(progress=False, neighbours=neighbours)).scan(claims)
     else:
-        rep = Scanner(Guard(cfg), ScanConfig(progress=False)).scan(claims)
+        rep = Scanner(Guard(cfg), ScanConfig(progress=False, neighbours=neighbours)).scan(claims)
     wall = time.perf_counter() - t
     keys = sorted(json.dumps([f["tier"], f["existing_id"], f["incoming_id"], f["reason"]]) for f in rep.findings)
     Path(out).write_text(json.dumps({"wall_seconds": round(wall, 1), "pairs": rep.pairs_compared,
@@ -57,11 +57,11 @@ def _tree_rss(pid: int) -> int:
     return total
 
 
-def run(n: int, engine: str, profile: str) -> dict:
+def run(n: int, engine: str, profile: str, neighbours: int = 5) -> dict:
     with tempfile.TemporaryDirectory() as d:
         out = Path(d) / "r.json"
         proc = subprocess.Popen([sys.executable, "-c", f"from benchmarks.ray_scale import one; "
-                                 f"one({n}, {engine!r}, {profile!r}, {str(out)!r})"], cwd=ROOT,
+                                 f"one({n}, {engine!r}, {profile!r}, {str(out)!r}, {neighbours})"], cwd=ROOT,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         peak = [0]
 
@@ -76,20 +76,23 @@ def run(n: int, engine: str, profile: str) -> dict:
         if proc.returncode != 0:
             raise RuntimeError(err.decode()[-2000:])
         res = json.loads(out.read_text())
-    return {"size": n, "engine": engine, "profile": profile, "peak_rss_mb": round(peak[0] / 2**20), **res}
+    return {"size": n, "engine": engine, "profile": profile, "neighbours": neighbours,
+            "peak_rss_mb": round(peak[0] / 2**20), **res}
 
 
-def main(sizes=(10000, 100000), profile: str = "fast", out_dir: Path = ROOT / "results" / "ray-scale") -> dict:
+def main(sizes=(10000, 100000), profile: str = "fast", out_dir: Path = ROOT / "results" / "ray-scale",
+         neighbours: int = 5) -> dict:
     rows = []
     for n in sizes:
         for engine in ("local", "ray"):
-            r = run(n, engine, profile)
+            r = run(n, engine, profile, neighbours)
             rows.append(r)
             print(json.dumps(r), flush=True)
     for n in sizes:
         a, b = [r for r in rows if r["size"] == n]
         b["findings_equal_to_local"] = a["findings_sha1"] == b["findings_sha1"]
-    md = "\n".join([f"## Local engine vs Ray engine ({profile} profile, synthetic stores)", "",
+    md = "\n".join([f"## Local engine vs Ray engine ({profile} profile, {neighbours} bi-encoder neighbours per claim, "
+                    "synthetic stores)", "",
                     md_table(["claims", "engine", "wall s", "peak RSS MB", "candidate pairs", "findings", "equal to local"],
                              [[r["size"], r["engine"], r["wall_seconds"], r["peak_rss_mb"], r["pairs"], r["findings"],
                                r.get("findings_equal_to_local", "–")] for r in rows]), ""])
@@ -102,5 +105,7 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--sizes", default="10000,100000")
     ap.add_argument("--profile", default="fast")
+    ap.add_argument("--neighbours", type=int, default=5, help="0 = blocking only (what 1M claims allow on 2 cores)")
+    ap.add_argument("--out", type=Path, default=ROOT / "results" / "ray-scale")
     a = ap.parse_args()
-    main(tuple(int(x) for x in a.sizes.split(",")), a.profile)
+    main(tuple(int(x) for x in a.sizes.split(",")), a.profile, a.out, a.neighbours)
