@@ -13,7 +13,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory):
     if importlib.util.find_spec("onnx") is None:
-        pytest.skip("the export needs onnx: pip install claim-guard[train]")
+        pytest.skip("the export needs onnx: pip install claim-guard[ml]")
     from guard.nli.scorer import default_model_path
     from training.claim_pairs import CLAIMS_TRAIN
     if not CLAIMS_TRAIN.exists():
