@@ -1,6 +1,7 @@
 """Export the NLI cross-encoder to ONNX and quantise it to static int8 for ONNX Runtime.
 
-Run: ``python -m training.export_onnx models/nli-minilm-l6-v2`` (needs ``onnx``, in ``claim-guard[ml]``). Writes ``onnx/model_qint8.onnx`` and ``onnx/export.json`` (what it was
+Run: ``python -m training.export_onnx models/nli-minilm-l6-v2`` (needs ``onnx``, in
+``claim-guard[ml]``). Writes ``onnx/model_qint8.onnx`` and ``onnx/export.json`` (what it was
 calibrated on) in the model folder; ``NLIScorer(quantize=True)`` then uses it.
 
 Why static: torch's dynamic int8 (and ORT's) choose activation scales per batch, so a pair's score
