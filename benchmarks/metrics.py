@@ -6,7 +6,6 @@ table mean the same thing.
 """
 from __future__ import annotations
 
-import math
 import random
 from collections import defaultdict
 
@@ -118,9 +117,8 @@ def fit_threshold(scores: list[float], labels: list[str], grid: list[float] | No
 def growth_exponent(sizes: list[float], costs: list[float]) -> float | None:
     """The k in cost ∝ size^k: the least-squares slope on log-log axes (None with fewer than two
     positive points). 1 is linear; a scan above 1 compares more pairs per claim as the store grows."""
-    pts = [(math.log(s), math.log(c)) for s, c in zip(sizes, costs) if s and c and s > 0 and c > 0]
-    if len({x for x, _ in pts}) < 2:
+    pts = [(s, c) for s, c in zip(sizes, costs) if s and c and s > 0 and c > 0]
+    if len({s for s, _ in pts}) < 2:
         return None
-    mx = sum(x for x, _ in pts) / len(pts)
-    my = sum(y for _, y in pts) / len(pts)
-    return sum((x - mx) * (y - my) for x, y in pts) / sum((x - mx) ** 2 for x, _ in pts)
+    x, y = np.log([s for s, _ in pts]), np.log([c for _, c in pts])
+    return float(np.polyfit(x, y, 1)[0])

@@ -293,9 +293,7 @@ def compare(pairs_file: Path, out: Optional[Path] = typer.Option(None, "--out", 
         pairs = [(a, b) for _, (_, a, b) in rows]
         from guard.normalize.pool import default_processes
         with _progress(2 * len(pairs), "normalize", "claim") as bar:     # all at once: a big file uses the pool
-            norms = g.normalize_claims([c for pair in pairs for c in pair], processes=default_processes(),
-                                       progress=bar.update)
-        items = [(a, norms[2 * i], b, norms[2 * i + 1]) for i, (a, b) in enumerate(pairs)]
+            items = g.pair_items(pairs, processes=default_processes(), progress=bar.update)
         results = []
         with _progress(len(pairs), "compare", "pair") as bar:
             for k in range(0, len(items), 256):

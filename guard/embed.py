@@ -46,12 +46,12 @@ class Embedder:
         from guard.onnx_runtime import OrtModel, read_json
         d = Path(self.path)
         modules = [m.get("type", "").rsplit(".", 1)[-1] for m in (read_json(d / "modules.json") or [])]
-        pooling = read_json(d / "1_Pooling" / "config.json")
+        pooling = read_json(d / "1_Pooling" / "config.json") or {}
         if modules != ["Transformer", "Pooling", "Normalize"] or not pooling.get("pooling_mode_mean_tokens") or any(
                 v for k, v in pooling.items() if k.startswith("pooling_mode") and k != "pooling_mode_mean_tokens"):
             return None
         self._dimension = int(pooling.get("word_embedding_dimension") or 0)
-        max_len = int(read_json(d / "sentence_bert_config.json").get("max_seq_length") or 256)
+        max_len = int((read_json(d / "sentence_bert_config.json") or {}).get("max_seq_length") or 256)
         return OrtModel.load(d, "bi-encoder", max_len, batch_size=self.batch_size)
 
     @property

@@ -170,8 +170,9 @@ class OrtModel:
         return out
 
 
-def read_json(path: Path) -> dict:
+def read_json(path: Path):
+    """The parsed file (an object or a list, as written), or None where it is missing or unreadable."""
     try:
         return json.loads(path.read_text())
     except (OSError, ValueError):
-        return {}
+        return None

@@ -124,9 +124,11 @@ class Guard:
                 return normalize_in_pool(self.normalizer.name, items, processes, progress)
             except Exception as exc:  # noqa: BLE001 — a pool is an optimisation, never a failure
                 log.warning("normaliser pool failed (%s); normalising in this process", exc)
-        norms = self.normalizer.normalize_many(items)
-        if progress:
-            progress(len(items))
+        norms: list[Norm] = []
+        for k in range(0, len(items), 512):             # in slices, so a long batch reports progress
+            norms += self.normalizer.normalize_many(items[k:k + 512])
+            if progress:
+                progress(len(items[k:k + 512]))
         return norms
 
     # ---- stages 2–4 over many pairs --------------------------------------------------------
@@ -155,9 +157,13 @@ class Guard:
 
     def compare_claims(self, pairs: list[tuple[Claim, Claim]]) -> list[PairJudgement]:
         """Score (existing, incoming) claim pairs — what ``guard compare`` and the benchmarks use."""
-        norms = self.normalize_claims([c for pair in pairs for c in pair])
-        items = [(a, norms[2 * i], b, norms[2 * i + 1]) for i, (a, b) in enumerate(pairs)]
-        return self.judge_pairs(items)
+        return self.judge_pairs(self.pair_items(pairs))
+
+    def pair_items(self, pairs: list[tuple[Claim, Claim]], processes: int = 1,
+                   progress=None) -> list[tuple[Claim, Norm, Claim, Norm]]:
+        """``judge_pairs``' items: every statement normalised in one batch (a big one in a pool)."""
+        norms = self.normalize_claims([c for pair in pairs for c in pair], processes=processes, progress=progress)
+        return [(a, norms[2 * i], b, norms[2 * i + 1]) for i, (a, b) in enumerate(pairs)]
 
     def check(self, incoming: Claim, candidates: list[tuple[Claim, Norm]],
               incoming_norm: Norm | None = None) -> Decision:

@@ -263,16 +263,9 @@ class GuardService:
         dup = sorted(i for i, n in Counter(c.id for c in claims).items() if n > 1)    # (list.count was O(n²))
         if dup:
             raise ClaimError(f"ingest: id(s) appear more than once: {_few(dup)}")
-        norms: list[Norm] = []
-        if len(claims) >= POOL_MIN:                     # normalised outside the lock: big batches in workers
-            from guard.normalize.pool import default_processes
-            norms = self.guard.normalize_claims(claims, processes=default_processes(), min_pool=POOL_MIN,
-                                                progress=progress)
-        else:
-            for k in range(0, len(claims), 512):
-                norms += self.guard.normalize_claims(claims[k:k + 512])
-                if progress:
-                    progress(len(claims[k:k + 512]))
+        from guard.normalize.pool import default_processes   # normalised outside the lock; big batches in workers
+        norms = self.guard.normalize_claims(claims, processes=default_processes(), min_pool=POOL_MIN,
+                                            progress=progress)
         with self._view, self.store.transaction():
             batch = {c.id: c for c in claims}
             problems = []

@@ -155,13 +155,15 @@ class ClaimStore:
     # text it was computed from, so opening a store does not re-embed every claim. A row whose hash
     # no longer matches (an ingested fact's new text) is recomputed and replaced.
     def embeddings(self, claim_ids: list[str], model: str) -> dict[str, tuple[str, bytes]]:
-        out: dict[str, tuple[str, bytes]] = {}
-        for s in range(0, len(claim_ids), 900):
-            chunk = claim_ids[s:s + 900]
-            q = f"SELECT claim_id, text_hash, vec FROM embeddings WHERE model=? AND claim_id IN ({','.join('?' * len(chunk))})"
-            for r in self.db.execute(q, [model, *chunk]):
-                out[r["claim_id"]] = (r["text_hash"], r["vec"])
-        return out
+        return {r["claim_id"]: (r["text_hash"], r["vec"])
+                for r in self._rows_in("SELECT claim_id, text_hash, vec FROM embeddings WHERE model=? AND claim_id",
+                                       model, claim_ids)}
+
+    def _rows_in(self, select: str, model: str, keys: list[str]):
+        """``select`` ends with the key column; the keys go in chunks under SQLite's variable limit."""
+        for s in range(0, len(keys), 900):
+            chunk = keys[s:s + 900]
+            yield from self.db.execute(f"{select} IN ({','.join('?' * len(chunk))})", [model, *chunk])
 
     def put_embeddings(self, rows: list[tuple[str, str, str, bytes]]) -> bool:
         return self._cache_write("INSERT OR REPLACE INTO embeddings (claim_id, model, text_hash, vec) VALUES (?, ?, ?, ?)",
@@ -202,13 +204,9 @@ class ClaimStore:
     # model's fingerprint and a hash of the two texts, so a CLI write (a fresh process) does not
     # score again the pairs an earlier write scored. Bounded: the oldest rows go first.
     def nli_logits(self, model: str, pair_hashes: list[str]) -> dict[str, bytes]:
-        out: dict[str, bytes] = {}
-        for s in range(0, len(pair_hashes), 900):
-            chunk = pair_hashes[s:s + 900]
-            q = f"SELECT pair_hash, logits FROM nli_scores WHERE model=? AND pair_hash IN ({','.join('?' * len(chunk))})"
-            for r in self.db.execute(q, [model, *chunk]):
-                out[r["pair_hash"]] = r["logits"]
-        return out
+        return {r["pair_hash"]: r["logits"]
+                for r in self._rows_in("SELECT pair_hash, logits FROM nli_scores WHERE model=? AND pair_hash",
+                                       model, pair_hashes)}
 
     def put_nli_logits(self, rows: list[tuple[str, str, bytes]], limit: int = MAX_NLI_SCORES) -> bool:
         return self._cache_write(
