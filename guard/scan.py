@@ -29,7 +29,10 @@ class ScanConfig:
     min_similarity: float = 0.6       # neighbour cosine floor
     max_bucket: int = 1000            # broad blocking keys shared by more claims than this are too generic
     exhaustive: bool = False          # all N² pairs — for measuring candidate recall only
-    batch_size: int = 2048
+    # pairs judged per call: ~1 % of a scan's pairs go to NLI, and 2,048 left ~20 per model call,
+    # each paying the call's fixed cost and a ragged last batch (10k accurate scan, this machine:
+    # 2,048 → 221 s, 16,384 → 185 s)
+    batch_size: int = 32768
     progress: bool = True
     processes: int = field(default_factory=default_processes)   # normalizer workers for big scans
 
@@ -124,20 +127,29 @@ class Scanner:
         findings: list[dict] = []
         t = time.perf_counter()
         bs = self.config.batch_size
+        # a pair of disjoint scopes is the comparator's first answer (coexist: clean), so a scan,
+        # which reports only findings, need not build its verdict (most pairs of a multi-team store)
+        skip_disjoint = "structural" in self.guard.config.stages
         it = iter(pairs)
         with tqdm(total=n_pairs, desc="scan", unit="pair",
                   disable=not self.config.bars) as bar:
             while chunk := list(itertools.islice(it, bs)):
+                bar.update(len(chunk))
+                if skip_disjoint:
+                    chunk = [(i, j) for i, j in chunk if not disjoint(norms[i], norms[j])]
                 # the earlier claim plays "existing", the later one "incoming"
                 items = [(claims[i], norms[i], claims[j], norms[j]) for i, j in chunk]
                 for (i, j), pj in zip(chunk, self.guard.judge_pairs(items)):
                     if pj.tier is not Tier.CLEAN:
                         findings.append(_finding(claims[i], claims[j], pj, norms[i], norms[j]))
-                bar.update(len(chunk))
         timings["judge"] = round(time.perf_counter() - t, 2)
         findings.sort(key=lambda f: (f["tier"] != "block", f["existing_id"], f["incoming_id"]))
         return ScanReport(len(claims), n_pairs, findings, time.perf_counter() - t0, skipped or [],
                           timings, list(self.guard.notes))
+
+
+def disjoint(a: Norm, b: Norm) -> bool:
+    return not a.is_unknown and not b.is_unknown and not a.scope.overlaps(b.scope)
 
 
 def _finding(a: Claim, b: Claim, pj: PairJudgement, na: Norm, nb: Norm) -> dict:

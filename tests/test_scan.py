@@ -73,3 +73,37 @@ def test_a_big_ingest_normalises_in_workers_and_reports_progress(fast_guard, tmp
     with pytest.raises(ClaimError, match="more than once"):
         svc.ingest(claims[:5] + claims[:1])
     svc.close()
+
+
+def test_skipping_disjoint_scopes_changes_no_finding(fast_guard, monkeypatch):
+    """A scan does not build verdicts for pairs whose scopes are disjoint (the comparator's first
+    answer is coexist); judging every pair instead gives the very same findings."""
+    import guard.scan as scan_mod
+    from benchmarks.synth import make_store
+    claims, _ = make_store(400)
+    assert len({c.scope.env for c in claims}) > 1 or len({c.scope.team for c in claims}) > 1
+    key = lambda r: sorted((f["existing_id"], f["incoming_id"], f["tier"], f["reason"]) for f in r.findings)
+    cfg = ScanConfig(neighbours=0, progress=False, batch_size=97)     # several chunks
+    skipped = Scanner(fast_guard, cfg).scan(claims)
+    monkeypatch.setattr(scan_mod, "disjoint", lambda a, b: False)
+    judged_all = Scanner(fast_guard, cfg).scan(claims)
+    assert key(skipped) == key(judged_all) and skipped.findings
+    assert skipped.pairs_compared == judged_all.pairs_compared
+
+
+def test_torch_top_k_picks_the_same_neighbours_as_numpy(monkeypatch):
+    """The big-matrix path (torch's top-k) and numpy's argpartition give the same neighbour pairs,
+    duplicates (equal vectors) included."""
+    pytest.importorskip("torch")
+    import numpy as np
+
+    import guard.candidates as cand
+    rng = np.random.default_rng(3)
+    m = rng.normal(size=(600, 16)).astype(np.float32)
+    m[300:320] = m[5]                                  # a block of exact duplicates
+    m /= np.linalg.norm(m, axis=1, keepdims=True)
+    monkeypatch.setattr(cand, "TORCH_TOPK_MIN", 10 ** 9)
+    by_numpy = cand.neighbour_rows(m, 0, len(m), 5, 0.1)
+    monkeypatch.setattr(cand, "TORCH_TOPK_MIN", 1)
+    by_torch = cand.neighbour_rows(m, 0, len(m), 5, 0.1)
+    assert sorted(by_numpy) == sorted(by_torch) and len(by_numpy) > 1000
