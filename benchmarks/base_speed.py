@@ -7,7 +7,6 @@ fine here: speed does not depend on the weights.
 """
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 
@@ -39,7 +38,11 @@ def main(candidates: dict[str, str]) -> dict:
 
 
 if __name__ == "__main__":
+    import argparse
+    ap = argparse.ArgumentParser(description="Cross-encoder pairs/s of the shipped base and, optionally, a larger one.")
+    ap.add_argument("larger", nargs="?", help="a local copy of all-mpnet-base-v2 (or another base) to compare")
+    a = ap.parse_args()
     cands = {"all-MiniLM-L6-v2 (nli-minilm-l6-v2)": str(ROOT / "models" / "nli-minilm-l6-v2")}
-    if len(sys.argv) > 1:
-        cands["all-mpnet-base-v2"] = sys.argv[1]
+    if a.larger:
+        cands["all-mpnet-base-v2"] = a.larger
     main(cands)

@@ -102,6 +102,13 @@ def test_lifted_obligations(normalizer_v2, text, modality):
     assert norm(normalizer_v2, text).modality is modality
 
 
+def test_halting_words_deny_in_v2_only(normalizer_v2, normalizer):
+    """"paused"/"suspended" read as "may not go on" in v2; v1's norms stay as they were."""
+    assert norm(normalizer_v2, "Releases are paused during the holiday freeze.").modality is Modality.MUST_NOT
+    assert norm(normalizer_v2, "Releases are paused during the holiday freeze.").subject == "release"
+    assert norm(normalizer, "Releases are paused during the holiday freeze.").modality is Modality.MUST
+
+
 def test_speaker_is_not_the_subject(normalizer_v2):
     assert norm(normalizer_v2, "AWS recommends setting the maximum retention period to 14 days.").subject == \
         "maximum retention period"
@@ -122,6 +129,8 @@ def verdict(n, a, b):
      VerdictKind.CONTRADICTION),
     ("The cache listens on port 6379.", "The cache does not listen on port 6380.", VerdictKind.CONSISTENT),
     ("Verbose tracing is on in staging.", "Verbose tracing is off in production.", VerdictKind.COEXIST),
+    ("Releases are paused during the holiday freeze.", "Releases are permitted during the holiday freeze.",
+     VerdictKind.CONTRADICTION),
 ])
 def test_structure_on_the_design_examples(normalizer_v2, a, b, kind):
     assert verdict(normalizer_v2, a, b).kind is kind

@@ -30,6 +30,10 @@ MODAL_PREDICATES = {
     "discouraged": ("should", True),
     "optional": ("may", True), "unnecessary": ("may", True),
 }
+# rules.v2 only (v1's norms stay as they were): a halted activity is one that may not go on —
+# "Releases are paused during the freeze" denies what "Releases are permitted …" allows
+HALT_PREDICATES = {"paused": ("must", True), "suspended": ("must", True), "halted": ("must", True),
+                   "frozen": ("must", True)}
 # Verbs that carry modality on their own: lemma → (strength, negated)
 MODAL_VERBS = {
     "require": ("must", False), "mandate": ("must", False), "enforce": ("must", False),

@@ -186,6 +186,7 @@ class RuleNormalizer:
     max_name_tokens = 2               # v2: 3 ("AWS Secrets Manager")
     negation_before_pivot = False     # v2 moves "never"/"not" just before the verb into the predicate
     speaker_subjects = False          # v2: "AWS recommends X" is about X
+    modal_predicates = MODAL_PREDICATES   # v2 adds the halting words ("paused", "suspended")
 
     def __init__(self, model: str = SPACY_MODEL, batch_size: int = 256, n_process: int | None = None):
         spacy = import_spacy()
@@ -298,8 +299,8 @@ class RuleNormalizer:
             if low in IMPERATIVE_PREFIXES and i == 0 or low in _COPULAS or t.pos_ == "AUX" or low in ("always", "only", "also", "still", "longer"):
                 i += 1
                 continue
-            if low in MODAL_PREDICATES or lem in MODAL_PREDICATES:
-                s, n = MODAL_PREDICATES.get(low) or MODAL_PREDICATES[lem]
+            if low in self.modal_predicates or lem in self.modal_predicates:
+                s, n = self.modal_predicates.get(low) or self.modal_predicates[lem]
                 if seen_modal and s == "may":   # "must be allowed" keeps the modal's strength
                     pass
                 else:
