@@ -169,11 +169,20 @@ class Guard:
               incoming_norm: Norm | None = None) -> Decision:
         """The guarded-write decision for one statement against the store's candidate claims."""
         nb = incoming_norm or self.normalize(incoming.text, incoming.scope, incoming.window)
+        if "structural" in self.config.stages:          # their verdict is "coexist" (clean) whatever they say
+            candidates = [(c, n) for c, n in candidates if not scopes_disjoint(n, nb)]
         judgements = self.judge_pairs([(c, n, incoming, nb) for c, n in candidates])
         notes = list(self.notes)
         if nb.is_unknown:
             notes.append(f"normalizer failed ({nb.error}); the statement was checked without structure")
         return self.judge.decide(judgements, notes)
+
+
+def scopes_disjoint(a: Norm, b: Norm) -> bool:
+    """The structural comparator's first answer, without building its verdict: two normalised
+    statements whose scopes are disjoint coexist. Writes and scans skip such pairs (most candidates
+    of a multi-team store); ``compare`` still reports them."""
+    return not a.is_unknown and not b.is_unknown and not a.scope.overlaps(b.scope)
 
 
 def _no_structure(a: Claim, b: Claim) -> Verdict:

@@ -20,7 +20,7 @@ from guard.claims import Claim, ClaimError, Norm
 from guard.jsonl import read_jsonl
 from guard.judge import PairJudgement, Tier
 from guard.normalize.pool import default_processes
-from guard.pipeline import Guard
+from guard.pipeline import Guard, scopes_disjoint
 
 
 @dataclass
@@ -136,7 +136,7 @@ class Scanner:
             while chunk := list(itertools.islice(it, bs)):
                 bar.update(len(chunk))
                 if skip_disjoint:
-                    chunk = [(i, j) for i, j in chunk if not disjoint(norms[i], norms[j])]
+                    chunk = [(i, j) for i, j in chunk if not scopes_disjoint(norms[i], norms[j])]
                 # the earlier claim plays "existing", the later one "incoming"
                 items = [(claims[i], norms[i], claims[j], norms[j]) for i, j in chunk]
                 for (i, j), pj in zip(chunk, self.guard.judge_pairs(items)):
@@ -146,10 +146,6 @@ class Scanner:
         findings.sort(key=lambda f: (f["tier"] != "block", f["existing_id"], f["incoming_id"]))
         return ScanReport(len(claims), n_pairs, findings, time.perf_counter() - t0, skipped or [],
                           timings, list(self.guard.notes))
-
-
-def disjoint(a: Norm, b: Norm) -> bool:
-    return not a.is_unknown and not b.is_unknown and not a.scope.overlaps(b.scope)
 
 
 def _finding(a: Claim, b: Claim, pj: PairJudgement, na: Norm, nb: Norm) -> dict:

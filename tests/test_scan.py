@@ -85,7 +85,7 @@ def test_skipping_disjoint_scopes_changes_no_finding(fast_guard, monkeypatch):
     key = lambda r: sorted((f["existing_id"], f["incoming_id"], f["tier"], f["reason"]) for f in r.findings)
     cfg = ScanConfig(neighbours=0, progress=False, batch_size=97)     # several chunks
     skipped = Scanner(fast_guard, cfg).scan(claims)
-    monkeypatch.setattr(scan_mod, "disjoint", lambda a, b: False)
+    monkeypatch.setattr(scan_mod, "scopes_disjoint", lambda a, b: False)
     judged_all = Scanner(fast_guard, cfg).scan(claims)
     assert key(skipped) == key(judged_all) and skipped.findings
     assert skipped.pairs_compared == judged_all.pairs_compared
@@ -107,3 +107,19 @@ def test_torch_top_k_picks_the_same_neighbours_as_numpy(monkeypatch):
     monkeypatch.setattr(cand, "TORCH_TOPK_MIN", 1)
     by_torch = cand.neighbour_rows(m, 0, len(m), 5, 0.1)
     assert sorted(by_numpy) == sorted(by_torch) and len(by_numpy) > 1000
+
+
+def test_a_write_skips_scope_disjoint_candidates_without_changing_its_decision(fast_guard, monkeypatch):
+    import guard.pipeline as pipeline
+    from benchmarks.synth import make_store
+    stored, _ = make_store(300)
+    probes, _ = make_store(60, conflict_rate=0.3, seed=99)
+    norms = fast_guard.normalize_claims(stored)
+    cands = list(zip(stored, norms))
+
+    def decide():
+        return [(d.tier, sorted(j.claim_id or "" for j in d.conflicts)) for d in
+                (fast_guard.check(p, cands) for p in probes)]
+    skipping = decide()
+    monkeypatch.setattr(pipeline, "scopes_disjoint", lambda a, b: False)
+    assert decide() == skipping and any(t.value == "block" for t, _ in skipping)
