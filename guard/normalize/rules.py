@@ -30,10 +30,9 @@ _CODE = re.compile(r"`[^`]{1,60}`")
 class Parsed:
     """One sentence split at its pivot, with the token views the norm is built from."""
 
-    def __init__(self, doc, values: list[Value], offset: int, root_first: bool = False):
+    def __init__(self, doc, values: list[Value], offset: int):
         self.doc = doc
         self.offset = offset
-        self.root_first = root_first
         spans = [(v.start - offset, v.end - offset) for v in values]
         self.value_tok = {t.i for t in doc if any(s <= t.idx < e or s < t.idx + len(t) <= e for s, e in spans)}
         self.pivot = self._find_pivot()
@@ -45,8 +44,6 @@ class Parsed:
                 return None     # the main verb never sits inside an "if …"/"when …" clause
             if t.i in self.value_tok:
                 continue
-            if self.root_first and self._finite_root_with_subject(t):
-                return t.i      # "Amazon SQS provides short polling …, and … queues use …": the main verb
             if t.tag_ == "MD" or low in ("must", "should", "shall", "cannot", "can't", "won't"):
                 return t.i
             if low in _COPULAS and t.pos_ in ("AUX", "VERB") and t.i > 0:
@@ -62,15 +59,6 @@ class Parsed:
         root = next((t for t in self.doc if t.dep_ == "ROOT"), None)
         ok = root is not None and root.i > 0 and root.tag_ in ("VBZ", "VBP", "MD")
         return root.i if ok else None
-
-    @staticmethod
-    def _finite_root_with_subject(t) -> bool:
-        """The sentence's own main verb, finite, with its subject before it: whatever verb of the
-        lexicon comes later belongs to another clause."""
-        return (t.dep_ == "ROOT" and t.i > 0 and t.tag_ in ("VBZ", "VBP", "VBD")
-                and any(c.dep_ in ("nsubj", "nsubjpass") and c.i < t.i and c.pos_ in ("NOUN", "PROPN", "PRON")
-                        and not (c.i == 0 and c.lower_ in VERBS)      # "Use pinned tags": an imperative misread
-                        for c in t.children))
 
     def _noun_in_subject(self, t) -> bool:
         """"Data stores are…", "NetworkX releases follow…": a verb-looking word followed by the real
@@ -199,7 +187,6 @@ class RuleNormalizer:
     negation_before_pivot = False     # v2 moves "never"/"not" just before the verb into the predicate
     speaker_subjects = False          # v2: "AWS recommends X" is about X
     modal_predicates = MODAL_PREDICATES   # v2 adds the halting words ("paused", "suspended")
-    root_pivot = False                # v2: a finite main verb with its subject is the pivot before any later verb
 
     def __init__(self, model: str = SPACY_MODEL, batch_size: int = 256, n_process: int | None = None):
         spacy = import_spacy()
@@ -248,7 +235,7 @@ class RuleNormalizer:
 
     def _norm(self, doc, raw_sub: str, offset: int, scope: Scope, window: Window) -> Norm:
         all_values = self._values(raw_sub)
-        p = Parsed(doc, all_values, 0, root_first=self.root_pivot)
+        p = Parsed(doc, all_values, 0)
         pivot_char = doc[p.pivot].idx if p.pivot is not None and not p.imperative else 0
         # A code identifier before the pivot names the subject ("`max_connections` is 32"), so it is
         # not a value; a version before the pivot keeps its product in the subject ("Node.js 18+ is

@@ -108,7 +108,6 @@ class RuleNormalizerV2(RuleNormalizer):
     speaker_subjects = True
     max_name_tokens = 3
     modal_predicates = MODAL_PREDICATES | HALT_PREDICATES
-    root_pivot = True
 
     @staticmethod
     def _values(text: str):
