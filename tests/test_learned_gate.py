@@ -60,6 +60,19 @@ def test_save_and_load_give_the_same_decisions(tmp_path):
     assert saved["fitted_on"] == "synthetic pairs" and saved["features"] == list(FEATURES)
 
 
+def test_auto_regularisation_is_chosen_on_the_grouped_folds_and_saved(tmp_path):
+    """C="auto" tries each C of the grid on the fitting rows' own grouped folds and keeps the one
+    with the best block F1 at the operating point; the choice and the scores travel with the gate."""
+    X, y, folds = synthetic(500)
+    g = LearnedGate(C="auto", C_grid=(0.01, 1.0)).fit(X, y, folds)
+    assert g.C_ in (0.01, 1.0) and set(g.C_scores_) == {0.01, 1.0}
+    assert g.C_scores_[g.C_] == max(g.C_scores_.values())
+    g.save(tmp_path / "g.json")
+    h = LearnedGate.load(tmp_path / "g.json")
+    assert h.C_ == g.C_ and np.allclose(h.predict_proba(X), g.predict_proba(X))
+    assert LearnedGate(C=0.3).fit(X, y, folds).C_ == 0.3
+
+
 def test_a_gate_fitted_on_other_features_is_refused(tmp_path):
     X, y, folds = synthetic()
     d = LearnedGate().fit(X, y, folds).to_dict()

@@ -30,17 +30,20 @@ GATE_FILE = "learned_gate.json"
 
 
 class LearnedGate:
-    def __init__(self, max_false_block: float = 0.02, C: float = 0.5, max_compatible_warn: float = 0.25):
+    def __init__(self, max_false_block: float = 0.02, C: float | str = 0.5, max_compatible_warn: float = 0.25,
+                 C_grid: tuple[float, ...] = (0.02, 0.05, 0.1, 0.2, 0.5, 1.0)):
         self.max_false_block = max_false_block
-        self.C = C
+        self.C = C                    # "auto": chosen from C_grid on the fitting rows' grouped folds
         self.max_compatible_warn = max_compatible_warn
+        self.C_grid = C_grid
 
     # ---- fitting ---------------------------------------------------------------------------
     def _estimator(self):
         from sklearn.linear_model import LogisticRegression
         from sklearn.pipeline import make_pipeline
         from sklearn.preprocessing import StandardScaler
-        return make_pipeline(StandardScaler(), LogisticRegression(C=self.C, max_iter=2000, class_weight="balanced"))
+        C = getattr(self, "C_", self.C)
+        return make_pipeline(StandardScaler(), LogisticRegression(C=C, max_iter=2000, class_weight="balanced"))
 
     def cross_val_proba(self, X: np.ndarray, y: list[str], folds: list[int]) -> np.ndarray:
         """Out-of-fold class probabilities (columns in ``CLASSES`` order) on the given folds."""
@@ -63,6 +66,19 @@ class LearnedGate:
         X = np.asarray(X, dtype=float)
         if X.shape[1] != len(FEATURES):
             raise ValueError(f"expected {len(FEATURES)} features, got {X.shape[1]}")
+        if self.C == "auto":
+            # the regularisation chosen where the operating point is: block F1 at the false-block
+            # limit on the same grouped out-of-fold predictions (so an outer CV stays honest)
+            scores = {}
+            for c in self.C_grid:
+                self.C_ = c
+                p = self.cross_val_proba(X, y, folds)
+                scores[c] = operating_figures(p, y, *choose_thresholds(p, y, self.max_false_block,
+                                                                       self.max_compatible_warn, decided))["f1"]
+            self.C_ = max(self.C_grid, key=lambda c: (scores[c], c))
+            self.C_scores_ = scores
+        else:
+            self.C_ = float(self.C)
         oof = self.cross_val_proba(X, y, folds)
         self.block_threshold_, self.warn_threshold_ = choose_thresholds(
             oof, y, self.max_false_block, self.max_compatible_warn, decided)
@@ -98,7 +114,8 @@ class LearnedGate:
                 "coef": self.coef_.tolist(), "intercept": self.intercept_.tolist(),
                 "block_threshold": self.block_threshold_, "warn_threshold": self.warn_threshold_,
                 "params": {"C": self.C, "max_false_block": self.max_false_block,
-                           "max_compatible_warn": self.max_compatible_warn},
+                           "max_compatible_warn": self.max_compatible_warn, "C_grid": list(self.C_grid)},
+                "chosen_C": getattr(self, "C_", self.C), "C_scores": getattr(self, "C_scores_", None),
                 "fitted_on": self.fitted_on_, "cross_validation": getattr(self, "cv_", None)}
 
     def save(self, path: str | Path) -> None:
@@ -112,7 +129,11 @@ class LearnedGate:
         d = json.loads(Path(path).read_text())
         if d.get("features") != list(FEATURES):
             raise ValueError(f"{path}: fitted on features {d.get('features')}, this build computes {list(FEATURES)}")
-        g = cls(**d.get("params", {}))
+        params = dict(d.get("params", {}))
+        if "C_grid" in params:
+            params["C_grid"] = tuple(params["C_grid"])
+        g = cls(**params)
+        g.C_ = d.get("chosen_C", g.C)
         g.classes_, g.mean_, g.scale_ = d["classes"], np.array(d["mean"]), np.array(d["scale"])
         g.coef_, g.intercept_ = np.array(d["coef"]), np.array(d["intercept"])
         g.block_threshold_, g.warn_threshold_ = d["block_threshold"], d["warn_threshold"]
