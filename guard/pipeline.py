@@ -155,6 +155,15 @@ class Guard:
             out.append(PairJudgement(a.id, a.text, tier, stage, v, nli))
         return out
 
+    def flagged(self, items: list[tuple[Claim, Norm, Claim, Norm]]) -> list[tuple[int, PairJudgement]]:
+        """(position, judgement) of the items that are not clean — what a scan reports. Pairs whose
+        scopes are disjoint are clean without building their verdict (the comparator's first
+        answer, and most pairs of a multi-team store)."""
+        keep = list(range(len(items)))
+        if "structural" in self.config.stages:
+            keep = [k for k in keep if not scopes_disjoint(items[k][1], items[k][3])]
+        return [(k, pj) for k, pj in zip(keep, self.judge_pairs([items[k] for k in keep])) if pj.tier is not Tier.CLEAN]
+
     def compare_claims(self, pairs: list[tuple[Claim, Claim]]) -> list[PairJudgement]:
         """Score (existing, incoming) claim pairs — what ``guard compare`` and the benchmarks use."""
         return self.judge_pairs(self.pair_items(pairs))

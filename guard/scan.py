@@ -18,9 +18,9 @@ from tqdm import tqdm
 from guard.candidates import CandidateIndex
 from guard.claims import Claim, ClaimError, Norm
 from guard.jsonl import read_jsonl
-from guard.judge import PairJudgement, Tier
+from guard.judge import PairJudgement
 from guard.normalize.pool import default_processes
-from guard.pipeline import Guard, scopes_disjoint
+from guard.pipeline import Guard
 
 
 @dataclass
@@ -127,21 +127,16 @@ class Scanner:
         findings: list[dict] = []
         t = time.perf_counter()
         bs = self.config.batch_size
-        # a pair of disjoint scopes is the comparator's first answer (coexist: clean), so a scan,
-        # which reports only findings, need not build its verdict (most pairs of a multi-team store)
-        skip_disjoint = "structural" in self.guard.config.stages
         it = iter(pairs)
         with tqdm(total=n_pairs, desc="scan", unit="pair",
                   disable=not self.config.bars) as bar:
             while chunk := list(itertools.islice(it, bs)):
-                bar.update(len(chunk))
-                if skip_disjoint:
-                    chunk = [(i, j) for i, j in chunk if not scopes_disjoint(norms[i], norms[j])]
                 # the earlier claim plays "existing", the later one "incoming"
                 items = [(claims[i], norms[i], claims[j], norms[j]) for i, j in chunk]
-                for (i, j), pj in zip(chunk, self.guard.judge_pairs(items)):
-                    if pj.tier is not Tier.CLEAN:
-                        findings.append(_finding(claims[i], claims[j], pj, norms[i], norms[j]))
+                for k, pj in self.guard.flagged(items):
+                    i, j = chunk[k]
+                    findings.append(_finding(claims[i], claims[j], pj, norms[i], norms[j]))
+                bar.update(len(chunk))
         timings["judge"] = round(time.perf_counter() - t, 2)
         findings.sort(key=lambda f: (f["tier"] != "block", f["existing_id"], f["incoming_id"]))
         return ScanReport(len(claims), n_pairs, findings, time.perf_counter() - t0, skipped or [],

@@ -61,13 +61,12 @@ class JudgeBatch:
         self.norms = ray.get(norms_ref)
 
     def __call__(self, batch: dict) -> dict:
-        from guard.judge import Tier
         pairs = list(zip(batch["a"].tolist(), batch["b"].tolist()))
         items = [(self.claims[i], self.norms[i], self.claims[j], self.norms[j]) for i, j in pairs]
         found = []
-        for (i, j), pj in zip(pairs, self.guard.judge_pairs(items)):
-            if pj.tier is not Tier.CLEAN:
-                found.append(json.dumps(_finding(self.claims[i], self.claims[j], pj, self.norms[i], self.norms[j])))
+        for k, pj in self.guard.flagged(items):
+            i, j = pairs[k]
+            found.append(json.dumps(_finding(self.claims[i], self.claims[j], pj, self.norms[i], self.norms[j])))
         return {"finding": found}
 
 

@@ -78,14 +78,14 @@ def test_a_big_ingest_normalises_in_workers_and_reports_progress(fast_guard, tmp
 def test_skipping_disjoint_scopes_changes_no_finding(fast_guard, monkeypatch):
     """A scan does not build verdicts for pairs whose scopes are disjoint (the comparator's first
     answer is coexist); judging every pair instead gives the very same findings."""
-    import guard.scan as scan_mod
+    import guard.pipeline as pipeline
     from benchmarks.synth import make_store
     claims, _ = make_store(400)
     assert len({c.scope.env for c in claims}) > 1 or len({c.scope.team for c in claims}) > 1
     key = lambda r: sorted((f["existing_id"], f["incoming_id"], f["tier"], f["reason"]) for f in r.findings)
     cfg = ScanConfig(neighbours=0, progress=False, batch_size=97)     # several chunks
     skipped = Scanner(fast_guard, cfg).scan(claims)
-    monkeypatch.setattr(scan_mod, "scopes_disjoint", lambda a, b: False)
+    monkeypatch.setattr(pipeline, "scopes_disjoint", lambda a, b: False)
     judged_all = Scanner(fast_guard, cfg).scan(claims)
     assert key(skipped) == key(judged_all) and skipped.findings
     assert skipped.pairs_compared == judged_all.pairs_compared
