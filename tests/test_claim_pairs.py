@@ -1,7 +1,8 @@
 """Claim pairs as NLI training data, and the grouped folds the NLI models and the gate share."""
 import pytest
 
-from training.claim_pairs import grouped_folds, nli_label, read_rows, to_nli_pairs
+from training.claim_pairs import (claim_training_pairs, grouped_folds, nli_label, read_rows, same_document_neutrals,
+                                  to_nli_pairs)
 
 
 def row(label, category, source="doc", i=0):
@@ -89,3 +90,31 @@ def test_a_two_stage_recipe_trains_general_nli_once_and_folds_start_from_it(tmp_
     final = json.loads((tmp_path / "two-model" / "training_summary.json").read_text())
     assert final["config"]["from_checkpoint"] == str(tmp_path / "work" / "general")
     assert "hardware" in final
+
+
+def test_same_document_neutrals_pair_one_documents_statements_on_a_shared_word():
+    def r(i, text, source):
+        return {"id": f"x-{i}", "existing": {"text": text}, "incoming": {"text": f"note {i}"},
+                "label": "compatible", "category": "unrelated_cross_domain", "source": source}
+    rows = [r(0, "The scheduler retries failed jobs three times.", "a.md"),
+            r(1, "The scheduler runs in us-east-1.", "a.md"),
+            r(2, "Invoices are paid within 30 days.", "a.md"),          # shares no content word
+            r(3, "The scheduler is written in Go.", "b.md")]            # another document
+    pairs = same_document_neutrals(rows, per_document=5)
+    assert [(p.premise, p.hypothesis, p.label) for p in pairs] == [
+        ("The scheduler retries failed jobs three times.", "The scheduler runs in us-east-1.", "neutral"),
+        ("The scheduler runs in us-east-1.", "The scheduler retries failed jobs three times.", "neutral")]
+    assert same_document_neutrals(rows, per_document=0) == []
+    assert len(claim_training_pairs(rows, {})) == len(to_nli_pairs(rows))
+    assert len(claim_training_pairs(rows, {"same_document_neutrals": 2})) == len(to_nli_pairs(rows)) + 2
+
+
+def test_same_document_neutrals_never_cross_a_fold(shared_data):
+    rows = read_rows(shared_data / "bench" / "claims_train.jsonl")
+    folds = grouped_folds(rows)
+    for f in range(5):
+        train = [x for x, k in zip(rows, folds) if k != f]
+        held_texts = {x["existing"]["text"] for x, k in zip(rows, folds) if k == f} | \
+                     {x["incoming"]["text"] for x, k in zip(rows, folds) if k == f}
+        extra = same_document_neutrals(train, 4)
+        assert extra and not {t for p in extra for t in (p.premise, p.hypothesis)} & held_texts

@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from training.claim_pairs import CLAIMS_DEV, CLAIMS_TRAIN, grouped_folds, read_rows, to_nli_pairs
+from training.claim_pairs import CLAIMS_DEV, CLAIMS_TRAIN, claim_training_pairs, grouped_folds, read_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_NLI = ROOT.parent / "shared" / "data" / "nli"
@@ -101,7 +101,7 @@ def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | N
         held = [r for r, x in zip(rows, fold) if x == f]
         mdir = work / f"fold{f}"
         t = time.time()
-        s = train(_train_cfg(recipe, mdir, start), extra=to_nli_pairs(train_rows))
+        s = train(_train_cfg(recipe, mdir, start), extra=claim_training_pairs(train_rows, recipe))
         preds = _score(mdir, held, recipe["max_length"])
         tmp = pred_file.with_suffix(".tmp")
         tmp.write_text("".join(json.dumps({**p, "fold": f}) + "\n" for p in preds))
@@ -122,7 +122,7 @@ def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | N
     final = model_root / recipe["output"]
     if not (final / "model.safetensors").exists():
         t = time.time()
-        s = train(_train_cfg(recipe, final, start), extra=to_nli_pairs(rows))
+        s = train(_train_cfg(recipe, final, start), extra=claim_training_pairs(rows, recipe))
         shutil.rmtree(final / "_checkpoints", ignore_errors=True)
         s["command"] = f"python -m training.cv_nli {recipe['_path']}"
         s["recipe"] = {k2: v for k2, v in recipe.items() if not k2.startswith("_")}
