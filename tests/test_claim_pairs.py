@@ -120,13 +120,19 @@ def test_same_document_neutrals_never_cross_a_fold(shared_data):
         assert extra and not {t for p in extra for t in (p.premise, p.hypothesis)} & held_texts
 
 
-def test_the_ablation_reports_text_only_auc_and_recall_at_two_percent():
+def test_the_ablation_reports_the_cards_auc_and_recall_at_two_percent(tmp_path):
+    import json
+
     from training.claim_stage_ablation import figures
     rows = [{"id": str(i), "label": lab, "category": cat} for i, (lab, cat) in enumerate(
         [("contradiction", "value_conflict")] * 3 + [("compatible", "unrelated_cross_domain")] * 3 +
-        [("compatible", "scope_disjoint")])]
-    p = {"0": 0.9, "1": 0.8, "2": 0.2, "3": 0.1, "4": 0.3, "5": 0.85, "6": 0.99}
-    f = figures(rows, p)
-    assert f["roc_auc_text_only"] == round(6 / 9, 4)          # the scope-disjoint pair is left out
+        [("compatible", "scope_disjoint"), ("tension", "soft_tension")])]
+    p = {"0": 0.9, "1": 0.8, "2": 0.2, "3": 0.1, "4": 0.3, "5": 0.85, "6": 0.99, "7": 0.95}
+    oof = tmp_path / "oof.jsonl"       # the larger direction counts
+    oof.write_text("".join(json.dumps({"id": i, "forward": {"contradiction": v}, "backward": {"contradiction": v / 2}})
+                           + "\n" for i, v in p.items()))
+    f = figures(rows, oof)
+    assert f["roc_auc_text_only"] == round(6 / 9, 4)          # scope-disjoint and tension pairs left out
+    assert f["roc_auc"] == round(6 / 12, 4)                    # the scope-disjoint pair counts here
     assert f["recall_at_2pct_fp_text_only"] == round(1 / 3, 4)  # above the highest negative (0.85)
     assert f["mean_p_contradiction_by_category"]["scope_disjoint"] == 0.99

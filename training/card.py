@@ -61,15 +61,21 @@ def write_card(model_dir: Path, fp32: dict, int8: dict | None = None, extra: str
     return out
 
 
+def p_contradiction(pred_file: Path) -> dict[str, float]:
+    """Each pair's p(contradiction), the larger of its two directions, from a predictions file."""
+    out = {}
+    for line in Path(pred_file).read_text().splitlines():
+        if line.strip():
+            p = json.loads(line)
+            out[p["id"]] = max(p["forward"]["contradiction"], p["backward"]["contradiction"])
+    return out
+
+
 def claims_auc(pred_file: Path, rows: list[dict]) -> dict:
     """ROC AUC of p(contradiction) (max of both directions), contradiction vs compatible pairs
     (tension left out), overall and per compatible category's hardest case is in the bench."""
     from sklearn.metrics import roc_auc_score
-    preds = {}
-    for line in Path(pred_file).read_text().splitlines():
-        if line.strip():
-            p = json.loads(line)
-            preds[p["id"]] = max(p["forward"]["contradiction"], p["backward"]["contradiction"])
+    preds = p_contradiction(pred_file)
     use = [r for r in rows if r["label"] in ("contradiction", "compatible") and r["id"] in preds]
     y = [r["label"] == "contradiction" for r in use]
     text_only = [r for r in use if r["category"] not in ("scope_disjoint", "time_disjoint")]

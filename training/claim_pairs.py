@@ -19,8 +19,9 @@ Optional hard negatives (``same_document_neutrals``): two of one document's own 
 model reads "same subject, another fact" as a contradiction on short statements (p ≈ 0.87 on "runs
 6 replicas" / "uses Python 3.12"), and a document's own statements about one subject are the
 natural supply of such pairs — a document rarely contradicts itself. A source document sits in
-one fold, so these pairs never cross a split. Measured (grouped 5-fold, one epoch from v1): OOF
-text-only AUC 0.762 → 0.764 — every score shifts down, separation barely moves; off by default.
+one fold, so these pairs never cross a split. Measured (``training.claim_stage_ablation``:
+grouped 5-fold, one epoch from v1): OOF text-only AUC 0.735 → 0.732 — every score shifts down,
+separation does not improve; off by default.
 """
 from __future__ import annotations
 

@@ -79,6 +79,18 @@ def _score(model_dir: Path, rows: list[dict], max_length: int) -> list[dict]:
              "backward": {k: round(v, 5) for k, v in b.items()}} for r, (f, b) in zip(rows, both)]
 
 
+def train_fold(cfg, extra: list, held: list[dict], fold: int, pred_file: Path, max_length: int) -> dict:
+    """Train one fold model and write its held-out rows' scores (both directions) to ``pred_file``
+    whole or not at all, so a rerun skips a finished fold; returns the training summary."""
+    from training.train import train
+    s = train(cfg, extra=extra)
+    preds = _score(Path(cfg.output_dir), held, max_length)
+    tmp = pred_file.with_suffix(".tmp")
+    tmp.write_text("".join(json.dumps({**p, "fold": fold}) + "\n" for p in preds))
+    tmp.replace(pred_file)
+    return s
+
+
 def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | None = None,
         folds_only: bool = False, train_path: Path = CLAIMS_TRAIN, dev_path: Path = CLAIMS_DEV,
         model_root: Path = ROOT) -> dict:
@@ -101,11 +113,8 @@ def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | N
         held = [r for r, x in zip(rows, fold) if x == f]
         mdir = work / f"fold{f}"
         t = time.time()
-        s = train(_train_cfg(recipe, mdir, start), extra=claim_training_pairs(train_rows, recipe))
-        preds = _score(mdir, held, recipe["max_length"])
-        tmp = pred_file.with_suffix(".tmp")
-        tmp.write_text("".join(json.dumps({**p, "fold": f}) + "\n" for p in preds))
-        tmp.replace(pred_file)
+        s = train_fold(_train_cfg(recipe, mdir, start), claim_training_pairs(train_rows, recipe), held, f,
+                       pred_file, recipe["max_length"])
         shutil.rmtree(mdir / "_checkpoints", ignore_errors=True)
         summary["runs"][f"fold{f}"] = {"pairs": s["pairs_total"], "wall_seconds": round(time.time() - t, 1)}
         print(f"fold {f}: {len(train_rows)} train rows, {len(held)} held out, {time.time() - t:.0f} s", flush=True)
