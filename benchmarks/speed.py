@@ -27,15 +27,18 @@ def _pct(xs: list[float]) -> dict:
             "p99_ms": float(np.percentile(a, 99)), "n": len(xs)}
 
 
-def write_latency(n: int, profile: str, n_writes: int = 200) -> dict:
-    """Guarded writes (remember) against a store of ``n`` active claims."""
+def write_latency(n: int, profile: str, n_writes: int = 200, nli_model: str | None = None) -> dict:
+    """Guarded writes (remember) against a store of ``n`` active claims (``nli_model``: another
+    cross-encoder for the accurate profile, with the gate fitted beside it)."""
     from benchmarks.synth import make_store
     from guard.pipeline import Guard, GuardConfig
     from guard.service import GuardService
     claims, _ = make_store(n, seed=7)
     probes, _ = make_store(n_writes * 2, conflict_rate=0.2, seed=99)
     with tempfile.TemporaryDirectory() as d:
-        store = GuardService(Path(d) / "s.sqlite", guard=Guard(GuardConfig.profile(profile)))
+        cfg = GuardConfig.profile(profile)
+        cfg.nli_model = nli_model
+        store = GuardService(Path(d) / "s.sqlite", guard=Guard(cfg))
         t = time.perf_counter()
         store.ingest(claims)
         store.refresh()
@@ -127,21 +130,50 @@ def claim_pair_throughput(runs: int = 3) -> dict:
     """torch fp32, ONNX Runtime fp32 (the default) and int8 on claims_dev's pairs in both
     directions (640 claim-length pairs, batch 32): the median of ``runs`` timed passes each, the cache cleared between them."""
     from guard.nli import NLIScorer
-    from training.claim_pairs import CLAIMS_DEV, read_rows
-    pairs = [(r["existing"]["text"], r["incoming"]["text"]) for r in read_rows(CLAIMS_DEV)]
-    pairs += [(h, p) for p, h in pairs]
+    pairs = _claims_dev_both_ways()
     out = {}
     for kw in ({"backend": "torch"}, {}, {"quantize": True}):     # torch fp32, ONNX Runtime fp32, int8
         sc = NLIScorer(**kw)
-        sc.predict(pairs[:64])
-        rates = []
-        for _ in range(runs):
-            sc._cache.clear()
-            t = time.perf_counter()
-            sc.predict(pairs)
-            rates.append(len(pairs) / (time.perf_counter() - t))
-        out[sc.backend] = round(float(np.median(rates)), 1)
+        out[sc.backend] = _pairs_per_second(sc, pairs, runs)
     return out
+
+
+def _claims_dev_both_ways() -> list[tuple[str, str]]:
+    from training.claim_pairs import CLAIMS_DEV, read_rows
+    pairs = [(r["existing"]["text"], r["incoming"]["text"]) for r in read_rows(CLAIMS_DEV)]
+    return pairs + [(h, p) for p, h in pairs]
+
+
+def _pairs_per_second(scorer, pairs: list[tuple[str, str]], runs: int) -> float:
+    """Median rate of ``runs`` timed passes, the cache cleared before each, after one warm-up batch."""
+    scorer.predict(pairs[:64])
+    rates = []
+    for _ in range(runs):
+        scorer._cache.clear()
+        t = time.perf_counter()
+        scorer.predict(pairs)
+        rates.append(len(pairs) / (time.perf_counter() - t))
+    return round(float(np.median(rates)), 1)
+
+
+def model_speed(models: dict[str, str], runs: int = 3, write_sizes: tuple[int, ...] = (10000,),
+                n_writes: int = 200) -> dict:
+    """Each cross-encoder's rate on claims_dev's pairs in both directions (ONNX Runtime fp32, the
+    default backend; median of ``runs`` passes, cache cleared) and the accurate profile's write
+    latency with it — the same measurements for a student and its teacher, on one machine."""
+    from benchmarks.report import machine
+    from guard.nli import NLIScorer
+    pairs = _claims_dev_both_ways()
+    cols = ["NLI pairs/s (claims_dev, both directions)"] + [f"write p50 / p95 ms at {n:,}" for n in write_sizes]
+    rows = {}
+    for label, path in models.items():
+        sc = NLIScorer(path)
+        row = [_pairs_per_second(sc, pairs, runs)]
+        for n in write_sizes:
+            w = write_latency(n, "accurate", n_writes, nli_model=path)
+            row.append(f"{w['p50_ms']:.0f} / {w['p95_ms']:.0f}")
+        rows[label] = row
+    return {"columns": cols, "rows": rows, "backend": sc.backend, "machine": machine()}
 
 
 def nli_throughput(batch_sizes=(1, 8, 32, 64), n_pairs: int = 512, n_acc: int = 2000) -> dict:
@@ -230,6 +262,15 @@ def main(sizes=(1000, 10000, 100000), parts=("writes", "scan", "nli"), out_dir: 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--scan-one":
         print(json.dumps(scan_one(int(sys.argv[2]), sys.argv[3], "--exhaustive" in sys.argv)))
+    elif len(sys.argv) > 1 and sys.argv[1] == "--models":
+        # python -m benchmarks.speed --models teacher=models/a,student=models/b OUT.json
+        models = dict(kv.split("=", 1) for kv in sys.argv[2].split(","))
+        rep = model_speed(models)
+        rep["note"] = (f"Measured on one machine ({rep['machine']}), {rep['backend']}: "
+                       f"`python -m benchmarks.speed --models {sys.argv[2]} {sys.argv[3]}`; writes: the accurate "
+                       "profile, 200 remembers against 10,000 synthetic active claims (`write_latency`).")
+        Path(sys.argv[3]).write_text(json.dumps(rep, indent=2))
+        print(json.dumps(rep, indent=2))
     else:
         import argparse
         ap = argparse.ArgumentParser()

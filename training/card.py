@@ -194,7 +194,81 @@ def recipe_card(recipe_path: str | Path, compare: str = "models/nli-minilm-l6",
     return out
 
 
+def distilled_card(recipe_path: str | Path, speed: dict | None = None) -> Path:
+    """The card of a student distilled by ``training.distill``: how it was made (teacher, layers,
+    data, loss, hardware), teacher and student side by side on the NLI files and on claim pairs,
+    calibration, the gate fitted for it, and the speed both run at (``speed.json`` beside it)."""
+    from training.claim_pairs import CLAIMS_DEV, CLAIMS_TRAIN, read_rows
+    root = Path(__file__).resolve().parents[1]
+    recipe = json.loads(Path(recipe_path).read_text())
+    name, mdir = recipe["name"], root / recipe["output"]
+    teacher = Path(recipe["teacher"]).name
+    s = json.loads((mdir / "training_summary.json").read_text())
+    cfg = s["config"]
+    read = lambda f: json.loads(f.read_text()) if f.is_file() else None  # noqa: E731
+    fp32, t_eval = read(mdir / "eval_fp32.json"), read(root / recipe["teacher"] / "eval_fp32.json")
+    cal, gate, speed = read(mdir / "calibration.json"), read(mdir / "learned_gate.json"), speed or read(mdir / "speed.json")
+    lines = [f"# {name}", "",
+             f"A 3-way NLI cross-encoder (contradiction / entailment / neutral, order in `config.json`'s `id2label`) "
+             f"for claim-guard's gated NLI stage: {s['student_layers']} layers of `{teacher}` (the default model), "
+             "distilled from it on the CPU. Opt-in (`--nli-model models/" + name + "`, or `GuardConfig(nli_model=…)`); "
+             "it carries its own calibration and learned gate.", "",
+             "## How it was made", "",
+             f"One command from a clean checkout: `python -m training.distill training/recipes/{name}.json` "
+             "(checkpointed: the teacher's scores are saved chunk by chunk and the student's training resumes from its "
+             f"last checkpoint). Then `python -m training.distill --score training/recipes/{name}.json`, "
+             f"`python -m training.calibrate {recipe['output']}`, `python -m training.fit_learned_gate "
+             f"training/recipes/{name}.json`; this card: `python -m training.card --distilled training/recipes/{name}.json`.", "",
+             f"Student: the teacher's layers {cfg['layers']} (every other layer, DistilBERT's initialisation), its "
+             f"embeddings and classifier head. Loss: (1 − {cfg['alpha']}) × KL(teacher ‖ student) at temperature "
+             f"{cfg['temperature']} + {cfg['alpha']} × cross-entropy on the gold label where the pair has one (the "
+             "swapped direction of a non-contradiction has none). Teacher scores uncalibrated. "
+             f"{s['pairs_total']} pairs ({s['pairs_with_gold_label']} with a gold label), epochs {cfg['epochs']}, batch "
+             f"{cfg['batch_size']}, lr {cfg['learning_rate']}, max length {cfg['max_length']}, seed {cfg['seed']}; "
+             f"{s['steps']} steps, final loss {s['train_loss']:.4f}; teacher scoring {s['teacher_seconds'] / 60:.1f} "
+             f"min, training {s['wall_seconds'] / 60:.1f} min on {s['hardware']}. {recipe.get('selection', '')}.", "",
+             "Never trained on: claims_train and claims_dev (the gate is fitted on this model's claims_train scores, "
+             "so they must be held-out; the teacher's claim stage did see claims_train, and what it learned there "
+             "reaches the student only through its scores of other pairs), nor any evaluation file below.", "",
+             "| source | pairs |", "|---|---|"]
+    lines += [f"| {k} | {v} |" for k, v in sorted(s["pairs_by_source"].items()) if not k.startswith("dropped:")]
+    lines += ["", "Each pair above is also used swapped (premise and hypothesis exchanged). Dropped before training: "
+              + ", ".join(f"{k.removeprefix('dropped:')} {v}" for k, v in s["pairs_by_source"].items()
+                          if k.startswith("dropped:")) + ".", ""]
+    if fp32:
+        lines += [f"## Evaluation (`guard eval-nli --limit 1000`), fp32, teacher and student", ""]
+        lines += _side_by_side(t_eval, fp32, "teacher", "student") if t_eval else _table(fp32["files"])
+    if speed:
+        lines += ["", "## Speed", "", speed.get("note", ""), "",
+                  "| model | " + " | ".join(speed["columns"]) + " |", "|---|" + "---|" * len(speed["columns"])]
+        lines += [f"| {m} | " + " | ".join(str(x) for x in row) + " |" for m, row in speed["rows"].items()]
+    if cal:
+        lines += [""] + _calibration_section(cal)
+    cv = root / "results" / "claims-cv"
+    tr, dv = read_rows(CLAIMS_TRAIN), read_rows(CLAIMS_DEV)
+    lines += ["", "## Claim pairs: p(contradiction) as evidence", "",
+              "ROC AUC of p(contradiction) (max over both directions), contradiction vs compatible pairs; text-only "
+              "leaves out scope- and time-disjoint pairs. The teacher's claims_train figures are out-of-fold (fold "
+              "models grouped by source document); the student's are held-out (it never trained on claims_train).", "",
+              "| model | claims_train | text-only | claims_dev | claims_dev, text-only |", "|---|---|---|---|---|"]
+    for tag in (teacher, name):
+        if (cv / f"oof_nli_{tag}.jsonl").exists() and (cv / f"dev_nli_{tag}.jsonl").exists():
+            a, b = claims_auc(cv / f"oof_nli_{tag}.jsonl", tr), claims_auc(cv / f"dev_nli_{tag}.jsonl", dv)
+            lines.append(f"| `{tag}` | {a['roc_auc']} | {a['roc_auc_text_only']} | {b['roc_auc']} | {b['roc_auc_text_only']} |")
+    if gate:
+        lines += ["", "## The learned gate fitted for this model (`learned_gate.json`)", "",
+                  f"Fitted on: {gate.get('fitted_on')}.", "",
+                  f"Leave-one-family-out (pairs structure leaves to it): {json.dumps(gate.get('cross_validation'))}"]
+    lines += [""] + recipe.get("card_notes", [])
+    out = mdir / "README.md"
+    out.write_text("\n".join(lines) + "\n")
+    return out
+
+
 if __name__ == "__main__":
+    if len(sys.argv) > 2 and sys.argv[1] == "--distilled":
+        print(distilled_card(sys.argv[2]))
+        sys.exit(0)
     if len(sys.argv) > 2 and sys.argv[1] == "--recipe":
         print(recipe_card(sys.argv[2], compare_eval=sys.argv[4] if sys.argv[3:4] == ["--compare-eval"] else None))
         sys.exit(0)
