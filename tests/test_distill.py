@@ -99,3 +99,31 @@ def test_work_left_by_a_different_run_is_never_resumed(tmp_path):
     (work / "teacher_logits.npy").write_bytes(b"x")
     _fresh_work_dir(work, DistillConfig(output_dir=str(tmp_path / "s"), temperature=1.0), pairs + [Pair("c", "d", "neutral", "t")])
     assert not (work / "teacher_logits.npy").exists()
+
+
+@pytest.mark.slow
+def test_the_shipped_student_runs_the_guard_with_its_own_calibration_and_gate():
+    """The opt-in student end to end: its own learned gate and temperature (not the teacher's), the
+    pair the accuracy issue names as NLI's to catch reaches the gate and is flagged, a restated
+    conjunct stays clean, and a pair scores the same alone and in a batch."""
+    from guard.claims import Claim
+    from guard.nli.learned_gate import GATE_FILE
+    from guard.pipeline import Guard, GuardConfig
+    student = ROOT / "models" / "nli-minilm-l3-v2"
+    if not (student / "model.safetensors").exists():
+        pytest.skip("the student is not in this checkout")
+    guard = Guard(GuardConfig(nli_model=str(student)))
+    gate = guard.nli_gate
+    assert Path(gate.scorer.path) == student
+    assert gate.gate.block_threshold_ == json.loads((student / GATE_FILE).read_text())["block_threshold"]
+    assert gate.scorer.temperature == pytest.approx(json.loads((student / "calibration.json").read_text())["temperature"])
+    pairs = [("Contractors must not have production database access.",
+              "Contractors on the data team can query the production database directly."),
+             ("X preserves ordering and rejects null keys.", "X preserves ordering.")]
+    out = guard.compare_claims([(Claim(text=a), Claim(text=b)) for a, b in pairs])
+    assert out[0].tier.value in ("warn", "block") and out[0].nli is not None
+    assert out[1].tier.value == "clean"
+    alone = gate.scorer.predict([pairs[0]])[0]["contradiction"]
+    gate.scorer._cache.clear()
+    batched = gate.scorer.predict([pairs[1], pairs[0], ("a", "b")])[1]["contradiction"]
+    assert abs(alone - batched) < 1e-3

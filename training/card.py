@@ -195,48 +195,63 @@ def recipe_card(recipe_path: str | Path, compare: str = "models/nli-minilm-l6",
 
 
 def distilled_card(recipe_path: str | Path, speed: dict | None = None) -> Path:
-    """The card of a student distilled by ``training.distill``: how it was made (teacher, layers,
-    data, loss, hardware), teacher and student side by side on the NLI files and on claim pairs,
-    calibration, the gate fitted for it, and the speed both run at (``speed.json`` beside it)."""
+    """The card of a student made by ``training.distill`` (and, in a two-stage recipe, given the
+    teacher's claim stage by ``training.cv_nli``): how it was made (teacher, layers, data, loss,
+    hardware), teacher and student side by side on the NLI files and on claim pairs, calibration,
+    the gate fitted for it, and the speed both run at (``speed.json`` beside it)."""
     from training.claim_pairs import CLAIMS_DEV, CLAIMS_TRAIN, read_rows
     root = Path(__file__).resolve().parents[1]
     recipe = json.loads(Path(recipe_path).read_text())
     name, mdir = recipe["name"], root / recipe["output"]
     teacher = Path(recipe["teacher"]).name
-    s = json.loads((mdir / "training_summary.json").read_text())
-    cfg = s["config"]
     read = lambda f: json.loads(f.read_text()) if f.is_file() else None  # noqa: E731
+    final = read(mdir / "training_summary.json")
+    two_stage = "from_checkpoint" in recipe
+    s = read(root / recipe["from_checkpoint"] / "training_summary.json") if two_stage else final
+    if two_stage:     # the general stage lives outside models/: its summary travels with the model
+        s = s or read(mdir / "training_summary_stage1.json")
+        (mdir / "training_summary_stage1.json").write_text(json.dumps(s, indent=2))
+    cfg = s["config"]
     fp32, t_eval = read(mdir / "eval_fp32.json"), read(root / recipe["teacher"] / "eval_fp32.json")
     cal, gate, speed = read(mdir / "calibration.json"), read(mdir / "learned_gate.json"), speed or read(mdir / "speed.json")
+    steps = (f"`python -m training.distill training/recipes/{name}.json` (stage 1), then `python -m training.cv_nli "
+             f"training/recipes/{name}.json` (stage 2: grouped fold models, then the final model)" if two_stage else
+             f"`python -m training.distill training/recipes/{name}.json`, then `python -m training.distill --score "
+             f"training/recipes/{name}.json`")
     lines = [f"# {name}", "",
              f"A 3-way NLI cross-encoder (contradiction / entailment / neutral, order in `config.json`'s `id2label`) "
-             f"for claim-guard's gated NLI stage: {s['student_layers']} layers of `{teacher}` (the default model), "
-             "distilled from it on the CPU. Opt-in (`--nli-model models/" + name + "`, or `GuardConfig(nli_model=…)`); "
-             "it carries its own calibration and learned gate.", "",
+             f"for claim-guard's gated NLI stage: a {len(cfg['layers'])}-layer student of `{teacher}` (the default model; "
+             f"its layers {cfg['layers']}), distilled from it on the CPU" + (", then trained on claim pairs as the teacher was" if two_stage else "")
+             + ". Opt-in (`guard --nli-model models/" + name + "`, or `GuardConfig(nli_model=…)`); it carries its own "
+             "calibration and learned gate.", "",
              "## How it was made", "",
-             f"One command from a clean checkout: `python -m training.distill training/recipes/{name}.json` "
-             "(checkpointed: the teacher's scores are saved chunk by chunk and the student's training resumes from its "
-             f"last checkpoint). Then `python -m training.distill --score training/recipes/{name}.json`, "
-             f"`python -m training.calibrate {recipe['output']}`, `python -m training.fit_learned_gate "
-             f"training/recipes/{name}.json`; this card: `python -m training.card --distilled training/recipes/{name}.json`.", "",
-             f"Student: the teacher's layers {cfg['layers']} (every other layer, DistilBERT's initialisation), its "
-             f"embeddings and classifier head. Loss: (1 − {cfg['alpha']}) × KL(teacher ‖ student) at temperature "
-             f"{cfg['temperature']} + {cfg['alpha']} × cross-entropy on the gold label where the pair has one (the "
-             "swapped direction of a non-contradiction has none). Teacher scores uncalibrated. "
-             f"{s['pairs_total']} pairs ({s['pairs_with_gold_label']} with a gold label), epochs {cfg['epochs']}, batch "
-             f"{cfg['batch_size']}, lr {cfg['learning_rate']}, max length {cfg['max_length']}, seed {cfg['seed']}; "
-             f"{s['steps']} steps, final loss {s['train_loss']:.4f}; teacher scoring {s['teacher_seconds'] / 60:.1f} "
-             f"min, training {s['wall_seconds'] / 60:.1f} min on {s['hardware']}. {recipe.get('selection', '')}.", "",
-             "Never trained on: claims_train and claims_dev (the gate is fitted on this model's claims_train scores, "
-             "so they must be held-out; the teacher's claim stage did see claims_train, and what it learned there "
-             "reaches the student only through its scores of other pairs), nor any evaluation file below.", "",
-             "| source | pairs |", "|---|---|"]
+             f"Commands from a clean checkout: {steps}; each is checkpointed (the teacher's scores are saved chunk by "
+             f"chunk, training resumes from its last checkpoint, finished folds are skipped). Then `python -m "
+             f"training.calibrate {recipe['output']}`, `python -m training.fit_learned_gate training/recipes/{name}.json`; "
+             f"this card: `python -m training.card --distilled training/recipes/{name}.json`.", "",
+             f"**Stage 1, distillation.** Student: the teacher's layers {cfg['layers']} (DistilBERT's initialisation "
+             f"from the teacher's own layers), its embeddings and classifier head. Loss: (1 − {cfg['alpha']}) × "
+             f"KL(teacher ‖ student) at temperature {cfg['temperature']} + {cfg['alpha']} × cross-entropy on the gold "
+             "label where the pair has one (the swapped direction of a non-contradiction has none); teacher scores "
+             f"uncalibrated. {s['pairs_total']} pairs ({s['pairs_with_gold_label']} with a gold label), epochs "
+             f"{cfg['epochs']}, batch {cfg['batch_size']}, lr {cfg['learning_rate']}, max length {cfg['max_length']}, "
+             f"seed {cfg['seed']}; {s['steps']} steps, final loss {s['train_loss']:.4f}; teacher scoring "
+             f"{s['teacher_seconds'] / 60:.1f} min, training {s['wall_seconds'] / 60:.1f} min on {s['hardware']}. "
+             "Distillation never shows the student a claims_train or claims_dev pair (the teacher's claim stage did "
+             "see claims_train; what it learned there reaches the student only through its scores of other pairs).", "",
+             "| source | pairs (each also used swapped) |", "|---|---|"]
     lines += [f"| {k} | {v} |" for k, v in sorted(s["pairs_by_source"].items()) if not k.startswith("dropped:")]
-    lines += ["", "Each pair above is also used swapped (premise and hypothesis exchanged). Dropped before training: "
-              + ", ".join(f"{k.removeprefix('dropped:')} {v}" for k, v in s["pairs_by_source"].items()
-                          if k.startswith("dropped:")) + ".", ""]
+    lines += ["", "Dropped before training: " + ", ".join(f"{k.removeprefix('dropped:')} {v}" for k, v in
+                                                       s["pairs_by_source"].items() if k.startswith("dropped:")) + ".", ""]
+    if two_stage and final:
+        lines += [f"**Stage 2, claim pairs** (the teacher's claim stage): {final['pairs_total']} pairs — {recipe.get('claim_data', '')} "
+                  f"plus a seeded replay of general NLI ({', '.join(f'{k} {v}' for k, v in recipe.get('replay_sample', {}).items())}); "
+                  f"epochs {recipe['epochs']}, batch {recipe['batch_size']}, lr {recipe['learning_rate']}; {final['steps']} steps, "
+                  f"{final['wall_seconds'] / 60:.1f} min on {final.get('hardware')} (each of the {recipe.get('folds', 5)} "
+                  "fold models the same on four fifths of claims_train, grouped by source document).", ""]
+    lines += [f"{recipe.get('selection', '')}.", ""]
     if fp32:
-        lines += [f"## Evaluation (`guard eval-nli --limit 1000`), fp32, teacher and student", ""]
+        lines += ["## Evaluation (`guard eval-nli --limit 1000`), fp32, teacher and student", ""]
         lines += _side_by_side(t_eval, fp32, "teacher", "student") if t_eval else _table(fp32["files"])
     if speed:
         lines += ["", "## Speed", "", speed.get("note", ""), "",
@@ -248,8 +263,10 @@ def distilled_card(recipe_path: str | Path, speed: dict | None = None) -> Path:
     tr, dv = read_rows(CLAIMS_TRAIN), read_rows(CLAIMS_DEV)
     lines += ["", "## Claim pairs: p(contradiction) as evidence", "",
               "ROC AUC of p(contradiction) (max over both directions), contradiction vs compatible pairs; text-only "
-              "leaves out scope- and time-disjoint pairs. The teacher's claims_train figures are out-of-fold (fold "
-              "models grouped by source document); the student's are held-out (it never trained on claims_train).", "",
+              "leaves out scope- and time-disjoint pairs. claims_train figures are out-of-fold (each fold scored by a "
+              "model that never trained on it" + ("; but see below on what reaches a distilled student through its teacher"
+                                                if two_stage else "; this student never trained on any claim pair")
+              + "); claims_dev was never trained on.", "",
               "| model | claims_train | text-only | claims_dev | claims_dev, text-only |", "|---|---|---|---|---|"]
     for tag in (teacher, name):
         if (cv / f"oof_nli_{tag}.jsonl").exists() and (cv / f"dev_nli_{tag}.jsonl").exists():
@@ -263,7 +280,6 @@ def distilled_card(recipe_path: str | Path, speed: dict | None = None) -> Path:
     out = mdir / "README.md"
     out.write_text("\n".join(lines) + "\n")
     return out
-
 
 if __name__ == "__main__":
     if len(sys.argv) > 2 and sys.argv[1] == "--distilled":

@@ -1,10 +1,13 @@
 """Distil the shipped NLI cross-encoder into a shallower student (the speed issue's "smaller student").
 
-Run: ``python -m training.distill training/recipes/nli-minilm-l3-distilled.json`` (checkpointed:
-the teacher's scores are saved as they are computed, the student's training resumes from its last
-checkpoint). Then ``python -m training.distill --score <recipe>`` (the claim-pair scores the gate is fitted
-on), ``python -m training.calibrate <output>`` and ``python -m training.fit_learned_gate
-<recipe>``.
+Run: ``python -m training.distill training/recipes/nli-minilm-l3-v2.json`` (checkpointed: the
+teacher's scores are saved as they are computed, the student's training resumes from its last
+checkpoint). That recipe is two-stage, like the teacher's: the distilled student is its general
+stage (``distill.output``), and ``python -m training.cv_nli <recipe>`` then adds the teacher's claim
+stage with grouped fold models (the gate's out-of-fold scores). A one-stage recipe (no
+``from_checkpoint``) ships the distilled student itself: ``python -m training.distill --score
+<recipe>`` writes its claim-pair scores (held-out: it never saw a claim pair). Then ``python -m
+training.calibrate <output>`` and ``python -m training.fit_learned_gate <recipe>``.
 
 Why a student made of the teacher's own layers: a cross-encoder's cost is linear in its layers, and
 a student initialised from every other layer of the teacher (DistilBERT's recipe) starts close to
@@ -15,11 +18,12 @@ Why soft targets: the teacher's whole distribution (temperature-softened KL) car
 is and which wrong label is nearer, which the gold label alone does not; the gold label is mixed
 in (``alpha``) where the pair has one.
 
-What the student never sees: claims_train and claims_dev. The gate is fitted on the student's
-scores of claims_train, so those scores must come from a model that did not train on those pairs;
-the teacher did (its claim stage), so the student learns from general NLI and the synthetic
-domain templates only. The teacher's claim-stage knowledge still reaches the student through its
-scores of other pairs — the card says so; no claims_train pair is memorised by the student.
+What distillation never shows the student: claims_train and claims_dev. The gate is fitted on
+claims_train scores from models that did not train on those pairs; the teacher did (its claim
+stage), so the student is distilled on general NLI and the synthetic domain templates only, and
+learns claim pairs, if at all, in a claim stage of its own with grouped folds. The teacher's
+claim-stage knowledge still reaches the student through its scores of other pairs (the card says
+so); no claims_train pair is memorised that way.
 """
 from __future__ import annotations
 
@@ -210,14 +214,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--score", action="store_true", help="only write the student's claim-pair scores")
     a = ap.parse_args(argv)
     recipe = json.loads(Path(a.recipe).read_text())
-    out = ROOT / recipe["output"]
+    fields = dict(recipe.get("distill", {}))
+    # a two-stage recipe distils its general stage to distill.output; training.cv_nli adds the claim stage
+    out = ROOT / fields.pop("output", recipe["output"])
     if a.score:
         # the student never trained on claims_train or claims_dev: every score is held-out, as the
         # gate's fitting needs (the files ``training.fit_learned_gate`` and ``guard bench stages`` read)
         from training.cv_nli import score_shipped
         score_shipped(str(out), recipe["name"])
         return
-    fields = {k: v for k, v in recipe.get("distill", {}).items()}
     fields["output_dir"] = str(out)
     if "teacher" in fields and not Path(fields["teacher"]).is_absolute():
         fields["teacher"] = str(ROOT / fields["teacher"])
