@@ -127,3 +127,19 @@ def test_the_shipped_student_runs_the_guard_with_its_own_calibration_and_gate():
     gate.scorer._cache.clear()
     batched = gate.scorer.predict([pairs[1], pairs[0], ("a", "b")])[1]["contradiction"]
     assert abs(alone - batched) < 1e-3
+
+
+@pytest.mark.slow
+def test_the_students_card_is_rebuilt_from_what_ships_with_it(tmp_path, shared_data):
+    """The card comes from the shipped files alone (no runs/ folder in a clean checkout): both
+    stages, the speed table, teacher and student side by side, and the caveat on its CV figures."""
+    from training.card import distilled_card
+    recipe = ROOT / "training" / "recipes" / "nli-minilm-l3-v2.json"
+    if not (ROOT / "models" / "nli-minilm-l3-v2" / "training_summary_stage1.json").exists():
+        pytest.skip("the student is not in this checkout")
+    card = distilled_card(recipe, out=tmp_path / "card.md").read_text()
+    for part in ("**Stage 1, distillation.**", "**Stage 2, claim pairs**", "## Speed", "| teacher |",
+                 "| `nli-minilm-l6-v2` |", "| `nli-minilm-l3-v2` |", "not clean out-of-fold figures",
+                 "## The learned gate fitted for this model"):
+        assert part in card, part
+    assert card == (ROOT / "models" / "nli-minilm-l3-v2" / "README.md").read_text()    # the shipped card is current

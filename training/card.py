@@ -194,7 +194,7 @@ def recipe_card(recipe_path: str | Path, compare: str = "models/nli-minilm-l6",
     return out
 
 
-def distilled_card(recipe_path: str | Path, speed: dict | None = None) -> Path:
+def distilled_card(recipe_path: str | Path, speed: dict | None = None, out: Path | None = None) -> Path:
     """The card of a student made by ``training.distill`` (and, in a two-stage recipe, given the
     teacher's claim stage by ``training.cv_nli``): how it was made (teacher, layers, data, loss,
     hardware), teacher and student side by side on the NLI files and on claim pairs, calibration,
@@ -208,9 +208,10 @@ def distilled_card(recipe_path: str | Path, speed: dict | None = None) -> Path:
     final = read(mdir / "training_summary.json")
     two_stage = "from_checkpoint" in recipe
     s = read(root / recipe["from_checkpoint"] / "training_summary.json") if two_stage else final
-    if two_stage:     # the general stage lives outside models/: its summary travels with the model
-        s = s or read(mdir / "training_summary_stage1.json")
+    if two_stage and s is not None:     # fresh from training: the general stage's summary travels with the model
         (mdir / "training_summary_stage1.json").write_text(json.dumps(s, indent=2))
+    elif two_stage:
+        s = read(mdir / "training_summary_stage1.json")
     cfg = s["config"]
     fp32, t_eval = read(mdir / "eval_fp32.json"), read(root / recipe["teacher"] / "eval_fp32.json")
     cal, gate, speed = read(mdir / "calibration.json"), read(mdir / "learned_gate.json"), speed or read(mdir / "speed.json")
@@ -277,7 +278,7 @@ def distilled_card(recipe_path: str | Path, speed: dict | None = None) -> Path:
                   f"Fitted on: {gate.get('fitted_on')}.", "",
                   f"Leave-one-family-out (pairs structure leaves to it): {json.dumps(gate.get('cross_validation'))}"]
     lines += [""] + recipe.get("card_notes", [])
-    out = mdir / "README.md"
+    out = out or mdir / "README.md"
     out.write_text("\n".join(lines) + "\n")
     return out
 
