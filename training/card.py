@@ -84,6 +84,20 @@ def claims_auc(pred_file: Path, rows: list[dict]) -> dict:
                                                            [preds[r["id"]] for r in text_only])), 4)}
 
 
+def _claims_auc_rows(tags) -> list[str]:
+    """A card's claim-pair AUC rows: each model tag with stored claims_train and claims_dev scores
+    (``results/claims-cv/{oof,dev}_nli_<tag>.jsonl``), overall and text-only."""
+    from training.claim_pairs import CLAIMS_DEV, CLAIMS_TRAIN, read_rows
+    cv = Path(__file__).resolve().parents[1] / "results" / "claims-cv"
+    tr, dv = read_rows(CLAIMS_TRAIN), read_rows(CLAIMS_DEV)
+    out = []
+    for tag in tags:
+        if (cv / f"oof_nli_{tag}.jsonl").exists() and (cv / f"dev_nli_{tag}.jsonl").exists():
+            a, b = claims_auc(cv / f"oof_nli_{tag}.jsonl", tr), claims_auc(cv / f"dev_nli_{tag}.jsonl", dv)
+            out.append(f"| `{tag}` | {a['roc_auc']} | {a['roc_auc_text_only']} | {b['roc_auc']} | {b['roc_auc_text_only']} |")
+    return out
+
+
 def _side_by_side(v1: dict, v2: dict, v1_name: str, v2_name: str) -> list[str]:
     lines = [f"| file | n | {v1_name} acc | {v2_name} acc | {v1_name} contradiction F1 | {v2_name} contradiction F1 |",
              "|---|---|---|---|---|---|"]
@@ -116,7 +130,6 @@ def recipe_card(recipe_path: str | Path, compare: str = "models/nli-minilm-l6",
                 compare_eval: str | Path | None = None) -> Path:
     """The whole card of a two-stage recipe's model: how it was made (both stages, data, hardware),
     v1 and this model side by side, int8, calibration, claim-pair AUC, and the learned gate."""
-    from training.claim_pairs import CLAIMS_DEV, CLAIMS_TRAIN, read_rows
     from training.cv_nli import load_recipe
     root = Path(__file__).resolve().parents[1]
     recipe = load_recipe(recipe_path)
@@ -171,18 +184,13 @@ def recipe_card(recipe_path: str | Path, compare: str = "models/nli-minilm-l6",
                   for k, a in fp32["files"].items() if k in int8["files"]]
     if cal:
         lines += [""] + _calibration_section(cal)
-    cv = root / "results" / "claims-cv"
-    tr, dv = read_rows(CLAIMS_TRAIN), read_rows(CLAIMS_DEV)
     lines += ["", "## Claim pairs: p(contradiction) as evidence", "",
               "ROC AUC of p(contradiction) (max over both directions), contradiction vs compatible pairs. claims_train "
               "figures are out-of-fold (folds grouped by source document; each fold scored by a model that never saw "
               "it); claims_dev was never trained on. Text-only leaves out scope- and time-disjoint pairs, which "
               "structure decides.", "",
               "| model | claims_train OOF | OOF, text-only | claims_dev | claims_dev, text-only |", "|---|---|---|---|---|"]
-    for tag in ("nli-minilm-l6", "nli-minilm-l6-claims", name):
-        if (cv / f"oof_nli_{tag}.jsonl").exists():
-            a, b = claims_auc(cv / f"oof_nli_{tag}.jsonl", tr), claims_auc(cv / f"dev_nli_{tag}.jsonl", dv)
-            lines.append(f"| `{tag}` | {a['roc_auc']} | {a['roc_auc_text_only']} | {b['roc_auc']} | {b['roc_auc_text_only']} |")
+    lines += _claims_auc_rows(("nli-minilm-l6", "nli-minilm-l6-claims", name))
     if gate:
         c = gate.get("cv_") or gate.get("cross_validation") or {}
         lines += ["", "## The learned gate fitted for this model (`learned_gate.json`)", "",
@@ -199,7 +207,6 @@ def distilled_card(recipe_path: str | Path, speed: dict | None = None, out: Path
     teacher's claim stage by ``training.cv_nli``): how it was made (teacher, layers, data, loss,
     hardware), teacher and student side by side on the NLI files and on claim pairs, calibration,
     the gate fitted for it, and the speed both run at (``speed.json`` beside it)."""
-    from training.claim_pairs import CLAIMS_DEV, CLAIMS_TRAIN, read_rows
     root = Path(__file__).resolve().parents[1]
     recipe = json.loads(Path(recipe_path).read_text())
     name, mdir = recipe["name"], root / recipe["output"]
@@ -260,8 +267,6 @@ def distilled_card(recipe_path: str | Path, speed: dict | None = None, out: Path
         lines += [f"| {m} | " + " | ".join(str(x) for x in row) + " |" for m, row in speed["rows"].items()]
     if cal:
         lines += [""] + _calibration_section(cal)
-    cv = root / "results" / "claims-cv"
-    tr, dv = read_rows(CLAIMS_TRAIN), read_rows(CLAIMS_DEV)
     lines += ["", "## Claim pairs: p(contradiction) as evidence", "",
               "ROC AUC of p(contradiction) (max over both directions), contradiction vs compatible pairs; text-only "
               "leaves out scope- and time-disjoint pairs. claims_train figures are out-of-fold (each fold scored by a "
@@ -269,10 +274,7 @@ def distilled_card(recipe_path: str | Path, speed: dict | None = None, out: Path
                                                 if two_stage else "; this student never trained on any claim pair")
               + "); claims_dev was never trained on.", "",
               "| model | claims_train | text-only | claims_dev | claims_dev, text-only |", "|---|---|---|---|---|"]
-    for tag in (teacher, name):
-        if (cv / f"oof_nli_{tag}.jsonl").exists() and (cv / f"dev_nli_{tag}.jsonl").exists():
-            a, b = claims_auc(cv / f"oof_nli_{tag}.jsonl", tr), claims_auc(cv / f"dev_nli_{tag}.jsonl", dv)
-            lines.append(f"| `{tag}` | {a['roc_auc']} | {a['roc_auc_text_only']} | {b['roc_auc']} | {b['roc_auc_text_only']} |")
+    lines += _claims_auc_rows((teacher, name))
     if gate:
         lines += ["", "## The learned gate fitted for this model (`learned_gate.json`)", "",
                   f"Fitted on: {gate.get('fitted_on')}.", "",
