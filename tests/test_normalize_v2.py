@@ -131,9 +131,18 @@ def verdict(n, a, b):
     ("Verbose tracing is on in staging.", "Verbose tracing is off in production.", VerdictKind.COEXIST),
     ("Releases are paused during the holiday freeze.", "Releases are permitted during the holiday freeze.",
      VerdictKind.CONTRADICTION),
+    ("Secrets are stored in Vault.", "Secrets are stored in AWS Secrets Manager.", VerdictKind.VALUE_CONFLICT),
 ])
 def test_structure_on_the_design_examples(normalizer_v2, a, b, kind):
     assert verdict(normalizer_v2, a, b).kind is kind
+
+
+def test_where_a_thing_is_kept_is_a_value_only_when_it_is_named(normalizer, normalizer_v2):
+    assert norm(normalizer_v2, "Secrets are stored in AWS Secrets Manager.").value == "AWS Secrets Manager"
+    assert norm(normalizer_v2, "Build artifacts are kept in Artifactory.").value == "Artifactory"
+    assert norm(normalizer_v2, "Secrets are stored in the config directory.").value is None   # a place, not a product
+    assert norm(normalizer_v2, "Verbose tracing is stored in staging.").value is None
+    assert norm(normalizer, "Secrets are stored in Vault.").value is None                  # v1 stays as it was
 
 
 def test_values_of_two_named_attributes_are_not_compared(normalizer_v2):

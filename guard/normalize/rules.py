@@ -125,17 +125,22 @@ _DELETE_VERBS = {"delete", "remove", "purge", "drop", "erase", "wipe"}
 _NAMING = {StateVerb.BE, StateVerb.NAME, StateVerb.USE, StateVerb.LOG, StateVerb.OTHER}
 
 
-def _name_value(theme_tokens, value_tok: set[int], max_tokens: int = 2) -> Value | None:
+def _name_value(theme_tokens, value_tok: set[int], max_tokens: int = 2,
+                locations: bool = False) -> Value | None:
     """A short noun phrase as the predicate ("written as JSON", "stored in Vault") selects a name.
 
     Only nouns and proper nouns, at most two tokens, so "is stable" or "for VPN access" are not
     names. Name values are the weakest selector: the comparator gives them LOW confidence.
+    With ``locations`` (v2), "in"/"on"/"at" followed by proper nouns only names where the thing
+    lives ("stored in AWS Secrets Manager", "hosted on Heroku"); a common noun after "in" stays
+    out, since "in staging" or "in the config" is a scope or a place, not a product.
     """
     toks = [t for t in theme_tokens if t.i not in value_tok and not t.is_punct and t.pos_ != "DET"]
     if toks and toks[0].tag_ == "VBN":          # "is built with MkDocs", "is written as JSON"
         toks = toks[1:]
     if toks and toks[0].pos_ == "ADP":
-        if toks[0].lower_ not in ("as", "with"):
+        proper = len(toks) > 1 and all(t.pos_ == "PROPN" for t in toks[1:])
+        if toks[0].lower_ not in ("as", "with") and not (locations and proper and toks[0].lower_ in ("in", "on", "at")):
             return None
         toks = toks[1:]
     if not toks or len(toks) > max_tokens or any(t.pos_ not in ("NOUN", "PROPN", "ADJ") for t in toks) \
@@ -184,6 +189,8 @@ class RuleNormalizer:
 
     name = "normalizer.rules.v1"
     max_name_tokens = 2               # v2: 3 ("AWS Secrets Manager")
+    location_names = False            # v2: "stored in Vault" names a value
+    naming_verbs = _NAMING            # v2 adds "store": where a thing is kept is its value ("run" measured worse)
     negation_before_pivot = False     # v2 moves "never"/"not" just before the verb into the predicate
     speaker_subjects = False          # v2: "AWS recommends X" is about X
     modal_predicates = MODAL_PREDICATES   # v2 adds the halting words ("paused", "suspended")
@@ -373,8 +380,8 @@ class RuleNormalizer:
         if not subj_words:
             kind = SubjectKind.FUZZY if kind is SubjectKind.FUZZY else SubjectKind.MISSING
         value = primary_value([v for v in values if v.start >= pivot_char]) or primary_value(values)
-        if value is None and obj in _NAMING and theme_tokens and not subj_missing and not p.imperative:
-            value = _name_value(theme_tokens, p.value_tok, self.max_name_tokens)
+        if value is None and obj in self.naming_verbs and theme_tokens and not subj_missing and not p.imperative:
+            value = _name_value(theme_tokens, p.value_tok, self.max_name_tokens, self.location_names)
         terms = tuple(dict.fromkeys(_content(doc, set()) + [v.text.lower() for v in values]))
         if obj is StateVerb.RETAIN and any(t.lemma_.lower() in _DELETE_VERBS for t in pred_tokens) and value \
                 and value.bound is not None and value.bound.unit == "time":

@@ -24,7 +24,7 @@ from functools import lru_cache
 from guard.claims import Modality, Norm, Scope, StateVerb, SubjectKind, Window
 from guard.normalize.base import fail_open, register
 from guard.normalize.lexicon import HALT_PREDICATES, MODAL_PREDICATES, PERSON_SUBJECTS
-from guard.normalize.rules import RuleNormalizer, _merge_hyphenated
+from guard.normalize.rules import _NAMING, RuleNormalizer, _merge_hyphenated
 from guard.normalize.typed_values import extract_typed_values
 from guard.normalize.values import UNITS
 
@@ -107,6 +107,8 @@ class RuleNormalizerV2(RuleNormalizer):
     negation_before_pivot = True
     speaker_subjects = True
     max_name_tokens = 3
+    location_names = True
+    naming_verbs = _NAMING | {StateVerb.STORE}
     modal_predicates = MODAL_PREDICATES | HALT_PREDICATES
 
     @staticmethod
