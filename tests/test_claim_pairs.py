@@ -2,7 +2,7 @@
 import pytest
 
 from training.claim_pairs import (claim_training_pairs, grouped_folds, nli_label, read_rows, same_document_neutrals,
-                                  to_nli_pairs)
+                                  subject_swap_neutrals, to_nli_pairs)
 
 
 def row(label, category, source="doc", i=0):
@@ -107,6 +107,22 @@ def test_same_document_neutrals_pair_one_documents_statements_on_a_shared_word()
     assert same_document_neutrals(rows, per_document=0) == []
     assert len(claim_training_pairs(rows, {})) == len(to_nli_pairs(rows))
     assert len(claim_training_pairs(rows, {"same_document_neutrals": 2})) == len(to_nli_pairs(rows)) + 2
+
+
+def test_subject_swaps_replace_only_the_shared_subject(normalizer):
+    def r(i, a, b, source, label="contradiction"):
+        return {"id": f"x-{i}", "existing": {"text": a}, "incoming": {"text": b}, "label": label,
+                "category": "value_conflict", "source": source}
+    rows = [r(0, "The recovery time objective is 4 hours.", "The recovery time objective is 8 hours.", "dr.md"),
+            r(1, "The backup window starts at 01:00.", "The backup job must not run before 03:00.", "dr.md", "compatible"),
+            r(2, "You must rotate keys yearly.", "You need not rotate keys.", "keys.md"),       # a pronoun subject
+            r(3, "Invoices are paid within 30 days.", "The invoice total must include VAT.", "b.md")]
+    pairs = subject_swap_neutrals(rows, per_pair=1, nlp=normalizer.nlp)
+    assert [(p.premise, p.hypothesis, p.label) for p in pairs] == [
+        ("The recovery time objective is 4 hours.", "The backup window is 8 hours.", "neutral"),
+        ("The backup window is 8 hours.", "The recovery time objective is 4 hours.", "neutral")]
+    assert all(p.source.startswith("claims:subject-swap") for p in pairs)
+    assert len(claim_training_pairs(rows, {"subject_swap_neutrals": 1})) == len(to_nli_pairs(rows)) + 2
 
 
 def test_same_document_neutrals_never_cross_a_fold(shared_data):

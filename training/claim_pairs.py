@@ -22,6 +22,11 @@ natural supply of such pairs — a document rarely contradicts itself. A source 
 one fold, so these pairs never cross a split. Measured (``training.claim_stage_ablation``:
 grouped 5-fold, one epoch from v1): OOF text-only AUC 0.735 → 0.732 — every score shifts down,
 separation does not improve; off by default.
+
+Optional minimal pairs (``subject_swap_neutrals``): a contradiction's incoming statement with its
+subject swapped for another statement's, as neutral (``subject_swap_neutrals``'s docstring says why).
+Measured the same way (``--swaps 0,1``): OOF text-only AUC 0.735 → 0.724, recall at 2 % false
+positives 0.130 → 0.080 — the same downward shift, and worse at the operating point; off by default.
 """
 from __future__ import annotations
 
@@ -107,12 +112,75 @@ def same_document_neutrals(rows: list[dict], per_document: int = 4, source: str 
     return out
 
 
+def _subject_span(doc):
+    """The main clause's grammatical subject as a character span, or None (pronoun, no subject,
+    or an imperative)."""
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None:
+        return None
+    subj = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if subj is None or subj.pos_ == "PRON" or subj.right_edge.i - subj.left_edge.i > 8:
+        return None
+    return subj.left_edge.idx, subj.right_edge.idx + len(subj.right_edge), subj.lemma_.lower()
+
+
+def subject_swap_neutrals(rows: list[dict], per_pair: int = 1, nlp=None,
+                          source: str = "claims:subject-swap") -> list[Pair]:
+    """Minimal pairs against the model's lexical-overlap habit: for each contradiction (A, B), B with
+    its subject replaced by another statement's subject — one from B's own document where there is
+    one (another setting of the same system: "the recovery *point* objective"), else from the next
+    document in file order — labelled neutral against A, both directions. Why: on claim pairs the
+    model blocks "X is 4 hours" vs "Y is 1 hour" whatever X and Y are; these pairs differ from a
+    true contradiction in the subject only, so the only way to tell them apart is to read it.
+    Only where B's subject head word occurs in A (the swap then removes what the two share);
+    deterministic; a donor whose head word occurs in A is skipped (it may name the same thing)."""
+    if nlp is None:
+        from guard.normalize.rules import SPACY_MODEL, import_spacy
+        nlp = import_spacy().load(SPACY_MODEL, disable=["ner"])
+    texts = list(dict.fromkeys(t for r in rows for t in (r["existing"]["text"], r["incoming"]["text"])))
+    spans, lemmas = {}, {}
+    for t, d in zip(texts, nlp.pipe(texts, batch_size=128)):
+        spans[t], lemmas[t] = _subject_span(d), {w.lemma_.lower() for w in d if not w.is_stop and w.is_alpha}
+    by_doc: dict[str, list[str]] = {}
+    for r in rows:
+        for t in (r["existing"]["text"], r["incoming"]["text"]):
+            if spans[t] is not None and t not in by_doc.setdefault(r.get("source") or "", []):
+                by_doc[r.get("source") or ""].append(t)
+    docs = list(by_doc)
+    out: list[Pair] = []
+    for r in rows:
+        if r.get("label") != "contradiction":
+            continue
+        a, b = r["existing"]["text"], r["incoming"]["text"]
+        if spans[b] is None:
+            continue
+        s, e, head = spans[b]
+        if head not in lemmas[a]:          # B's subject is not what the two share: swapping it proves nothing
+            continue
+        src = r.get("source") or ""
+        nxt = docs[(docs.index(src) + 1) % len(docs)] if src in by_doc else (docs[0] if docs else "")
+        donors = [t for t in by_doc.get(src, []) + by_doc.get(nxt, []) if spans[t][2] != head
+                  and spans[t][2] not in lemmas[a] and t not in (a, b)]
+        for donor in donors[:per_pair]:
+            ds, de, _ = spans[donor]
+            subject = donor[ds:de]
+            subject = subject[0].upper() + subject[1:] if s == 0 else (
+                subject[0].lower() + subject[1:] if subject.split()[0].lower() in _STOP else subject)
+            swapped = b[:s] + subject + b[e:]
+            out.append(Pair(a, swapped, "neutral", source))
+            out.append(Pair(swapped, a, "neutral", source + ":swapped"))
+    return out
+
+
 def claim_training_pairs(rows: list[dict], recipe: dict) -> list[Pair]:
     """The claim stage's pairs for ``rows`` under a recipe: the labelled pairs, plus the optional
-    same-document neutrals (``"same_document_neutrals": N`` per document; 0 or absent: none)."""
+    same-document neutrals (``"same_document_neutrals": N`` per document; 0 or absent: none) and
+    subject-swap neutrals (``"subject_swap_neutrals": N`` per contradiction; 0 or absent: none)."""
     pairs = to_nli_pairs(rows)
     n = int(recipe.get("same_document_neutrals") or 0)
-    return pairs + (same_document_neutrals(rows, n) if n > 0 else [])
+    k = int(recipe.get("subject_swap_neutrals") or 0)
+    return (pairs + (same_document_neutrals(rows, n) if n > 0 else [])
+            + (subject_swap_neutrals(rows, k) if k > 0 else []))
 
 
 def grouped_folds(rows: list[dict], k: int = 5) -> list[int]:

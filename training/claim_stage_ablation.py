@@ -1,6 +1,7 @@
 """Does an option of the claim stage separate contradictions better? A controlled, CPU-sized run.
 
-Run: ``python -m training.claim_stage_ablation --neutrals 0,4 [--epochs 1] [--base models/nli-minilm-l6]``.
+Run: ``python -m training.claim_stage_ablation --neutrals 0,4 [--swaps 0,1] [--epochs 1] [--base models/nli-minilm-l6]``
+(every combination of same-document neutrals and subject-swap neutrals is one variant).
 
 Why this and not the full recipe: the recipe's fold models start from the general stage, which
 takes a GPU to make. Here every fold model starts from a model that never saw claims_train (v1,
@@ -46,43 +47,52 @@ def figures(rows: list[dict], oof_file: Path) -> dict:
             "mean_p_contradiction_by_category": {c: round(float(np.mean(v)), 3) for c, v in sorted(by_cat.items())}}
 
 
-def run(neutrals: list[int], epochs: float, base: str, work: Path) -> dict:
+def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[int] = (0,),
+        keep_models: bool = False) -> dict:
     from training.cv_nli import train_fold
     from training.train import TrainConfig
     rows = read_rows(CLAIMS_TRAIN)
     folds = grouped_folds(rows)
     work.mkdir(parents=True, exist_ok=True)
     report = {"base": base, "epochs": epochs, "variants": {}}
-    for n in neutrals:
+    for n, k in [(n, k) for n in neutrals for k in swaps]:
+        tag = f"n{n}" + (f"_s{k}" if k else "")
         for f in range(5):
-            pred_file = work / f"n{n}_e{epochs}_fold{f}.jsonl"
-            if pred_file.exists():
+            pred_file = work / f"{tag}_e{epochs}_fold{f}.jsonl"
+            if pred_file.exists() and (not keep_models or (work / f"model_{tag}_fold{f}").exists()):
                 continue
             t = time.time()
-            mdir = work / f"model_n{n}_fold{f}"
+            mdir = work / f"model_{tag}_fold{f}"
             cfg = TrainConfig(output_dir=str(mdir), train_files=[], from_checkpoint=base, domain_pairs=False,
                               symmetric=False, epochs=epochs, batch_size=16, learning_rate=5e-5, max_length=128,
                               save_steps=100000, device="cpu")
             train_rows = [r for r, k in zip(rows, folds) if k != f]
-            s = train_fold(cfg, claim_training_pairs(train_rows, {"same_document_neutrals": n}),
+            recipe = {"same_document_neutrals": n, "subject_swap_neutrals": k}
+            s = train_fold(cfg, claim_training_pairs(train_rows, recipe),
                            [r for r, k in zip(rows, folds) if k == f], f, pred_file, 128)
-            shutil.rmtree(mdir, ignore_errors=True)
-            print(f"neutrals {n}, fold {f}: {s.get('pairs_total')} pairs, {time.time() - t:.0f} s", flush=True)
-        oof = work / f"oof_n{n}_e{epochs}.jsonl"
-        oof.write_text("".join((work / f"n{n}_e{epochs}_fold{f}.jsonl").read_text() for f in range(5)))
-        report["variants"][f"same_document_neutrals={n}"] = figures(rows, oof)
+            if not keep_models:
+                shutil.rmtree(mdir, ignore_errors=True)
+            print(f"neutrals {n}, swaps {k}, fold {f}: {s.get('pairs_total')} pairs, {time.time() - t:.0f} s", flush=True)
+        oof = work / f"oof_{tag}_e{epochs}.jsonl"
+        oof.write_text("".join((work / f"{tag}_e{epochs}_fold{f}.jsonl").read_text() for f in range(5)))
+        report["variants"][f"same_document_neutrals={n}" + (f", subject_swap_neutrals={k}" if k else "")] = \
+            figures(rows, oof)
     return report
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--neutrals", default="0,4", help="values of same_document_neutrals to compare")
+    ap.add_argument("--swaps", default="0", help="values of subject_swap_neutrals to compare")
     ap.add_argument("--epochs", type=float, default=1.0)
+    ap.add_argument("--keep-models", action="store_true",
+                    help="keep each fold model (work/model_<variant>_fold<k>) to score other inputs out of fold")
     ap.add_argument("--base", default=str(ROOT / "models" / "nli-minilm-l6"))
     ap.add_argument("--work", default=str(ROOT / "runs" / "claim-stage-ablation"))
     ap.add_argument("--out", default=str(ROOT / "results" / "claims-cv" / "claim_stage_ablation.json"))
     a = ap.parse_args(argv)
-    report = run([int(x) for x in a.neutrals.split(",")], a.epochs, a.base, Path(a.work))
+    report = run([int(x) for x in a.neutrals.split(",")], a.epochs, a.base, Path(a.work),
+                 [int(x) for x in a.swaps.split(",")], a.keep_models)
     report["command"] = " ".join(["python -m training.claim_stage_ablation", *(sys.argv[1:] if argv is None else argv)])
     Path(a.out).write_text(json.dumps(report, indent=1))
     print(json.dumps({k: {m: v[m] for m in ("roc_auc", "roc_auc_text_only", "recall_at_2pct_fp_text_only")}
