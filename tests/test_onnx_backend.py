@@ -64,3 +64,27 @@ def test_a_damaged_export_is_refused_in_one_line(exported, tmp_path):
     with pytest.raises(ModelUnavailable, match="model_qint8.onnx") as err:
         NLIScorer(broken, quantize=True)
     assert "\n" not in str(err.value)
+
+
+def test_an_unknown_calibration_method_is_refused_before_any_work(tmp_path):
+    from training.export_onnx import export
+    with pytest.raises(ValueError, match="minmax, percentile, entropy"):
+        export(tmp_path / "no-model", method="kl")
+
+
+def test_histogram_calibration_with_general_pairs_exports_a_deterministic_model(exported, tmp_path):
+    """Percentile needs one activation shape across calibration batches (padded to max length)."""
+    from guard.nli.scorer import NLIScorer
+    from training.claim_pairs import SHARED_BENCH
+    from training.export_onnx import export
+    model = tmp_path / "m"
+    shutil.copytree(exported, model)
+    info = export(model, n_calibration=10, method="percentile",
+                  general=[SHARED_BENCH.parent / "nli" / "snli.dev.jsonl"], n_general=10)
+    assert info["method"] == "percentile" and "10 general NLI pairs from snli.dev.jsonl" in info["calibration"]
+    pairs = _pairs(8)
+    together = NLIScorer(model, quantize=True).predict(pairs)
+    alone = NLIScorer(model, quantize=True, batch_size=1)
+    for p, a in zip(pairs, together):
+        one = alone.predict([p])[0]
+        assert max(abs(one[k] - a[k]) for k in a) < 1e-6

@@ -21,6 +21,15 @@ def _table(files: dict) -> list[str]:
     return lines
 
 
+def _int8_heading(int8: dict) -> str:
+    """What ``--quantize`` ran when ``eval_int8.json`` was made: the backend is recorded since session 8
+    (before, it was torch's dynamic int8)."""
+    if int8.get("backend") == "onnxruntime static int8":
+        return ("## Static int8 (`--quantize`: the ONNX Runtime export of `python -m training.export_onnx`, "
+                "calibrated once, so a pair scores the same in any batch)")
+    return "## Dynamic int8 (`--quantize`: torch `quantize_dynamic`, Linear layers of the encoder)"
+
+
 def write_card(model_dir: Path, fp32: dict, int8: dict | None = None, extra: str = "") -> Path:
     s = json.loads((model_dir / "training_summary.json").read_text())
     cfg = s["config"]
@@ -177,7 +186,7 @@ def recipe_card(recipe_path: str | Path, compare: str = "models/nli-minilm-l6",
               f"## Evaluation (`guard eval-nli --limit 1000`), fp32, v1 (`{compare}`) and this model", ""]
     lines += _side_by_side(v1, fp32, "v1", "v2") if v1 else _table(fp32["files"])
     if int8:
-        lines += ["", "## Dynamic int8 (`--quantize`: torch `quantize_dynamic`, Linear layers of the encoder)", "",
+        lines += ["", _int8_heading(int8), "",
                   "| file | fp32 acc | int8 acc | Δ points |", "|---|---|---|---|"]
         lines += [f"| {k} | {a['accuracy']:.4f} | {int8['files'][k]['accuracy']:.4f} | "
                   f"{100 * (int8['files'][k]['accuracy'] - a['accuracy']):+.2f} |"

@@ -163,11 +163,14 @@ if __name__ == "__main__":
     ap.add_argument("recipe", nargs="?")
     ap.add_argument("--folds-only", action="store_true")
     ap.add_argument("--work", type=Path, help="where fold models and checkpoints go (default runs/<name>)")
+    ap.add_argument("--out", type=Path, help="where the out-of-fold and dev prediction files go (default "
+                    "results/claims-cv; give another folder to rebuild a shipped model's folds without "
+                    "overwriting its files)")
     ap.add_argument("--score-shipped", nargs=2, metavar=("MODEL_DIR", "TAG"))
     a = ap.parse_args()
     if a.score_shipped:
         score_shipped(*a.score_shipped)
     elif a.recipe:
-        print(json.dumps(run(a.recipe, work_dir=a.work, folds_only=a.folds_only), indent=2, default=str))
+        print(json.dumps(run(a.recipe, work_dir=a.work, out_dir=a.out, folds_only=a.folds_only), indent=2, default=str))
     else:
         sys.exit("give a recipe file or --score-shipped MODEL_DIR TAG")

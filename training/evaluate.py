@@ -27,7 +27,7 @@ def evaluate_files(model: str, files: list[str], quantize: bool = False, limit: 
                    scorer=None, on_file=None, device: str = "cpu") -> dict:
     from guard.nli.scorer import NLIScorer
     scorer = scorer or NLIScorer(model, quantize=quantize, batch_size=64, device=device)
-    out = {"model": model, "quantized": quantize, "files": {}}
+    out = {"model": model, "quantized": quantize, "backend": getattr(scorer, "backend", None), "files": {}}
     for f in files:
         rows = _read_jsonl(Path(f))[:limit] if limit else _read_jsonl(Path(f))
         labels = {r["label"] for r in rows}
