@@ -176,6 +176,25 @@ def model_speed(models: dict[str, str], runs: int = 3, write_sizes: tuple[int, .
     return {"columns": cols, "rows": rows, "backend": sc.backend, "machine": machine()}
 
 
+def normalizer_throughput(n: int = 20000, processes: tuple[int, ...] = (1, 2), runs: int = 2) -> dict:
+    """Statements per second of the default normalizer over ``n`` synthetic claims, in one process
+    and in the pool (its worker start included), best of ``runs``."""
+    from benchmarks.synth import make_store
+    from guard.pipeline import Guard, GuardConfig
+    claims, _ = make_store(n)
+    g = Guard(GuardConfig(stages=("structural",)))
+    g.normalize_claims(claims[:50])
+    out = {}
+    for p in processes:
+        best = 0.0
+        for _ in range(runs):
+            t = time.perf_counter()
+            g.normalize_claims(claims, processes=p)
+            best = max(best, len(claims) / (time.perf_counter() - t))
+        out[f"processes={p}"] = round(best, 1)
+    return out
+
+
 def nli_throughput(batch_sizes=(1, 8, 32, 64), n_pairs: int = 512, n_acc: int = 2000) -> dict:
     from guard.nli import NLIScorer
     rows = [json.loads(x) for x in (NLI_DIR / "mnli.dev_matched.jsonl").read_text().splitlines()[:max(n_pairs, n_acc)]]
