@@ -147,6 +147,7 @@ def subject_swap_neutrals(rows: list[dict], per_pair: int = 1, nlp=None,
             if spans[t] is not None and t not in by_doc.setdefault(r.get("source") or "", []):
                 by_doc[r.get("source") or ""].append(t)
     docs = list(by_doc)
+    after = {d: docs[(i + 1) % len(docs)] for i, d in enumerate(docs)}     # the next document in file order
     out: list[Pair] = []
     for r in rows:
         if r.get("label") != "contradiction":
@@ -158,7 +159,7 @@ def subject_swap_neutrals(rows: list[dict], per_pair: int = 1, nlp=None,
         if head not in lemmas[a]:          # B's subject is not what the two share: swapping it proves nothing
             continue
         src = r.get("source") or ""
-        nxt = docs[(docs.index(src) + 1) % len(docs)] if src in by_doc else (docs[0] if docs else "")
+        nxt = after.get(src, docs[0] if docs else "")
         donors = [t for t in by_doc.get(src, []) + by_doc.get(nxt, []) if spans[t][2] != head
                   and spans[t][2] not in lemmas[a] and t not in (a, b)]
         for donor in donors[:per_pair]:

@@ -55,8 +55,8 @@ def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[i
     folds = grouped_folds(rows)
     work.mkdir(parents=True, exist_ok=True)
     report = {"base": base, "epochs": epochs, "variants": {}}
-    for n, k in [(n, k) for n in neutrals for k in swaps]:
-        tag = f"n{n}" + (f"_s{k}" if k else "")
+    for n, sw in [(n, sw) for n in neutrals for sw in swaps]:
+        tag = f"n{n}" + (f"_s{sw}" if sw else "")
         for f in range(5):
             pred_file = work / f"{tag}_e{epochs}_fold{f}.jsonl"
             if pred_file.exists() and (not keep_models or (work / f"model_{tag}_fold{f}").exists()):
@@ -67,15 +67,15 @@ def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[i
                               symmetric=False, epochs=epochs, batch_size=16, learning_rate=5e-5, max_length=128,
                               save_steps=100000, device="cpu")
             train_rows = [r for r, k in zip(rows, folds) if k != f]
-            recipe = {"same_document_neutrals": n, "subject_swap_neutrals": k}
+            recipe = {"same_document_neutrals": n, "subject_swap_neutrals": sw}
             s = train_fold(cfg, claim_training_pairs(train_rows, recipe),
                            [r for r, k in zip(rows, folds) if k == f], f, pred_file, 128)
             if not keep_models:
                 shutil.rmtree(mdir, ignore_errors=True)
-            print(f"neutrals {n}, swaps {k}, fold {f}: {s.get('pairs_total')} pairs, {time.time() - t:.0f} s", flush=True)
+            print(f"neutrals {n}, swaps {sw}, fold {f}: {s.get('pairs_total')} pairs, {time.time() - t:.0f} s", flush=True)
         oof = work / f"oof_{tag}_e{epochs}.jsonl"
         oof.write_text("".join((work / f"{tag}_e{epochs}_fold{f}.jsonl").read_text() for f in range(5)))
-        report["variants"][f"same_document_neutrals={n}" + (f", subject_swap_neutrals={k}" if k else "")] = \
+        report["variants"][f"same_document_neutrals={n}" + (f", subject_swap_neutrals={sw}" if sw else "")] = \
             figures(rows, oof)
     return report
 

@@ -39,9 +39,10 @@ def _calibration_pairs(path: Path, n: int, seed: int = 0) -> list[tuple[str, str
 
 def _general_pairs(files: list[Path], n: int, seed: int = 0) -> list[tuple[str, str]]:
     """``n`` premise/hypothesis pairs spread over general NLI files (seeded)."""
+    from training.claim_pairs import read_rows
     out: list[tuple[str, str]] = []
     for i, f in enumerate(files):
-        rows = [json.loads(x) for x in Path(f).read_text(encoding="utf-8").splitlines() if x.strip()]
+        rows = read_rows(f)
         random.Random(seed + i).shuffle(rows)
         out += [(r["premise"], r["hypothesis"]) for r in rows[: n // len(files)]]
     return out
@@ -66,7 +67,9 @@ def export(model_dir: str | Path, calibration: Path | None = None, n_calibration
     calibration = calibration or CLAIMS_TRAIN
     t0 = time.time()
     tok = AutoTokenizer.from_pretrained(str(model_dir), local_files_only=True)
-    pairs = _calibration_pairs(calibration, n_calibration) + (_general_pairs(general, n_general) if general and n_general else [])
+    claim_pairs = _calibration_pairs(calibration, n_calibration)
+    general_pairs = _general_pairs(general, n_general) if general and n_general else []
+    pairs = claim_pairs + general_pairs
     out_dir = model_dir / ONNX_EXPORT.parent
     out_dir.mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
@@ -98,9 +101,9 @@ def export(model_dir: str | Path, calibration: Path | None = None, n_calibration
                         calibrate_method=getattr(CalibrationMethod, _METHODS[method]), op_types_to_quantize=["MatMul", "Gemm", "Gather"],
                         nodes_to_exclude=ffn_down, extra_options={"MatMulConstBOnly": True})
         tmp_out.replace(model_dir / ONNX_EXPORT)          # never a half-written model in place
-    cal = f"{calibration.name}: {n_calibration} pairs, both directions"
-    if general and n_general:
-        cal += f"; {len(pairs) - n_calibration} general NLI pairs from " + ", ".join(Path(g).name for g in general)
+    cal = f"{calibration.name}: {len(claim_pairs)} pairs, both directions"
+    if general_pairs:
+        cal += f"; {len(general_pairs)} general NLI pairs from " + ", ".join(Path(g).name for g in general)
     info = {"file": str(ONNX_EXPORT), "calibration": cal, "method": method,
             "kept_fp32": ffn_down, "seconds": round(time.time() - t0, 1),
             "format": f"ONNX Runtime static int8 (QOperator, per-channel weights, {_METHODS[method]} activations)"}

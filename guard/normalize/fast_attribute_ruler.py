@@ -76,10 +76,13 @@ class FastAttributeRuler:
         self.unanchored: list = []
 
     def load_from(self, ruler) -> "FastAttributeRuler":
+        """Compile ``ruler``'s patterns; raises ``Unsupported`` (and changes nothing) on one it cannot read."""
         from spacy.pipeline.attributeruler import AttributeRuler
         if not isinstance(ruler, AttributeRuler):
             raise Unsupported(f"expected spaCy's AttributeRuler, got {type(ruler).__name__}")
         strings = self.vocab.strings
+        by_value: list[dict[int, list]] = [{} for _ in _ATTRS]
+        unanchored: list = []
         for rule_id, rule in enumerate(ruler.patterns):       # in the order the ruler added them
             index = rule.get("index", 0)
             for pattern in rule["patterns"]:
@@ -95,12 +98,12 @@ class FastAttributeRuler:
                 compiled = (rule_id, index % len(pattern), tests)
                 anchor = _anchor(strings, pattern[0])
                 if anchor is None:
-                    self.unanchored.append(compiled)
+                    unanchored.append(compiled)
                 else:
                     col, values = anchor
                     for v in values:
-                        self.index[col].setdefault(v, []).append(compiled)
-        self.ruler = ruler
+                        by_value[col].setdefault(v, []).append(compiled)
+        self.ruler, self.index, self.unanchored = ruler, by_value, unanchored
         return self
 
     def matches(self, doc: Doc) -> list[tuple[int, int]]:
@@ -149,8 +152,9 @@ def speed_up(nlp: Language) -> Language:
         return nlp
     ruler = nlp.get_pipe("attribute_ruler")
     try:
-        fast = FastAttributeRuler(nlp.vocab).load_from(ruler)
+        compiled = FastAttributeRuler(nlp.vocab).load_from(ruler)     # before the swap: spaCy's ruler stays on failure
     except Unsupported:
         return nlp
-    nlp.replace_pipe("attribute_ruler", FACTORY).__dict__.update(fast.__dict__)
+    fast = nlp.replace_pipe("attribute_ruler", FACTORY)
+    fast.ruler, fast.index, fast.unanchored = compiled.ruler, compiled.index, compiled.unanchored
     return nlp

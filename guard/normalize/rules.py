@@ -132,7 +132,7 @@ def _name_value(theme_tokens, value_tok: set[int], max_tokens: int = 2,
     Only nouns and proper nouns, at most two tokens, so "is stable" or "for VPN access" are not
     names. Name values are the weakest selector: the comparator gives them LOW confidence.
     With ``locations`` (v2), "in"/"on"/"at" followed by proper nouns only names where the thing
-    lives ("stored in AWS Secrets Manager", "hosted on Heroku"); a common noun after "in" stays
+    lives ("stored in AWS Secrets Manager", "kept in Artifactory"); a common noun after "in" stays
     out, since "in staging" or "in the config" is a scope or a place, not a product.
     """
     toks = [t for t in theme_tokens if t.i not in value_tok and not t.is_punct and t.pos_ != "DET"]
