@@ -66,3 +66,12 @@ class Exploding:
 def test_safe_normalizer_fails_open():
     n = SafeNormalizer(Exploding()).normalize("anything", Scope(env="prod"), Window())
     assert isinstance(n, Norm) and n.is_unknown and "boom" in n.error and n.scope.env == "prod"
+
+
+@pytest.mark.parametrize("name", ["normalizer.rules.v1", "normalizer.rules.v2"])
+@pytest.mark.parametrize("text", ["I'm sure they did", "yeah what do you do", "The old runner never did."])
+def test_a_statement_ending_in_do_is_read_not_failed(name, text):
+    """"do"/"did" as the last word once raised (its next token was read past the end), so the
+    statement got an unknown norm and went ungated."""
+    n = get_normalizer(name).normalize(text, Scope(), Window())
+    assert n.error is None and not n.is_unknown

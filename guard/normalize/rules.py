@@ -48,7 +48,7 @@ class Parsed:
                 return t.i
             if low in _COPULAS and t.pos_ in ("AUX", "VERB") and t.i > 0:
                 return t.i
-            if low in ("do", "does", "did") and t.i > 0 and t.nbor(1).lower_ in ("not", "n't"):
+            if low in ("do", "does", "did") and 0 < t.i < len(self.doc) - 1 and t.nbor(1).lower_ in ("not", "n't"):
                 return t.i
             if t.i > 0 and t.pos_ in ("VERB", "NOUN", "AUX") and self._verb_lemma(t) in {**VERBS, **MODAL_VERBS} \
                     and t.tag_ not in ("VBG",) and self.doc[t.i - 1].pos_ not in ("DET", "ADP", "ADJ") \
