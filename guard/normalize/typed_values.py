@@ -17,7 +17,7 @@ import calendar
 import re
 
 from guard.claims import Bound
-from guard.normalize.values import _GE, _LE, _NUM, UNITS, WORD_NUMBERS, Value, extract_values
+from guard.normalize.values import _GE, _LE, _NUM, _OP, UNITS, WORD_NUMBERS, Guarded, Value, extract_values
 
 _MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
 _MONTHS.update({m.lower(): i for i, m in enumerate(calendar.month_abbr) if m})
@@ -32,27 +32,23 @@ _CURRENCY = {"$": "usd", "usd": "usd", "€": "eur", "eur": "eur", "£": "gbp", 
 _SIZES = {"b": 1, "byte": 1, "bytes": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12, "pb": 1e15,
           "kib": 1024, "mib": 1024 ** 2, "gib": 1024 ** 3, "tib": 1024 ** 4, "k": 1e3,
           "bit": 1 / 8, "bits": 1 / 8}
-_OP = r"(?:(?P<op>" + _LE + "|" + _GE + r")\s+)?"
 _AMOUNT = r"(?P<num>\d[\d,]*(?:\.\d+)?)"
 _PER = r"(?:\s*/\s*|\s+(?:per|an?|each|every)\s+)"
 
-TYPED_PATTERNS: list[tuple[str, re.Pattern]] = [
-    ("date", re.compile(r"(?P<prep>\b(?:on|by|before|after|until|till|through|from|since|as of)\s+)?"
-                        r"(?P<val>\d{4}-\d{2}-\d{2})\b", re.I)),
-    ("date", re.compile(r"(?P<prep>\b(?:on|by|before|after|until|till|through|from|since|as of)\s+)?"
-                        r"(?P<val>(?:" + _MONTH_RE + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})\b", re.I)),
-    ("date", re.compile(r"(?P<prep>\b(?:on|by|before|after|until|till|through|from|since|as of)\s+)?"
-                        r"(?P<val>\d{1,2}(?:st|nd|rd|th)?\s+(?:" + _MONTH_RE + r")\.?,?\s+\d{4})\b", re.I)),
-    ("date", re.compile(r"(?P<prep>\b(?:in|by|before|after|until|till|through|from|since|as of)\s+)?"
-                        r"(?P<val>(?:" + _MONTH_RE + r")\.?,?\s+\d{4})\b", re.I)),
-    ("money", re.compile(_OP + r"(?P<val>(?P<cur>[$€£])\s?" + _AMOUNT + r"(?P<scale>\s?[kKmM]\b)?"
-                         r"(?:" + _PER + r"(?P<per>" + _PERIOD_RE + r")\b)?)", re.I)),
-    ("money", re.compile(_OP + r"(?P<val>" + _AMOUNT + r"\s?(?P<cur>usd|eur|gbp|dollars?|euros?|pounds?)\b"
-                         r"(?:" + _PER + r"(?P<per>" + _PERIOD_RE + r")\b)?)", re.I)),
-    ("size", re.compile(_OP + r"(?P<val>" + _AMOUNT + r"\s?(?P<unit>[kmgtp]i?b|bytes?|bits?|kib|mib|gib|tib)\b)", re.I)),
-    ("rate", re.compile(_OP + r"(?P<val>" + _NUM + r"\s?(?P<thing>[a-z]+(?:\s[a-z]+)?)?" + _PER +
-                        r"(?P<per>" + _PERIOD_RE + r")\b)", re.I)),
-    ("count", re.compile(_OP + r"(?P<val>" + _NUM + r"\s+times)\b", re.I)),
+_PREP = r"(?P<prep>\b(?:on|by|before|after|until|till|through|from|since|as of)\s+)?"
+TYPED_PATTERNS: list[tuple[str, Guarded]] = [
+    ("date", Guarded(_PREP, r"(?P<val>\d{4}-\d{2}-\d{2})\b", re.I)),
+    ("date", Guarded(_PREP, r"(?P<val>(?:" + _MONTH_RE + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})\b", re.I)),
+    ("date", Guarded(_PREP, r"(?P<val>\d{1,2}(?:st|nd|rd|th)?\s+(?:" + _MONTH_RE + r")\.?,?\s+\d{4})\b", re.I)),
+    ("date", Guarded(_PREP.replace("(?:on|by", "(?:in|by"), r"(?P<val>(?:" + _MONTH_RE + r")\.?,?\s+\d{4})\b", re.I)),
+    ("money", Guarded(_OP, r"(?P<val>(?P<cur>[$€£])\s?" + _AMOUNT + r"(?P<scale>\s?[kKmM]\b)?"
+                      r"(?:" + _PER + r"(?P<per>" + _PERIOD_RE + r")\b)?)", re.I)),
+    ("money", Guarded(_OP, r"(?P<val>" + _AMOUNT + r"\s?(?P<cur>usd|eur|gbp|dollars?|euros?|pounds?)\b"
+                      r"(?:" + _PER + r"(?P<per>" + _PERIOD_RE + r")\b)?)", re.I)),
+    ("size", Guarded(_OP, r"(?P<val>" + _AMOUNT + r"\s?(?P<unit>[kmgtp]i?b|bytes?|bits?|kib|mib|gib|tib)\b)", re.I)),
+    ("rate", Guarded(_OP, r"(?P<val>" + _NUM + r"\s?(?P<thing>[a-z]+(?:\s[a-z]+)?)?" + _PER +
+                     r"(?P<per>" + _PERIOD_RE + r")\b)", re.I)),
+    ("count", Guarded(_OP, r"(?P<val>" + _NUM + r"\s+times)\b", re.I)),
 ]
 
 

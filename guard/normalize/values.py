@@ -32,11 +32,32 @@ UNITS = {
 }
 _UNIT_ALT = sorted({u for u in UNITS if u != "%"} | {u + "s" for u in UNITS if len(u) > 2} |
                    {"hours", "hrs", "mins", "secs", "retries", "chars"}, key=len, reverse=True)
+
+class Guarded:
+    """A pattern that begins with optional words (a comparison word, a preposition) is slow to
+    search: every position of the text is a start where the engine tries each optional word
+    first. Its mandatory rest is searched first, which is fast, and only a text that holds the rest
+    runs the whole pattern. The matches are the same: a match of the whole pattern holds a match of
+    the rest where the optional words end. Measured on 13k claim and MNLI statements: the typed
+    selectors 4.6 s → see ``extract_typed_values``."""
+
+    def __init__(self, optional: str, rest: str, flags: int = 0):
+        self.pattern = re.compile(optional + rest, flags)
+        self.rest = re.compile(rest, flags)
+        self.groupindex = self.pattern.groupindex
+
+    def finditer(self, text: str):
+        if self.rest.search(text) is None:
+            return iter(())
+        return self.pattern.finditer(text)
+
+
 _NUM = r"(?P<num>(?<![\w.-])\d[\d,]*(?:\.\d+)?|\b(?:" + "|".join(sorted(WORD_NUMBERS, key=len, reverse=True)) + r")\b)"
 _LE = r"(?:at most|up to|no more than|not more than|maximum(?: of)?|max\.?|under|below|less than|fewer than|within|<=|<|≤)"
 _GE = r"(?:at least|minimum(?: of)?|min\.?|no less than|no fewer than|more than|over|above|no sooner than|>=|>|≥)"
+_OP = r"(?:(?P<op>" + _LE + "|" + _GE + r")\s+)?"
 
-PATTERNS: list[tuple[str, re.Pattern]] = [
+PATTERNS: list[tuple[str, re.Pattern | Guarded]] = [
     ("literal", re.compile(r"`(?P<val>[^`]{1,60})`")),
     ("port", re.compile(r"\bports?\s+(?P<val>\d{2,5})\b", re.I)),
     ("port", re.compile(r"\b(?:listens?|listening|served|serves|bound|binds?)\s+(?:only\s+)?on\s+(?:port\s+)?(?P<val>\d{2,5})\b", re.I)),
@@ -44,12 +65,11 @@ PATTERNS: list[tuple[str, re.Pattern]] = [
     ("domain", re.compile(r"(?<![\w@/.-])@?(?P<val>(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|edu|gov|co|ai|app|cloud|internal|local))\b", re.I)),
     ("version", re.compile(r"\b(?P<val>(?:python|node(?:\.js)?|tls|java|go|ruby|php|kubernetes|k8s|postgres(?:ql)?|ubuntu|debian|http|numpy|openssl|terraform|v)\s?\d+(?:\.\d+)*\+?)", re.I)),
     ("version", re.compile(r"(?<![\w.])(?P<val>v?\d+\.\d+(?:\.\d+)*\+?)(?![\w.%])")),
-    ("number", re.compile(r"(?:(?P<op>" + _LE + "|" + _GE + r")\s+)?" + _NUM +
-                          r"\s?(?P<unit>%|(?:" + "|".join(map(re.escape, _UNIT_ALT)) + r")\b)" +
-                          r"(?P<post>\s+or\s+(?:less|fewer|more|greater|higher|lower))?", re.I)),
+    ("number", Guarded(_OP, _NUM + r"\s?(?P<unit>%|(?:" + "|".join(map(re.escape, _UNIT_ALT)) + r")\b)" +
+                       r"(?P<post>\s+or\s+(?:less|fewer|more|greater|higher|lower))?", re.I)),
     ("boolean", re.compile(r"\b(?:defaults? to|set to|is|are)\s+(?P<val>true|false|on|off)\b", re.I)),
     ("colour", re.compile(r"\b(?P<val>" + "|".join(sorted(COLOURS)) + r")\b", re.I)),
-    ("number", re.compile(r"(?:(?P<op>" + _LE + "|" + _GE + r")\s+)?(?<![\w.-])(?P<num>\d[\d,]*(?:\.\d+)?)(?![\d.]*[\w-])(?P<post>\s+or\s+(?:less|fewer|more|greater))?\b", re.I)),
+    ("number", Guarded(_OP, r"(?<![\w.-])(?P<num>\d[\d,]*(?:\.\d+)?)(?![\d.]*[\w-])(?P<post>\s+or\s+(?:less|fewer|more|greater))?\b", re.I)),
 ]
 
 
