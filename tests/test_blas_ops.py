@@ -1,6 +1,5 @@
 """spaCy's models multiplying through numpy's BLAS annotate exactly as with thinc's BLIS (every
-tag, morph, lemma, dependency label and head), and the normalizer pool's workers run BLAS on one
-thread."""
+tag, morph, lemma, dependency label and head); only the pool's workers use it, on one BLAS thread."""
 import subprocess
 import sys
 
@@ -40,17 +39,20 @@ def test_numpy_gemm_annotates_like_blis(pipelines, shared_data):
             assert _annotations(a) == _annotations(b), a.text
 
 
-def test_the_default_normalizer_uses_numpy_gemm():
+def test_only_the_pool_workers_normalizer_uses_numpy_gemm():
     from guard.normalize.base import get_normalizer
-    nlp = get_normalizer("normalizer.rules.v2").nlp
-    tok2vec = nlp.get_pipe("tok2vec").model
-    assert all(not n.ops.use_blis for n in tok2vec.walk())
+    blis = get_normalizer("normalizer.rules.v2").nlp.get_pipe("tok2vec").model
+    numpy_gemm = get_normalizer("normalizer.rules.v2", gemm="numpy").nlp.get_pipe("tok2vec").model
+    assert all(n.ops.use_blis for n in blis.walk())
+    assert not any(n.ops.use_blis for n in numpy_gemm.walk())
+    with pytest.raises(ValueError, match="gemm must be"):
+        get_normalizer("normalizer.rules.v1", gemm="mkl")
 
 
 def test_a_pool_worker_runs_blas_on_one_thread():
     code = ("import numpy; from threadpoolctl import threadpool_info, threadpool_limits;"
             "threadpool_limits(2, user_api='blas');"
-            "from guard.normalize.blas_ops import single_threaded_blas; single_threaded_blas();"
+            "from guard.normalize.pool import _init; _init('normalizer.rules.v2');"
             "print(sorted({i['num_threads'] for i in threadpool_info() if i['user_api'] == 'blas'}))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[1]"

