@@ -19,13 +19,16 @@ process had set a limit), so writes keep thinc's BLIS.
 """
 from __future__ import annotations
 
-from spacy.language import Language
-from thinc.api import NumpyOps
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:       # spaCy and thinc only through rules.import_spacy, which keeps torch out
+    from spacy.language import Language
 
 
 def use_numpy_blas(nlp: Language) -> Language:
     """Point every CPU ``NumpyOps`` node of the pipeline's models at numpy's GEMM, in place. A model
     on other ops (a GPU, a user's custom ops) keeps them."""
+    from thinc.api import NumpyOps
     ops = NumpyOps(use_blis=False)
     for _, pipe in nlp.pipeline:
         model = getattr(pipe, "model", None)
@@ -39,6 +42,9 @@ def use_numpy_blas(nlp: Language) -> Language:
 
 def single_threaded_blas() -> None:
     """One BLAS thread for the rest of this process (a pool worker). threadpoolctl reaches a loaded
-    OpenBLAS at run time, where an environment variable would come too late (numpy is imported)."""
+    OpenBLAS at run time, where an environment variable would come too late; numpy is imported
+    first because threadpoolctl only reaches a library that is loaded (without it, a worker kept
+    two BLAS threads and two workers ran 28 % slower)."""
+    import numpy  # noqa: F401
     from threadpoolctl import threadpool_limits
     threadpool_limits(1, user_api="blas")
