@@ -22,7 +22,10 @@ def exported(tmp_path_factory):
     model = tmp_path_factory.mktemp("onnx") / "m"
     shutil.copytree(default_model_path(), model, ignore=shutil.ignore_patterns("onnx"))
     info = export(model, n_calibration=60)
-    assert (model / "onnx" / "model_qint8.onnx").is_file() and len(info["kept_fp32"]) == 6
+    assert (model / "onnx" / "model_qint8.onnx").is_file()
+    assert info["kept_fp32_groups"] == ["ffn_down", "embeddings"]
+    assert len(info["kept_fp32"]) == 6 + 3           # six FFN down-projections, word/position/type lookups
+    assert sum("embeddings" in n and n.endswith("Gather") for n in info["kept_fp32"]) == 3
     assert json.loads((model / "onnx" / "export.json").read_text())["calibration"].startswith("claims_train")
     return model
 
@@ -70,6 +73,12 @@ def test_an_unknown_calibration_method_is_refused_before_any_work(tmp_path):
     from training.export_onnx import export
     with pytest.raises(ValueError, match="minmax, percentile, entropy"):
         export(tmp_path / "no-model", method="kl")
+
+
+def test_an_unknown_fp32_group_is_refused_before_any_work(tmp_path):
+    from training.export_onnx import export
+    with pytest.raises(ValueError, match="unknown fp32 group 'attention'.*ffn_down, embeddings, head"):
+        export(tmp_path / "no-model", keep_fp32=("ffn_down", "attention"))
 
 
 def test_histogram_calibration_with_general_pairs_exports_a_deterministic_model(exported, tmp_path):
