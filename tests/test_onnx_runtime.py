@@ -92,3 +92,14 @@ def test_no_export_possible_falls_back_to_torch(tmp_path, caplog):
         del os.environ["GUARD_CACHE_DIR"]
     assert s.backend == "torch fp32" and "ONNX Runtime unavailable" in caplog.text
     assert s.predict(PAIRS[:1])[0]["contradiction"] > 0.5
+
+
+def test_both_sessions_let_their_threads_sleep_between_runs():
+    """A write runs the cross-encoder and then the bi-encoder; a session whose threads spin after a
+    run holds the cores the next step needs (write latency, README: session 9)."""
+    from guard.embed import Embedder
+    from guard.nli.scorer import NLIScorer
+    for model in (NLIScorer()._ort, Embedder()._ort):
+        opts = model.session.get_session_options()
+        assert opts.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+        assert opts.intra_op_num_threads == min(2, os.cpu_count() or 1)
