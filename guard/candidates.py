@@ -117,7 +117,10 @@ class CandidateIndex:
     def neighbours(self, vec: np.ndarray, k: int, min_sim: float = 0.5) -> list[str]:
         if not self._ids or k <= 0:
             return []
-        sims = self._matrix @ vec
+        # numpy's own loop, not BLAS: OpenBLAS ran this one product (10k × 384) on both cores in
+        # 0.2 ms and then kept its threads spinning while the write's cross-encoder ran; einsum
+        # takes 0.7 ms on one core. 10k-claim accurate writes: p50 46 → 38 ms, p95 96–100 → 75 ms.
+        sims = np.einsum("ij,j->i", self._matrix, vec)
         top = np.argpartition(-sims, min(k, len(sims) - 1))[:k]
         return [self._ids[i] for i in top if sims[i] >= min_sim]
 
