@@ -199,6 +199,8 @@ class RuleNormalizer:
                  gemm: str = "blis"):
         """``gemm="numpy"`` is for a process that has a core to itself (the normalizer pool's
         workers): see ``blas_ops``. The annotations, and so the norms, are the same either way."""
+        if gemm not in ("blis", "numpy"):
+            raise ValueError(f"gemm must be 'blis' or 'numpy', not {gemm!r}")
         spacy = import_spacy()
         try:
             self.nlp = spacy.load(model, disable=["ner"])
@@ -211,8 +213,6 @@ class RuleNormalizer:
         if gemm == "numpy":
             from guard.normalize.blas_ops import use_numpy_blas
             use_numpy_blas(self.nlp)
-        elif gemm != "blis":
-            raise ValueError(f"gemm must be 'blis' or 'numpy', not {gemm!r}")
         self.batch_size = batch_size
         self.n_process = n_process or min(2, os.cpu_count() or 1)
 
