@@ -35,12 +35,19 @@ _SIZES = {"b": 1, "byte": 1, "bytes": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 
 _AMOUNT = r"(?P<num>\d[\d,]*(?:\.\d+)?)"
 _PER = r"(?:\s*/\s*|\s+(?:per|an?|each|every)\s+)"
 
-_PREP = r"(?P<prep>\b(?:on|by|before|after|until|till|through|from|since|as of)\s+)?"
+_BOUND_PREPS = "by|before|after|until|till|through|from|since|as of"
+
+
+def _prep(first: str) -> str:
+    """An optional preposition before a date: ``first`` ("on" a day, "in" a month) or a bound's."""
+    return r"(?P<prep>\b(?:" + first + "|" + _BOUND_PREPS + r")\s+)?"
+
+
 TYPED_PATTERNS: list[tuple[str, Guarded]] = [
-    ("date", Guarded(_PREP, r"(?P<val>\d{4}-\d{2}-\d{2})\b", re.I)),
-    ("date", Guarded(_PREP, r"(?P<val>(?:" + _MONTH_RE + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})\b", re.I)),
-    ("date", Guarded(_PREP, r"(?P<val>\d{1,2}(?:st|nd|rd|th)?\s+(?:" + _MONTH_RE + r")\.?,?\s+\d{4})\b", re.I)),
-    ("date", Guarded(_PREP.replace("(?:on|by", "(?:in|by"), r"(?P<val>(?:" + _MONTH_RE + r")\.?,?\s+\d{4})\b", re.I)),
+    ("date", Guarded(_prep("on"), r"(?P<val>\d{4}-\d{2}-\d{2})\b", re.I)),
+    ("date", Guarded(_prep("on"), r"(?P<val>(?:" + _MONTH_RE + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})\b", re.I)),
+    ("date", Guarded(_prep("on"), r"(?P<val>\d{1,2}(?:st|nd|rd|th)?\s+(?:" + _MONTH_RE + r")\.?,?\s+\d{4})\b", re.I)),
+    ("date", Guarded(_prep("in"), r"(?P<val>(?:" + _MONTH_RE + r")\.?,?\s+\d{4})\b", re.I)),
     ("money", Guarded(_OP, r"(?P<val>(?P<cur>[$€£])\s?" + _AMOUNT + r"(?P<scale>\s?[kKmM]\b)?"
                       r"(?:" + _PER + r"(?P<per>" + _PERIOD_RE + r")\b)?)", re.I)),
     ("money", Guarded(_OP, r"(?P<val>" + _AMOUNT + r"\s?(?P<cur>usd|eur|gbp|dollars?|euros?|pounds?)\b"
