@@ -111,7 +111,8 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
         if set(label2id) != set(LABELS_3WAY):
             raise ValueError(f"checkpoint labels {sorted(label2id)} are not the 3-way NLI labels")
     else:
-        base = cfg.base_model or default_base_model()
+        from training.bases import resolve
+        base = resolve(cfg.base_model) or default_base_model()
         model = CrossEncoder(base, num_labels=3, max_length=cfg.max_length, model_kwargs={"dtype": torch.float32},
                              config_kwargs={"id2label": dict(enumerate(LABELS_3WAY)), "label2id": label2id})
     ds = Dataset.from_dict({
