@@ -14,6 +14,7 @@ never meets a stale copy. Where an export cannot be made, callers fall back to t
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import logging
 import os
@@ -69,16 +70,20 @@ def export(model_dir: Path, kind: str, out: Path) -> Path:
     cls = AutoModelForSequenceClassification if kind == "cross-encoder" else AutoModel
     model = cls.from_pretrained(str(model_dir), local_files_only=True, dtype=torch.float32).eval()
 
+    ex = tok(["a b"], ["c"], return_tensors="pt") if kind == "cross-encoder" else tok(["a b c"], return_tensors="pt")
+    # MPNet and RoBERTa-style models take no segment ids: the graph gets the inputs both sides know
+    accepted = inspect.signature(model.forward).parameters
+    names = [k for k in INPUTS if k in ex and k in accepted]
+
     class Forward(torch.nn.Module):
         def __init__(self, m):
             super().__init__()
             self.m = m
 
-        def forward(self, input_ids, attention_mask, token_type_ids):
-            o = self.m(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids)
+        def forward(self, *args):
+            o = self.m(**dict(zip(names, args)))
             return o.logits if kind == "cross-encoder" else o.last_hidden_state
 
-    ex = tok(["a b"], ["c"], return_tensors="pt") if kind == "cross-encoder" else tok(["a b c"], return_tensors="pt")
     out.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=out.parent, suffix=".onnx.tmp")
     os.close(fd)
@@ -86,9 +91,9 @@ def export(model_dir: Path, kind: str, out: Path) -> Path:
         import warnings
         with torch.no_grad(), warnings.catch_warnings():
             warnings.simplefilter("ignore")        # the tracer's notes on shapes it fixes; equality is tested
-            torch.onnx.export(Forward(model), tuple(ex[k] for k in INPUTS), tmp, input_names=list(INPUTS),
+            torch.onnx.export(Forward(model), tuple(ex[k] for k in names), tmp, input_names=names,
                               output_names=["output"], opset_version=17, dynamo=False,
-                              dynamic_axes={**{k: {0: "batch", 1: "seq"} for k in INPUTS}, "output": {0: "batch"}})
+                              dynamic_axes={**{k: {0: "batch", 1: "seq"} for k in names}, "output": {0: "batch"}})
         os.replace(tmp, out)
     finally:
         if os.path.exists(tmp):
@@ -133,6 +138,10 @@ class OrtModel:
             export(self.dir, kind, self.onnx_file)
         self.session = session(self.onnx_file)
         self.input_names = [i.name for i in self.session.get_inputs()]
+        # pad as the model's own tokenizer would (MPNet and RoBERTa pad with 1 and number positions
+        # from the non-pad tokens); the mask keeps padding out of the real tokens either way
+        config = read_json(self.dir / "config.json")
+        self.pad_id = int(config.get("pad_token_id") or 0) if isinstance(config, dict) else 0
 
     @classmethod
     def load(cls, model_dir: str | Path, kind: str, max_length: int, **kw) -> "OrtModel | None":
@@ -162,6 +171,7 @@ class OrtModel:
             idx = order[s:s + self.batch_size]
             width = max(len(enc[i].ids) for i in idx)
             feed = {n: np.zeros((len(idx), width), dtype=np.int64) for n in INPUTS}
+            feed["input_ids"].fill(self.pad_id)
             for row, i in enumerate(idx):
                 e, n = enc[i], len(enc[i].ids)
                 feed["input_ids"][row, :n] = e.ids

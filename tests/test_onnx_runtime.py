@@ -103,3 +103,35 @@ def test_both_sessions_let_their_threads_sleep_between_runs():
         opts = model.session.get_session_options()
         assert opts.get_session_config_entry("session.intra_op.allow_spinning") == "0"
         assert opts.intra_op_num_threads == min(2, os.cpu_count() or 1)
+
+
+def test_a_model_without_segment_ids_exports_and_matches_torch(tmp_path):
+    """MPNet (the larger base) takes no token_type_ids and pads with id 1: its export used to fail
+    (the scorer fell back to torch) — now it runs in ONNX Runtime with torch's scores."""
+    import torch
+    from transformers import MPNetConfig, MPNetForSequenceClassification
+
+    from guard.nli.scorer import NLIScorer, default_model_path
+    torch.manual_seed(0)
+    cfg = MPNetConfig(vocab_size=30527, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+                      intermediate_size=64, max_position_embeddings=514, pad_token_id=1, num_labels=3,
+                      id2label={0: "contradiction", 1: "entailment", 2: "neutral"},
+                      label2id={"contradiction": 0, "entailment": 1, "neutral": 2})
+    model_dir = tmp_path / "tiny-mpnet"
+    MPNetForSequenceClassification(cfg).eval().save_pretrained(model_dir)
+    for f in ("tokenizer.json", "tokenizer_config.json"):
+        shutil.copy(Path(default_model_path()) / f, model_dir / f)
+    os.environ["GUARD_CACHE_DIR"] = str(tmp_path / "cache")
+    try:
+        ort = NLIScorer(model_dir, calibrated=False)
+    finally:
+        del os.environ["GUARD_CACHE_DIR"]
+    assert ort.backend == "onnxruntime fp32"
+    assert [i.name for i in ort._ort.session.get_inputs()] == ["input_ids", "attention_mask"]
+    torch_ = NLIScorer(model_dir, calibrated=False, backend="torch")
+    batch = ort.score_both(PAIRS)
+    for a, b in zip(batch, torch_.score_both(PAIRS)):
+        for d1, d2 in zip(a, b):
+            assert max(abs(d1[k] - d2[k]) for k in d1) < 1e-4
+    alone = ort.score_both(PAIRS[2:3])[0]                     # padded in a batch = scored alone
+    assert max(abs(alone[0][k] - batch[2][0][k]) for k in alone[0]) < 1e-5
