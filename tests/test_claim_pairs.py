@@ -62,6 +62,11 @@ def test_the_recipe_runs_folds_then_the_final_model_and_resumes(tmp_path, shared
     assert (tmp_path / "tiny-model" / "model.safetensors").exists()
     again = run(tmp_path / "tiny.json", **kw)
     assert again["runs"] == {}          # every fold and the final model were already there
+    from training.cv_nli import score_dev         # a fold model standing in for a final one, on dev only
+    score_dev(str(tmp_path / "work" / "fold0"), "tiny-fold0", tmp_path / "out", dev_path=tmp_path / "dev.jsonl")
+    dev_f0 = [json.loads(x) for x in (tmp_path / "out" / "dev_nli_tiny-fold0.jsonl").read_text().splitlines()]
+    assert [p["id"] for p in dev_f0] == [r["id"] for r in dev] and not (tmp_path / "out" / "oof_nli_tiny-fold0.jsonl").exists()
+    assert all(abs(sum(p["forward"].values()) - 1) < 1e-3 for p in dev_f0)
 
 
 def test_a_two_stage_recipe_trains_general_nli_once_and_folds_start_from_it(tmp_path, shared_data):

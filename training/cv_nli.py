@@ -144,6 +144,15 @@ def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | N
     return summary
 
 
+def score_dev(model: str, tag: str, out_dir: Path | None = None, dev_path: Path = CLAIMS_DEV) -> None:
+    """claims_dev's prediction file alone, for a model whose claims_train scores came from folds
+    (e.g. a ``--folds-only`` run's fold model standing in for a final model not trained here)."""
+    out = out_dir or ROOT / "results" / "claims-cv"
+    out.mkdir(parents=True, exist_ok=True)
+    preds = _score(Path(model), read_rows(dev_path), 128)
+    (out / f"dev_nli_{tag}.jsonl").write_text("".join(json.dumps(p) + "\n" for p in preds))
+
+
 def score_shipped(model: str, tag: str, out_dir: Path | None = None) -> None:
     """The same prediction files for a model that is not retrained per fold (e.g. v1): it never
     saw claims_train, so its scores on every pair are already out-of-sample."""
@@ -167,9 +176,13 @@ if __name__ == "__main__":
                     "results/claims-cv; give another folder to rebuild a shipped model's folds without "
                     "overwriting its files)")
     ap.add_argument("--score-shipped", nargs=2, metavar=("MODEL_DIR", "TAG"))
+    ap.add_argument("--score-dev", nargs=2, metavar=("MODEL_DIR", "TAG"),
+                    help="write only claims_dev's predictions of MODEL_DIR (to --out)")
     a = ap.parse_args()
     if a.score_shipped:
-        score_shipped(*a.score_shipped)
+        score_shipped(*a.score_shipped, out_dir=a.out)
+    elif a.score_dev:
+        score_dev(*a.score_dev, out_dir=a.out)
     elif a.recipe:
         print(json.dumps(run(a.recipe, work_dir=a.work, out_dir=a.out, folds_only=a.folds_only), indent=2, default=str))
     else:
