@@ -23,6 +23,16 @@ def test_usage_errors_are_one_line_with_exit_2(tmp_path):
         assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and r.stderr.startswith("error: "), r.stderr
 
 
+def test_a_directory_or_unreadable_path_is_a_usage_error(tmp_path):
+    (tmp_path / "d").mkdir()
+    for args in (("scan", str(tmp_path / "d")), ("compare", str(tmp_path / "d")),
+                 ("--store", str(tmp_path / "d"), "remember", "The API listens on port 8443.")):
+        r = guard(*args)
+        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, (args, r.stderr)
+        assert r.stderr.startswith("error: ") and "Error" not in r.stderr, r.stderr      # no exception class names
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["d"] and not any((tmp_path / "d").iterdir())
+
+
 def test_scan_gates_ci_on_findings(tmp_path):
     out = tmp_path / "r.jsonl"
     r = guard("--quiet", "scan", str(EXAMPLES), "--out", str(out), "--neighbours", "0")
