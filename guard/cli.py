@@ -140,14 +140,12 @@ def _run(fn):
     except BrokenPipeError:                  # the reader went away (guard list | head): not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         raise typer.Exit(EXIT_OK)
-    except (IsADirectoryError, NotADirectoryError, PermissionError) as exc:
-        if os.environ.get("GUARD_DEBUG"):
-            raise
-        # a path the user gave that cannot be read or written as a file: their input, not our error
-        _die(f"{exc.filename}: {(exc.strerror or str(exc)).lower()}", EXIT_USAGE)
     except Exception as exc:  # noqa: BLE001
         if os.environ.get("GUARD_DEBUG"):
             raise
+        if isinstance(exc, (IsADirectoryError, NotADirectoryError, PermissionError)):
+            # a path the user gave that cannot be read or written as a file: their input, not our error
+            _die(f"{exc.filename}: {(exc.strerror or str(exc)).lower()}", EXIT_USAGE)
         _die(f"{type(exc).__name__}: {exc}", EXIT_ERROR)
 
 

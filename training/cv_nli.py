@@ -138,18 +138,18 @@ def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | N
         s["recipe"] = {k2: v for k2, v in recipe.items() if not k2.startswith("_")}
         (final / "training_summary.json").write_text(json.dumps(s, indent=2))
         summary["runs"]["final"] = {"pairs": s["pairs_total"], "wall_seconds": round(time.time() - t, 1)}
-    dev = read_rows(dev_path)
-    (out / f"dev_nli_{name}.jsonl").write_text("".join(json.dumps(p) + "\n" for p in _score(final, dev, recipe["max_length"])))
+    score_dev(str(final), name, out, dev_path, recipe["max_length"])
     (work / "cv_summary.json").write_text(json.dumps(summary, indent=2, default=str))
     return summary
 
 
-def score_dev(model: str, tag: str, out_dir: Path | None = None, dev_path: Path = CLAIMS_DEV) -> None:
-    """claims_dev's prediction file alone, for a model whose claims_train scores came from folds
-    (e.g. a ``--folds-only`` run's fold model standing in for a final model not trained here)."""
+def score_dev(model: str, tag: str, out_dir: Path | None = None, dev_path: Path = CLAIMS_DEV,
+              max_length: int = 128) -> None:
+    """claims_dev's prediction file: the final model's, or a model's whose claims_train scores came
+    from folds (e.g. a ``--folds-only`` run's fold model standing in for a final model not trained)."""
     out = out_dir or ROOT / "results" / "claims-cv"
     out.mkdir(parents=True, exist_ok=True)
-    preds = _score(Path(model), read_rows(dev_path), 128)
+    preds = _score(Path(model), read_rows(dev_path), max_length)
     (out / f"dev_nli_{tag}.jsonl").write_text("".join(json.dumps(p) + "\n" for p in preds))
 
 
@@ -162,8 +162,7 @@ def score_shipped(model: str, tag: str, out_dir: Path | None = None) -> None:
     fold = grouped_folds(rows)
     preds = _score(Path(model), rows, 128)
     (out / f"oof_nli_{tag}.jsonl").write_text("".join(json.dumps({**p, "fold": f}) + "\n" for p, f in zip(preds, fold)))
-    dev = read_rows(CLAIMS_DEV)
-    (out / f"dev_nli_{tag}.jsonl").write_text("".join(json.dumps(p) + "\n" for p in _score(Path(model), dev, 128)))
+    score_dev(model, tag, out)
 
 
 if __name__ == "__main__":
