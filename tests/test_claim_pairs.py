@@ -1,8 +1,8 @@
 """Claim pairs as NLI training data, and the grouped folds the NLI models and the gate share."""
 import pytest
 
-from training.claim_pairs import (claim_training_pairs, grouped_folds, nli_label, read_rows, same_document_neutrals,
-                                  subject_swap_neutrals, to_nli_pairs)
+from training.claim_pairs import (claim_training_pairs, grouped_folds, nli_label, perturbed_pairs, read_rows,
+                                  same_document_neutrals, subject_swap_neutrals, to_nli_pairs)
 
 
 def row(label, category, source="doc", i=0):
@@ -128,6 +128,38 @@ def test_subject_swaps_replace_only_the_shared_subject(normalizer):
         ("The backup window is 8 hours.", "The recovery time objective is 4 hours.", "neutral")]
     assert all(p.source.startswith("claims:subject-swap") for p in pairs)
     assert len(claim_training_pairs(rows, {"subject_swap_neutrals": 1})) == len(to_nli_pairs(rows)) + 2
+
+
+def test_perturbed_pairs_flip_the_main_verb_change_a_value_and_cut_only_and(normalizer):
+    def r(i, a, b, category, label="compatible"):
+        return {"id": f"x-{i}", "existing": {"text": a}, "incoming": {"text": b}, "label": label,
+                "category": category, "source": f"d{i}.md"}
+    rows = [r(0, "Node 18 is supported for 30 months.", "Node 18 gets 30 months of support.", "paraphrase_consistent"),
+            r(1, "Deploys must be approved by two reviewers.", "Deploys need no approval.", "modality_opposition",
+              "contradiction"),
+            r(2, "The scheduler retries failed jobs.", "The scheduler does not retry failed jobs.", "paraphrased_negation",
+              "contradiction"),
+            r(3, "The API listens on 8443 and rejects plain HTTP.", "The API may use port 80 or port 8443.",
+              "lexical_overlap_compatible"),
+            r(4, "Staging is open.", "Production is closed.", "scope_disjoint")]          # left out: only scope decides
+    pairs = perturbed_pairs(rows, nlp=normalizer.nlp)
+    got = {(p.premise, p.hypothesis, p.label) for p in pairs}
+    assert ("Node 18 is supported for 30 months.", "Node 18 does not get 30 months of support.", "contradiction") in got
+    changed = [p.hypothesis for p in pairs if p.source == "claims:perturbed:number-paraphrase"]
+    assert len(changed) == 1 and changed[0].startswith("Node 18 gets ") and "30" not in changed[0]   # the subject's 18 stays
+    assert ("Deploys must be approved by two reviewers.", "Deploys must not be approved by two reviewers.",
+            "contradiction") in got
+    assert ("The scheduler retries failed jobs.", "The scheduler does not retry failed jobs.", "contradiction") in got
+    assert ("The API listens on 8443 and rejects plain HTTP.", "The API listens on 8443.", "entailment") in got
+    assert ("The API listens on 8443.", "The API listens on 8443 and rejects plain HTTP.", "neutral") in got
+    assert not any("port 80." in p.hypothesis for p in pairs)              # "A or B" entails neither
+    assert not any("Staging" in p.premise + p.hypothesis for p in pairs)
+    contradictions = [p for p in pairs if p.label == "contradiction"]
+    assert len(contradictions) % 2 == 0 and {(p.hypothesis, p.premise) for p in contradictions} == \
+        {(p.premise, p.hypothesis) for p in contradictions}                 # both directions
+    assert [(p.premise, p.hypothesis) for p in perturbed_pairs(rows, nlp=normalizer.nlp)] == \
+        [(p.premise, p.hypothesis) for p in pairs]                           # deterministic
+    assert len(claim_training_pairs(rows, {"perturbed_pairs": True})) == len(to_nli_pairs(rows)) + len(pairs)
 
 
 def test_same_document_neutrals_never_cross_a_fold(shared_data):
