@@ -10,7 +10,8 @@ from guard.compare import Confidence, StructuralComparator, Verdict, VerdictKind
 from guard.judge import Judge, NLIResult, Tier, structure_decides
 from guard.nli.evidence import FEATURES, pair_features, vector
 from guard.nli.evidence_gate import EvidenceGate, veto
-from guard.nli.learned_gate import CLASSES, LearnedGate, choose_thresholds, expected_calibration_error
+from guard.nli.learned_gate import (CLASSES, LearnedGate, bagged_thresholds, choose_thresholds,
+                                    expected_calibration_error)
 
 
 def synthetic(n=300, seed=0):
@@ -48,6 +49,22 @@ def test_structural_false_blocks_count_against_the_limit():
     t_alone, _ = choose_thresholds(proba, y, 0.34, 0.5)
     t_with, _ = choose_thresholds(proba, y, 0.34, 0.5, decided={"false_blocks": 1, "compatible": 0})
     assert t_alone <= 0.8 < t_with
+
+
+def test_bagged_thresholds_move_less_than_one_order_statistic_when_one_score_moves():
+    """Nine compatible pairs score 0.95 and the limit allows eight: the plain threshold sits above
+    them; one of them dropping to 0.3 lets it fall below all nine — a jump one pair decides."""
+    rng = np.random.default_rng(3)
+    y = ["compatible"] * 400 + ["contradiction"] * 200
+    pc = np.concatenate([[0.95] * 9, rng.uniform(0.0, 0.5, 391), rng.uniform(0.4, 1.0, 200)])
+    moved = pc.copy()
+    moved[0] = 0.3
+    as_proba = lambda p: np.stack([p, np.zeros_like(p), 1 - p], axis=1)      # noqa: E731
+    plain = [choose_thresholds(as_proba(p), y, 0.02, 0.25)[0] for p in (pc, moved)]
+    bagged = [bagged_thresholds(as_proba(p), y, 0.02, 0.25, n=100)[0] for p in (pc, moved)]
+    assert plain[0] - plain[1] > 0.4
+    assert abs(bagged[0] - bagged[1]) < 0.75 * (plain[0] - plain[1])
+    assert bagged_thresholds(as_proba(pc), y, 0.02, 0.25, n=100) == bagged_thresholds(as_proba(pc), y, 0.02, 0.25, n=100)
 
 
 def test_save_and_load_give_the_same_decisions(tmp_path):

@@ -2,7 +2,7 @@
 import pytest
 
 from guard.claims import Bound, Modality, Scope, Window
-from guard.compare import StructuralComparator, VerdictKind, bounds_conflict
+from guard.compare import Confidence, StructuralComparator, VerdictKind, bounds_conflict
 from guard.normalize import get_normalizer, registered
 from guard.normalize.rules_v2 import split_main_clause, text_scope
 from guard.normalize.typed_values import extract_typed_values
@@ -151,7 +151,7 @@ def test_values_of_two_named_attributes_are_not_compared(normalizer_v2):
 
 
 def test_a_conjunct_restated_is_consistent(normalizer_v2):
-    from guard.compare import Confidence, restates_a_conjunct
+    from guard.compare import restates_a_conjunct
     v = verdict(normalizer_v2, "X preserves ordering and rejects null keys.", "X preserves ordering.")
     assert v.kind is VerdictKind.CONSISTENT and v.confidence is Confidence.HIGH
     assert not restates_a_conjunct("X preserves ordering.", "X preserves ordering only in tests.")
@@ -166,6 +166,39 @@ def test_differently_named_subjects_are_not_compared(normalizer_v2):
     v = verdict(normalizer_v2, "The auth-api-0 request timeout is 5 seconds.", "The auth-api-0 request timeout is 10 seconds.")
     assert v.kind is VerdictKind.VALUE_CONFLICT
     assert named_things("on-call stipend") == set() and named_things("auth-api-0 log") == {"auth-api-0"}
+
+
+def test_named_subjects_keep_apart_only_things_the_other_statement_does_not_name(normalizer_v2):
+    """Long prose names the other statement's thing in a clause: those pairs go to the gate."""
+    from guard.compare import mentions_a_name, names_shared
+    from guard.judge import structure_decides
+    v = verdict(normalizer_v2, "To allow cancelling a scheduled SendGrid send, you must include a batch_id with it.",
+                "Scheduled SendGrid sends can be cancelled later even if they were created without a batch_id.")
+    assert "named" not in v.evidence and structure_decides(v) is None
+    v = verdict(normalizer_v2, "We recommend the ED25519 algorithm for signing keys.",
+                "Use RSA-4096 keys for commit signing; we'd avoid ED25519 for now.")
+    assert "named" not in v.evidence
+    assert names_shared({"net.ipv4.tcp_fin_timeout"}, {"tcp_fin_timeout"}) and names_shared({"`Foo_bar`"}, {"foo_bar"})
+    assert not names_shared({"auth-api-0"}, {"auth-api-01"})
+    assert mentions_a_name("Use PBKDF2-HMAC-SHA256 here.", {"pbkdf2"}) and not mentions_a_name("the auth-api-01 host",
+                                                                                               {"auth-api-0"})
+
+
+def test_an_identifier_after_a_leading_clause_keeps_its_spelling():
+    assert split_main_clause("On the NAT gateways, ip_local_port_range may start below 1024.")[0] == \
+        "ip_local_port_range may start below 1024."
+    assert split_main_clause("By default, the scheduler retries a job three times.")[0] == \
+        "The scheduler retries a job three times."
+
+
+def test_two_wordings_of_one_setting_with_differing_values_are_not_settled_by_structure(normalizer_v2):
+    """"deploys … with 1024 MB" / "defaults to 512 MB": the verbs differ, the values are one setting's."""
+    from guard.judge import structure_decides
+    v = verdict(normalizer_v2, "Every Netlify function deploys with 1024 MB of memory.",
+                "Netlify functions default to 512 MB of memory.")
+    assert v.confidence is Confidence.LOW and structure_decides(v) is None
+    v = verdict(normalizer_v2, "Access tokens expire after 15 minutes.", "Access tokens are signed with RS256.")
+    assert v.kind is VerdictKind.CONSISTENT and v.confidence is Confidence.HIGH      # two facts about one thing
 
 
 @pytest.mark.parametrize("which", ["v1", "v2"])
@@ -191,3 +224,17 @@ def test_one_statement_that_raises_costs_only_its_own_norm(which, normalizer, no
     assert len(calls) == 3
     assert got[1].is_unknown and "rule bug" in got[1].error
     assert got[0].to_dict() == want[0].to_dict() and got[2].to_dict() == want[2].to_dict()
+
+
+def test_a_coordinated_clause_with_its_own_subject_does_not_set_the_rules_polarity(normalizer, normalizer_v2):
+    """"…, and nothing can run until …": the second clause's "nothing" is another claim's polarity."""
+    from guard.claims import Modality
+    for text in ("Auth0 load test requests have to be in at least fourteen days before the test date, "
+                 "and nothing can run until Auth0 approves it in writing.",
+                 "All computers must have a password or biometric access, and PINs are not allowed."):
+        assert normalizer_v2.normalize(text, Scope(), Window()).modality is Modality.MUST
+    assert normalizer_v2.normalize("Root can't SSH into the bastion, and passwords are not accepted.", Scope(),
+                                   Window()).modality is Modality.MUST_NOT
+    # v1 is kept as it was, for comparison
+    assert normalizer.normalize("All computers must have a password or biometric access, and PINs are not allowed.",
+                                Scope(), Window()).modality is Modality.MUST_NOT

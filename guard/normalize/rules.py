@@ -192,6 +192,7 @@ class RuleNormalizer:
     location_names = False            # v2: "stored in Vault" names a value
     naming_verbs = _NAMING            # v2 adds "store": where a thing is kept is its value ("run" measured worse)
     negation_before_pivot = False     # v2 moves "never"/"not" just before the verb into the predicate
+    cut_subject_clauses = False       # v2 also ends the predicate at "…, and <subject> <verb> …"
     speaker_subjects = False          # v2: "AWS recommends X" is about X
     modal_predicates = MODAL_PREDICATES   # v2 adds the halting words ("paused", "suspended")
 
@@ -276,7 +277,7 @@ class RuleNormalizer:
             subj_tokens, pred_tokens = list(doc[: p.pivot]), list(doc[p.pivot:])
             while self.negation_before_pivot and subj_tokens and subj_tokens[-1].lower_ in ("never", "not", "no"):
                 pred_tokens.insert(0, subj_tokens.pop())     # "Migrations never need …": the negation is the verb's
-        pred_tokens = _main_clause(pred_tokens)
+        pred_tokens = _main_clause(pred_tokens, self.cut_subject_clauses)
         if any(t.lower_ in ("no", "none", "neither") and t.dep_ in ("det", "nsubj", "nsubjpass") for t in subj_tokens):
             neg = not neg
         # modality and polarity from the predicate side
@@ -448,11 +449,13 @@ _BOUNDARIES = {"if", "when", "unless", "because", "so", "while", "whereas", "exc
                "although", "though", "otherwise", "but", "once"}
 
 
-def _main_clause(tokens):
+def _main_clause(tokens, subject_clauses: bool = False):
     """Cut the predicate at the first subordinate or coordinated clause.
 
     "… defaults to `false` if not present" must not read the condition's "not" as the rule's
     polarity; "… and are not accessible …" is a second claim, not a negation of the first.
+    ``subject_clauses`` (v2): a coordinated clause with a subject of its own ("…, and nothing can
+    run until …", "… but the team may …") is cut too — its "nothing" is not this rule's polarity.
     """
     out = []
     for k, t in enumerate(tokens):
@@ -460,6 +463,9 @@ def _main_clause(tokens):
             break
         if out and t.pos_ == "CCONJ" and k + 1 < len(tokens) and tokens[k + 1].pos_ in ("AUX", "VERB") \
                 and tokens[k + 1].tag_ != "VBN":
+            break
+        if subject_clauses and out and t.pos_ == "CCONJ" and any(
+                u.dep_ in ("nsubj", "nsubjpass", "expl") and u.head.i > t.i for u in tokens[k + 1:k + 4]):
             break
         if out and t.lower_ == "to" and k + 1 < len(tokens) and tokens[k + 1].tag_ == "VB" and len(out) > 2:
             break

@@ -70,7 +70,10 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
             m = pat.match(main)
             if m:
                 rest = main[m.end():]
-                cut(rest[:1].upper() + rest[1:], m.group(0))
+                # a sentence starts upper-case again, but an identifier keeps its spelling
+                # ("On the NAT gateways, ip_local_port_range is …" must not become "Ip_local_port_range")
+                word = rest.split(" ", 1)[0]
+                cut(rest[:1].upper() + rest[1:] if re.fullmatch(r"[a-z]+[,;:]?", word) else rest, m.group(0))
     m = _TRAIL.search(main)
     if m and m.start() > 0:
         cut(main[:m.start()].rstrip(" ,") + ".", m.group(0))
@@ -105,6 +108,7 @@ def _typed_values(text: str) -> tuple:
 class RuleNormalizerV2(RuleNormalizer):
     name = "normalizer.rules.v2"
     negation_before_pivot = True
+    cut_subject_clauses = True
     speaker_subjects = True
     max_name_tokens = 3
     location_names = True
