@@ -199,6 +199,8 @@ def test_two_wordings_of_one_setting_with_differing_values_are_not_settled_by_st
     assert v.confidence is Confidence.LOW and structure_decides(v) is None
     v = verdict(normalizer_v2, "Access tokens expire after 15 minutes.", "Access tokens are signed with RS256.")
     assert v.kind is VerdictKind.CONSISTENT and v.confidence is Confidence.HIGH      # two facts about one thing
+    v = verdict(normalizer_v2, "Use squash merge for all PRs.", "Squash merging is disabled for all PRs.")
+    assert v.confidence is Confidence.LOW and structure_decides(v) is None          # one stance negated
 
 
 @pytest.mark.parametrize("which", ["v1", "v2"])
