@@ -191,7 +191,24 @@ def mentions_a_name(text: str, names: set[str]) -> bool:
     """Whether the text names one of the things (a whole word, any case): "Use RSA-4096 keys; we'd
     avoid ED25519" is about ED25519 too, whatever its grammatical subject."""
     low = text.lower()
-    return any(re.search(r"(?<![\w.-])" + re.escape(_bare(n)) + r"(?!\w)", low) for n in names if _bare(n))
+    return any(_whole_word_in(_bare(n), low) for n in names)
+
+
+def _whole_word_in(word: str, low: str) -> bool:
+    """``word`` in ``low`` with no word character (or ``.``/``-``) before it and no word character
+    after it. Plain string search: this runs on every candidate pair of a scan, and a pattern per
+    name would be compiled anew once names outnumber the regex cache."""
+    if not word:
+        return False
+    start = low.find(word)
+    while start >= 0:
+        end = start + len(word)
+        before = low[start - 1] if start else " "
+        after = low[end] if end < len(low) else " "
+        if not (before.isalnum() or before in "_.-") and not (after.isalnum() or after == "_"):
+            return True
+        start = low.find(word, start + 1)
+    return False
 
 
 def restates_a_conjunct(a: str, b: str) -> bool:
