@@ -184,7 +184,7 @@ def bagged_thresholds(proba: np.ndarray, y: list[str], max_false_block: float, m
     block threshold is an order statistic (about the 10th-highest compatible score at 2 % of ~500
     pairs), so one pair's score moving or one verdict changing shifted it by ~0.01 and the
     recall by several points (claims_train: seven statements normalised differently moved it 0.863 →
-    0.875 and CV F1 0.445 → 0.418 on the shipped fit). The mean over resamples moves half as much; a
+    0.875 and the shipped fit's CV F1 0.452 → 0.418). The mean over resamples moved half as much; a
     median would not help, it lands on the same data point."""
     rng = np.random.default_rng(seed)
     y = np.asarray(y)
