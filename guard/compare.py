@@ -389,11 +389,6 @@ class StructuralComparator:
                 return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW,
                                "same subject, different wording, values of one kind differ",
                                {**ev, "values": [vp[0][1], vp[1][1]]})
-            if a.modality is not b.modality:
-                # "use squash merge" / "squash merging is disabled": two facts about one thing are
-                # two assertions of one stance; a negation or a softer modal on one side may be the
-                # same state worded with another verb
-                return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "same subject, different wording and stance", ev)
             return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH if match is SubjectMatch.SAME else Confidence.LOW,
                            "same subject, different state", ev)
         opp = opposition(a.modality, b.modality)

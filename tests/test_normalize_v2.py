@@ -193,14 +193,15 @@ def test_an_identifier_after_a_leading_clause_keeps_its_spelling():
 
 def test_two_wordings_of_one_setting_with_differing_values_are_not_settled_by_structure(normalizer_v2):
     """"deploys … with 1024 MB" / "defaults to 512 MB": the verbs differ, the values are one setting's."""
-    from guard.judge import structure_decides
+    from guard.judge import Tier, structure_decides
     v = verdict(normalizer_v2, "Every Netlify function deploys with 1024 MB of memory.",
                 "Netlify functions default to 512 MB of memory.")
     assert v.confidence is Confidence.LOW and structure_decides(v) is None
     v = verdict(normalizer_v2, "Access tokens expire after 15 minutes.", "Access tokens are signed with RS256.")
     assert v.kind is VerdictKind.CONSISTENT and v.confidence is Confidence.HIGH      # two facts about one thing
-    v = verdict(normalizer_v2, "Use squash merge for all PRs.", "Squash merging is disabled for all PRs.")
-    assert v.confidence is Confidence.LOW and structure_decides(v) is None          # one stance negated
+    v = verdict(normalizer_v2, "The orders-api-2 must not store secrets in environment files.",
+                "The orders-api-2 listens on port 3000.")
+    assert structure_decides(v) is Tier.CLEAN      # a prohibition and a fact about one thing: both hold
 
 
 @pytest.mark.parametrize("which", ["v1", "v2"])
