@@ -231,7 +231,6 @@ def test_one_statement_that_raises_costs_only_its_own_norm(which, normalizer, no
 
 def test_a_coordinated_clause_with_its_own_subject_does_not_set_the_rules_polarity(normalizer, normalizer_v2):
     """"…, and nothing can run until …": the second clause's "nothing" is another claim's polarity."""
-    from guard.claims import Modality
     for text in ("Auth0 load test requests have to be in at least fourteen days before the test date, "
                  "and nothing can run until Auth0 approves it in writing.",
                  "All computers must have a password or biometric access, and PINs are not allowed."):
