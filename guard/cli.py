@@ -522,6 +522,8 @@ def bench_stages(out: Path = typer.Option(RESULTS / "stages", help="results fold
                  tuned: str = typer.Option("nli-minilm-l6-v2", help="tag of the claim-tuned NLI predictions"),
                  v1: str = typer.Option("nli-minilm-l6", help="tag of the v1 model's predictions"),
                  bootstrap: int = 1000,
+                 short_claims: int = typer.Option(2000, help="also scan a synthetic store of N short claims with "
+                                                            "the shipped pipeline and count its false blocks (0: skip)"),
                  html: Optional[Path] = HTML):
     """Every stage alone against the full pipeline, on grouped 5-fold CV over claims_train and on
     claims_dev, from the NLI predictions in results/claims-cv/ (made by training.cv_nli)."""
@@ -531,7 +533,9 @@ def bench_stages(out: Path = typer.Option(RESULTS / "stages", help="results fold
         missing = [str(f) for f in need if not Path(f).exists()]
         if missing:
             raise ClaimError(f"no such file: {', '.join(missing)} (NLI predictions: python -m training.cv_nli)")
-        run(out, tuned=tuned, v1=v1, normalizer=normalizer, bootstrap=bootstrap)
+        if short_claims < 0:
+            raise ClaimError(f"--short-claims must be 0 or more, not {short_claims}")
+        run(out, tuned=tuned, v1=v1, normalizer=normalizer, bootstrap=bootstrap, short_claims=short_claims)
         _bench_html(html, out, "stages", "claim-guard — Stage ablation")
     _run(go)
 

@@ -273,10 +273,12 @@ def _themes_overlap(a: Norm, b: Norm) -> bool:
     if sa & sb:
         return True
     # derivations of one word ("approved by two reviewers" / "require approval"): the object verb
-    # counts as a state word, and words sharing a stem of five letters are one word
-    sa |= _verb_word(a)
-    sb |= _verb_word(b)
-    return any(x[:5] == y[:5] for x in sa for y in sb if len(x) >= 5 and len(y) >= 5)
+    # counts as a state word, and words sharing a stem of five letters are one word — but the two
+    # verbs against each other prove nothing: "must not deploy on Fridays" / "is deployed in
+    # eu-central-1" share the verb and nothing it is about
+    va, vb = _verb_word(a), _verb_word(b)
+    return any(x[:5] == y[:5] for x in sa | va for y in sb | vb
+               if len(x) >= 5 and len(y) >= 5 and not (x in va and y in vb))
 
 
 _PRIVATIVE = re.compile(r"^([a-z]{4,})(?:less|free)$")

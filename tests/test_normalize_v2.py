@@ -240,3 +240,19 @@ def test_a_coordinated_clause_with_its_own_subject_does_not_set_the_rules_polari
     # v1 is kept as it was, for comparison
     assert normalizer.normalize("All computers must have a password or biometric access, and PINs are not allowed.",
                                 Scope(), Window()).modality is Modality.MUST_NOT
+
+
+def test_one_verb_on_both_sides_is_not_one_state(normalizer_v2):
+    """"must not deploy on Fridays" / "is deployed in eu-central-1": the verb is shared, what it is
+    about is not — structure must not block (the fast profile blocked 84 such pairs in a 10k store);
+    a derivation across the two sides still counts ("approved" / "approval")."""
+    from guard.judge import Tier, structure_decides
+    for a, b in (("The auth-db-0 is deployed in eu-central-1.", "The auth-db-0 must not deploy on Fridays."),
+                 ("The notify-api-2 must not expose the admin endpoint publicly.", "The notify-api-2 listens on port 6379.")):
+        v = verdict(normalizer_v2, a, b)
+        assert v.kind is not VerdictKind.CONTRADICTION and structure_decides(v) is not Tier.BLOCK, (a, b, v)
+    v = verdict(normalizer_v2, "Production deploys must be approved by two reviewers.",
+                "Production deploys must not require approval.")
+    assert structure_decides(v) is Tier.BLOCK
+    v = verdict(normalizer_v2, "The auth-db-0 must not deploy on Fridays.", "The auth-db-0 deploys on Fridays.")
+    assert structure_decides(v) is Tier.BLOCK
