@@ -179,3 +179,7 @@ def test_two_kinds_of_quantity_about_one_subject_cannot_block():
     assert veto("block", v, f, (replicas, python))[0] == "warn"
     assert veto("block", v, f, (replicas, other))[0] == "block"
     assert veto("block", v, f)[0] == "block"                      # no norms given: no cap
+    # one kind of value, each naming its own setting: the python version and the tls version
+    tls, py311 = norm("The notify-queue-0 requires TLS 1.3."), norm("The notify-queue-0 uses Python 3.11.")
+    assert different_quantities(py311, tls) and veto("block", v, f, (py311, tls))[0] == "warn"
+    assert not different_quantities(py311, python)                # python 3.11 / 3.12: one setting, may conflict

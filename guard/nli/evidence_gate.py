@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from guard.claims import Norm
-from guard.compare import SubjectMatch, Verdict, VerdictKind, subject_match
+from guard.compare import (SubjectMatch, Verdict, VerdictKind, attributes_match, strong_attribute,
+                           subject_match)
 from guard.judge import NLIResult
 from guard.nli.evidence import pair_features, vector
 from guard.nli.learned_gate import LearnedGate
@@ -34,10 +35,14 @@ def _quantity(n: Norm) -> tuple:
 
 def different_quantities(a: Norm, b: Norm) -> bool:
     """One subject, a value in each statement, and the two values of different kinds ("runs 6
-    replicas" / "uses Python 3.12"; "is deployed in us-east-1" / "requires TLS 1.3"): two facts
-    about one thing, not two answers to one question."""
-    return (bool(a.value) and bool(b.value) and _quantity(a) != _quantity(b)
-            and subject_match(a.subject, b.subject, a.theme, b.theme) in (SubjectMatch.SAME, SubjectMatch.NEAR))
+    replicas" / "uses Python 3.12"; "is deployed in us-east-1" / "requires TLS 1.3"), or of one kind
+    with each statement naming its own setting ("uses Python 3.11" / "requires TLS 1.3": the python
+    version and the tls version): two facts about one thing, not two answers to one question."""
+    if not (a.value and b.value) or \
+            subject_match(a.subject, b.subject, a.theme, b.theme) not in (SubjectMatch.SAME, SubjectMatch.NEAR):
+        return False
+    return _quantity(a) != _quantity(b) or (strong_attribute(a.attribute) and strong_attribute(b.attribute)
+                                            and not attributes_match(a.attribute, b.attribute))
 
 
 def veto(tier: str, verdict: Verdict, features: dict, norms: tuple[Norm, Norm] | None = None) -> tuple[str, str]:
