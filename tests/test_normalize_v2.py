@@ -256,3 +256,13 @@ def test_one_verb_on_both_sides_is_not_one_state(normalizer_v2):
     assert structure_decides(v) is Tier.BLOCK
     v = verdict(normalizer_v2, "The auth-db-0 must not deploy on Fridays.", "The auth-db-0 deploys on Fridays.")
     assert structure_decides(v) is Tier.BLOCK
+
+
+def test_defaults_to_is_the_verb(normalizer, normalizer_v2):
+    """"X defaults to N and is configurable up to M": the subject is X, the value N (v2); v1 is kept."""
+    text = "On the Vercel Pro plan, the maximum function duration defaults to 300 seconds and is configurable up to 800 seconds."
+    n = normalizer_v2.normalize(text, Scope(), Window())
+    assert n.subject == "maximum function duration" and n.value == "300 seconds"
+    assert normalizer_v2.normalize("tune.bufsize defaults to 16384.", Scope(), Window()).subject == "tune.bufsize"
+    assert normalizer.normalize(text, Scope(), Window()).subject == "maximum function duration default"
+    assert normalizer_v2.normalize("Force pushes to main are blocked.", Scope(), Window()).subject == "force push main"

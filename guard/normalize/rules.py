@@ -193,6 +193,7 @@ class RuleNormalizer:
     naming_verbs = _NAMING            # v2 adds "store": where a thing is kept is its value ("run" measured worse)
     negation_before_pivot = False     # v2 moves "never"/"not" just before the verb into the predicate
     cut_subject_clauses = False       # v2 also ends the predicate at "…, and <subject> <verb> …"
+    parsed = Parsed                   # v2: "X defaults to N" pivots on "defaults"
     speaker_subjects = False          # v2: "AWS recommends X" is about X
     modal_predicates = MODAL_PREDICATES   # v2 adds the halting words ("paused", "suspended")
 
@@ -255,7 +256,7 @@ class RuleNormalizer:
 
     def _norm(self, doc, raw_sub: str, offset: int, scope: Scope, window: Window) -> Norm:
         all_values = self._values(raw_sub)
-        p = Parsed(doc, all_values, 0)
+        p = self.parsed(doc, all_values, 0)
         pivot_char = doc[p.pivot].idx if p.pivot is not None and not p.imperative else 0
         # A code identifier before the pivot names the subject ("`max_connections` is 32"), so it is
         # not a value; a version before the pivot keeps its product in the subject ("Node.js 18+ is

@@ -24,7 +24,7 @@ from functools import lru_cache
 from guard.claims import Modality, Norm, Scope, StateVerb, SubjectKind, Window
 from guard.normalize.base import fail_open, register
 from guard.normalize.lexicon import HALT_PREDICATES, MODAL_PREDICATES, PERSON_SUBJECTS
-from guard.normalize.rules import _NAMING, RuleNormalizer, _merge_hyphenated
+from guard.normalize.rules import _NAMING, Parsed, RuleNormalizer, _merge_hyphenated
 from guard.normalize.typed_values import extract_typed_values
 from guard.normalize.values import UNITS
 
@@ -104,11 +104,24 @@ def _typed_values(text: str) -> tuple:
     return tuple(extract_typed_values(text))
 
 
+class ParsedV2(Parsed):
+    """v1's pivot, except that "defaults to" is the verb: spaCy tags "duration defaults to 300
+    seconds and is configurable up to 800" as a noun, and v1 read "defaults to … is" as a subject
+    noun phrase ("Force pushes to main are blocked"), so the subject took "default" and the value came
+    from the later clause."""
+
+    def _noun_in_subject(self, t) -> bool:
+        if t.lower_ in ("defaults", "default") and t.i + 1 < len(self.doc) and self.doc[t.i + 1].lower_ == "to":
+            return False
+        return super()._noun_in_subject(t)
+
+
 @register("normalizer.rules.v2")
 class RuleNormalizerV2(RuleNormalizer):
     name = "normalizer.rules.v2"
     negation_before_pivot = True
     cut_subject_clauses = True
+    parsed = ParsedV2
     speaker_subjects = True
     max_name_tokens = 3
     location_names = True
