@@ -31,7 +31,7 @@ def short_claim_store(n: int = 2000, seed: int = 7, profile: str = "accurate", e
     wall = time.perf_counter() - t
     blocks = [f for f in rep.findings if f["tier"] == "block"]
     pair = lambda f: frozenset((f["existing_id"], f["incoming_id"]))    # noqa: E731
-    ordinary = [f for f in blocks if not ({f["existing_id"], f["incoming_id"]} & planted_ids)]
+    ordinary = [f for f in blocks if not pair(f) & planted_ids]
     found = {pair(f) for f in blocks} & want
     return {
         "claims": len(claims), "profile": profile, "seed": seed, "scan_seconds": round(wall, 1),
@@ -40,8 +40,7 @@ def short_claim_store(n: int = 2000, seed: int = 7, profile: str = "accurate", e
         "false_blocks_ordinary": len(ordinary),
         "false_blocks_per_1000_claims": round(1000 * len(ordinary) / max(1, len(claims)), 1),
         "false_blocks_by_stage": dict(Counter(f["stage"] for f in ordinary)),
-        "other_blocks_with_a_planted_claim": sum(1 for f in blocks if pair(f) not in want
-                                                 and {f["existing_id"], f["incoming_id"]} & planted_ids),
+        "other_blocks_with_a_planted_claim": sum(1 for f in blocks if pair(f) not in want and pair(f) & planted_ids),
         "warns": sum(f["tier"] == "warn" for f in rep.findings),
         "false_block_examples": [[f["existing"], f["incoming"], f["reason"]] for f in ordinary[:examples]],
     }

@@ -148,7 +148,7 @@ def _grounded(value: str | None, text: str) -> bool:
 def _value_pair(a: Norm, b: Norm) -> tuple[tuple, tuple] | None:
     """The two values to compare: the primaries if they are of one kind, else the first pair of
     one kind among all mentions ("expire after 15 minutes (`15m`)" vs "valid for one hour")."""
-    if strong_attribute(a.attribute) and strong_attribute(b.attribute) and not attributes_match(a.attribute, b.attribute):
+    if different_settings(a, b):
         return None           # "max_connections is 151" and "max_user_connections is 100": different attributes
     pa = (a.value_kind, a.value, a.bound)
     pb = (b.value_kind, b.value, b.bound)
@@ -159,6 +159,12 @@ def _value_pair(a: Norm, b: Norm) -> tuple[tuple, tuple] | None:
             if _comparable(va, vb):
                 return va, vb
     return None
+
+
+def different_settings(a: Norm, b: Norm) -> bool:
+    """Each statement names its own setting: both attributes read reliably and not one attribute
+    ("max_connections" / "max_user_connections"; "python version" / "tls version")."""
+    return strong_attribute(a.attribute) and strong_attribute(b.attribute) and not attributes_match(a.attribute, b.attribute)
 
 
 def attributes_match(a: str, b: str) -> bool:

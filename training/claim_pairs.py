@@ -131,6 +131,12 @@ def _subject_span(doc):
     return subj.left_edge.idx, subj.right_edge.idx + len(subj.right_edge), subj.lemma_.lower()
 
 
+def _parser():
+    """The spaCy pipeline the claim-pair edits read sentences with (no entities needed)."""
+    from guard.normalize.rules import SPACY_MODEL, import_spacy
+    return import_spacy().load(SPACY_MODEL, disable=["ner"])
+
+
 def subject_swap_neutrals(rows: list[dict], per_pair: int = 1, nlp=None,
                           source: str = "claims:subject-swap") -> list[Pair]:
     """Minimal pairs against the model's lexical-overlap habit: for each contradiction (A, B), B with
@@ -141,9 +147,7 @@ def subject_swap_neutrals(rows: list[dict], per_pair: int = 1, nlp=None,
     true contradiction in the subject only, so the only way to tell them apart is to read it.
     Only where B's subject head word occurs in A (the swap then removes what the two share);
     deterministic; a donor whose head word occurs in A is skipped (it may name the same thing)."""
-    if nlp is None:
-        from guard.normalize.rules import SPACY_MODEL, import_spacy
-        nlp = import_spacy().load(SPACY_MODEL, disable=["ner"])
+    nlp = _parser() if nlp is None else nlp
     texts = list(dict.fromkeys(t for r in rows for t in (r["existing"]["text"], r["incoming"]["text"])))
     spans, lemmas = {}, {}
     for t, d in zip(texts, nlp.pipe(texts, batch_size=128)):
@@ -313,11 +317,9 @@ def perturbed_pairs(rows: list[dict], seed: int = 13, nlp=None, source: str = "c
     - for each contradiction's existing statement: itself against itself negated (both directions).
     Deterministic for a seed. Only rows' own texts are used, so folds stay apart."""
     import random
-    if nlp is None:
-        from guard.normalize.rules import SPACY_MODEL, import_spacy
-        nlp = import_spacy().load(SPACY_MODEL, disable=["ner"])
+    nlp = _parser() if nlp is None else nlp
     rng = random.Random(seed)
-    usable = [r for r in rows if r.get("category") not in _SKIP_CATEGORIES and nli_label(r) is not None]
+    usable = [r for r in rows if nli_label(r) is not None]     # scope/time-disjoint rows have no text label
     texts = list(dict.fromkeys(t for r in usable for t in (r["existing"]["text"], r["incoming"]["text"])))
     docs = dict(zip(texts, nlp.pipe(texts, batch_size=128)))
     out: list[Pair] = []

@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from guard.claims import Norm
-from guard.compare import (SubjectMatch, Verdict, VerdictKind, attributes_match, strong_attribute,
-                           subject_match)
+from guard.compare import SubjectMatch, Verdict, VerdictKind, different_settings, subject_match
 from guard.judge import NLIResult
 from guard.nli.evidence import pair_features, vector
 from guard.nli.learned_gate import LearnedGate
@@ -41,8 +40,7 @@ def different_quantities(a: Norm, b: Norm) -> bool:
     if not (a.value and b.value) or \
             subject_match(a.subject, b.subject, a.theme, b.theme) not in (SubjectMatch.SAME, SubjectMatch.NEAR):
         return False
-    return _quantity(a) != _quantity(b) or (strong_attribute(a.attribute) and strong_attribute(b.attribute)
-                                            and not attributes_match(a.attribute, b.attribute))
+    return _quantity(a) != _quantity(b) or different_settings(a, b)
 
 
 def veto(tier: str, verdict: Verdict, features: dict, norms: tuple[Norm, Norm] | None = None) -> tuple[str, str]:
