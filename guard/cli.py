@@ -336,7 +336,7 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
     """Score a whole store: every pair the guard would block or warn on, with reasons.
     Exits 3 when a finding reaches --fail-on, so a CI job can gate on it."""
     def go():
-        from guard.scan import ScanConfig, Scanner, load_claims, write_report
+        from guard.scan import ScanConfig, Scanner, is_store, load_claims, write_report
         f = fmt or {".csv": "csv", ".parquet": "parquet"}.get(out.suffix, "jsonl")
         if f not in ("jsonl", "csv", "parquet"):
             raise ClaimError(f"--format must be jsonl, csv or parquet, not {ascii(f)}")
@@ -354,10 +354,21 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
             raise ClaimError(f"cannot write the report to {out}: not a file in an existing folder")
         if not source.exists():
             raise ClaimError(f"no such file: {source}")
-        claims, skipped = load_claims(source)
+        store = engine == "local" and is_store(source)
+        if store:
+            from guard.store import ClaimStore
+            st = ClaimStore(source)
+            try:
+                empty = st.count("active") == 0
+            finally:
+                st.close()
+            claims, skipped = [], []
+        else:
+            claims, skipped = load_claims(source)
+            empty = not claims
         for e in skipped:
             _note(f"skipped {e}")
-        if not claims:
+        if empty:
             raise ClaimError(f"{source} holds no claims")
         scan_cfg = ScanConfig(neighbours=neighbours, exhaustive=exhaustive, progress=not _state.get("quiet"))
         if processes:
@@ -367,7 +378,8 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
             scanner = RayScanner(_guard().config, scan_cfg, address=ray_address)
         else:
             scanner = Scanner(_guard(), scan_cfg)
-        report = scanner.scan(claims, skipped)
+        # a store is scanned with what it already holds (norms, vectors, NLI scores): guard.stored
+        report = scanner.scan_store(source) if store else scanner.scan(claims, skipped)
         path = write_report(report, out, f)
         s = report.summary
         if html is not None:

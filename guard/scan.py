@@ -63,14 +63,18 @@ class ScanReport:
                 "seconds": round(self.seconds, 2), "stage_seconds": self.stage_seconds, "notes": self.notes}
 
 
+def is_store(path: str | Path) -> bool:
+    """A SQLite file (a claim store), told by its header rather than its name."""
+    with Path(path).open("rb") as fh:
+        return fh.read(16).startswith(b"SQLite format 3")
+
+
 def load_claims(source: str | Path) -> tuple[list[Claim], list[str]]:
     """Claims from a JSONL file or the active claims of a SQLite store."""
     p = Path(source)
     if not p.exists():
         raise ClaimError(f"no such file: {p}")
-    with p.open("rb") as fh:
-        head = fh.read(16)
-    if head.startswith(b"SQLite format 3"):
+    if is_store(p):
         from guard.store import ClaimStore
         store = ClaimStore(p)
         try:
@@ -88,8 +92,15 @@ class Scanner:
         self.guard = guard
         self.config = config or ScanConfig()
 
-    def candidate_pairs(self, claims: list[Claim], norms, timings: dict):
-        """(iterable of index pairs, how many). Exhaustive mode yields lazily: 10k claims are 50M pairs."""
+    def embedder(self):
+        """The gate's bi-encoder when the profile has one, so a scan and the gate share vectors."""
+        from guard.embed import Embedder
+        gate = self.guard.nli_gate
+        return gate.embedder if gate is not None and gate.embedder is not None else Embedder()
+
+    def candidate_pairs(self, claims: list[Claim], norms, timings: dict, vectors=None):
+        """(iterable of index pairs, how many). Exhaustive mode yields lazily: 10k claims are 50M pairs.
+        ``vectors``: the claims' bi-encoder vectors where the caller already has them (a store's)."""
         cfg = self.config
         n = len(claims)
         if cfg.exhaustive:
@@ -98,12 +109,11 @@ class Scanner:
         index = CandidateIndex(max_bucket=cfg.max_bucket)
         vecs = None
         if cfg.neighbours > 0:
-            t = time.perf_counter()
-            from guard.embed import Embedder
-            embedder = (self.guard.nli_gate.embedder if self.guard.nli_gate is not None and
-                        self.guard.nli_gate.embedder is not None else Embedder())
-            vecs = embedder.encode([c.text for c in claims], show_progress=cfg.bars)
-            timings["embed"] = round(time.perf_counter() - t, 2)
+            vecs = vectors
+            if vecs is None:
+                t = time.perf_counter()
+                vecs = self.embedder().encode([c.text for c in claims], show_progress=cfg.bars)
+                timings["embed"] = round(time.perf_counter() - t, 2)
         t = time.perf_counter()
         for i, (c, nm) in enumerate(zip(claims, norms)):
             index.add(c.id, nm, vecs[i] if vecs is not None else None)
@@ -114,16 +124,49 @@ class Scanner:
         out = sorted((pos[a], pos[b]) if pos[a] < pos[b] else (pos[b], pos[a]) for a, b in pairs)
         return out, len(out)
 
-    def scan(self, claims: list[Claim], skipped: list[str] | None = None) -> ScanReport:
+    def scan_store(self, path: str | Path) -> ScanReport:
+        """Scan a claim store's active claims with what the store already holds: the norms its writes
+        stored (by the normalizer running now), the vectors it cached, and its NLI scores — a store
+        scanned again, or built by guarded writes, pays only for what changed. Scores this scan makes
+        go into the store's cache (best effort, like a ``check``'s), so the next scan and the next
+        write find them; the claims themselves are only read."""
+        from guard.nli.score_cache import StoreScoreCache
+        from guard.store import ClaimStore
+        from guard.stored import stored_norms, stored_vectors
+        t = time.perf_counter()
+        store = ClaimStore(path)
+        previous = self.guard.score_cache
+        try:
+            pairs = stored_norms(store.active_rows(), self.guard, processes=self.config.processes)
+            claims, norms = [c for c, _ in pairs], [n for _, n in pairs]
+            vectors = None
+            if self.config.neighbours > 0 and not self.config.exhaustive:
+                vectors = stored_vectors(store, claims, self.embedder())
+            loaded = round(time.perf_counter() - t, 2)
+            self.guard.use_score_cache(StoreScoreCache(store))
+            report = self.scan(claims, norms=norms, vectors=vectors)
+        finally:
+            self.guard.use_score_cache(previous)
+            store.close()
+        report.stage_seconds = {"load": loaded, **report.stage_seconds}
+        report.seconds += loaded
+        return report
+
+    def scan(self, claims: list[Claim], skipped: list[str] | None = None, norms: list[Norm] | None = None,
+             vectors=None) -> ScanReport:
+        """``norms`` and ``vectors``, aligned with ``claims``: what the caller already has (a store's)."""
         t0 = time.perf_counter()
         ids = [c.id for c in claims]
         if len(set(ids)) != len(ids):
             raise ClaimError("claim ids must be unique within a scan")
         timings: dict = {}
-        t = time.perf_counter()
-        norms = self.guard.normalize_claims(claims, processes=self.config.processes)
-        timings["normalize"] = round(time.perf_counter() - t, 2)
-        pairs, n_pairs = self.candidate_pairs(claims, norms, timings)
+        if norms is None:
+            t = time.perf_counter()
+            norms = self.guard.normalize_claims(claims, processes=self.config.processes)
+            timings["normalize"] = round(time.perf_counter() - t, 2)
+        elif len(norms) != len(claims) or vectors is not None and len(vectors) != len(claims):
+            raise ValueError("norms and vectors must be given for every claim")
+        pairs, n_pairs = self.candidate_pairs(claims, norms, timings, vectors)
         findings: list[dict] = []
         t = time.perf_counter()
         bs = self.config.batch_size

@@ -85,40 +85,16 @@ class GuardService:
         return self.guard.nli_gate.embedder.encode([claim.text, *extra])[0]
 
     def _vectors(self, claims: list[Claim]) -> list:
-        """Vectors for many claims at once: read from the store's embedding cache where the text is
-        unchanged, the rest encoded in one batch and cached (opening a store re-embeds nothing)."""
+        """Vectors for many claims at once, from the store's embedding cache where it has them
+        (opening a store re-embeds nothing; ``guard.stored``)."""
         if not claims or not self._use_neighbours:
             return [None] * len(claims)
-        import hashlib
-
-        import numpy as np
-        embedder = self.guard.nli_gate.embedder
-        model = embedder.name
-        hashes = [hashlib.sha1(c.text.encode("utf-8")).hexdigest()[:16] for c in claims]
-        cached = self.store.embeddings([c.id for c in claims], model)
-        out: list = [None] * len(claims)
-        todo = []
-        for i, (c, h) in enumerate(zip(claims, hashes)):
-            got = cached.get(c.id)
-            if got and got[0] == h:
-                out[i] = np.frombuffer(got[1], dtype=np.float16).astype(np.float32)
-            else:
-                todo.append(i)
-        if todo:
-            half = embedder.encode([claims[i].text for i in todo]).astype(np.float16)   # as stored
-            for i, v in zip(todo, half):
-                out[i] = v.astype(np.float32)          # the stored precision: a reopened store sees the same
-            self.store.put_embeddings([(claims[i].id, model, hashes[i], v.tobytes()) for i, v in zip(todo, half)])
-        return out
+        from guard.stored import stored_vectors
+        return stored_vectors(self.store, claims, self.guard.nli_gate.embedder)
 
     def _norm_rows(self, rows) -> list[tuple[Claim, Norm]]:
-        claims = [ClaimStore.row_claim(r) for r in rows]
-        norms = [ClaimStore.row_norm(r) for r in rows]
-        stale = [i for i, n in enumerate(norms) if n is None or n.normalizer != self.guard.normalizer.name]
-        if stale:
-            for i, n in zip(stale, self.guard.normalize_claims([claims[i] for i in stale])):
-                norms[i] = n
-        return list(zip(claims, norms))
+        from guard.stored import stored_norms
+        return stored_norms(rows, self.guard)
 
     def _add_all(self, pairs: list[tuple[Claim, Norm]]) -> None:
         for (claim, norm), vec in zip(pairs, self._vectors([c for c, _ in pairs])):

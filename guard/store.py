@@ -214,7 +214,8 @@ class ClaimStore:
             after=f"DELETE FROM nli_scores WHERE rowid <= (SELECT MAX(rowid) FROM nli_scores) - {int(limit)}")
 
     def active_rows(self) -> list[sqlite3.Row]:
-        return self.db.execute("SELECT * FROM claims WHERE status='active'").fetchall()
+        """In ``list``'s order (oldest first), which is the order a scan pairs them in."""
+        return self.db.execute("SELECT * FROM claims WHERE status='active' ORDER BY created_at, rowid").fetchall()
 
     def chain(self, claim: Claim) -> list[Claim]:
         """The claims this one supersedes, newest first; stops at a cycle or a dangling id, and at

@@ -1,0 +1,122 @@
+"""Scanning a claim store reuses what the store holds — the norms its writes stored, its cached
+vectors and NLI scores — and finds what a scan of the same claims as a list finds. Real spaCy,
+the real cross-encoder and bi-encoder, real SQLite files."""
+import hashlib
+import json
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from guard.pipeline import Guard, GuardConfig
+from guard.scan import ScanConfig, Scanner, load_claims
+from guard.service import GuardService
+
+from conftest import ROOT
+
+EXAMPLES = ROOT / "examples" / "claims.jsonl"
+
+
+def accurate_guard() -> Guard:
+    g = Guard(GuardConfig())
+    if g.nli_gate is None or g.nli_gate.embedder is None:
+        pytest.skip("the accurate profile's models are not installed")
+    return g
+
+
+@pytest.fixture(scope="module")
+def example_store(tmp_path_factory):
+    """The example store ingested through the service (norms stored, vectors cached on open)."""
+    path = tmp_path_factory.mktemp("store") / "s.sqlite"
+    claims, _ = load_claims(EXAMPLES)
+    svc = GuardService(path, guard=accurate_guard())
+    svc.ingest(claims)
+    svc.refresh()
+    svc.close()
+    return path, claims
+
+
+def key(report) -> set:
+    return {(f["existing_id"], f["incoming_id"], f["tier"]) for f in report.findings}
+
+
+def claims_digest(path) -> str:
+    db = sqlite3.connect(path)
+    rows = db.execute("SELECT * FROM claims ORDER BY id").fetchall()
+    db.close()
+    return hashlib.sha1(repr(rows).encode()).hexdigest()
+
+
+def test_a_store_scan_finds_what_a_list_scan_finds_and_reads_again_nothing(example_store, monkeypatch):
+    path, claims = example_store
+    cfg = ScanConfig(neighbours=5, progress=False, processes=1)
+    listed = Scanner(accurate_guard(), cfg).scan(claims)
+    assert any(f["tier"] == "block" for f in listed.findings)
+
+    g = accurate_guard()                                   # a fresh process's guard: empty memory caches
+    normalised, embedded, scored = [], [], []
+    real_norm, real_enc, real_logits = g.normalize_claims, g.nli_gate.embedder.encode, g.nli_gate.scorer._logits
+    monkeypatch.setattr(g, "normalize_claims", lambda cs, **kw: normalised.append(len(cs)) or real_norm(cs, **kw))
+    monkeypatch.setattr(g.nli_gate.embedder, "encode", lambda ts, **kw: embedded.append(list(ts)) or real_enc(ts, **kw))
+    monkeypatch.setattr(g.nli_gate.scorer, "_logits", lambda ps, *a: scored.append(len(ps)) or real_logits(ps, *a))
+    before = claims_digest(path)
+    first = Scanner(g, cfg).scan_store(path)
+    assert key(first) == key(listed)
+    assert normalised == []                                # every norm was the store's
+    texts = {c.text for c in claims}
+    assert not any(set(batch) >= texts for batch in embedded)     # the claims were not embedded again
+    assert sum(scored) > 0 and "load" in first.stage_seconds
+    n_scores = sqlite3.connect(path).execute("SELECT COUNT(*) FROM nli_scores").fetchone()[0]
+    assert n_scores >= sum(scored)                          # the scan's scores went into the store
+
+    g2 = accurate_guard()
+    calls = []
+    real2 = g2.nli_gate.scorer._logits
+    monkeypatch.setattr(g2.nli_gate.scorer, "_logits", lambda ps, *a: calls.append(len(ps)) or real2(ps, *a))
+    again = Scanner(g2, cfg).scan_store(path)
+    assert calls == []                                     # every NLI score came from the store
+    assert key(again) == key(listed)
+    assert [f.get("nli", {}).get("p_contradiction") for f in again.findings] == \
+           [f.get("nli", {}).get("p_contradiction") for f in first.findings]
+    assert claims_digest(path) == before                   # the claims were only read
+    assert g2.score_cache is None                          # the store's cache is detached after the scan
+
+
+def test_a_norm_of_another_normalizer_is_read_again(tmp_path, fast_guard, monkeypatch):
+    path = tmp_path / "s.sqlite"
+    texts = ["Backups run every 6 hours.", "Backups run every 24 hours.", "The docs site is built with MkDocs."]
+    from guard.claims import Claim
+    svc = GuardService(path, guard=fast_guard)
+    svc.ingest([Claim(text=t, id=f"c{i}") for i, t in enumerate(texts)])
+    svc.close()
+    db = sqlite3.connect(path)
+    norm = json.loads(db.execute("SELECT norm FROM claims WHERE id='c1'").fetchone()[0])
+    db.execute("UPDATE claims SET norm=? WHERE id='c1'", (json.dumps({**norm, "normalizer": "normalizer.elsewhere.v0"}),))
+    db.commit()
+    db.close()
+    seen = []
+    real = fast_guard.normalize_claims
+    monkeypatch.setattr(fast_guard, "normalize_claims", lambda cs, **kw: seen.append([c.id for c in cs]) or real(cs, **kw))
+    rep = Scanner(fast_guard, ScanConfig(neighbours=0, progress=False, processes=1)).scan_store(path)
+    assert seen == [["c1"]]
+    assert {(f["existing_id"], f["incoming_id"], f["tier"]) for f in rep.findings} == {("c0", "c1", "block")}
+
+
+def test_the_cli_scans_a_store_twice_with_the_same_report_and_refuses_an_empty_one(example_store, tmp_path):
+    path, _ = example_store
+    env_run = lambda *args: subprocess.run([sys.executable, "-m", "guard.cli", "--quiet", *args],  # noqa: E731
+                                           cwd=ROOT, capture_output=True, text=True,
+                                           env={**__import__("os").environ, "HF_HUB_OFFLINE": "1"})
+    outs = []
+    for k in range(2):
+        out = tmp_path / f"r{k}.jsonl"
+        r = env_run("scan", str(path), "--out", str(out), "--fail-on", "never")
+        assert r.returncode == 0, r.stderr[-800:]
+        outs.append([(d["existing_id"], d["incoming_id"], d["tier"]) for d in map(json.loads, out.read_text().splitlines())])
+    assert outs[0] == outs[1] and outs[0]
+    empty = tmp_path / "empty.sqlite"
+    from guard.store import ClaimStore
+    ClaimStore(empty).close()
+    r = env_run("scan", str(empty), "--out", str(tmp_path / "e.jsonl"))
+    assert r.returncode != 0 and "holds no claims" in r.stderr and "Traceback" not in r.stderr
