@@ -98,6 +98,45 @@ def scan_one(n: int, profile: str, exhaustive: bool) -> dict:
             "warn": sum(f["tier"] == "warn" for f in rep.findings), "findings": found}
 
 
+def store_scans(n: int, writes: int = 100) -> dict:
+    """``guard scan`` of a SQLite store against a scan of the same claims as a list, accurate profile:
+    the store's first scan (norms and vectors already stored by its writes), the same scan again
+    (NLI scores from the store), and again after ``writes`` guarded writes. Each scan gets a fresh
+    Guard, as a fresh CLI process would (empty memory caches)."""
+    from benchmarks.synth import make_store
+    from guard.pipeline import Guard, GuardConfig
+    from guard.scan import ScanConfig, Scanner
+    from guard.service import GuardService
+    claims, _ = make_store(n, seed=7)
+    probes, _ = make_store(writes * 2, conflict_rate=0.2, seed=99)
+    cfg = ScanConfig(neighbours=5, progress=False)
+    key = lambda rep: {(f["existing_id"], f["incoming_id"], f["tier"]) for f in rep.findings}   # noqa: E731
+    out: dict = {"size": n, "profile": "accurate"}
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "s.sqlite"
+        t = time.perf_counter()
+        svc = GuardService(path, guard=Guard(GuardConfig.profile("accurate")))
+        svc.ingest(claims)
+        svc.refresh()
+        out["store_build_seconds"] = round(time.perf_counter() - t, 1)
+        t = time.perf_counter()
+        listed = Scanner(Guard(GuardConfig.profile("accurate")), cfg).scan(claims)
+        out["list_scan"] = {"seconds": round(time.perf_counter() - t, 1), "stages": listed.stage_seconds}
+        for name in ("store_scan_first", "store_scan_again"):
+            t = time.perf_counter()
+            rep = Scanner(Guard(GuardConfig.profile("accurate")), cfg).scan_store(path)
+            out[name] = {"seconds": round(time.perf_counter() - t, 1), "stages": rep.stage_seconds,
+                         "same_findings_as_list_scan": key(rep) == key(listed)}
+        stored = sum(svc.remember(c.text, c.scope, c.window).stored for c in probes[:writes])
+        svc.close()
+        t = time.perf_counter()
+        rep = Scanner(Guard(GuardConfig.profile("accurate")), cfg).scan_store(path)
+        out["store_scan_after_writes"] = {"writes": writes, "stored": stored, "seconds": round(time.perf_counter() - t, 1),
+                                          "stages": rep.stage_seconds, "claims": rep.claims}
+    out["block"], out["warn"] = len([f for f in listed.findings if f["tier"] == "block"]), len([f for f in listed.findings if f["tier"] == "warn"])
+    return out
+
+
 def scan(n: int, profile: str, exhaustive: bool = False) -> dict:
     cmd = [sys.executable, "-m", "benchmarks.speed", "--scan-one", str(n), profile] + (["--exhaustive"] if exhaustive else [])
     out = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env={**os.environ, "HF_HUB_OFFLINE": "1"})
@@ -281,6 +320,13 @@ def main(sizes=(1000, 10000, 100000), parts=("writes", "scan", "nli"), out_dir: 
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--scan-one":
         print(json.dumps(scan_one(int(sys.argv[2]), sys.argv[3], "--exhaustive" in sys.argv)))
+    elif len(sys.argv) > 1 and sys.argv[1] == "--store-scan":
+        # python -m benchmarks.speed --store-scan 10000 OUT.json
+        rep = store_scans(int(sys.argv[2]))
+        rep["command"] = f"python -m benchmarks.speed --store-scan {sys.argv[2]} {sys.argv[3]}"
+        Path(sys.argv[3]).parent.mkdir(parents=True, exist_ok=True)
+        Path(sys.argv[3]).write_text(json.dumps(rep, indent=2))
+        print(json.dumps(rep, indent=2))
     elif len(sys.argv) > 1 and sys.argv[1] == "--models":
         # python -m benchmarks.speed --models teacher=models/a,student=models/b OUT.json
         models = dict(kv.split("=", 1) for kv in sys.argv[2].split(","))

@@ -132,6 +132,17 @@ def test_store_open_on_a_tiny_store():
     assert r["size"] == 50 and len(r["open_seconds"]) == 2 and all(t >= 0 for t in r["open_seconds"])
 
 
+def test_store_scans_on_a_tiny_store_agree_with_the_list_scan():
+    from benchmarks.speed import store_scans
+    from guard.pipeline import Guard, GuardConfig
+    if Guard(GuardConfig.profile("accurate")).nli_gate is None:
+        pytest.skip("the accurate profile's models are not installed")
+    r = store_scans(80, writes=4)
+    assert r["store_scan_first"]["same_findings_as_list_scan"] and r["store_scan_again"]["same_findings_as_list_scan"]
+    assert "normalize" in r["list_scan"]["stages"] and "normalize" not in r["store_scan_first"]["stages"]
+    assert r["store_scan_after_writes"]["claims"] == 80 + r["store_scan_after_writes"]["stored"]
+
+
 def test_short_claim_store_counts_planted_and_false_blocks_on_a_real_scan():
     """The structural profile on a small synthetic store: every planted conflict is an opposite
     modality or another value of one setting, which structure blocks; two ordinary claims never
