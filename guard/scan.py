@@ -16,7 +16,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from guard.candidates import CandidateIndex
-from guard.claims import Claim, ClaimError, Norm
+from guard.claims import Claim, ClaimError, Norm, comparison_text
 from guard.jsonl import read_jsonl
 from guard.judge import PairJudgement
 from guard.normalize.pool import default_processes
@@ -141,7 +141,12 @@ class Scanner:
             claims, norms = [c for c, _ in pairs], [n for _, n in pairs]
             vectors = None
             if self.config.neighbours > 0 and not self.config.exhaustive:
-                vectors = stored_vectors(store, claims, self.embedder())
+                embedder = self.embedder()
+                vectors = stored_vectors(store, claims, embedder)
+                # the gate's text similarities read the same vectors (where the text it compares is
+                # the claim's text), instead of encoding every claim again
+                same = [i for i, c in enumerate(claims) if comparison_text(c.text) == c.text]
+                embedder.prime([claims[i].text for i in same], [vectors[i] for i in same])
             loaded = round(time.perf_counter() - t, 2)
             self.guard.use_score_cache(StoreScoreCache(store))
             report = self.scan(claims, norms=norms, vectors=vectors)

@@ -63,6 +63,10 @@ def test_a_store_scan_finds_what_a_list_scan_finds_and_reads_again_nothing(examp
     before = claims_digest(path)
     first = Scanner(g, cfg).scan_store(path)
     assert key(first) == key(listed)
+    # the gate's text similarities came from the store's float16 vectors: its p moves by far less than 1e-3
+    p = lambda rep: {(f["existing_id"], f["incoming_id"]): f["nli"]["p_contradiction"] for f in rep.findings if "nli" in f}  # noqa: E731
+    pl, pf = p(listed), p(first)
+    assert pl and pl.keys() == pf.keys() and max(abs(pl[k] - pf[k]) for k in pl) < 1e-3
     assert normalised == []                                # every norm was the store's
     texts = {c.text for c in claims}
     assert not any(set(batch) >= texts for batch in embedded)     # the claims were not embedded again
