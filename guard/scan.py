@@ -12,6 +12,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
@@ -21,6 +22,9 @@ from guard.jsonl import read_jsonl
 from guard.judge import PairJudgement
 from guard.normalize.pool import default_processes
 from guard.pipeline import Guard
+
+if TYPE_CHECKING:
+    from guard.store import ClaimStore
 
 
 @dataclass
@@ -124,17 +128,18 @@ class Scanner:
         out = sorted((pos[a], pos[b]) if pos[a] < pos[b] else (pos[b], pos[a]) for a, b in pairs)
         return out, len(out)
 
-    def scan_store(self, path: str | Path) -> ScanReport:
+    def scan_store(self, source: str | Path | ClaimStore) -> ScanReport:
         """Scan a claim store's active claims with what the store already holds: the norms its writes
         stored (by the normalizer running now), the vectors it cached, and its NLI scores — a store
         scanned again, or built by guarded writes, pays only for what changed. Scores this scan makes
         go into the store's cache (best effort, like a ``check``'s), so the next scan and the next
-        write find them; the claims themselves are only read."""
+        write find them; the claims themselves are only read. ``source``: a path, or an open store
+        (the server's), which is left open."""
         from guard.nli.score_cache import StoreScoreCache
         from guard.store import ClaimStore
         from guard.stored import stored_norms, stored_vectors
         t = time.perf_counter()
-        store = ClaimStore(path)
+        store = source if isinstance(source, ClaimStore) else ClaimStore(source)
         previous = self.guard.score_cache
         try:
             pairs = stored_norms(store.active_rows(), self.guard, processes=self.config.processes)
@@ -148,11 +153,14 @@ class Scanner:
                 same = [i for i, c in enumerate(claims) if comparison_text(c.text) == c.text]
                 embedder.prime([claims[i].text for i in same], [vectors[i] for i in same])
             loaded = round(time.perf_counter() - t, 2)
-            self.guard.use_score_cache(StoreScoreCache(store))
+            if getattr(previous, "store", None) is not store:
+                self.guard.use_score_cache(StoreScoreCache(store))
             report = self.scan(claims, norms=norms, vectors=vectors)
         finally:
-            self.guard.use_score_cache(previous)
-            store.close()
+            if self.guard.score_cache is not previous:
+                self.guard.use_score_cache(previous)
+            if store is not source:
+                store.close()
         report.stage_seconds = {"load": loaded, **report.stage_seconds}
         report.seconds += loaded
         return report

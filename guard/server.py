@@ -230,7 +230,7 @@ def create_app(service: GuardService, token: str | None = None, warm: bool = Tru
     def scan():
         """Scan the store's active claims (the same engine as ``guard scan``); kept as /conflicts."""
         from guard.scan import ScanConfig, Scanner
-        report = Scanner(service.guard, ScanConfig(progress=False)).scan(service.list("active"))
+        report = Scanner(service.guard, ScanConfig(progress=False)).scan_store(service.store)   # its norms, vectors, scores
         last_scan.clear()
         last_scan.update(summary=report.summary, findings=report.findings)
         return last_scan

@@ -124,3 +124,17 @@ def test_the_cli_scans_a_store_twice_with_the_same_report_and_refuses_an_empty_o
     ClaimStore(empty).close()
     r = env_run("scan", str(empty), "--out", str(tmp_path / "e.jsonl"))
     assert r.returncode != 0 and "holds no claims" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_scan_of_an_open_store_leaves_it_open_with_its_own_score_cache(tmp_path):
+    """What the server's POST /scan does: scan the service's own store, then go on writing."""
+    g = accurate_guard()
+    svc = GuardService(tmp_path / "s.sqlite", guard=g)
+    assert svc.remember("Prod deploys need two approvals.").stored
+    cache = g.score_cache
+    assert getattr(cache, "store", None) is svc.store
+    rep = Scanner(g, ScanConfig(neighbours=5, progress=False, processes=1)).scan_store(svc.store)
+    assert rep.claims == 1 and g.score_cache is cache
+    assert not svc.remember("Prod deploys need one approval.").stored           # still guarded, still open
+    assert svc.remember("The docs site is built with MkDocs.").stored
+    svc.close()
