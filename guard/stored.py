@@ -53,8 +53,9 @@ def stored_vectors(store: ClaimStore, claims: list[Claim], embedder: "Embedder")
     todo = []
     for i, (c, h) in enumerate(zip(claims, hashes)):
         got = cached.get(c.id)
-        if got and got[0] == h:
-            out[i] = np.frombuffer(got[1], dtype=np.float16).astype(np.float32)
+        v = _vector(got[1], embedder.dimension) if got and got[0] == h else None
+        if v is not None:
+            out[i] = v
         else:
             todo.append(i)
     if todo:
@@ -63,3 +64,12 @@ def stored_vectors(store: ClaimStore, claims: list[Claim], embedder: "Embedder")
             out[i] = v.astype(np.float32)
         store.put_embeddings([(claims[i].id, model, hashes[i], v.tobytes()) for i, v in zip(todo, half)])
     return out
+
+
+def _vector(blob, dimension: int) -> np.ndarray | None:
+    """A stored vector, or None for a damaged row (wrong length, not finite): a cache miss, never a
+    failed open or scan."""
+    if not isinstance(blob, bytes) or len(blob) != 2 * dimension:
+        return None
+    v = np.frombuffer(blob, dtype=np.float16).astype(np.float32)
+    return v if np.isfinite(v).all() else None

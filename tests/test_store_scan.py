@@ -138,3 +138,24 @@ def test_a_scan_of_an_open_store_leaves_it_open_with_its_own_score_cache(tmp_pat
     assert not svc.remember("Prod deploys need one approval.").stored           # still guarded, still open
     assert svc.remember("The docs site is built with MkDocs.").stored
     svc.close()
+
+
+def test_damaged_cached_vectors_are_misses(example_store):
+    """A truncated or non-finite vector in the store's embedding cache is computed again, never a
+    failed scan; the findings stay those of the list scan."""
+    import shutil
+    path, claims = example_store
+    copy = path.parent / "damaged.sqlite"
+    shutil.copy(path, copy)
+    db = sqlite3.connect(copy)
+    ids = [r[0] for r in db.execute("SELECT claim_id FROM embeddings ORDER BY claim_id LIMIT 2")]
+    db.execute("UPDATE embeddings SET vec=? WHERE claim_id=?", (b"\x00\x01\x02", ids[0]))
+    db.execute("UPDATE embeddings SET vec=? WHERE claim_id=?", (b"\x00\x7c" * 384, ids[1]))     # float16 inf
+    db.commit()
+    db.close()
+    cfg = ScanConfig(neighbours=5, progress=False, processes=1)
+    rep = Scanner(accurate_guard(), cfg).scan_store(copy)
+    assert key(rep) == key(Scanner(accurate_guard(), cfg).scan_store(path))
+    db = sqlite3.connect(copy)
+    assert all(len(v) == 768 for (v,) in db.execute("SELECT vec FROM embeddings WHERE claim_id IN (?, ?)", ids))
+    db.close()
