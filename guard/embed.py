@@ -19,7 +19,8 @@ def default_embedder_path() -> str:
 
 
 class Embedder:
-    """``encode(texts) -> np.ndarray`` of unit vectors, with a per-instance cache by text.
+    """``encode(texts) -> np.ndarray`` of unit vectors (float16 precision in float32 arrays), with a
+    per-instance cache by text.
 
     A local sentence-transformers folder whose modules are Transformer → mean Pooling → Normalize
     (all-MiniLM-L6-v2's) runs in ONNX Runtime (``guard.onnx_runtime``: same vectors, no torch
@@ -76,8 +77,12 @@ class Embedder:
             else:
                 vecs = self.model.encode(missing, batch_size=self.batch_size, normalize_embeddings=True,
                                          convert_to_numpy=True, show_progress_bar=show_progress)
+            # at the precision a store keeps them (float16): a vector read back from a store, one
+            # encoded now and one primed from a scan are then the same numbers, so a write, a list
+            # scan and a store scan compute the same similarities and neighbours
+            vecs = np.asarray(vecs, dtype=np.float32).astype(np.float16).astype(np.float32)
             with self._cache_lock:
-                for t, v in zip(missing, vecs.astype(np.float32)):
+                for t, v in zip(missing, vecs):
                     found[t] = self._cache[t] = v
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
@@ -86,8 +91,8 @@ class Embedder:
     def prime(self, texts: list[str], vectors) -> None:
         """Take vectors made elsewhere for these texts (a store's cached ones) into the cache, where
         the text is not cached already: a scan of a store then does not encode its claims again
-        for the gate's text similarities. The store keeps float16 copies; a similarity from them
-        differs from the float32 one by ~1e-5 (tested: the same tiers)."""
+        for the gate's text similarities. They are the numbers ``encode`` gives (both float16
+        precision)."""
         with self._cache_lock:
             for t, v in zip(texts, vectors):
                 if v is not None and self._cache.get(t) is None:

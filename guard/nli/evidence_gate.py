@@ -75,7 +75,8 @@ class EvidenceGate:
             return [(None, 0.0)] * len(items)
         texts = [t for _, ta, _, tb in items for t in (ta, tb)]
         subjects = [n.subject or "" for na, _, nb, _ in items for n in (na, nb)]
-        tv, sv = self.embedder.encode(texts), self.embedder.encode(subjects)
+        both = self.embedder.encode(texts + subjects)           # one model call: a write's fixed cost counts
+        tv, sv = both[:len(texts)], both[len(texts):]
         return [(float(sv[2 * i] @ sv[2 * i + 1]) if na.subject and nb.subject else None, float(tv[2 * i] @ tv[2 * i + 1]))
                 for i, (na, _, nb, _) in enumerate(items)]
 
