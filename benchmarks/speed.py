@@ -130,8 +130,10 @@ def store_scans(n: int, writes: int = 100, list_scan: bool = True) -> dict:
             rep = Scanner(Guard(GuardConfig.profile("accurate")), cfg).scan_store(path)
             out[name] = {"seconds": round(time.perf_counter() - t, 1), "stages": rep.stage_seconds}
             if listed is not None:
-                out[name]["same_findings_as_list_scan" if list_scan else "same_findings_as_first_store_scan"] = \
-                    key(rep) == key(listed)
+                what = "list_scan" if list_scan else "first_store_scan"
+                out[name][f"same_findings_as_{what}"] = key(rep) == key(listed)
+                out[name][f"findings_not_in_{what}"] = sorted(key(rep) - key(listed))[:20]
+                out[name][f"{what}_findings_missing"] = sorted(key(listed) - key(rep))[:20]
             listed = listed or rep          # without a list scan the second store scan is checked against the first
         stored = sum(svc.remember(c.text, c.scope, c.window).stored for c in probes[:writes])
         svc.close()

@@ -172,13 +172,13 @@ class Scanner:
         ids = [c.id for c in claims]
         if len(set(ids)) != len(ids):
             raise ClaimError("claim ids must be unique within a scan")
+        if any(x is not None and len(x) != len(claims) for x in (norms, vectors)):
+            raise ValueError("norms and vectors must be given for every claim")
         timings: dict = {}
         if norms is None:
             t = time.perf_counter()
             norms = self.guard.normalize_claims(claims, processes=self.config.processes)
             timings["normalize"] = round(time.perf_counter() - t, 2)
-        elif len(norms) != len(claims) or vectors is not None and len(vectors) != len(claims):
-            raise ValueError("norms and vectors must be given for every claim")
         pairs, n_pairs = self.candidate_pairs(claims, norms, timings, vectors)
         findings: list[dict] = []
         t = time.perf_counter()
