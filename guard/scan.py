@@ -68,9 +68,24 @@ class ScanReport:
 
 
 def is_store(path: str | Path) -> bool:
-    """A SQLite file (a claim store), told by its header rather than its name."""
+    """A SQLite file, told by its header rather than its name — and then it must be a claim store:
+    another program's database is refused in one line, before anything opens it for writing (a
+    claim store's schema would otherwise be created inside it)."""
     with Path(path).open("rb") as fh:
-        return fh.read(16).startswith(b"SQLite format 3")
+        if not fh.read(16).startswith(b"SQLite format 3"):
+            return False
+    import sqlite3
+    try:
+        db = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            found = db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='claims'").fetchone()
+        finally:
+            db.close()
+    except sqlite3.DatabaseError as exc:
+        raise ClaimError(f"{path} is not a claim store ({exc})") from None
+    if found is None:
+        raise ClaimError(f"{path} is a SQLite database but not a claim store (it has no claims table)")
+    return True
 
 
 def load_claims(source: str | Path) -> tuple[list[Claim], list[str]]:

@@ -168,3 +168,19 @@ def test_an_encoded_vector_is_the_one_a_store_gives_back():
     v = emb.encode(["Backups run every 6 hours.", "The docs site is built with MkDocs."])
     assert v.dtype == np.float32 and np.array_equal(v, v.astype(np.float16).astype(np.float32))
     assert np.allclose(np.linalg.norm(v, axis=1), 1, atol=2e-3)
+
+
+def test_a_sqlite_file_that_is_not_a_claim_store_is_refused_and_left_untouched(tmp_path):
+    other = tmp_path / "app.db"
+    db = sqlite3.connect(other)
+    db.execute("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)")
+    db.execute("INSERT INTO users (name) VALUES ('ada')")
+    db.commit()
+    db.close()
+    before = other.read_bytes()
+    r = subprocess.run([sys.executable, "-m", "guard.cli", "--profile", "fast", "scan", str(other), "--out",
+                        str(tmp_path / "r.jsonl")], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 2 and "not a claim store" in r.stderr and "Traceback" not in r.stderr
+    assert other.read_bytes() == before
+    with pytest.raises(Exception, match="not a claim store"):
+        load_claims(other)
