@@ -27,7 +27,7 @@ class NLIResult:
     """What stage 3 said about one pair; ``action`` is already gated."""
     p_contradiction: float
     p_forward: dict[str, float]
-    p_backward: dict[str, float]
+    p_backward: dict[str, float] | None    # None: not scored (the first direction found no contradiction)
     gates: dict[str, Any]
     action: str            # "block" | "warn" | "none"
     reason: str

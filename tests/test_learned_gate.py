@@ -105,12 +105,23 @@ def test_calibration_error_is_zero_when_calibrated():
 
 
 class StubScorer:
-    def __init__(self, p):
-        self.p = p
+    """p(contradiction) ``p`` one way and ``back`` the other (existing → incoming is forward);
+    records every directed pair it is asked to score."""
+
+    def __init__(self, p, back=None):
+        self.p, self.back, self.asked = p, p if back is None else back, []
+
+    @staticmethod
+    def _d(p):
+        return {"contradiction": p, "entailment": (1 - p) / 2, "neutral": (1 - p) / 2}
+
+    def predict(self, pairs):
+        self.asked += list(pairs)
+        return [self._d(self.p if p.startswith("E:") else self.back) for p, _ in pairs]
 
     def score_both(self, pairs):
-        d = {"contradiction": self.p, "entailment": (1 - self.p) / 2, "neutral": (1 - self.p) / 2}
-        return [(d, d) for _ in pairs]
+        both = self.predict(list(pairs) + [(h, p) for p, h in pairs])
+        return list(zip(both[:len(pairs)], both[len(pairs):]))
 
 
 def trained_gate():
@@ -121,6 +132,41 @@ def trained_gate():
 def items(normalizer, a, b):
     na, nb = normalizer.normalize(a, Scope(), Window()), normalizer.normalize(b, Scope(), Window())
     return [(na, a, nb, b)], [StructuralComparator().compare(na, a, nb, b)]
+
+
+def test_second_direction_is_scored_only_where_the_first_finds_a_contradiction(normalizer, tmp_path):
+    it, vs = items(normalizer, "E: Contractors must not have production database access.",
+                   "I: Contractors on the data team can query the production database directly.")
+    gate = trained_gate()
+    assert gate.backward_below == 0.5
+    low = StubScorer(0.2, back=0.99)
+    [r] = EvidenceGate(low, gate).assess(it, vs)
+    assert [p for p, _ in low.asked] == [it[0][1]]                  # forward only
+    assert r.p_backward is None and r.gates["nli_directions"] == 1
+    assert r.gates["pc_max"] == r.gates["pc_min"] == pytest.approx(0.2)   # the gate reads forward for both
+    high = StubScorer(0.6, back=0.99)
+    [r] = EvidenceGate(high, gate).assess(it, vs)
+    assert [p for p, _ in high.asked] == [it[0][1], it[0][3]]        # then backward, on its own
+    assert r.p_backward["contradiction"] == 0.99 and r.gates["pc_max"] == 0.99 and r.gates["nli_directions"] == 2
+    # a gate fitted before the rule (no backward_below saved) scores both directions always
+    d = gate.to_dict()
+    del d["params"]["backward_below"]
+    (tmp_path / "g.json").write_text(json.dumps(d))
+    old = LearnedGate.load(tmp_path / "g.json")
+    assert old.backward_below is None
+    both = StubScorer(0.2, back=0.99)
+    [r] = EvidenceGate(both, old).assess(it, vs)
+    assert len(both.asked) == 2 and r.p_backward["contradiction"] == 0.99 and r.gates["pc_max"] == 0.99
+
+
+def test_second_direction_rule():
+    from guard.nli.evidence import needs_backward, second_direction
+    f, b = {"contradiction": 0.3}, {"contradiction": 0.9}
+    assert second_direction(f, b, 0.5) is f and second_direction(f, None, 0.5) is f
+    assert second_direction(f, b, None) is b and second_direction(f, b, 0.3) is b
+    assert needs_backward(f, None) and needs_backward(f, 0.3) and not needs_backward(f, 0.31)
+    with pytest.raises(ValueError, match="backward NLI direction is needed"):
+        second_direction(f, None, 0.2)
 
 
 def test_evidence_gate_follows_the_model_and_says_why(normalizer):

@@ -172,10 +172,11 @@ def test_shipped_model_end_to_end(normalizer):
     assert res[0].tier is not Tier.BLOCK
     nli = res[1].nli                                   # structure left this pair to stage 3
     assert nli is not None and set(nli.p_forward) == {"contradiction", "entailment", "neutral"}
-    assert abs(sum(nli.p_forward.values()) - 1) < 1e-3 and abs(sum(nli.p_backward.values()) - 1) < 1e-3
+    backward = nli.p_backward or nli.p_forward          # not scored where the forward p(contradiction) < 0.5
+    assert abs(sum(nli.p_forward.values()) - 1) < 1e-3 and abs(sum(backward.values()) - 1) < 1e-3
     # the shipped model comes with its learned gate: p_contradiction is the gate's, the NLI's is evidence
     assert nli.learned and res[1].stage in ("gate", "structural")
-    assert nli.gates["pc_max"] == pytest.approx(max(nli.p_forward["contradiction"], nli.p_backward["contradiction"]), abs=1e-3)
+    assert nli.gates["pc_max"] == pytest.approx(max(nli.p_forward["contradiction"], backward["contradiction"]), abs=1e-3)
     assert nli.p_contradiction == pytest.approx(nli.gates["p_gate"]["contradiction"], abs=1e-3)
     v1 = Guard(GuardConfig(nli_model=str(SHIPPED), gate="thresholds"), normalizer=normalizer)
     old = v1.compare_claims([(Claim("All data stores are in private subnets."),
@@ -274,3 +275,40 @@ def test_a_staged_recipe_trains_each_stage_from_the_last_and_skips_finished_ones
     final = json.loads((tmp_path / "model" / "training_summary.json").read_text())
     assert final["config"]["from_checkpoint"] == str(tmp_path / "work" / "stage1") and "hardware" in final
     assert run_recipe(recipe, work=tmp_path / "work") == {}
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not SHIPPED.exists(), reason="no shipped model in models/ yet")
+def test_the_second_direction_is_scored_only_where_the_first_finds_a_contradiction(normalizer):
+    """The shipped gate scores incoming → existing only where existing → incoming gives
+    p(contradiction) ≥ its ``backward_below``; a pair's decision is the same alone or among others."""
+    g = Guard(GuardConfig(), normalizer=normalizer)
+    gate = g.nli_gate
+    below = gate.gate.backward_below
+    assert below == 0.5
+    scored: list = []
+    real = gate.scorer._logits
+
+    def counting(pairs, *a, **kw):
+        scored.extend(pairs)
+        return real(pairs, *a, **kw)
+    gate.scorer._logits = counting
+    pairs = [(Claim("All data stores are in private subnets."), Claim("The orders database sits in a public subnet.")),
+             (Claim("Secrets are stored in Vault."), Claim("Secrets are stored in AWS Secrets Manager.")),
+             (Claim("The cache keeps entries for ten minutes."), Claim("The cache is written in Rust.")),
+             (Claim("Deploys happen on Tuesdays."), Claim("Releases are tagged by the release manager."))]
+    together = g.compare_claims(pairs)
+    gated = [(p, r.nli) for p, r in zip(pairs, together) if r.nli is not None]
+    assert gated, "structure decided every pair: the test needs pairs for the gate"
+    for (a, b), nli in gated:
+        if nli.p_forward["contradiction"] < below:
+            assert nli.p_backward is None and (b.text, a.text) not in scored
+        else:
+            assert nli.p_backward is not None and (b.text, a.text) in scored
+    assert any(n.p_backward is None for _, n in gated), "no pair skipped the second direction"
+    for p, r in zip(pairs, together):
+        g.nli_gate.scorer._cache.clear()
+        [alone] = g.compare_claims([p])
+        assert (alone.tier, alone.reason) == (r.tier, r.reason)
+        if r.nli is not None:
+            assert alone.nli.p_contradiction == pytest.approx(r.nli.p_contradiction, abs=1e-6)

@@ -205,6 +205,11 @@ def recipe_card(recipe_path: str | Path, compare: str = "models/nli-minilm-l6",
         lines += ["", "## The learned gate fitted for this model (`learned_gate.json`)", "",
                   f"Fitted on: {gate.get('fitted_on_') or gate.get('fitted_on')}.", "",
                   f"Grouped out-of-fold (pairs structure leaves to it): {json.dumps(c)}"]
+        below = (gate.get("params") or {}).get("backward_below")
+        if below is not None:
+            lines += ["", f"NLI directions: existing → incoming always; incoming → existing only where the first gives "
+                          f"p(contradiction) ≥ {below} (below, the gate reads the first direction for both — fitted "
+                          "on evidence built the same way)."]
     lines += [""] + recipe.get("card_notes", [])
     out = mdir / "README.md"
     out.write_text("\n".join(lines) + "\n")

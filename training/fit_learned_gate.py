@@ -27,8 +27,9 @@ def fit_on(table, idx: list[int], folds: list[int], fitted_on: str = "", C: floa
     gidx = [i for i in idx if table.structural[i] is None]
     decided = {"false_blocks": sum(table.structural[i] == "block" and labels[i] == "compatible" for i in idx),
                "compatible": sum(table.structural[i] is not None and labels[i] == "compatible" for i in idx)}
-    return LearnedGate(C=C).fit(table.X[gidx], [labels[i] for i in gidx], [folds[i] for i in gidx],
-                             fitted_on=fitted_on, decided=decided)
+    gate = LearnedGate(C=C, backward_below=table.backward_below)     # inference builds evidence as the table did
+    return gate.fit(table.X[gidx], [labels[i] for i in gidx], [folds[i] for i in gidx],
+                    fitted_on=fitted_on, decided=decided)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -15,7 +15,8 @@ import numpy as np
 
 from guard.compare import Verdict
 from guard.judge import structure_decides
-from guard.nli.evidence import pair_features, vector
+from guard.nli.evidence import pair_features, second_direction, vector
+from guard.nli.learned_gate import BACKWARD_BELOW
 from training.claim_pairs import pair_claims
 
 
@@ -29,6 +30,7 @@ class GateTable:
     features: list[dict]
     norms: list                      # (existing norm, incoming norm) per row
     similarities: list[tuple]        # (subject similarity or None, text similarity) per row
+    backward_below: float | None = BACKWARD_BELOW   # the NLI-direction rule the features were built with
 
 
 def read_predictions(path: str | Path, temperature: float = 1.0) -> dict[str, tuple[dict, dict]]:
@@ -47,7 +49,10 @@ def structural_decision(v: Verdict) -> str | None:
     return t.value if t is not None else None
 
 
-def build(rows: list[dict], predictions: dict[str, tuple[dict, dict]], guard, embedder) -> GateTable:
+def build(rows: list[dict], predictions: dict[str, tuple[dict, dict]], guard, embedder,
+          backward_below: float | None = BACKWARD_BELOW) -> GateTable:
+    """``backward_below``: the stored backward scores are read only where the write-time rule
+    would score that direction (``evidence.second_direction``), so the gate is fitted on what it sees."""
     from guard.progress import chunks
     pairs = [pair_claims(r) for r in rows]
     claims = [c for p in pairs for c in p]
@@ -64,8 +69,9 @@ def build(rows: list[dict], predictions: dict[str, tuple[dict, dict]], guard, em
         fwd, bwd = predictions[rows[i]["id"]]
         ssim = float(sv[2 * i] @ sv[2 * i + 1]) if na.subject and nb.subject else None
         tsim = float(tv[2 * i] @ tv[2 * i + 1])
-        feats.append(pair_features(na, a.text, nb, b.text, v, fwd, bwd, ssim, tsim))
+        feats.append(pair_features(na, a.text, nb, b.text, v, fwd, second_direction(fwd, bwd, backward_below),
+                                   ssim, tsim))
         sims.append((ssim, tsim))
     X = np.array([vector(f) for f in feats])
     return GateTable(rows, verdicts, X, [r["label"] for r in rows], [structural_decision(v) for v in verdicts], feats,
-                     [(norms[2 * i], norms[2 * i + 1]) for i in range(len(rows))], sims)
+                     [(norms[2 * i], norms[2 * i + 1]) for i in range(len(rows))], sims, backward_below)

@@ -41,6 +41,28 @@ def _logit(p: float) -> float:
 
 
 
+def needs_backward(forward: dict[str, float], backward_below: float | None) -> bool:
+    """Whether the second NLI direction (incoming → existing) is scored for a pair.
+
+    Why not always: a cross-encoder call per direction is most of a write's and a scan's cost, and
+    where the first direction does not find a contradiction the second rarely changes the decision.
+    The gate is fitted on evidence built by the same rule (``second_direction``), so fitting and
+    inference agree; ``None`` = both directions always (gates fitted before the rule)."""
+    return backward_below is None or forward.get("contradiction", 0.0) >= backward_below
+
+
+def second_direction(forward: dict[str, float], backward: dict[str, float] | None,
+                     backward_below: float | None) -> dict[str, float]:
+    """The backward scores the gate reads: the scored ones, or the forward ones where
+    ``needs_backward`` says the backward direction is not scored."""
+    if not needs_backward(forward, backward_below):
+        return forward
+    if backward is None:
+        raise ValueError(f"the backward NLI direction is needed (forward p(contradiction) "
+                         f"{forward.get('contradiction', 0.0):.3f} >= {backward_below})")
+    return backward
+
+
 def pair_features(a: Norm, a_text: str, b: Norm, b_text: str, verdict: Verdict,
                   forward: dict[str, float], backward: dict[str, float],
                   subject_similarity: float | None, text_similarity: float | None) -> dict[str, float]:

@@ -17,7 +17,7 @@ import numpy as np
 from guard.claims import Norm
 from guard.compare import SubjectMatch, Verdict, VerdictKind, different_settings, subject_match
 from guard.judge import NLIResult
-from guard.nli.evidence import pair_features, vector
+from guard.nli.evidence import needs_backward, pair_features, second_direction, vector
 from guard.nli.learned_gate import LearnedGate
 
 if TYPE_CHECKING:
@@ -80,12 +80,28 @@ class EvidenceGate:
         return [(float(sv[2 * i] @ sv[2 * i + 1]) if na.subject and nb.subject else None, float(tv[2 * i] @ tv[2 * i + 1]))
                 for i, (na, _, nb, _) in enumerate(items)]
 
+    def _score(self, items) -> list[tuple[dict[str, float], dict[str, float] | None]]:
+        """(forward, backward) NLI scores; backward is None where the gate's rule leaves it unscored.
+        A pair's scores never depend on the others in the call (fp32, static int8), so scoring the
+        second direction in a call of its own changes no number."""
+        pairs = [(a_text, b_text) for _, a_text, _, b_text in items]
+        below = self.gate.backward_below
+        if below is None:
+            return self.scorer.score_both(pairs)
+        forward = self.scorer.predict(pairs)
+        need = [i for i, f in enumerate(forward) if needs_backward(f, below)]
+        backward: list = [None] * len(pairs)
+        for i, b in zip(need, self.scorer.predict([(pairs[i][1], pairs[i][0]) for i in need]) if need else []):
+            backward[i] = b
+        return list(zip(forward, backward))
+
     def assess(self, items: list[tuple[Norm, str, Norm, str]], verdicts: list[Verdict]) -> list[NLIResult]:
         if not items:
             return []
-        scored = self.scorer.score_both([(a_text, b_text) for _, a_text, _, b_text in items])
+        scored = self._score(items)
         sims = self._similarities(items)
-        feats = [pair_features(a, ta, b, tb, v, fwd, bwd, s, t)
+        below = self.gate.backward_below
+        feats = [pair_features(a, ta, b, tb, v, fwd, second_direction(fwd, bwd, below), s, t)
                  for (a, ta, b, tb), v, (fwd, bwd), (s, t) in zip(items, verdicts, scored, sims)]
         proba = self.gate.predict_proba(np.array([vector(f) for f in feats]))
         tiers = self.gate.tiers(proba)
@@ -94,13 +110,15 @@ class EvidenceGate:
             evidence = {"p_gate": {"contradiction": round(float(p[0]), 4), "tension": round(float(p[1]), 4),
                                    "compatible": round(float(p[2]), 4)},
                         "thresholds": {"block": self.gate.block_threshold_, "warn": self.gate.warn_threshold_},
+                        "nli_directions": 1 if bwd is None else 2,
                         **{k: round(x, 4) for k, x in f.items() if not k.startswith("verdict_")}}
             why = (f"learned gate: p(contradiction) {p[0]:.2f}, p(tension) {p[1]:.2f} "
                    f"(NLI {f['pc_max']:.2f}/{f['pc_min']:.2f}, structure {v.kind.value}/{v.confidence.value})")
             tier, note = veto(tier, v, f, (a, b))
             why += note
             action = {"block": "block", "warn": "warn", "clean": "none"}[tier]
-            out.append(NLIResult(float(p[0]), _round(fwd), _round(bwd), evidence, action, why, learned=True))
+            out.append(NLIResult(float(p[0]), _round(fwd), _round(bwd) if bwd is not None else None, evidence, action,
+                                 why, learned=True))
         return out
 
 
