@@ -80,23 +80,34 @@ class Embedder:
             # at the precision a store keeps them (float16): a vector read back from a store, one
             # encoded now and one primed from a scan are then the same numbers, so a write, a list
             # scan and a store scan compute the same similarities and neighbours
-            vecs = np.asarray(vecs, dtype=np.float32).astype(np.float16).astype(np.float32)
+            # (kept as float16 in the cache: the same numbers in half the memory)
+            vecs = np.asarray(vecs, dtype=np.float32).astype(np.float16)
             with self._cache_lock:
                 for t, v in zip(missing, vecs):
                     found[t] = self._cache[t] = v
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        return np.stack([found[t] for t in texts])
+        return np.stack([found[t] for t in texts]).astype(np.float32)
 
     def prime(self, texts: list[str], vectors) -> None:
         """Take vectors made elsewhere for these texts (a store's cached ones) into the cache, where
         the text is not cached already: a scan of a store then does not encode its claims again
         for the gate's text similarities. They are the numbers ``encode`` gives (both float16
-        precision)."""
+        precision).
+
+        The cache grows to hold what is primed: those are the vectors of the store being scanned
+        or guarded (its claims and their subjects), which the gate needs for every pair; a cache
+        smaller than the store would evict them while they are primed (100k claims and their
+        subjects: ~150 MB at float16, beside the store's own neighbour matrix)."""
         with self._cache_lock:
-            for t, v in zip(texts, vectors):
-                if v is not None and self._cache.get(t) is None:
-                    self._cache[t] = np.asarray(v, dtype=np.float32)
+            new = {t: v for t, v in zip(texts, vectors) if v is not None and t not in self._cache}
+            if len(self._cache) + len(new) > self._cache.maxsize:
+                from cachetools import LRUCache
+                grown: LRUCache = LRUCache(maxsize=len(self._cache) + len(new))
+                grown.update(self._cache)
+                self._cache = grown
+            for t, v in new.items():
+                self._cache[t] = np.asarray(v, dtype=np.float16)
 
     def similarity(self, a: str, b: str) -> float:
         va, vb = self.encode([a, b])

@@ -152,7 +152,7 @@ class Scanner:
         (the server's), which is left open."""
         from guard.nli.score_cache import StoreScoreCache
         from guard.store import ClaimStore
-        from guard.stored import stored_norms, stored_vectors
+        from guard.stored import prime_subjects, stored_norms, stored_vectors
         t = time.perf_counter()
         store = source if isinstance(source, ClaimStore) else ClaimStore(source)
         previous = self.guard.score_cache
@@ -167,6 +167,9 @@ class Scanner:
                 # the claim's text), instead of encoding every claim again
                 same = [i for i, c in enumerate(claims) if comparison_text(c.text) == c.text]
                 embedder.prime([claims[i].text for i in same], [vectors[i] for i in same])
+            gate = self.guard.nli_gate
+            if gate is not None and getattr(gate, "embedder", None) is not None:
+                prime_subjects(store, pairs, gate.embedder)     # and its subject similarities, theirs
             loaded = round(time.perf_counter() - t, 2)
             if getattr(previous, "store", None) is not store:
                 self.guard.use_score_cache(StoreScoreCache(store))

@@ -97,6 +97,10 @@ class GuardService:
         return stored_norms(rows, self.guard)
 
     def _add_all(self, pairs: list[tuple[Claim, Norm]]) -> None:
+        gate = self.guard.nli_gate if pairs else None
+        if gate is not None and getattr(gate, "embedder", None) is not None:
+            from guard.stored import prime_subjects          # the gate's subject similarities read these
+            prime_subjects(self.store, pairs, gate.embedder)
         for (claim, norm), vec in zip(pairs, self._vectors([c for c, _ in pairs])):
             self._claims[claim.id], self._norms[claim.id] = claim, norm
             self._index.add(claim.id, norm, vec)

@@ -53,14 +53,46 @@ def test_a_reopened_store_embeds_nothing_and_finds_the_same_candidates(tmp_path,
     norm = guard.normalize(probe.text)
     first = [c.id for c, _ in svc.candidates(norm, probe)]
     svc.close()
-    rows = sqlite3.connect(path).execute("SELECT COUNT(*), MIN(length(vec)) FROM embeddings").fetchone()
+    db = sqlite3.connect(path)
+    rows = db.execute("SELECT COUNT(*), MIN(length(vec)) FROM embeddings WHERE model NOT LIKE '%|subject'").fetchone()
     assert rows[0] == 4 and rows[1] == 384 * 2                      # float16, one row per active claim
+    subjects = db.execute("SELECT COUNT(*), MIN(length(vec)) FROM embeddings WHERE model LIKE '%|subject'").fetchone()
+    assert subjects == (4, 384 * 2)                                 # and one per claim's subject
+    db.close()
     calls = []
     real = guard.nli_gate.embedder.encode
     monkeypatch.setattr(guard.nli_gate.embedder, "encode", lambda texts, **kw: calls.append(list(texts)) or real(texts, **kw))
     again = GuardService(path, guard=guard)
     assert [c.id for c, _ in again.candidates(norm, probe)] == first
     assert all(probe.text in batch for batch in calls)               # only the probe was embedded
+    again.close()
+
+
+def test_a_reopened_store_hands_the_gate_its_subject_vectors(tmp_path, guard, monkeypatch):
+    """A fresh process (empty caches) opening a store runs the bi-encoder on nothing: the claims'
+    vectors and their subjects' vectors (which the gate's subject similarities need) come from
+    the store, at the numbers encoding gives."""
+    path = tmp_path / "s.sqlite"
+    texts = ["The billing-api listens on port 8000.", "Deploys to prod need two approvals.", "Logs are kept 30 days."]
+    svc = GuardService(path, guard=guard)
+    svc.ingest([Claim(text=t) for t in texts])
+    svc.refresh()
+    subjects = [n.subject for n in svc._norms.values() if n.subject]
+    svc.close()
+    assert len(subjects) == 3
+    fresh = Guard(GuardConfig())
+    emb = fresh.nli_gate.embedder
+    runs = []
+    real = emb._ort.run
+    monkeypatch.setattr(emb._ort, "run", lambda inputs, *a, **kw: runs.append(list(inputs)) or real(inputs, *a, **kw))
+    again = GuardService(path, guard=fresh)
+    again.refresh()
+    assert runs == []                                                # nothing encoded on open
+    assert all(s in emb._cache for s in subjects)
+    got = emb.encode(subjects)
+    assert runs == []                                                # the gate's subject vectors: cached
+    monkeypatch.setattr(emb, "_cache", type(emb._cache)(maxsize=10))
+    assert np.array_equal(got, emb.encode(subjects)) and runs == [subjects]   # encoded now: the same numbers
     again.close()
 
 
@@ -91,3 +123,17 @@ def test_the_cache_write_gives_way_to_a_writer(tmp_path):
         other.execute("ROLLBACK")
     assert store.put_embeddings([("c1", "m", "h", b"\x00\x00")]) is True
     assert store.embeddings(["c1", "c2"], "m") == {"c1": ("h", b"\x00\x00")}
+
+
+def test_priming_more_vectors_than_the_cache_holds_keeps_them_all(guard):
+    """A store's claims and subjects are primed for the gate; a cache smaller than the store must
+    grow to hold them rather than evict the first half while priming the second."""
+    from guard.embed import Embedder
+    e = Embedder(cache_size=4)
+    texts = [f"setting {i} is on" for i in range(10)]
+    vecs = [np.full(e.dimension, i / 10, dtype=np.float32) for i in range(10)]
+    e.prime(texts[:3], vecs[:3])
+    e.prime(texts, vecs)
+    assert all(t in e._cache for t in texts)
+    got = e.encode(texts)
+    assert got.dtype == np.float32 and np.array_equal(got[7], vecs[7].astype(np.float16).astype(np.float32))

@@ -77,8 +77,12 @@ def test_a_store_scan_finds_what_a_list_scan_finds_and_reads_again_nothing(examp
     calls = []
     real2 = g2.nli_gate.scorer._logits
     monkeypatch.setattr(g2.nli_gate.scorer, "_logits", lambda ps, *a: calls.append(len(ps)) or real2(ps, *a))
+    bi = []
+    real_run = g2.nli_gate.embedder._ort.run
+    monkeypatch.setattr(g2.nli_gate.embedder._ort, "run", lambda xs, *a, **kw: bi.append(len(xs)) or real_run(xs, *a, **kw))
     again = Scanner(g2, cfg).scan_store(path)
     assert calls == []                                     # every NLI score came from the store
+    assert bi == []                                        # and every vector, the subjects' too
     assert key(again) == key(listed)
     assert [f.get("nli", {}).get("p_contradiction") for f in again.findings] == \
            [f.get("nli", {}).get("p_contradiction") for f in first.findings]
