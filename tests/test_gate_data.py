@@ -1,0 +1,54 @@
+"""The learned gate's fitting table is built with the same NLI-direction rule the gate applies at
+write time, and the fitted gate carries that rule (real normalizer and bi-encoder, tiny rows)."""
+import numpy as np
+import pytest
+
+from guard.nli.evidence import FEATURES
+from guard.pipeline import Guard, GuardConfig
+
+
+def row(i, a, b, label):
+    empty = {"env": None, "team": None, "tenant": None}
+    return {"id": f"r{i}", "existing": {"text": a, "scope": empty, "valid_from": None, "valid_until": None},
+            "incoming": {"text": b, "scope": empty, "valid_from": None, "valid_until": None},
+            "label": label, "category": "x", "source": f"doc{i}"}
+
+
+def probs(pc):
+    return {"contradiction": pc, "entailment": (1 - pc) / 2, "neutral": (1 - pc) / 2}
+
+
+@pytest.fixture(scope="module")
+def parts():
+    from guard.embed import Embedder
+    try:
+        embedder = Embedder()
+    except Exception as exc:  # noqa: BLE001
+        pytest.skip(f"the bi-encoder is not installed: {exc}")
+    return Guard(GuardConfig(normalizer="normalizer.rules.v2", stages=("structural",))), embedder
+
+
+def test_the_table_reads_the_second_direction_only_where_the_gate_would_score_it(parts):
+    from training.fit_learned_gate import fit_on
+    from training.gate_data import build
+    guard, embedder = parts
+    rows = [row(0, "Secrets are stored in Vault.", "Secrets are stored in AWS Secrets Manager.", "contradiction"),
+            row(1, "Deploys happen on Tuesdays.", "Releases are tagged by the release manager.", "compatible")]
+    preds = {"r0": (probs(0.7), probs(0.9)), "r1": (probs(0.2), probs(0.95))}
+    table = build(rows, preds, guard, embedder, backward_below=0.5)
+    pc_max, pc_min = FEATURES.index("pc_max"), FEATURES.index("pc_min")
+    assert table.X[0, pc_max] == pytest.approx(0.9) and table.X[0, pc_min] == pytest.approx(0.7)
+    assert table.X[1, pc_max] == pytest.approx(0.2) and table.X[1, pc_min] == pytest.approx(0.2)  # forward for both
+    both = build(rows, preds, guard, embedder, backward_below=None)
+    assert both.X[1, pc_max] == pytest.approx(0.95) and both.backward_below is None
+    assert np.array_equal(both.X[0], table.X[0])
+    # the gate fitted on a table carries the table's rule into inference
+    # (pairs structure leaves to the gate; the labels only need to be learnable from the scores)
+    many = [row(i, f"Deploys of service {i} happen on Tuesdays.", f"Releases of app {i} are tagged by hand.",
+                "contradiction" if i % 2 else "compatible") for i in range(24)]
+    p = {r["id"]: (probs(0.9 if r["label"] == "contradiction" else 0.1), probs(0.8)) for r in many}
+    for rule in (0.5, None):
+        t = build(many, p, guard, embedder, backward_below=rule)
+        assert all(d is None for d in t.structural)
+        gate = fit_on(t, list(range(len(many))), [i % 4 for i in range(len(many))])
+        assert gate.backward_below == rule
