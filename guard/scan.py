@@ -202,19 +202,52 @@ class Scanner:
         t = time.perf_counter()
         bs = self.config.batch_size
         it = iter(pairs)
+        scopes = ScopeCodes(norms) if "structural" in self.guard.config.stages else None
         with tqdm(total=n_pairs, desc="scan", unit="pair",
                   disable=not self.config.bars) as bar:
             while chunk := list(itertools.islice(it, bs)):
+                # pairs in disjoint scopes coexist (clean): dropped here in one array operation, not
+                # one Python call per pair (most candidate pairs of a multi-team store: 97 % at 10k)
+                kept = scopes.overlapping(chunk) if scopes is not None else chunk
                 # the earlier claim plays "existing", the later one "incoming"
-                items = [(claims[i], norms[i], claims[j], norms[j]) for i, j in chunk]
+                items = [(claims[i], norms[i], claims[j], norms[j]) for i, j in kept]
                 for k, pj in self.guard.flagged(items):
-                    i, j = chunk[k]
+                    i, j = kept[k]
                     findings.append(_finding(claims[i], claims[j], pj, norms[i], norms[j]))
                 bar.update(len(chunk))
         timings["judge"] = round(time.perf_counter() - t, 2)
         findings.sort(key=lambda f: (f["tier"] != "block", f["existing_id"], f["incoming_id"]))
         return ScanReport(len(claims), n_pairs, findings, time.perf_counter() - t0, skipped or [],
                           timings, list(self.guard.notes))
+
+
+class ScopeCodes:
+    """The claims' scopes as small integers (0 = unset), so a chunk of candidate pairs is split into
+    disjoint and overlapping ones by numpy: the same answer as ``pipeline.scopes_disjoint`` (an
+    unknown norm is never disjoint; unset dimensions apply everywhere), without building a Python
+    tuple and a call per pair."""
+
+    def __init__(self, norms: list[Norm]):
+        import numpy as np
+        ids: dict = {}
+        self.codes = np.zeros((len(norms), 3), dtype=np.int32)
+        self.unknown = np.zeros(len(norms), dtype=bool)
+        for i, n in enumerate(norms):
+            if n.is_unknown:
+                self.unknown[i] = True
+                continue
+            for d, v in enumerate((n.scope.env, n.scope.team, n.scope.tenant)):
+                if v is not None:
+                    self.codes[i, d] = ids.setdefault((d, v), len(ids) + 1)
+
+    def overlapping(self, pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        import numpy as np
+        if not pairs:
+            return pairs
+        ij = np.asarray(pairs, dtype=np.int64)
+        a, b = self.codes[ij[:, 0]], self.codes[ij[:, 1]]
+        disjoint = ((a != 0) & (b != 0) & (a != b)).any(axis=1) & ~self.unknown[ij[:, 0]] & ~self.unknown[ij[:, 1]]
+        return [pairs[k] for k in np.flatnonzero(~disjoint)]
 
 
 def _finding(a: Claim, b: Claim, pj: PairJudgement, na: Norm, nb: Norm) -> dict:

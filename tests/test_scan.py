@@ -123,3 +123,24 @@ def test_a_write_skips_scope_disjoint_candidates_without_changing_its_decision(f
     skipping = decide()
     monkeypatch.setattr(pipeline, "scopes_disjoint", lambda a, b: False)
     assert decide() == skipping and any(t.value == "block" for t, _ in skipping)
+
+
+def test_scope_codes_split_pairs_exactly_as_the_pairwise_check():
+    """The scan drops scope-disjoint candidate pairs with one array operation per chunk; it must drop
+    exactly the pairs ``scopes_disjoint`` calls disjoint (unset dimensions apply everywhere, an
+    unknown norm is never disjoint), over random scopes of three dimensions."""
+    import random
+
+    from guard.claims import Modality, Norm, Scope
+    from guard.pipeline import scopes_disjoint
+    from guard.scan import ScopeCodes
+    rnd = random.Random(0)
+    vals = [None, "prod", "staging", "payments", "search", "acme"]
+    norms = []
+    for _ in range(300):
+        scope = Scope(env=rnd.choice(vals), team=rnd.choice(vals), tenant=rnd.choice(vals))
+        norms.append(Norm.unknown(scope) if rnd.random() < 0.1 else Norm(Modality.MUST, "x", scope=scope))
+    pairs = [(i, j) for i in range(300) for j in range(i + 1, 300) if rnd.random() < 0.2]
+    kept = ScopeCodes(norms).overlapping(pairs)
+    assert kept == [(i, j) for i, j in pairs if not scopes_disjoint(norms[i], norms[j])]
+    assert 0 < len(kept) < len(pairs) and ScopeCodes(norms).overlapping([]) == []
