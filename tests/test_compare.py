@@ -136,3 +136,25 @@ def test_a_known_verb_against_an_unknown_one_is_not_an_opposition(normalizer):
     assert v.kind is VerdictKind.UNCERTAIN and v.confidence is Confidence.LOW
     v = verdict(normalizer, "X rejects null keys.", "X supports null keys.")
     assert v.kind is VerdictKind.CONTRADICTION and v.confidence is Confidence.HIGH
+
+
+@pytest.mark.parametrize("a, b, same", [
+    ("The catalog-api-10 runs 8 replicas.", "The catalog-api-10 runs 8 replicas.", True),
+    ("Production deploys need two approvals.", "  production deploys need  two approvals", True),
+    ('"Secrets are stored in Vault."', "Secrets are stored in Vault!", True),
+    ("The cache listens on port 6379.", "The cache listens on port 6380.", False),
+    ("Deploys are allowed on Fridays.", "Deploys are not allowed on Fridays.", False),
+    ("X preserves ordering.", "X preserves ordering and rejects null keys.", False),
+    ("", "", False),
+])
+def test_same_statement_is_the_same_words_in_the_same_order(a, b, same):
+    from guard.compare import same_statement
+    assert same_statement(a, b) is same
+
+
+def test_a_claim_said_twice_is_consistent_with_itself_unless_scopes_are_disjoint(normalizer):
+    for text in ("The catalog-api-10 runs 8 replicas.", "Be careful.", "Deploys must not run on Fridays."):
+        v = verdict(normalizer, text, text.upper())
+        assert v.kind is VerdictKind.CONSISTENT and v.confidence is Confidence.HIGH, text
+    v = verdict(normalizer, "Debug logging is enabled.", "Debug logging is enabled.", {"env": "dev"}, {"env": "prod"})
+    assert v.kind is VerdictKind.COEXIST

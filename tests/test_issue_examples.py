@@ -34,3 +34,32 @@ def test_the_issue_examples_land_on_their_tier(default_guard, existing, incoming
     from guard.claims import Claim
     [j] = default_guard.judge_pairs(default_guard.pair_items([(Claim(text=existing), Claim(text=incoming))]))
     assert j.tier.value == tier, j.reason
+
+
+def test_a_statement_against_itself_is_clean_and_costs_no_nli(default_guard, monkeypatch):
+    """The claim-tuned cross-encoder calls "The catalog-api-10 runs 8 replicas." a contradiction of
+    itself (p 0.81), and the gate used to block it; structure now decides a claim said twice."""
+    from guard.claims import Claim
+    gate = default_guard.nli_gate
+    calls = []
+    real = gate.scorer.predict
+    monkeypatch.setattr(gate.scorer, "predict", lambda pairs, **kw: calls.append(list(pairs)) or real(pairs, **kw))
+    texts = ["The catalog-api-10 runs 8 replicas.", "The auth-service-5 uses Python 3.12.",
+             "Production deploys must be approved by two reviewers."]
+    js = default_guard.judge_pairs(default_guard.pair_items([(Claim(text=t), Claim(text=t.lower())) for t in texts]))
+    assert [j.tier.value for j in js] == ["clean"] * 3 and calls == []
+    [j] = default_guard.judge_pairs(default_guard.pair_items(
+        [(Claim(text=texts[2]), Claim(text="Production deploys must not require approval."))]))
+    assert j.tier.value == "block"
+
+
+def test_remembering_a_claim_twice_in_a_store_is_a_clean_write(default_guard, tmp_path):
+    from guard.service import GuardService
+    svc = GuardService(tmp_path / "claims.sqlite", guard=default_guard)
+    try:
+        first = svc.remember("The catalog-api-10 runs 8 replicas.")
+        again = svc.remember("The catalog-api-10 runs 8 replicas.")
+        assert first.decision.tier.value == "clean" and again.decision.tier.value == "clean", again.decision
+        assert again.stored
+    finally:
+        svc.close()
