@@ -1,8 +1,8 @@
 """Claim pairs as NLI training data, and the grouped folds the NLI models and the gate share."""
 import pytest
 
-from training.claim_pairs import (claim_training_pairs, grouped_folds, nli_label, perturbed_pairs, read_rows,
-                                  same_document_neutrals, subject_swap_neutrals, to_nli_pairs)
+from training.claim_pairs import (claim_training_pairs, grouped_folds, identity_pairs, nli_label, perturbed_pairs,
+                                  read_rows, same_document_neutrals, subject_swap_neutrals, to_nli_pairs)
 
 
 def row(label, category, source="doc", i=0):
@@ -112,6 +112,17 @@ def test_same_document_neutrals_pair_one_documents_statements_on_a_shared_word()
     assert same_document_neutrals(rows, per_document=0) == []
     assert len(claim_training_pairs(rows, {})) == len(to_nli_pairs(rows))
     assert len(claim_training_pairs(rows, {"same_document_neutrals": 2})) == len(to_nli_pairs(rows)) + 2
+
+
+def test_identity_pairs_are_each_distinct_statement_against_itself_as_entailment():
+    rows = [row("contradiction", "value_conflict", i=0), row("compatible", "paraphrase_consistent", i=1),
+            {**row("compatible", "unrelated_cross_domain", i=2), "incoming": {"text": "A 0."}}]   # "A 0." again
+    pairs = identity_pairs(rows)
+    assert [(p.premise, p.hypothesis, p.label) for p in pairs] == [
+        ("A 0.", "A 0.", "entailment"), ("B 0.", "B 0.", "entailment"), ("A 1.", "A 1.", "entailment"),
+        ("B 1.", "B 1.", "entailment"), ("A 2.", "A 2.", "entailment")]
+    assert len(claim_training_pairs(rows, {"identity_pairs": False})) == len(to_nli_pairs(rows))
+    assert len(claim_training_pairs(rows, {"identity_pairs": True})) == len(to_nli_pairs(rows)) + 5
 
 
 def test_subject_swaps_replace_only_the_shared_subject(normalizer):

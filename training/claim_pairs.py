@@ -119,6 +119,22 @@ def same_document_neutrals(rows: list[dict], per_document: int = 4, source: str 
     return out
 
 
+def identity_pairs(rows: list[dict], source: str = "claims:identity") -> list[Pair]:
+    """Each statement of the rows against itself, labelled entailment (a sentence entails itself),
+    once per distinct text, in file order. Why: the claim stage's contradictions are mostly minimal
+    edits of one sentence, and the v2 model learnt "nearly the same words" as a sign of
+    contradiction — it gives "The catalog-api-10 runs 8 replicas." against itself p(contradiction)
+    0.81. These pairs are the other end of that scale; true by construction, never tuned to an item."""
+    seen: set[str] = set()
+    out: list[Pair] = []
+    for r in rows:
+        for t in (r["existing"]["text"], r["incoming"]["text"]):
+            if t not in seen:
+                seen.add(t)
+                out.append(Pair(t, t, "entailment", source))
+    return out
+
+
 def _subject_span(doc):
     """The main clause's grammatical subject as a character span, or None (pronoun, no subject,
     or an imperative)."""
@@ -187,13 +203,16 @@ def subject_swap_neutrals(rows: list[dict], per_pair: int = 1, nlp=None,
 def claim_training_pairs(rows: list[dict], recipe: dict) -> list[Pair]:
     """The claim stage's pairs for ``rows`` under a recipe: the labelled pairs, plus the optional
     same-document neutrals (``"same_document_neutrals": N`` per document; 0 or absent: none) and
-    subject-swap neutrals (``"subject_swap_neutrals": N`` per contradiction; 0 or absent: none)."""
+    subject-swap neutrals (``"subject_swap_neutrals": N`` per contradiction; 0 or absent: none), the
+    perturbed pairs (``"perturbed_pairs": true``) and each statement against itself
+    (``"identity_pairs": true``)."""
     pairs = to_nli_pairs(rows)
     n = int(recipe.get("same_document_neutrals") or 0)
     k = int(recipe.get("subject_swap_neutrals") or 0)
     return (pairs + (same_document_neutrals(rows, n) if n > 0 else [])
             + (subject_swap_neutrals(rows, k) if k > 0 else [])
-            + (perturbed_pairs(rows) if recipe.get("perturbed_pairs") else []))
+            + (perturbed_pairs(rows) if recipe.get("perturbed_pairs") else [])
+            + (identity_pairs(rows) if recipe.get("identity_pairs") else []))
 
 
 def grouped_folds(rows: list[dict], k: int = 5) -> list[int]:

@@ -1,7 +1,8 @@
 """Does an option of the claim stage separate contradictions better? A controlled, CPU-sized run.
 
-Run: ``python -m training.claim_stage_ablation --neutrals 0,4 [--swaps 0,1] [--perturb 0,1] [--epochs 1] [--base models/nli-minilm-l6]``
-(every combination of same-document neutrals, subject-swap neutrals and perturbed pairs is one variant).
+Run: ``python -m training.claim_stage_ablation --neutrals 0,4 [--swaps 0,1] [--perturb 0,1] [--identity 0,1] [--epochs 1] [--base models/nli-minilm-l6]``
+(every combination of same-document neutrals, subject-swap neutrals, perturbed pairs and identity
+pairs is one variant).
 
 Why this and not the full recipe: the recipe's fold models start from the general stage, which
 takes a GPU to make. Here every fold model starts from a model that never saw claims_train (v1,
@@ -48,15 +49,15 @@ def figures(rows: list[dict], oof_file: Path) -> dict:
 
 
 def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[int] = (0,),
-        keep_models: bool = False, perturb: list[int] = (0,)) -> dict:
+        keep_models: bool = False, perturb: list[int] = (0,), identity: list[int] = (0,)) -> dict:
     from training.cv_nli import train_fold
     from training.train import TrainConfig
     rows = read_rows(CLAIMS_TRAIN)
     folds = grouped_folds(rows)
     work.mkdir(parents=True, exist_ok=True)
     report = {"base": base, "epochs": epochs, "variants": {}}
-    for n, sw, pt in [(n, sw, pt) for n in neutrals for sw in swaps for pt in perturb]:
-        tag = f"n{n}" + (f"_s{sw}" if sw else "") + ("_p" if pt else "")
+    for n, sw, pt, ip in [(n, sw, pt, ip) for n in neutrals for sw in swaps for pt in perturb for ip in identity]:
+        tag = f"n{n}" + (f"_s{sw}" if sw else "") + ("_p" if pt else "") + ("_i" if ip else "")
         for f in range(5):
             pred_file = work / f"{tag}_e{epochs}_fold{f}.jsonl"
             if pred_file.exists() and (not keep_models or (work / f"model_{tag}_fold{f}").exists()):
@@ -67,7 +68,8 @@ def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[i
                               symmetric=False, epochs=epochs, batch_size=16, learning_rate=5e-5, max_length=128,
                               save_steps=100000, device="cpu")
             train_rows = [r for r, k in zip(rows, folds) if k != f]
-            recipe = {"same_document_neutrals": n, "subject_swap_neutrals": sw, "perturbed_pairs": bool(pt)}
+            recipe = {"same_document_neutrals": n, "subject_swap_neutrals": sw, "perturbed_pairs": bool(pt),
+                      "identity_pairs": bool(ip)}
             s = train_fold(cfg, claim_training_pairs(train_rows, recipe),
                            [r for r, k in zip(rows, folds) if k == f], f, pred_file, 128)
             if not keep_models:
@@ -76,7 +78,7 @@ def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[i
         oof = work / f"oof_{tag}_e{epochs}.jsonl"
         oof.write_text("".join((work / f"{tag}_e{epochs}_fold{f}.jsonl").read_text() for f in range(5)))
         report["variants"][f"same_document_neutrals={n}" + (f", subject_swap_neutrals={sw}" if sw else "")
-                           + (", perturbed_pairs" if pt else "")] = \
+                           + (", perturbed_pairs" if pt else "") + (", identity_pairs" if ip else "")] = \
             figures(rows, oof)
     return report
 
@@ -86,6 +88,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--neutrals", default="0,4", help="values of same_document_neutrals to compare")
     ap.add_argument("--swaps", default="0", help="values of subject_swap_neutrals to compare")
     ap.add_argument("--perturb", default="0", help="0,1: without / with the perturbed pairs (claim_pairs.perturbed_pairs)")
+    ap.add_argument("--identity", default="0", help="0,1: without / with each statement against itself (claim_pairs.identity_pairs)")
     ap.add_argument("--epochs", type=float, default=1.0)
     ap.add_argument("--keep-models", action="store_true",
                     help="keep each fold model (work/model_<variant>_fold<k>) to score other inputs out of fold")
@@ -94,7 +97,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", default=str(ROOT / "results" / "claims-cv" / "claim_stage_ablation.json"))
     a = ap.parse_args(argv)
     report = run([int(x) for x in a.neutrals.split(",")], a.epochs, a.base, Path(a.work),
-                 [int(x) for x in a.swaps.split(",")], a.keep_models, [int(x) for x in a.perturb.split(",")])
+                 [int(x) for x in a.swaps.split(",")], a.keep_models, [int(x) for x in a.perturb.split(",")],
+                 [int(x) for x in a.identity.split(",")])
     report["command"] = " ".join(["python -m training.claim_stage_ablation", *(sys.argv[1:] if argv is None else argv)])
     Path(a.out).write_text(json.dumps(report, indent=1))
     print(json.dumps({k: {m: v[m] for m in ("roc_auc", "roc_auc_text_only", "recall_at_2pct_fp_text_only")}
