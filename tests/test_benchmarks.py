@@ -154,3 +154,23 @@ def test_short_claim_store_counts_planted_and_false_blocks_on_a_real_scan():
     assert r["false_blocks_ordinary"] == 0 and r["false_blocks_by_stage"] == {} and r["false_block_examples"] == []
     md = render(r)
     assert "3 of 3" in md and "**0**" in md
+
+
+def test_the_short_claim_probe_pairs_one_services_statements_and_scores_them(tmp_path):
+    """Planted pairs are a claim and its planted opposite, ordinary pairs two different statements
+    about one service that are not planted, identity a statement against itself; the report scores
+    each with the shipped model and writes its JSON and table."""
+    import json
+
+    from benchmarks.short_claim_probe import main, probe_pairs
+    planted, ordinary, identity = probe_pairs(n_claims=120, ordinary=30, identity=10, seed=3)
+    assert planted and len(ordinary) == 30 and len(identity) == 10
+    assert all(a != b for a, b in planted + ordinary) and all(a == b for a, b in identity)
+    assert all(a.split()[1] == b.split()[1] for a, b in ordinary)          # one service
+    assert not set(ordinary) & (set(planted) | {(b, a) for a, b in planted})
+    root = ROOT
+    main([f"v2={root / 'models' / 'nli-minilm-l6-v2'}", "--out", str(tmp_path), "--claims", "300",
+          "--ordinary", "40", "--identity", "12"])
+    rep = json.loads((tmp_path / "short_claim_probe.json").read_text())["models"]["v2"]
+    assert 0 <= rep["roc_auc_planted_vs_ordinary"] <= 1 and rep["pairs"] == {"planted": rep["pairs"]["planted"], "ordinary": 40, "identity": 12}
+    assert (tmp_path / "short_claim_probe.md").read_text().startswith("### Short claims")
