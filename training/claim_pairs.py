@@ -124,7 +124,9 @@ def identity_pairs(rows: list[dict], source: str = "claims:identity") -> list[Pa
     once per distinct text, in file order. Why: the claim stage's contradictions are mostly minimal
     edits of one sentence, and the v2 model learnt "nearly the same words" as a sign of
     contradiction — it gives "The catalog-api-10 runs 8 replicas." against itself p(contradiction)
-    0.81. These pairs are the other end of that scale; true by construction, never tuned to an item."""
+    0.81. These pairs are the other end of that scale, true by construction. Measured on the CPU
+    proxy (README, "Short claims about one thing"): the model then read minimal edits as agreement
+    (planted synthetic conflicts below ordinary pairs, claims_dev AUC down) — off in every recipe."""
     seen: set[str] = set()
     out: list[Pair] = []
     for r in rows:
