@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import random
 from pathlib import Path
 
@@ -55,16 +54,9 @@ def probe_pairs(n_claims: int = 2000, ordinary: int = 1500, identity: int = 300,
 def real_prose_cut(oof_file: str | Path, max_false_positive: float = 0.02) -> float:
     """The p(contradiction) above which ``max_false_positive`` of claims_train's text-only
     compatible pairs fall, from a model's out-of-fold predictions."""
+    from training.card import false_positive_cut, p_contradiction
     from training.claim_pairs import CLAIMS_TRAIN, read_rows
-    rows = {r["id"]: r for r in read_rows(CLAIMS_TRAIN)}
-    neg = []
-    for line in Path(oof_file).read_text().splitlines():
-        d = json.loads(line)
-        r = rows.get(d["id"])
-        if r and r["label"] == "compatible" and r["category"] not in ("scope_disjoint", "time_disjoint"):
-            neg.append(max(d["forward"]["contradiction"], d["backward"]["contradiction"]))
-    neg.sort(reverse=True)
-    return float(neg[int(max_false_positive * len(neg))])
+    return false_positive_cut(read_rows(CLAIMS_TRAIN), p_contradiction(oof_file), max_false_positive)
 
 
 def probe(model: str | Path, oof_file: str | Path | None = None, **sizes) -> dict:
@@ -76,21 +68,19 @@ def probe(model: str | Path, oof_file: str | Path | None = None, **sizes) -> dic
 
     def p(pairs):
         return np.array([max(f["contradiction"], b["contradiction"]) for f, b in scorer.score_both(pairs)])
-    pp, po, pi = p(planted), p(ordinary), p(identity)
-    out = {"model": str(model), "pairs": {"planted": len(pp), "ordinary": len(po), "identity": len(pi)},
+    scores = {"planted": p(planted), "ordinary": p(ordinary), "identity": p(identity)}
+
+    def per_set(f) -> dict:
+        return {k: round(float(f(v)), 4) for k, v in scores.items()}
+    pp, po = scores["planted"], scores["ordinary"]
+    out = {"model": str(model), "pairs": {k: len(v) for k, v in scores.items()},
            "roc_auc_planted_vs_ordinary": round(float(roc_auc_score(np.r_[np.ones(len(pp)), np.zeros(len(po))],
                                                                     np.r_[pp, po])), 4),
-           "mean_p": {"planted": round(float(pp.mean()), 4), "ordinary": round(float(po.mean()), 4),
-                      "identity": round(float(pi.mean()), 4)},
-           "share_at_least_0.5": {"planted": round(float((pp >= 0.5).mean()), 4),
-                                  "ordinary": round(float((po >= 0.5).mean()), 4),
-                                  "identity": round(float((pi >= 0.5).mean()), 4)}}
+           "mean_p": per_set(np.mean), "share_at_least_0.5": per_set(lambda v: (v >= 0.5).mean())}
     if oof_file:
         cut = real_prose_cut(oof_file)
         out["real_prose_2pct_cut"] = round(cut, 4)
-        out["share_above_cut"] = {"planted": round(float((pp >= cut).mean()), 4),
-                                  "ordinary": round(float((po >= cut).mean()), 4),
-                                  "identity": round(float((pi >= cut).mean()), 4)}
+        out["share_above_cut"] = per_set(lambda v: (v >= cut).mean())
     return out
 
 

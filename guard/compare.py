@@ -217,8 +217,12 @@ def _whole_word_in(word: str, low: str) -> bool:
     return False
 
 
+def _without_final_stop(t: str) -> str:
+    return re.sub(r"[\s.;!]+$", "", t)
+
+
 def _statement_words(t: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"[\s.;!]+$", "", t.strip().lower().strip("\"'`“”‘’")))
+    return re.sub(r"\s+", " ", _without_final_stop(t.strip().lower().strip("\"'`“”‘’")))
 
 
 def same_statement(a: str, b: str) -> bool:
@@ -233,7 +237,7 @@ def same_statement(a: str, b: str) -> bool:
 def restates_a_conjunct(a: str, b: str) -> bool:
     """"X preserves ordering." is the first conjunct of "X preserves ordering and rejects null keys.":
     a sentence entails each of its conjuncts, so the two cannot contradict (raw NLI says they do)."""
-    x, y = (re.sub(r"[\s.;!]+$", "", t.strip().lower()) for t in (a, b))
+    x, y = (_without_final_stop(t.strip().lower()) for t in (a, b))
     short, long_ = (x, y) if len(x) < len(y) else (y, x)
     return bool(short) and len(short.split()) >= 2 and long_.startswith(short) and \
         re.match(r"(,\s*)?\s+and\s|,\s", long_[len(short):] + " ") is not None

@@ -80,6 +80,15 @@ def p_contradiction(pred_file: Path) -> dict[str, float]:
     return out
 
 
+def false_positive_cut(rows: list[dict], pc: dict[str, float], rate: float = 0.02) -> float:
+    """The p(contradiction) at which ``rate`` of the text-only compatible pairs (scope- and
+    time-disjoint left out: a text model cannot see them) score at least as high: a model's
+    operating point for "``rate`` false positives on real prose". ``pc``: by row id."""
+    negatives = sorted((pc[r["id"]] for r in rows if r["label"] == "compatible" and r["id"] in pc
+                        and r["category"] not in ("scope_disjoint", "time_disjoint")), reverse=True)
+    return float(negatives[int(rate * len(negatives))])
+
+
 def claims_auc(pred_file: Path, rows: list[dict]) -> dict:
     """ROC AUC of p(contradiction) (max of both directions), contradiction vs compatible pairs
     (tension left out), overall and per compatible category's hardest case is in the bench."""

@@ -17,6 +17,7 @@ pairs. Resumable: each fold's predictions are kept in the work folder.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import shutil
 import sys
@@ -33,12 +34,11 @@ ROOT = Path(__file__).resolve().parents[1]
 def figures(rows: list[dict], oof_file: Path) -> dict:
     """The model card's claim-pair AUC (``card.claims_auc``: contradiction vs compatible, tension
     left out) and, on its text-only pairs, recall at 2 % false positives; mean score per category."""
-    from training.card import claims_auc, p_contradiction
+    from training.card import claims_auc, false_positive_cut, p_contradiction
     pc = p_contradiction(oof_file)
     use = [r for r in rows if r["label"] in ("contradiction", "compatible")
            and r["category"] not in ("scope_disjoint", "time_disjoint")]
-    negatives = sorted((pc[r["id"]] for r in use if r["label"] == "compatible"), reverse=True)
-    cut = negatives[int(0.02 * len(negatives))]
+    cut = false_positive_cut(rows, pc)
     by_cat: dict[str, list[float]] = {}
     for r in rows:
         by_cat.setdefault(r["category"], []).append(pc[r["id"]])
@@ -56,7 +56,7 @@ def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[i
     folds = grouped_folds(rows)
     work.mkdir(parents=True, exist_ok=True)
     report = {"base": base, "epochs": epochs, "variants": {}}
-    for n, sw, pt, ip in [(n, sw, pt, ip) for n in neutrals for sw in swaps for pt in perturb for ip in identity]:
+    for n, sw, pt, ip in itertools.product(neutrals, swaps, perturb, identity):
         tag = f"n{n}" + (f"_s{sw}" if sw else "") + ("_p" if pt else "") + ("_i" if ip else "")
         for f in range(5):
             pred_file = work / f"{tag}_e{epochs}_fold{f}.jsonl"
