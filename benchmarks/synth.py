@@ -4,6 +4,13 @@ Claims are built from services × settings × scopes so subjects repeat the way 
 store (many claims per service, a few per setting). Each planted conflict restates a setting of
 an existing claim with another value, or negates a rule, in an overlapping scope; its id is
 recorded so recall can be measured.
+
+Every claim carries one fixed ``created_at``: a store lists its claims by ``created_at`` (to the
+second), then by insertion, and a scan lets the earlier claim play "existing". With the default
+(the clock when each Claim was made) a 100k list took four seconds to build and the planted
+conflicts, made last and then shuffled in, moved ahead of or behind their neighbours according to
+where the second boundaries fell — so two builds of one store scanned with different pair
+directions (35,227 vs 35,270 warns at 100k). A fixed stamp keeps the store in the list's order.
 """
 from __future__ import annotations
 
@@ -34,6 +41,7 @@ WORDS = ["billing", "auth", "search", "orders", "catalog", "payments", "profile"
          "ledger", "gateway", "reports", "media", "pricing", "session", "audit", "export", "import", "ranking"]
 KINDS = ["api", "service", "worker", "cron", "proxy", "db", "queue", "frontend"]
 ENVS = [None, "prod", "staging", "dev"]
+CREATED_AT = "2024-01-01T00:00:00+00:00"
 
 
 def _service(i: int) -> str:
@@ -60,7 +68,7 @@ def make_store(n: int, conflict_rate: float = 0.01, seed: int = 7) -> tuple[list
             rule = RULES[fixed.randrange(len(RULES))]
             text = f"The {svc} must {'not ' if random.Random(svc + rule).random() < 0.6 else ''}{rule}."
         claims.append(Claim(text=text, scope=Scope(env=env, team=team), id=f"s{len(claims):06d}",
-                            window=Window.parse("2024-01-01", None)))
+                            window=Window.parse("2024-01-01", None), created_at=CREATED_AT))
     for k in range(n_conf):
         base = claims[rng.randrange(len(claims))]
         t = base.text
@@ -75,7 +83,8 @@ def make_store(n: int, conflict_rate: float = 0.01, seed: int = 7) -> tuple[list
             while new_val == old_val:
                 new_val = val(rng)
             new = t.replace(f" {head} {old_val}.", f" {head} {new_val}.")
-        c = Claim(text=new, scope=base.scope, id=f"x{k:06d}", window=Window.parse("2025-01-01", None))
+        c = Claim(text=new, scope=base.scope, id=f"x{k:06d}", window=Window.parse("2025-01-01", None),
+                  created_at=CREATED_AT)
         claims.append(c)
         planted.add((base.id, c.id))
     rng.shuffle(claims)

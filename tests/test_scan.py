@@ -75,6 +75,25 @@ def test_a_big_ingest_normalises_in_workers_and_reports_progress(fast_guard, tmp
     svc.close()
 
 
+def test_a_synthetic_store_keeps_its_order_whatever_the_clock(fast_guard, tmp_path):
+    """A store lists claims by created_at, then insertion, and a scan lets the earlier claim play
+    "existing". Synthetic claims used to take their stamp from the clock, so the shuffled-in planted
+    conflicts landed ahead of or behind others by where the second boundaries fell, and two builds
+    of one 100k store scanned with different pair directions. Two lists made a second apart must be
+    the same claims, and a real store must list them in the list's order."""
+    import time
+    from benchmarks.synth import make_store
+    from guard.service import GuardService
+    first, _ = make_store(120, seed=5)
+    time.sleep(1.05)
+    again, _ = make_store(120, seed=5)
+    assert [c.to_dict() for c in first] == [c.to_dict() for c in again]
+    svc = GuardService(tmp_path / "s.sqlite", guard=fast_guard)
+    svc.ingest(first)
+    assert [r["id"] for r in svc.store.active_rows()] == [c.id for c in first]
+    svc.close()
+
+
 def test_skipping_disjoint_scopes_changes_no_finding(fast_guard, monkeypatch):
     """A scan does not build verdicts for pairs whose scopes are disjoint (the comparator's first
     answer is coexist); judging every pair instead gives the very same findings."""
