@@ -63,3 +63,23 @@ def test_remembering_a_claim_twice_in_a_store_is_a_clean_write(default_guard, tm
         assert again.stored
     finally:
         svc.close()
+
+
+def test_unrelated_statements_that_share_a_word_are_not_blocked(default_guard):
+    """Two statements of one field that share only a word ("operator", "service") and say unrelated
+    things: the claim-tuned cross-encoder calls them contradictory (gate p 0.91–0.93) and they used
+    to block. Their texts are less alike than 99 % of the real contradictions the gate was fitted on,
+    so they are capped at warn, and the reason says so; a real contradiction still blocks."""
+    from guard.claims import Claim
+    pairs = [("The CA operator MUST disclose each intermediate certificate in the registry within 7 days of its creation.",
+              "The ~> operator allows only the rightmost version component to increment, so ~> 1.4.2 allows 1.4.7 "
+              "but not 1.5.0."),
+             ("Python services in the payments repo run black with line-length = 100, which is our enforced maximum.",
+              "If a client sends back an etag that does not match the current one, the service must send an ABORTED error."),
+             ("Contractors must not have production database access.",
+              "Contractors on the data team can query the production database directly.")]
+    js = default_guard.judge_pairs(default_guard.pair_items([(Claim(text=a), Claim(text=b)) for a, b in pairs]))
+    assert [j.tier.value for j in js] == ["warn", "warn", "block"], [j.reason for j in js]
+    for j in js[:2]:
+        assert j.nli.gates["p_gate"]["contradiction"] >= j.nli.gates["thresholds"]["block"]    # the gate said block
+        assert "similarity floor" in j.nli.reason

@@ -189,6 +189,48 @@ def test_no_subject_and_dissimilar_texts_cannot_block():
     assert tier == "warn" and "entails" in why
 
 
+def test_the_similarity_floor_is_a_quantile_of_the_contradictions_and_is_saved(tmp_path):
+    X, y, folds = synthetic(600)
+    j = FEATURES.index("text_similarity")
+    rng = np.random.default_rng(1)
+    X[:, j] = [rng.uniform(0.3, 1.0) if v == "contradiction" else rng.uniform(-0.1, 1.0) for v in y]
+    g = LearnedGate(similarity_floor_quantile=0.05).fit(X, y, folds)
+    want = np.quantile([X[i, j] for i, v in enumerate(y) if v == "contradiction"], 0.05)
+    assert g.min_block_similarity_ == pytest.approx(want, abs=1e-4) and g.min_block_similarity_ >= 0.3
+    assert LearnedGate(similarity_floor_quantile=None).fit(X, y, folds).min_block_similarity_ is None
+    g.save(tmp_path / "g.json")
+    assert LearnedGate.load(tmp_path / "g.json").min_block_similarity_ == g.min_block_similarity_
+    # a gate saved before the floor existed loads without one, and a refit of it learns none
+    d = json.loads((tmp_path / "g.json").read_text())
+    del d["min_block_similarity"], d["params"]["similarity_floor_quantile"]
+    (tmp_path / "old.json").write_text(json.dumps(d))
+    old = LearnedGate.load(tmp_path / "old.json")
+    assert old.min_block_similarity_ is None and old.similarity_floor_quantile is None
+
+
+def test_texts_less_alike_than_the_floor_cannot_block():
+    v = Verdict(VerdictKind.CONSISTENT, Confidence.LOW, "same subject, same stance")
+    tier, why = veto("block", v, {"text_similarity": 0.11, "pe_max": 0.1}, None, 0.23)
+    assert tier == "warn" and "similarity floor (0.23)" in why
+    assert veto("block", v, {"text_similarity": 0.3, "pe_max": 0.1}, None, 0.23)[0] == "block"
+    assert veto("block", v, {"text_similarity": 0.11, "pe_max": 0.1}, None, None)[0] == "block"
+    assert veto("warn", v, {"text_similarity": 0.11, "pe_max": 0.1}, None, 0.23) == ("warn", "")
+
+
+def test_the_floor_applies_only_where_the_similarity_was_measured(normalizer):
+    """Without a bi-encoder the texts' similarity is not known (0 in the features): no floor then.
+    With the real bi-encoder, two unrelated statements fall under it and a sure block is capped."""
+    from guard.embed import Embedder
+    it, vs = items(normalizer, "E: Go services in the billing repo run gofmt with tabs.",
+                   "I: Marketing cookies are only set after the visitor opts in.")
+    gate = trained_gate()
+    gate.min_block_similarity_ = 0.23
+    [blind] = EvidenceGate(StubScorer(0.999), gate).assess(it, vs)
+    assert blind.action == "block" and blind.gates["text_similarity"] == 0.0
+    [seen] = EvidenceGate(StubScorer(0.999), gate, Embedder()).assess(it, vs)
+    assert seen.gates["text_similarity"] < 0.23 and seen.action == "warn" and "similarity floor" in seen.reason
+
+
 def test_confident_structure_decides_without_the_model():
     judge = Judge()
     block = NLIResult(0.99, {}, {}, {}, "block", "", learned=True)

@@ -30,6 +30,14 @@ def _int8_heading(int8: dict) -> str:
     return "## Dynamic int8 (`--quantize`: torch `quantize_dynamic`, Linear layers of the encoder)"
 
 
+def _floor_line(gate: dict) -> list[str]:
+    floor, q = gate.get("min_block_similarity"), (gate.get("params") or {}).get("similarity_floor_quantile")
+    if floor is None:
+        return []
+    return ["", f"Similarity floor: a pair whose texts' bi-encoder cosine is under {floor} (the {q:.0%} quantile of "
+                "the contradictions it was fitted on) is capped at warn."]
+
+
 def write_card(model_dir: Path, fp32: dict, int8: dict | None = None, extra: str = "") -> Path:
     s = json.loads((model_dir / "training_summary.json").read_text())
     cfg = s["config"]
@@ -170,7 +178,8 @@ def recipe_card(recipe_path: str | Path, compare: str = "models/nli-minilm-l6",
              "(checkpointed: an interrupted run resumes at the stage and fold it was in; a GPU is used when there "
              "is one, bf16, else the CPU). Then `python -m training.calibrate " + recipe["output"] + "` and "
              f"`python -m training.fit_learned_gate training/recipes/{name}.json`; this card: "
-             f"`python -m training.card --recipe training/recipes/{name}.json`.", ""]
+             f"`python -m training.card --recipe training/recipes/{name}.json"
+             + (f" --compare-eval {Path(compare_eval).resolve().relative_to(root)}" if compare_eval else "") + "`.", ""]
     if g:
         lines += [f"**Stage 1, general NLI** from the base: {g['pairs_total']} pairs (deduplicated, and no pair that an "
                   f"evaluation file below holds), {gcfg.get('epochs')} epochs, batch {gcfg.get('batch_size')}, lr "
@@ -219,6 +228,7 @@ def recipe_card(recipe_path: str | Path, compare: str = "models/nli-minilm-l6",
             lines += ["", f"NLI directions: existing → incoming always; incoming → existing only where the first gives "
                           f"p(contradiction) ≥ {below} (below, the gate reads the first direction for both — fitted "
                           "on evidence built the same way)."]
+        lines += _floor_line(gate)
     lines += [""] + recipe.get("card_notes", [])
     out = mdir / "README.md"
     out.write_text("\n".join(lines) + "\n")
@@ -302,6 +312,7 @@ def distilled_card(recipe_path: str | Path, speed: dict | None = None, out: Path
         lines += ["", "## The learned gate fitted for this model (`learned_gate.json`)", "",
                   f"Fitted on: {gate.get('fitted_on')}.", "",
                   f"Leave-one-family-out (pairs structure leaves to it): {json.dumps(gate.get('cross_validation'))}"]
+        lines += _floor_line(gate)
     lines += [""] + recipe.get("card_notes", [])
     out = out or mdir / "README.md"
     out.write_text("\n".join(lines) + "\n")

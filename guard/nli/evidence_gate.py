@@ -4,9 +4,11 @@ other evidence go through one fitted classifier (``LearnedGate``) that says bloc
 Why a stage of its own beside ``NLIGate``: the threshold gate looks only at pairs structure
 deferred and caps NLI with fixed checks; this one sees every pair structure did not decide
 confidently (a MED "consistent" can hide a real conflict), and its checks are learned weights.
-Two checks stay as vetoes because they are principled, not fitted: disjoint scope or window never
-reaches it (structure decides "coexist"), and a pair where a statement has no subject and the
-texts are not similar cannot be blocked.
+The checks that stay as vetoes are principled, not fitted: disjoint scope or window never reaches
+it (structure decides "coexist"); a pair where a statement has no subject and the texts are not
+similar, or whose texts are less alike than the gate's similarity floor (learned with it: where
+it saw almost no contradiction), cannot be blocked; nor can a pair where one statement entails the
+other, or two values of different kinds about one subject.
 """
 from __future__ import annotations
 
@@ -43,14 +45,20 @@ def different_quantities(a: Norm, b: Norm) -> bool:
     return _quantity(a) != _quantity(b) or different_settings(a, b)
 
 
-def veto(tier: str, verdict: Verdict, features: dict, norms: tuple[Norm, Norm] | None = None) -> tuple[str, str]:
-    """The principled caps on a learned block: no subject and dissimilar texts cannot block, and
+def veto(tier: str, verdict: Verdict, features: dict, norms: tuple[Norm, Norm] | None = None,
+         min_similarity: float | None = None) -> tuple[str, str]:
+    """The principled caps on a learned block: texts less alike than the gate's similarity floor
+    (``min_similarity``: where it saw almost no contradiction to learn from) cannot block; no
+    subject and dissimilar texts cannot block, and
     neither can a pair where one statement entails the other (NLI entailment ≥ 0.9 either way:
     "X preserves ordering and rejects null keys" / "X preserves ordering"), nor two values of
     different kinds about one subject (the claim-tuned model reads "same subject, other fact" as a
     contradiction: p ≈ 0.87 on "runs 6 replicas" / "uses Python 3.12", where v1 says neutral)."""
     if tier != "block":
         return tier, ""
+    if min_similarity is not None and features["text_similarity"] < min_similarity:
+        return "warn", (f"; capped at warn: the texts are less alike ({features['text_similarity']:.2f}) than the "
+                        f"gate's similarity floor ({min_similarity:.2f})")
     if norms is not None and different_quantities(*norms):
         return "warn", "; capped at warn: the two values are different kinds of quantity about one subject"
     if verdict.kind is VerdictKind.INCOMPARABLE and features["text_similarity"] < NO_SUBJECT_MIN_SIMILARITY:
@@ -105,6 +113,8 @@ class EvidenceGate:
                  for (a, ta, b, tb), v, (fwd, bwd), (s, t) in zip(items, verdicts, scored, sims)]
         proba = self.gate.predict_proba(np.array([vector(f) for f in feats]))
         tiers = self.gate.tiers(proba)
+        # without a bi-encoder the texts' similarity is unknown (0 in the features): no floor then
+        floor = getattr(self.gate, "min_block_similarity_", None) if self.embedder is not None else None
         out = []
         for (a, _, b, _), f, v, (fwd, bwd), p, tier in zip(items, feats, verdicts, scored, proba, tiers):
             evidence = {"p_gate": {"contradiction": round(float(p[0]), 4), "tension": round(float(p[1]), 4),
@@ -114,7 +124,7 @@ class EvidenceGate:
                         **{k: round(x, 4) for k, x in f.items() if not k.startswith("verdict_")}}
             why = (f"learned gate: p(contradiction) {p[0]:.2f}, p(tension) {p[1]:.2f} "
                    f"(NLI {f['pc_max']:.2f}/{f['pc_min']:.2f}, structure {v.kind.value}/{v.confidence.value})")
-            tier, note = veto(tier, v, f, (a, b))
+            tier, note = veto(tier, v, f, (a, b), floor)
             why += note
             action = {"block": "block", "warn": "warn", "clean": "none"}[tier]
             out.append(NLIResult(float(p[0]), _round(fwd), _round(bwd) if bwd is not None else None, evidence, action,
