@@ -173,3 +173,43 @@ def test_the_short_claim_probe_pairs_one_services_statements_and_scores_them(tmp
     rep = json.loads((tmp_path / "short_claim_probe.json").read_text())["models"]["v2"]
     assert 0 <= rep["roc_auc_planted_vs_ordinary"] <= 1 and rep["pairs"]["ordinary"] == 40 and rep["pairs"]["identity"] == 12
     assert (tmp_path / "short_claim_probe.md").read_text().startswith("### Short claims")
+
+
+def test_real_store_scan_places_each_finding_by_what_the_set_knows(tmp_path):
+    """Both sides of every row go into one list (a statement in two rows once); a finding between
+    a row's two statements counts for that row's label, others by document and family. With the
+    structural profile the labelled conflicts block and the unrelated statements meet nobody."""
+    import json
+
+    from benchmarks.real_store import main, place, statements
+    rows = [
+        {"id": "trA-1", "source": "handbook.md", "label": "contradiction",
+         "existing": {"text": "Production deploys must be approved by two reviewers."},
+         "incoming": {"text": "Production deploys must not require approval."}},
+        {"id": "trA-2", "source": "handbook.md", "label": "compatible",
+         "existing": {"text": "Production deploys must be approved by two reviewers."},
+         "incoming": {"text": "Laptops are replaced every three years."}},
+        {"id": "trB-1", "source": "limits.md", "label": "contradiction",
+         "existing": {"text": "The API listens on port 8443."}, "incoming": {"text": "The API listens on port 8080."}},
+        {"id": "trB-2", "source": "other-limits.md", "label": "compatible",
+         "existing": {"text": "The API listens on port 8443.", "scope": {"env": "prod"}},
+         "incoming": {"text": "Staging databases are wiped every Sunday."}},
+    ]
+    f = tmp_path / "pairs.jsonl"
+    f.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    from training.claim_pairs import read_rows
+    claims, where, labelled = statements(read_rows(f))
+    assert len(claims) == 7                                   # one repeat; the prod-scoped statement is its own claim
+    by_text = {(c.text, c.scope.env): c.id for c in claims}
+    deploy = by_text[("Production deploys must be approved by two reviewers.", None)]
+    assert where[deploy] == {("handbook.md", "trA")}
+    assert place(deploy, by_text[("Production deploys must not require approval.", None)], where, labelled) == \
+        "labelled contradiction"
+    assert place(deploy, by_text[("The API listens on port 8080.", None)], where, labelled) == "two families"
+    assert place(by_text[("The API listens on port 8443.", "prod")], by_text[("The API listens on port 8080.", None)],
+                 where, labelled) == "two documents, one family"
+    main([str(f), "--profile", "fast", "--out", str(tmp_path / "out")])
+    [r] = json.loads((tmp_path / "out" / "real_store.json").read_text())["sets"]
+    assert r["statements"] == 7 and r["labelled_rows"] == {"contradiction": 2, "compatible": 2}
+    assert r["labelled_contradictions_blocked"] == 1.0 and r["labelled_compatible_blocked"] == 0.0
+    assert (tmp_path / "out" / "real_store.md").read_text().startswith("### Labelled real-prose pairs")
