@@ -74,7 +74,9 @@ PLACES = ("labelled contradiction", "labelled tension", "labelled compatible", "
           "two documents, one family", "two families")
 
 
-def scan_set(path: str | Path, profile: str = "accurate", floor: bool = True, neighbours: int = 5) -> dict:
+def scan_set(path: str | Path, profile: str = "accurate", floor: bool = True, neighbours: int | None = None,
+             min_similarity: float | None = None) -> dict:
+    """``neighbours``, ``min_similarity``: the scan's candidate search (default: ``ScanConfig``'s)."""
     from guard.pipeline import Guard, GuardConfig
     from guard.scan import ScanConfig, Scanner
     from training.claim_pairs import read_rows
@@ -84,7 +86,10 @@ def scan_set(path: str | Path, profile: str = "accurate", floor: bool = True, ne
     gate = guard.nli_gate
     if not floor and gate is not None and hasattr(gate, "gate"):
         gate.gate.min_block_similarity_ = None
-    rep = Scanner(guard, ScanConfig(neighbours=neighbours, progress=False)).scan(claims)
+    cfg = ScanConfig(progress=False)
+    cfg.neighbours = cfg.neighbours if neighbours is None else neighbours
+    cfg.min_similarity = cfg.min_similarity if min_similarity is None else min_similarity
+    rep = Scanner(guard, cfg).scan(claims)
     counts = {t: Counter() for t in ("block", "warn")}
     examples = []
     for f in rep.findings:
@@ -94,7 +99,8 @@ def scan_set(path: str | Path, profile: str = "accurate", floor: bool = True, ne
             examples.append([f["existing"], f["incoming"], f.get("reason")])
     n_label = Counter(labelled.values())
     found = {t: counts[t]["labelled contradiction"] for t in counts}
-    return {"set": Path(path).name, "profile": profile, "similarity_floor": floor, "statements": len(claims),
+    return {"set": Path(path).name, "profile": profile, "similarity_floor": floor, "neighbours": cfg.neighbours,
+            "min_similarity": cfg.min_similarity, "statements": len(claims),
             "candidate_pairs": rep.pairs_compared, "seconds": round(rep.seconds, 1), "stages": rep.stage_seconds,
             "labelled_rows": dict(n_label),
             "blocks": dict(counts["block"]), "warns": dict(counts["warn"]),
@@ -109,7 +115,8 @@ def scan_set(path: str | Path, profile: str = "accurate", floor: bool = True, ne
 def render(reports: list[dict]) -> str:
     rows = []
     for r in reports:
-        rows.append([r["set"] + ("" if r["similarity_floor"] else " (no floor)"), r["statements"], r["candidate_pairs"],
+        rows.append([r["set"] + ("" if r["similarity_floor"] else " (no floor)")
+                     + f" (k {r['neighbours']}, cosine ≥ {r['min_similarity']})", r["statements"], r["candidate_pairs"],
                      r["labelled_contradictions_blocked"], r["labelled_contradictions_flagged"],
                      r["labelled_compatible_blocked"]]
                     + [f"{r['blocks'].get(p, 0)} / {r['warns'].get(p, 0)}" for p in PLACES[3:]]
@@ -126,6 +133,9 @@ def main(argv: list[str] | None = None) -> None:
                     help="pair files: a name in ../shared/data/bench or a path")
     ap.add_argument("--profile", default="accurate")
     ap.add_argument("--without-floor", action="store_true", help="switch the learned gate's similarity floor off")
+    ap.add_argument("--neighbours", type=int, help="bi-encoder neighbours per statement (default: the scan's)")
+    ap.add_argument("--min-similarity", type=float, help="their cosine floor (default: the scan's)")
+    ap.add_argument("--name", default="real_store", help="report file name")
     ap.add_argument("--out", default=str(ROOT / "results" / "real-store"))
     a = ap.parse_args(argv)
     reports = []
@@ -133,10 +143,11 @@ def main(argv: list[str] | None = None) -> None:
         path = Path(s) if Path(s).suffix == ".jsonl" else BENCH / f"{s}.jsonl"
         if not path.is_file():
             raise SystemExit(f"error: no pair file {path}")
-        reports.append(scan_set(path, a.profile, floor=not a.without_floor))
+        reports.append(scan_set(path, a.profile, floor=not a.without_floor, neighbours=a.neighbours,
+                                min_similarity=a.min_similarity))
         print(render(reports[-1:]), flush=True)
     md = render(reports)
-    name = "real_store" + ("_without_floor" if a.without_floor else "")
+    name = a.name + ("_without_floor" if a.without_floor else "")
     out = write(a.out, name, {"sets": reports}, md)
     print(f"report: {out}")
 

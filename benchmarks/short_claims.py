@@ -27,7 +27,10 @@ def short_claim_store(n: int = 2000, seed: int = 7, profile: str = "accurate", e
     want = {frozenset(p) for p in planted}
     guard = Guard(GuardConfig.profile(profile))
     t = time.perf_counter()
-    rep = Scanner(guard, ScanConfig(neighbours=5 if profile == "accurate" else 0, progress=False)).scan(claims)
+    cfg = ScanConfig(progress=False)
+    if profile != "accurate":
+        cfg.neighbours = 0
+    rep = Scanner(guard, cfg).scan(claims)
     wall = time.perf_counter() - t
     blocks = [f for f in rep.findings if f["tier"] == "block"]
     pair = lambda f: frozenset((f["existing_id"], f["incoming_id"]))    # noqa: E731

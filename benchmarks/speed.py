@@ -86,7 +86,9 @@ def scan_one(n: int, profile: str, exhaustive: bool) -> dict:
     from guard.scan import ScanConfig, Scanner
     claims, planted = make_store(n, seed=7)
     guard = Guard(GuardConfig.profile(profile))
-    cfg = ScanConfig(neighbours=5 if profile == "accurate" else 0, exhaustive=exhaustive, progress=False)
+    cfg = ScanConfig(exhaustive=exhaustive, progress=False)
+    if profile != "accurate":
+        cfg.neighbours = 0
     t = time.perf_counter()
     rep = Scanner(guard, cfg).scan(claims)
     wall = time.perf_counter() - t
@@ -110,7 +112,7 @@ def store_scans(n: int, writes: int = 100, list_scan: bool = True) -> dict:
     from guard.service import GuardService
     claims, _ = make_store(n, seed=7)
     probes, _ = make_store(writes * 2, conflict_rate=0.2, seed=99)
-    cfg = ScanConfig(neighbours=5, progress=False)
+    cfg = ScanConfig(progress=False)              # the candidate search a user's scan runs
     key = lambda rep: {(f["existing_id"], f["incoming_id"], f["tier"]) for f in rep.findings}   # noqa: E731
     out: dict = {"size": n, "profile": "accurate"}
     with tempfile.TemporaryDirectory() as d:

@@ -323,7 +323,8 @@ def compare(pairs_file: Path, out: Optional[Path] = typer.Option(None, "--out", 
 def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSONL file of claims"),
          out: Path = typer.Option(Path("scan-report.jsonl"), "--out", "-o", help="report path (.jsonl or .csv)"),
          fmt: Optional[str] = typer.Option(None, "--format", help="jsonl or csv (default: from --out)"),
-         neighbours: int = typer.Option(5, help="bi-encoder neighbours per claim (0 = blocking only)"),
+         neighbours: Optional[int] = typer.Option(None, help="bi-encoder neighbours per claim (0 = blocking only; "
+                                                  "default: as many as a write checks, 8)"),
          exhaustive: bool = typer.Option(False, help="compare all pairs (slow; for measuring recall)"),
          show: int = typer.Option(10, help="findings to print"),
          fail_on: str = typer.Option("block", help="exit 3 when a finding reaches this tier: block, warn or never"),
@@ -370,7 +371,9 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
             _note(f"skipped {e}")
         if empty:
             raise ClaimError(f"{source} holds no claims")
-        scan_cfg = ScanConfig(neighbours=neighbours, exhaustive=exhaustive, progress=not _state.get("quiet"))
+        scan_cfg = ScanConfig(exhaustive=exhaustive, progress=not _state.get("quiet"))
+        if neighbours is not None:
+            scan_cfg.neighbours = neighbours
         if processes:
             scan_cfg.processes = processes
         if engine == "ray":

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
-from guard.candidates import CandidateIndex
+from guard.candidates import NEIGHBOURS, NEIGHBOUR_MIN_SIMILARITY, CandidateIndex
 from guard.claims import Claim, ClaimError, Norm, comparison_text
 from guard.jsonl import read_jsonl
 from guard.judge import PairJudgement
@@ -29,8 +29,8 @@ if TYPE_CHECKING:
 
 @dataclass
 class ScanConfig:
-    neighbours: int = 5               # bi-encoder neighbours per claim (0: blocking only)
-    min_similarity: float = 0.6       # neighbour cosine floor
+    neighbours: int = NEIGHBOURS      # bi-encoder neighbours per claim (0: blocking only)
+    min_similarity: float = NEIGHBOUR_MIN_SIMILARITY   # their cosine floor (both as a write's)
     max_bucket: int = 1000            # broad blocking keys shared by more claims than this are too generic
     exhaustive: bool = False          # all N² pairs — for measuring candidate recall only
     # pairs judged per call: ~1 % of a scan's pairs go to NLI, and 2,048 left ~20 per model call,

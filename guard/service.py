@@ -14,7 +14,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from guard.candidates import CandidateIndex
+from guard.candidates import NEIGHBOURS, CandidateIndex
 from guard.claims import Claim, ClaimError, Norm, Scope, Status, Window, comparison_text, validate_text
 from guard.judge import Decision, Tier
 from guard.pipeline import Guard
@@ -39,7 +39,7 @@ POOL_MIN = 2000      # an ingest this big normalises in worker processes (their 
 
 
 class GuardService:
-    def __init__(self, store: ClaimStore | str | Path, guard: Guard | None = None, neighbours: int = 8):
+    def __init__(self, store: ClaimStore | str | Path, guard: Guard | None = None, neighbours: int = NEIGHBOURS):
         self.store = store if isinstance(store, ClaimStore) else ClaimStore(store)
         self._guard = guard
         self.neighbours = neighbours

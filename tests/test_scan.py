@@ -75,6 +75,49 @@ def test_a_big_ingest_normalises_in_workers_and_reports_progress(fast_guard, tmp
     svc.close()
 
 
+def test_a_paraphrased_contradiction_is_a_candidate_pair(fast_guard):
+    """Two statements of one conflict in other words share no subject word and are only ~0.4–0.5
+    alike to the bi-encoder; the scan's old neighbour floor (cosine ≥ 0.6) never paired them, so no
+    stage could see them. The default candidate search pairs them, among unrelated statements."""
+    from guard.embed import Embedder
+    texts = ["Hotel stays on customer trips are never reimbursed.",
+             "If you travel to see a client, the company pays for where you sleep.",
+             "Interns may not deploy to production.", "Only full-time engineers can push releases to prod.",
+             "Customer data never leaves the EU.", "The cache listens on port 6379.",
+             "Expense reports are due by the fifth of each month.", "Laptops are replaced every three years."]
+    claims = [Claim(text=t, id=f"c{i}") for i, t in enumerate(texts)]
+    norms, vecs = fast_guard.normalize_claims(claims), Embedder().encode(texts)
+    assert 0.3 <= float(vecs[0] @ vecs[1]) < 0.6 and 0.3 <= float(vecs[2] @ vecs[3]) < 0.6
+    pairs, _ = Scanner(fast_guard, ScanConfig(progress=False)).candidate_pairs(claims, norms, {}, vecs)
+    assert {(0, 1), (2, 3)} <= set(pairs)
+    old, _ = Scanner(fast_guard, ScanConfig(neighbours=5, min_similarity=0.6, progress=False)).candidate_pairs(
+        claims, norms, {}, vecs)
+    assert not {(0, 1), (2, 3)} & set(old)
+
+
+def test_a_scan_pairs_every_candidate_a_write_would_check(fast_guard):
+    """For each claim of a store, what a write of it would be compared with (blocking keys and the
+    bi-encoder neighbours, at the service's setting) is among the scan's candidate pairs: a scan
+    does not miss what the guard checks at write time."""
+    from guard.candidates import NEIGHBOURS, NEIGHBOUR_MIN_SIMILARITY, CandidateIndex
+    from guard.embed import Embedder
+    claims, _ = load_claims(ROOT / "examples" / "claims.jsonl")
+    claims = claims[:80]
+    norms, vecs = fast_guard.normalize_claims(claims), Embedder().encode([c.text for c in claims])
+    pairs, _ = Scanner(fast_guard, ScanConfig(progress=False)).candidate_pairs(claims, norms, {}, vecs)
+    scanned, total = set(pairs), 0
+    for i, c in enumerate(claims):
+        index = CandidateIndex()
+        for j, (o, n) in enumerate(zip(claims, norms)):
+            if j != i:
+                index.add(o.id, n, vecs[j])
+        pos = {o.id: j for j, o in enumerate(claims)}
+        wanted = index.blocked(norms[i]) | set(index.neighbours(vecs[i], NEIGHBOURS, NEIGHBOUR_MIN_SIMILARITY))
+        assert all((min(i, pos[w]), max(i, pos[w])) in scanned for w in wanted), c.text
+        total += len(wanted)
+    assert total > len(claims)
+
+
 def test_a_synthetic_store_keeps_its_order_whatever_the_clock(fast_guard, tmp_path):
     """A store lists claims by created_at, then insertion, and a scan lets the earlier claim play
     "existing". Synthetic claims used to take their stamp from the clock, so the shuffled-in planted
