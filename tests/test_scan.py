@@ -76,18 +76,18 @@ def test_a_big_ingest_normalises_in_workers_and_reports_progress(fast_guard, tmp
 
 
 def test_a_paraphrased_contradiction_is_a_candidate_pair(fast_guard):
-    """Two statements of one conflict in other words share no subject word and are only ~0.4–0.5
+    """Two statements of one conflict in other words share no subject word and are only ~0.53–0.55
     alike to the bi-encoder; the scan's old neighbour floor (cosine ≥ 0.6) never paired them, so no
-    stage could see them. The default candidate search pairs them, among unrelated statements."""
+    stage could see them, while a write of either would have been checked against the other. The
+    default candidate search (the write's) pairs them, among unrelated statements."""
     from guard.embed import Embedder
-    texts = ["Hotel stays on customer trips are never reimbursed.",
-             "If you travel to see a client, the company pays for where you sleep.",
-             "Interns may not deploy to production.", "Only full-time engineers can push releases to prod.",
+    texts = ["Laptops must use full-disk encryption.", "Unencrypted MacBooks are fine for the design team.",
+             "Backups are kept for 30 days.", "We delete snapshots after a week.",
              "Customer data never leaves the EU.", "The cache listens on port 6379.",
-             "Expense reports are due by the fifth of each month.", "Laptops are replaced every three years."]
+             "Expense reports are due by the fifth of each month.", "Interns may not deploy to production."]
     claims = [Claim(text=t, id=f"c{i}") for i, t in enumerate(texts)]
     norms, vecs = fast_guard.normalize_claims(claims), Embedder().encode(texts)
-    assert 0.3 <= float(vecs[0] @ vecs[1]) < 0.6 and 0.3 <= float(vecs[2] @ vecs[3]) < 0.6
+    assert 0.5 <= float(vecs[0] @ vecs[1]) < 0.6 and 0.5 <= float(vecs[2] @ vecs[3]) < 0.6
     pairs, _ = Scanner(fast_guard, ScanConfig(progress=False)).candidate_pairs(claims, norms, {}, vecs)
     assert {(0, 1), (2, 3)} <= set(pairs)
     old, _ = Scanner(fast_guard, ScanConfig(neighbours=5, min_similarity=0.6, progress=False)).candidate_pairs(
@@ -115,7 +115,7 @@ def test_a_scan_pairs_every_candidate_a_write_would_check(fast_guard):
         wanted = index.blocked(norms[i]) | set(index.neighbours(vecs[i], NEIGHBOURS, NEIGHBOUR_MIN_SIMILARITY))
         assert all((min(i, pos[w]), max(i, pos[w])) in scanned for w in wanted), c.text
         total += len(wanted)
-    assert total > len(claims)
+    assert total > 20                   # the store's claims do have candidates to check
 
 
 def test_a_synthetic_store_keeps_its_order_whatever_the_clock(fast_guard, tmp_path):
