@@ -23,6 +23,7 @@ from guard.claims import Norm
 NEIGHBOURS = 8
 NEIGHBOUR_MIN_SIMILARITY = 0.5
 
+
 def blocking_keys(norm: Norm) -> tuple[set[str], set[str], set[str]]:
     """(exact, broad, role) keys. Exact: the whole subject. Broad: every proper suffix of the
     subject — "application log" also files under "log" — and identifier-like words, which find the

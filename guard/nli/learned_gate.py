@@ -19,10 +19,11 @@ p(contradiction) + p(tension) ≥ ``warn_threshold_``.
 A block also needs texts at least ``min_block_similarity_`` alike (bi-encoder cosine): the
 ``similarity_floor_quantile`` of the text similarity of the contradictions it was fitted on. Why:
 a linear model extrapolates, and below that floor it has (almost) no contradiction to learn from.
-Scanning claims_train's 2,157 statements as one store, 436 gate blocks joined statements of two
-different documents, 195 of them at a text similarity under 0.3 ("The CA operator … MUST disclose
-…" / "The ~> operator allows only the rightmost version component to increment": 0.03, blocked),
-while of the gate's blocks of real contradictions on grouped CV one was under 0.3.
+The gate's blocks of real contradictions on grouped CV all had a cosine of 0.23 or more, while
+scanning claims_train's statements as one store (``benchmarks.real_store``) it blocked pairs of
+unrelated statements that share a word far below that ("The CA operator … MUST disclose …" / "The ~>
+operator allows only the rightmost version component to increment …": 0.11, gate p 0.93); with the
+floor, blocks between two source families 150 → 96, labelled contradictions blocked unchanged.
 """
 from __future__ import annotations
 
