@@ -330,3 +330,41 @@ def test_fuzzed_raw_bytes_never_500(fuzz_client, raw):
     r = fuzz_client.post("/claims", content=raw, headers={"content-type": "application/json"})
     assert r.status_code in (201, 400, 409, 422), (r.status_code, r.text)
     assert set(r.json()) >= {"error"} and "Traceback" not in r.text
+
+
+PARENT = """
+import os, sys, time
+from guard.claims import Scope, Window
+from guard.normalize import pool
+ex = pool.executor("normalizer.rules.v2", 2)
+futs = [ex.submit(pool._run, [("The API listens on port 8443.", Scope(), Window())]) for _ in range(4)]
+assert all(f.result()[0].subject for f in futs)
+print(" ".join(str(p) for p in ex._processes), flush=True)
+time.sleep(600)
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return "\\nState:\\tZ" not in f.read()       # a zombie has ended (its reaper may be slow)
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_normalizer_workers_end_when_their_parent_is_killed():
+    """A scan stopped with SIGKILL cannot shut its normalizer pool down; its spawned workers used to
+    wait on their queue for ever, holding spaCy. They now notice they were orphaned and exit."""
+    import signal
+    parent = subprocess.Popen([sys.executable, "-c", PARENT], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        workers = [int(p) for p in parent.stdout.readline().split()]
+        assert len(workers) == 2 and all(_alive(p) for p in workers)
+    finally:
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+    deadline = time.time() + 15
+    while time.time() < deadline and any(_alive(p) for p in workers):
+        time.sleep(0.2)
+    assert not any(_alive(p) for p in workers)

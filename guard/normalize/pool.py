@@ -20,12 +20,36 @@ log = logging.getLogger(__name__)
 _WORKER = None
 
 
-def _init(name: str) -> None:
+def _init(name: str, parent: int | None = None) -> None:
     global _WORKER
     from guard.normalize.base import SafeNormalizer, get_normalizer
     from guard.normalize.blas_ops import single_threaded_blas
+    if parent is not None:
+        exit_with_parent(parent)
     single_threaded_blas()            # a worker per core: numpy's GEMM on this worker's core only
     _WORKER = SafeNormalizer(get_normalizer(name, gemm="numpy"))
+
+
+def exit_with_parent(parent: int, every: float = 0.5) -> None:
+    """End this worker when the process that started it is gone. Why: a parent killed outright
+    (SIGKILL, or SIGTERM to it alone — a job runner stopping ``guard scan``) cannot shut its pool
+    down, and a spawned worker then waits on its queue for ever, holding spaCy (~190 MB each; two
+    such workers were found alive half an hour after their scan was stopped). Reparented means
+    orphaned."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        os._exit(0)
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
+def executor(name: str, processes: int) -> ProcessPoolExecutor:
+    """``processes`` spawned whole-normalizer workers that end with this process."""
+    return ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn"), initializer=_init,
+                               initargs=(name, os.getpid()))
 
 
 def _run(items: list[tuple[str, Scope, Window]]) -> list[Norm]:
@@ -49,8 +73,7 @@ def normalize_in_pool(name: str, items: list[tuple[str, Scope, Window]], process
     n_chunks = max(processes * 4, len(unique) // 4000)    # slices small enough that both workers stay busy
     size = max(1, -(-len(unique) // n_chunks))
     chunks = [unique[s:s + size] for s in range(0, len(unique), size)]
-    ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(processes, mp_context=ctx, initializer=_init, initargs=(name,)) as ex:
+    with executor(name, processes) as ex:
         norms = []
         for part in ex.map(_run, chunks):
             norms += part
