@@ -33,16 +33,19 @@ DEFAULT_MODELS = (
 
 def probe_pairs(n_claims: int = 2000, ordinary: int = 1500, identity: int = 300, seed: int = 11):
     """(planted, ordinary, identity) text pairs. Planted: a claim and its planted opposite.
-    Ordinary: two different statements about one service that are not a planted pair. Identity:
-    a statement against itself."""
+    Ordinary: two different original statements about one service (the generator keeps one value
+    per setting and one polarity per rule, so they agree; a planted statement is left out — two
+    planted opposites of one original conflict with each other). Identity: a statement against itself."""
     from benchmarks.synth import make_store
     claims, planted = make_store(n_claims, conflict_rate=0.1, seed=seed)
     byid = {c.id: c for c in claims}
     conflicts = sorted({(byid[a].text, byid[b].text) for a, b in planted if byid[a].text != byid[b].text})
     known = set(conflicts) | {(b, a) for a, b in conflicts}
+    opposites = {byid[b].text for _, b in planted}
     by_service: dict[str, set[str]] = {}
     for c in claims:
-        by_service.setdefault(c.text.split()[1], set()).add(c.text)
+        if c.text not in opposites:
+            by_service.setdefault(c.text.split()[1], set()).add(c.text)
     others = [(a, b) for _, texts in sorted(by_service.items())
               for a, b in itertools.combinations(sorted(texts), 2) if (a, b) not in known]
     random.Random(seed).shuffle(others)

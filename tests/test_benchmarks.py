@@ -168,6 +168,8 @@ def test_the_short_claim_probe_pairs_one_services_statements_and_scores_them(tmp
     assert all(a != b for a, b in planted + ordinary) and all(a == b for a, b in identity)
     assert all(a.split()[1] == b.split()[1] for a, b in ordinary)          # one service
     assert not set(ordinary) & (set(planted) | {(b, a) for a, b in planted})
+    opposites = {b for _, b in planted}                   # two opposites of one original would conflict
+    assert not {t for pair in ordinary for t in pair} & opposites
     main([f"v2={ROOT / 'models' / 'nli-minilm-l6-v2'}", "--out", str(tmp_path), "--claims", "300",
           "--ordinary", "40", "--identity", "12"])
     rep = json.loads((tmp_path / "short_claim_probe.json").read_text())["models"]["v2"]
