@@ -37,8 +37,10 @@ BENCH = ROOT.parent / "shared" / "data" / "bench"
 
 
 def statements(rows: list[dict]):
-    """(claims, where) from pair rows: one claim per distinct (text, scope, window), and per claim
-    id the set of (document, family) it came from; plus the labelled rows as id pairs."""
+    """(claims, where, labelled) from pair rows: one claim per distinct (text, scope, window), all
+    with one ``created_at`` so a scan orders them as listed; per claim id the set of (document,
+    family) it came from; and each row's label keyed by the frozenset of its two claim ids."""
+    from benchmarks.synth import CREATED_AT
     from guard.claims import Claim
     from training.claim_pairs import pair_claims
     ids: dict[tuple, str] = {}
@@ -50,8 +52,7 @@ def statements(rows: list[dict]):
             key = (c.text, repr(c.scope), repr(c.window))
             if key not in ids:
                 ids[key] = f"s{len(ids):05d}"
-                claims.append(Claim(text=c.text, scope=c.scope, window=c.window, id=ids[key],
-                                    created_at="2024-01-01T00:00:00+00:00"))
+                claims.append(Claim(text=c.text, scope=c.scope, window=c.window, id=ids[key], created_at=CREATED_AT))
             where.setdefault(ids[key], set()).add((doc, family))
             pair.append(ids[key])
         labelled[frozenset(pair)] = r["label"]
