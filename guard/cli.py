@@ -411,14 +411,16 @@ def train(output_dir: Path, data: Optional[list[Path]] = typer.Option(None, "--d
           from_checkpoint: Optional[str] = typer.Option(None, "--from", help="continue from a cross-encoder"),
           epochs: float = 2.0, batch_size: int = 32, lr: float = 5e-5, max_steps: int = -1,
           limit: Optional[int] = None, seed: int = 42, no_domain: bool = False,
-          map_2way: Optional[list[str]] = typer.Option(None, "--map-2way", help="e.g. not_entailment=neutral")):
+          map_2way: Optional[list[str]] = typer.Option(None, "--map-2way", help="e.g. not_entailment=neutral"),
+          group_by_length: bool = typer.Option(True, "--group-by-length/--random-batches",
+                                               help="batches of pairs of similar length (about 3x faster on a CPU)")):
     """Fine-tune the NLI gate's cross-encoder (see training/)."""
     def go():
         from training.data import DataError
         from training.train import TrainConfig, train as run
         cfg = TrainConfig(output_dir=str(output_dir), base_model=base, from_checkpoint=from_checkpoint,
                           epochs=epochs, batch_size=batch_size, learning_rate=lr, max_steps=max_steps, limit=limit,
-                          seed=seed, domain_pairs=not no_domain,
+                          seed=seed, domain_pairs=not no_domain, group_by_length=group_by_length,
                           map_2way=dict(m.split("=", 1) for m in (map_2way or [])) or None)
         if data:
             cfg.train_files = [str(d) for d in data]

@@ -53,6 +53,8 @@ class TrainConfig:
     save_steps: int = 200                  # checkpoint every N steps; a rerun resumes from the last one
     dedupe: bool = False                   # drop duplicate pairs and pairs found in evaluation files
     device: str = "auto"                   # "auto": a CUDA GPU when there is one (bf16), else the CPU
+    group_by_length: bool = False          # batches of similar token length (training/length_batches.py):
+                                           #    ~2.5x faster on a CPU; off reproduces the models trained before it
 
 
 def collect_pairs(cfg: TrainConfig, extra: list[Pair] | None = None) -> tuple[list[Pair], dict[str, int]]:
@@ -121,13 +123,15 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
         "label": [label2id[p.label] for p in pairs],
     })
     out = Path(cfg.output_dir)
+    from training.length_batches import sampler_args
+    sampler = sampler_args(cfg.group_by_length, model.tokenizer, ds["premise"], ds["hypothesis"], cfg.max_length)
     args = CrossEncoderTrainingArguments(
         output_dir=str(out / "_checkpoints"), num_train_epochs=cfg.epochs, max_steps=cfg.max_steps,
         per_device_train_batch_size=cfg.batch_size, learning_rate=cfg.learning_rate,
         warmup_ratio=cfg.warmup_ratio, seed=cfg.seed, save_strategy="steps", save_steps=cfg.save_steps,
         save_total_limit=1, logging_steps=50, report_to="none", use_cpu=not gpu,
         bf16=gpu and torch.cuda.is_bf16_supported(), dataloader_num_workers=4 if gpu else 0,
-        disable_tqdm=not _bars_shown(),
+        disable_tqdm=not _bars_shown(), **sampler,
     )
     trainer = CrossEncoderTrainer(model=model, args=args, train_dataset=ds, loss=CrossEntropyLoss(model))
     t0 = time.time()
@@ -222,13 +226,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--map-2way", action="append", default=[], help="e.g. not_entailment=neutral")
     ap.add_argument("--domain-repeat", type=int, default=1)
     ap.add_argument("--repeat", action="append", default=[], help="oversample a file, e.g. mnli.train.jsonl=3")
+    ap.add_argument("--group-by-length", action="store_true", help="batches of similar length (faster on a CPU)")
     a = ap.parse_args(argv)
     cfg = TrainConfig(output_dir=a.output_dir, base_model=a.base, from_checkpoint=a.from_checkpoint,
                       epochs=a.epochs, batch_size=a.batch_size, learning_rate=a.lr, max_steps=a.max_steps,
                       limit=a.limit, seed=a.seed, domain_pairs=not a.no_domain,
                       map_2way=dict(m.split("=", 1) for m in a.map_2way) or None,
                       repeat={k: int(v) for k, v in (r.split("=", 1) for r in a.repeat)} or None,
-                      domain_repeat=a.domain_repeat)
+                      domain_repeat=a.domain_repeat, group_by_length=a.group_by_length)
     if a.data:
         cfg.train_files = a.data
     print(json.dumps(train(cfg), indent=2))
