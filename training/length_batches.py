@@ -13,7 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 import numpy as np
-from sentence_transformers.base.sampler import DefaultBatchSampler
+try:                                    # sentence-transformers >= 6
+    from sentence_transformers.base.sampler import DefaultBatchSampler
+except ImportError:                     # 5.x kept it one level up
+    from sentence_transformers.sampler import DefaultBatchSampler
 
 WINDOW = 50        # batches sorted together: the same window transformers' LengthGroupedSampler uses
 
