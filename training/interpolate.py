@@ -53,7 +53,7 @@ def probe(work: Path, final: Path, weights: list[float], out: Path, name: str) -
 
     from training.card import claims_auc
     from training.claim_pairs import grouped_folds
-    from training.cv_nli import CLAIMS_DEV, CLAIMS_TRAIN, _score, read_rows
+    from training.cv_nli import CLAIMS_DEV, CLAIMS_TRAIN, _score, read_rows, score_dev
     rows, dev = read_rows(CLAIMS_TRAIN), read_rows(CLAIMS_DEV)
     fold = grouped_folds(rows)
     k = max(fold) + 1
@@ -61,6 +61,7 @@ def probe(work: Path, final: Path, weights: list[float], out: Path, name: str) -
     if missing:
         raise SystemExit(f"not a finished cv_nli run: no {', '.join(missing)}")
     out.mkdir(parents=True, exist_ok=True)
+    order = {r["id"]: i for i, r in enumerate(rows)}
     report = {}
     for w in weights:
         tag = f"{name}-wise{int(round(w * 100)):03d}"
@@ -69,11 +70,9 @@ def probe(work: Path, final: Path, weights: list[float], out: Path, name: str) -
         for f in range(k):
             m = interpolate(work / "general", work / f"fold{f}", w, tmp, fp16=False)
             oof += [{**p, "fold": f} for p in _score(m, [r for r, x in zip(rows, fold) if x == f], 128)]
-        order = {r["id"]: i for i, r in enumerate(rows)}
         oof.sort(key=lambda p: order[p["id"]])
         (out / f"oof_nli_{tag}.jsonl").write_text("".join(json.dumps(p) + "\n" for p in oof))
-        m = interpolate(work / "general", final, w, tmp, fp16=False)
-        (out / f"dev_nli_{tag}.jsonl").write_text("".join(json.dumps(p) + "\n" for p in _score(m, dev, 128)))
+        score_dev(str(interpolate(work / "general", final, w, tmp, fp16=False)), tag, out, CLAIMS_DEV)
         shutil.rmtree(tmp, ignore_errors=True)
         report[tag] = {"weight": w, "claims_train_out_of_fold": claims_auc(out / f"oof_nli_{tag}.jsonl", rows),
                        "claims_dev": claims_auc(out / f"dev_nli_{tag}.jsonl", dev)}

@@ -34,8 +34,8 @@ class LengthGroupedBatchSampler(DefaultBatchSampler):
         if lengths is None or len(lengths) != len(dataset):
             raise ValueError(f"need one length per row: {len(dataset)} rows, "
                              f"{'no' if lengths is None else len(lengths)} lengths")
-        if batch_size < 1 or window < 1:
-            raise ValueError(f"batch size and window must be at least 1, not {batch_size} and {window}")
+        if window < 1:                  # (torch's BatchSampler has already refused a batch size under 1)
+            raise ValueError(f"the window must be at least 1 batch, not {window}")
         self.lengths = np.asarray(lengths)
         self.window = window
 
