@@ -200,3 +200,43 @@ def test_the_ablation_reports_the_cards_auc_and_recall_at_two_percent(tmp_path):
     assert f["roc_auc"] == round(6 / 12, 4)                    # the scope-disjoint pair counts here
     assert f["recall_at_2pct_fp_text_only"] == round(1 / 3, 4)  # above the highest negative (0.85)
     assert f["mean_p_contradiction_by_category"]["scope_disjoint"] == 0.99
+
+
+def test_general_more_finishes_a_cut_short_general_stage_and_the_claim_stage_starts_from_it(tmp_path, shared_data):
+    """"general_more": the general stage stopped by max_steps is continued on the pairs it did not
+    reach, once (a rerun skips both), and every fold and the final model start from the continuation."""
+    import json
+
+    for mod in ("datasets", "accelerate"):
+        pytest.importorskip(mod, reason="training needs pip install claim-guard[train]")
+
+    from training.cv_nli import run
+    rows = read_rows(shared_data / "bench" / "claims_train.jsonl")[:16]
+    (tmp_path / "train.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (tmp_path / "dev.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows[:4]))
+    recipe = {"name": "more", "output": "more-model", "base_model": None, "replay_files": [],
+              "general": {"files": ["mnli.train.jsonl"], "sample": {"mnli.train.jsonl": 24}, "epochs": 1,
+                          "batch_size": 8, "learning_rate": 3e-5, "max_steps": 2, "group_by_length": True},
+              "general_more": {"epochs": 1, "learning_rate": 2e-5},
+              "folds": 2, "epochs": 1, "batch_size": 8, "learning_rate": 3e-5, "max_length": 64, "seed": 1,
+              "max_steps": 1}
+    (tmp_path / "more.json").write_text(json.dumps(recipe))
+    kw = dict(work_dir=tmp_path / "work", out_dir=tmp_path / "out", train_path=tmp_path / "train.jsonl",
+              dev_path=tmp_path / "dev.jsonl", model_root=tmp_path)
+    run(tmp_path / "more.json", **kw)
+    work = tmp_path / "work"
+    general = json.loads((work / "general" / "training_summary.json").read_text())
+    more = json.loads((work / "general_more" / "training_summary.json").read_text())
+    assert more["config"]["from_checkpoint"] == str(work / "general") and more["config"]["skip_batches"] == 2
+    assert more["config"]["learning_rate"] == 2e-5
+    left_out = more["pairs_by_source"]["left out (seen by the run continued)"]
+    assert 8 < left_out <= 16 and more["pairs_total"] == general["pairs_total"] - left_out   # 2 batches of 8
+    final = json.loads((tmp_path / "more-model" / "training_summary.json").read_text())
+    assert final["config"]["from_checkpoint"] == str(work / "general_more")
+    stamp = (work / "general_more" / "model.safetensors").stat().st_mtime_ns
+    run(tmp_path / "more.json", **kw)
+    assert (work / "general_more" / "model.safetensors").stat().st_mtime_ns == stamp
+    recipe["general"]["group_by_length"] = False
+    (tmp_path / "bad.json").write_text(json.dumps({**recipe, "name": "bad"}))
+    with pytest.raises(ValueError, match="length-grouped general stage"):
+        run(tmp_path / "bad.json", **{**kw, "work_dir": tmp_path / "work2"})

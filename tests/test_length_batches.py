@@ -129,3 +129,51 @@ def test_guard_train_groups_by_length_unless_asked_for_random_batches(tmp_path):
         assert r.exit_code == 0, r.output
         summary = json.loads((out / "training_summary.json").read_text())
         assert summary["config"]["group_by_length"] is expected and summary["steps"] == 1
+
+
+def test_rows_taken_are_the_rows_of_the_first_batches():
+    from training.length_batches import rows_taken
+    lengths = [random.Random(i).randint(3, 90) for i in range(300)]
+    first = []
+    for k, b in enumerate(_sampler(lengths, batch_size=16, seed=7)):
+        if k == 4:
+            break
+        first += b
+    assert rows_taken(lengths, 16, 7, 4).tolist() == sorted(first)
+    assert rows_taken(lengths, 16, 7, 0).tolist() == []
+    with pytest.raises(ValueError, match="one epoch is 19 batches"):
+        rows_taken(lengths, 16, 7, 20)
+
+
+@pytest.mark.slow
+def test_a_continued_run_trains_only_on_the_pairs_the_first_run_did_not_reach(tmp_path, monkeypatch):
+    """A general stage cut short by max_steps, then continued with skip_batches (training.cv_nli's
+    "general_more"): the two runs' pairs are disjoint and together are every pair."""
+    for mod in ("datasets", "accelerate"):
+        pytest.importorskip(mod, reason="training needs pip install claim-guard[train]")
+    from training.train import TrainConfig, train
+    rng = random.Random(3)
+    rows = [{"premise": " ".join(["word"] * rng.choice([2, 9, 30])) + f" {i}.", "hypothesis": f"Item {i} is fine.",
+             "label": ["entailment", "neutral", "contradiction"][i % 3]} for i in range(40)]
+    data = tmp_path / "pairs.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    seen: list[str] = []
+    real_iter = LengthGroupedBatchSampler.__iter__
+
+    def spy(self):
+        for b in real_iter(self):
+            seen.extend(self.sampler[i]["premise"] for i in b)
+            yield b
+    monkeypatch.setattr(LengthGroupedBatchSampler, "__iter__", spy)
+    common = dict(train_files=[str(data)], domain_pairs=False, symmetric=False, batch_size=8,
+                  group_by_length=True, save_steps=100, save_fp16=False)
+    first = train(TrainConfig(output_dir=str(tmp_path / "a"), max_steps=3, **common))
+    took, seen[:] = list(seen[:24]), []
+    more = train(TrainConfig(output_dir=str(tmp_path / "b"), from_checkpoint=str(tmp_path / "a"), skip_batches=3,
+                             epochs=1, **common))
+    assert first["steps"] == 3 and more["steps"] == 2 and more["pairs_total"] == 16
+    assert len(set(took)) == 24 and not set(took) & set(seen)
+    assert set(took) | set(seen) == {r["premise"] for r in rows}
+    with pytest.raises(ValueError, match="set group_by_length too"):
+        train(TrainConfig(output_dir=str(tmp_path / "c"), from_checkpoint=str(tmp_path / "a"), skip_batches=3,
+                          **{**common, "group_by_length": False}))

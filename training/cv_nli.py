@@ -43,6 +43,19 @@ def _general_cfg(recipe: dict, out_dir: Path):
         max_steps=g.get("max_steps", -1), group_by_length=bool(g.get("group_by_length", False)))
 
 
+def _more_cfg(recipe: dict, gdir: Path, out_dir: Path):
+    """A second general stage that continues the first on the pairs it did not reach: a general stage
+    cut short to fit a CPU session (``max_steps``) is finished later from its checkpoint, with a new
+    learning-rate schedule (``learning_rate``, ``epochs``, ``max_steps`` in "general_more")."""
+    from dataclasses import replace
+    g, more = recipe["general"], recipe["general_more"]
+    if not g.get("group_by_length") or g.get("max_steps", -1) <= 0:
+        raise ValueError('"general_more" continues a length-grouped general stage stopped by "max_steps"')
+    return replace(_general_cfg(recipe, out_dir), from_checkpoint=str(gdir), skip_batches=g["max_steps"],
+                   epochs=more.get("epochs", 1), max_steps=more.get("max_steps", -1),
+                   learning_rate=more.get("learning_rate", g["learning_rate"]))
+
+
 def _start(recipe: dict, work: Path) -> str | None:
     """The checkpoint the claim-pair stage starts from: the recipe's own general-NLI model when it
     has a "general" stage (trained here first, once), else a shipped one."""
@@ -52,7 +65,15 @@ def _start(recipe: dict, work: Path) -> str | None:
             from training.train import train
             s = train(_general_cfg(recipe, gdir))
             print(f"general NLI: {s['pairs_total']} pairs, {s['steps']} steps, {s['wall_seconds']:.0f} s", flush=True)
-        return str(gdir)
+        if "general_more" not in recipe:
+            return str(gdir)
+        more = work / "general_more"
+        if not (more / "training_summary.json").exists():
+            from training.train import train
+            s = train(_more_cfg(recipe, gdir, more))
+            print(f"general NLI, continued: {s['pairs_total']} pairs, {s['steps']} steps, {s['wall_seconds']:.0f} s",
+                  flush=True)
+        return str(more)
     base = recipe.get("from_checkpoint")
     return str(ROOT / base) if base else None
 

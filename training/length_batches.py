@@ -63,6 +63,17 @@ class LengthGroupedBatchSampler(DefaultBatchSampler):
         return n // self.batch_size if self.drop_last else -(-n // self.batch_size)
 
 
+def rows_taken(lengths: Sequence[int], batch_size: int, seed: int, n_batches: int) -> np.ndarray:
+    """The rows a length-grouped run with this seed took in its first ``n_batches`` steps (epoch 0,
+    no last-batch drop: the trainer's defaults), so a run that continues it can leave them out."""
+    sampler = LengthGroupedBatchSampler(range(len(lengths)), batch_size=batch_size, drop_last=False,
+                                        seed=seed, lengths=lengths)
+    batches = sampler.batches()
+    if n_batches > len(batches):
+        raise ValueError(f"cannot leave out {n_batches} batches: one epoch is {len(batches)} batches")
+    return np.sort(np.concatenate(batches[:n_batches])) if n_batches else np.zeros(0, dtype=int)
+
+
 def pair_lengths(tokenizer, premises: list[str], hypotheses: list[str], max_length: int,
                  chunk: int = 4096) -> list[int]:
     """Token counts of the pairs as the model will see them (truncated to ``max_length``)."""
