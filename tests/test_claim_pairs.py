@@ -69,18 +69,24 @@ def test_the_recipe_runs_folds_then_the_final_model_and_resumes(tmp_path, shared
     assert all(abs(sum(p["forward"].values()) - 1) < 1e-3 for p in dev_f0)
 
 
+def _sixteen_claim_rows(tmp_path, shared_data):
+    """claims_train's first 16 rows as the training file and 4 of them as the dev file, for the
+    multi-stage recipe tests (which check where each stage starts, not what it learns)."""
+    import json
+    for mod in ("datasets", "accelerate"):
+        pytest.importorskip(mod, reason="training needs pip install claim-guard[train]")
+    rows = read_rows(shared_data / "bench" / "claims_train.jsonl")[:16]
+    (tmp_path / "train.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (tmp_path / "dev.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows[:4]))
+
+
 def test_a_two_stage_recipe_trains_general_nli_once_and_folds_start_from_it(tmp_path, shared_data):
     """A recipe with a "general" stage: general NLI from the base first (deduplicated against the
     evaluation files), then every fold model and the final model continue from it."""
     import json
 
-    for mod in ("datasets", "accelerate"):
-        pytest.importorskip(mod, reason="training needs pip install claim-guard[train]")
-
     from training.cv_nli import run
-    rows = read_rows(shared_data / "bench" / "claims_train.jsonl")[:16]
-    (tmp_path / "train.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    (tmp_path / "dev.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows[:4]))
+    _sixteen_claim_rows(tmp_path, shared_data)
     recipe = {"name": "two", "output": "two-model", "base_model": None, "replay_files": [],
               "general": {"files": ["mnli.train.jsonl"], "sample": {"mnli.train.jsonl": 16}, "epochs": 1,
                           "batch_size": 8, "learning_rate": 3e-5, "max_steps": 2},
@@ -207,13 +213,8 @@ def test_general_more_finishes_a_cut_short_general_stage_and_the_claim_stage_sta
     reach, once (a rerun skips both), and every fold and the final model start from the continuation."""
     import json
 
-    for mod in ("datasets", "accelerate"):
-        pytest.importorskip(mod, reason="training needs pip install claim-guard[train]")
-
     from training.cv_nli import run
-    rows = read_rows(shared_data / "bench" / "claims_train.jsonl")[:16]
-    (tmp_path / "train.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    (tmp_path / "dev.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows[:4]))
+    _sixteen_claim_rows(tmp_path, shared_data)
     recipe = {"name": "more", "output": "more-model", "base_model": None, "replay_files": [],
               "general": {"files": ["mnli.train.jsonl"], "sample": {"mnli.train.jsonl": 24}, "epochs": 1,
                           "batch_size": 8, "learning_rate": 3e-5, "max_steps": 2, "group_by_length": True},
