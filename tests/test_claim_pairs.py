@@ -241,3 +241,46 @@ def test_general_more_finishes_a_cut_short_general_stage_and_the_claim_stage_sta
     (tmp_path / "bad.json").write_text(json.dumps({**recipe, "name": "bad"}))
     with pytest.raises(ValueError, match="length-grouped general stage"):
         run(tmp_path / "bad.json", **{**kw, "work_dir": tmp_path / "work2"})
+
+
+def test_a_recipe_with_seeds_trains_each_seed_then_scores_their_soups(tmp_path, shared_data):
+    """"seeds": every fold and the final model once per seed (one seed and one part at a time, as
+    side-by-side runs on a GPU do, then the rest in a plain run), each fold's soup scoring the fold
+    its members held out, each seed's own out-of-fold and dev files beside the soup's, and the final
+    soup's weights the mean of the seeds' final weights."""
+    import json
+
+    from safetensors.torch import load_file
+
+    from training.cv_nli import run
+    _sixteen_claim_rows(tmp_path, shared_data)
+    recipe = {"name": "soup", "output": "soup-model", "base_model": None, "replay_files": [],
+              "folds": 2, "epochs": 1, "batch_size": 8, "learning_rate": 3e-5, "max_length": 64, "seed": 1,
+              "seeds": [1, 2], "max_steps": 3}         # the first step's learning rate is 0 (warm-up)
+    (tmp_path / "soup.json").write_text(json.dumps(recipe))
+    kw = dict(work_dir=tmp_path / "work", out_dir=tmp_path / "out", train_path=tmp_path / "train.jsonl",
+              dev_path=tmp_path / "dev.jsonl", model_root=tmp_path)
+    one = run(tmp_path / "soup.json", only_seed=2, only_part="fold1", **kw)
+    assert set(one["runs"]) == {"fold1-s2"} and not (tmp_path / "out").exists()
+    with pytest.raises(ValueError, match="not among the recipe's seeds"):
+        run(tmp_path / "soup.json", only_seed=3, **kw)
+    with pytest.raises(ValueError, match="none of fold0"):
+        run(tmp_path / "soup.json", only_part="fold7", **kw)
+    rest = run(tmp_path / "soup.json", **kw)
+    assert set(rest["runs"]) == {"fold0-s1", "fold0-s2", "fold1-s1", "final-s1", "final-s2"}
+    work, out = tmp_path / "work", tmp_path / "out"
+    ids = [r["id"] for r in read_rows(tmp_path / "train.jsonl")]
+    for tag in ("soup", "soup-s1", "soup-s2"):
+        assert [json.loads(x)["id"] for x in (out / f"oof_nli_{tag}.jsonl").read_text().splitlines()] == ids
+        assert len((out / f"dev_nli_{tag}.jsonl").read_text().splitlines()) == 4
+    assert json.loads((work / "fold0" / "soup.json").read_text())["members"] == [
+        str(work / "seed1" / "fold0"), str(work / "seed2" / "fold0")]
+    a, b = (load_file(str(work / f"seed{s}" / "final" / "model.safetensors")) for s in (1, 2))
+    mean = load_file(str(tmp_path / "soup-model" / "model.safetensors"))
+    name = next(n for n in mean if n.endswith("classifier.weight"))
+    assert (mean[name].float() - (a[name].float() + b[name].float()) / 2).abs().max() < 1e-3
+    assert any((a[n].float() - b[n].float()).abs().max() > 1e-4 for n in a)    # the seeds did differ
+    summary = json.loads((tmp_path / "soup-model" / "training_summary.json").read_text())
+    assert set(summary["soup_of_seeds"]) == {"1", "2"}
+    again = run(tmp_path / "soup.json", **kw)
+    assert again["runs"] == {}

@@ -114,52 +114,119 @@ def train_fold(cfg, extra: list, held: list[dict], fold: int, pred_file: Path, m
     return s
 
 
+def seeds(recipe: dict) -> list[int]:
+    """The claim stage's seeds: one model each, averaged into a soup (``training.soup``) where there
+    are several ("seeds": [42, 43]); a recipe without the key trains one model with its "seed"."""
+    return [int(x) for x in (recipe.get("seeds") or [recipe["seed"]])]
+
+
+def _member(work: Path, part: str, seed: int, several: bool) -> tuple[Path, Path]:
+    """Where one seed's model of a fold ("fold0" …) or of the final model ("final") goes, and where
+    its held-out scores go. One seed keeps the layout of the recipes before seeds (work/fold0)."""
+    base = work / f"seed{seed}" if several else work
+    return base / part, base / f"oof_{part}.jsonl"
+
+
+def _read_preds(path: Path) -> list[dict]:
+    return [json.loads(x) for x in path.read_text().splitlines()]
+
+
 def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | None = None,
         folds_only: bool = False, train_path: Path = CLAIMS_TRAIN, dev_path: Path = CLAIMS_DEV,
-        model_root: Path = ROOT) -> dict:
+        model_root: Path = ROOT, general_only: bool = False, only_seed: int | None = None,
+        only_part: str | None = None) -> dict:
+    """The recipe's general stage (once), one model per fold and seed scoring its held-out fold, the
+    final model per seed, and — with several seeds — each fold's and the final soup. ``only_seed`` /
+    ``only_part`` ("fold3", "final") train just those members and stop, so that a machine with room
+    for several trainings at once can run them side by side; a later plain run finds them done and
+    makes the soups and the prediction files."""
     from training.train import train
     recipe = load_recipe(recipe_path)
     name = recipe["name"]
     work = work_dir or ROOT / "runs" / name
     work.mkdir(parents=True, exist_ok=True)
     start = _start(recipe, work)
+    summary = {"recipe": recipe, "folds": recipe.get("folds", 5), "runs": {}}
+    if general_only:
+        return summary
     rows = read_rows(train_path)
     k = recipe.get("folds", 5)
     fold = grouped_folds(rows, k)
-    summary = {"recipe": recipe, "folds": k, "runs": {}}
-    for f in range(k):
-        pred_file = work / f"oof_fold{f}.jsonl"
-        if pred_file.exists():
-            print(f"fold {f}: done earlier, skipped", flush=True)
-            continue
-        train_rows = [r for r, x in zip(rows, fold) if x != f]
-        held = [r for r, x in zip(rows, fold) if x == f]
-        mdir = work / f"fold{f}"
-        t = time.time()
-        s = train_fold(_train_cfg(recipe, mdir, start), claim_training_pairs(train_rows, recipe), held, f,
-                       pred_file, recipe["max_length"])
-        shutil.rmtree(mdir / "_checkpoints", ignore_errors=True)
-        summary["runs"][f"fold{f}"] = {"pairs": s["pairs_total"], "wall_seconds": round(time.time() - t, 1)}
-        print(f"fold {f}: {len(train_rows)} train rows, {len(held)} held out, {time.time() - t:.0f} s", flush=True)
-    oof = []
-    for f in range(k):
-        oof += [json.loads(x) for x in (work / f"oof_fold{f}.jsonl").read_text().splitlines()]
+    all_seeds = seeds(recipe)
+    several = len(all_seeds) > 1
+    if only_seed is not None and only_seed not in all_seeds:
+        raise ValueError(f"seed {only_seed} is not among the recipe's seeds {all_seeds}")
+    parts = [f"fold{f}" for f in range(k)] + ([] if folds_only else ["final"])
+    if only_part is not None:
+        if only_part not in [f"fold{f}" for f in range(k)] + ["final"]:
+            raise ValueError(f"part {only_part!r} is none of fold0…fold{k - 1}, final")
+        parts = [only_part]
+    final = model_root / recipe["output"]
+    for part in parts:
+        for seed in ([only_seed] if only_seed is not None else all_seeds):
+            mdir, pred_file = _member(work, part, seed, several)
+            if part == "final" and not several:
+                mdir = final
+            done = pred_file.exists() if part != "final" else (mdir / "model.safetensors").exists()
+            if done:
+                print(f"{part} seed {seed}: done earlier, skipped", flush=True)
+                continue
+            from dataclasses import replace
+            cfg = replace(_train_cfg(recipe, mdir, start), seed=seed)
+            t = time.time()
+            if part == "final":
+                s = train(cfg, extra=claim_training_pairs(rows, recipe))
+                s["command"] = f"python -m training.cv_nli {recipe['_path']}"
+                s["recipe"] = {k2: v for k2, v in recipe.items() if not k2.startswith("_")}
+                (mdir / "training_summary.json").write_text(json.dumps(s, indent=2))
+            else:
+                f = int(part.removeprefix("fold"))
+                train_rows = [r for r, x in zip(rows, fold) if x != f]
+                held = [r for r, x in zip(rows, fold) if x == f]
+                s = train_fold(cfg, claim_training_pairs(train_rows, recipe), held, f, pred_file, recipe["max_length"])
+                print(f"{part} seed {seed}: {len(train_rows)} train rows, {len(held)} held out, "
+                      f"{time.time() - t:.0f} s", flush=True)
+            shutil.rmtree(mdir / "_checkpoints", ignore_errors=True)
+            summary["runs"][part if not several else f"{part}-s{seed}"] = {
+                "pairs": s["pairs_total"], "wall_seconds": round(time.time() - t, 1)}
+    if only_seed is not None or only_part is not None:
+        return summary
     out = out_dir or ROOT / "results" / "claims-cv"
     out.mkdir(parents=True, exist_ok=True)
     order = {r["id"]: i for i, r in enumerate(rows)}
+    if several:
+        from training.soup import average
+        for f in range(k):                  # each fold's soup scores the fold its members held out
+            pred_file = work / f"oof_fold{f}.jsonl"
+            if pred_file.exists():
+                continue
+            soup = average([_member(work, f"fold{f}", s, True)[0] for s in all_seeds], work / f"fold{f}")
+            held = [r for r, x in zip(rows, fold) if x == f]
+            preds = _score(soup, held, recipe["max_length"])
+            tmp = pred_file.with_suffix(".tmp")
+            tmp.write_text("".join(json.dumps({**p, "fold": f}) + "\n" for p in preds))
+            tmp.replace(pred_file)
+        for seed in all_seeds:              # each seed alone, beside the soup: is the soup better?
+            member = sum((_read_preds(_member(work, f"fold{f}", seed, True)[1]) for f in range(k)), [])
+            member.sort(key=lambda p: order[p["id"]])
+            (out / f"oof_nli_{name}-s{seed}.jsonl").write_text("".join(json.dumps(p) + "\n" for p in member))
+    oof = sum((_read_preds(work / f"oof_fold{f}.jsonl") for f in range(k)), [])
     oof.sort(key=lambda p: order[p["id"]])
     (out / f"oof_nli_{name}.jsonl").write_text("".join(json.dumps(p) + "\n" for p in oof))
     if folds_only:
         return summary
-    final = model_root / recipe["output"]
-    if not (final / "model.safetensors").exists():
-        t = time.time()
-        s = train(_train_cfg(recipe, final, start), extra=claim_training_pairs(rows, recipe))
-        shutil.rmtree(final / "_checkpoints", ignore_errors=True)
-        s["command"] = f"python -m training.cv_nli {recipe['_path']}"
-        s["recipe"] = {k2: v for k2, v in recipe.items() if not k2.startswith("_")}
-        (final / "training_summary.json").write_text(json.dumps(s, indent=2))
-        summary["runs"]["final"] = {"pairs": s["pairs_total"], "wall_seconds": round(time.time() - t, 1)}
+    if several:
+        if not (final / "model.safetensors").exists():
+            from training.soup import average
+            members = [_member(work, "final", s, True)[0] for s in all_seeds]
+            average(members, final)
+            s = json.loads((members[0] / "training_summary.json").read_text())
+            s["soup_of_seeds"] = {str(seed): json.loads((m / "training_summary.json").read_text())
+                                  for seed, m in zip(all_seeds, members)}
+            (final / "training_summary.json").write_text(json.dumps(s, indent=2))
+        for seed in all_seeds:
+            score_dev(str(_member(work, "final", seed, True)[0]), f"{name}-s{seed}", out, dev_path,
+                      recipe["max_length"])
     score_dev(str(final), name, out, dev_path, recipe["max_length"])
     (work / "cv_summary.json").write_text(json.dumps(summary, indent=2, default=str))
     return summary
@@ -192,6 +259,10 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("recipe", nargs="?")
     ap.add_argument("--folds-only", action="store_true")
+    ap.add_argument("--general-only", action="store_true", help="train the recipe's general stage and stop")
+    ap.add_argument("--seed", type=int, help="train only this seed's models (of --part, else every fold and "
+                    "the final model) and stop; a later run without it makes the soups and prediction files")
+    ap.add_argument("--part", help="train only this member: fold0 … fold4 or final (with --seed, that seed's)")
     ap.add_argument("--work", type=Path, help="where fold models and checkpoints go (default runs/<name>)")
     ap.add_argument("--out", type=Path, help="where the out-of-fold and dev prediction files go (default "
                     "results/claims-cv; give another folder to rebuild a shipped model's folds without "
@@ -205,6 +276,8 @@ if __name__ == "__main__":
     elif a.score_dev:
         score_dev(*a.score_dev, out_dir=a.out)
     elif a.recipe:
-        print(json.dumps(run(a.recipe, work_dir=a.work, out_dir=a.out, folds_only=a.folds_only), indent=2, default=str))
+        print(json.dumps(run(a.recipe, work_dir=a.work, out_dir=a.out, folds_only=a.folds_only,
+                             general_only=a.general_only, only_seed=a.seed, only_part=a.part),
+                         indent=2, default=str))
     else:
         sys.exit("give a recipe file or --score-shipped MODEL_DIR TAG")

@@ -1,0 +1,81 @@
+"""A uniform model soup: the mean of the weights of cross-encoders fine-tuned from one checkpoint
+with different seeds.
+
+Why: session 17 measured that the claim stage's training noise alone (the seed: data order, the
+replay sample, dropout) moves the pipeline's block F1 by about ±0.045 — the width of its
+bootstrap interval — so one seed's model is partly luck. Averaging the scores of several seeds
+would cost one cross-encoder call per seed at inference, which the speed issue cannot afford;
+averaging their *weights* costs nothing at inference, and fine-tunes that share their starting
+checkpoint sit in one basin where the mean of the weights behaves like the mean of the models
+(Wortsman et al., 2022, "Model soups"). Whether it does here is measured, not assumed: the
+recipe's seeds are scored one by one beside their soup (``training.cv_nli``).
+
+This is the linear merge of mergekit (``CrossEncoder.merge``, used by ``training.interpolate``)
+with equal weights, written against safetensors directly because the lent GPU machine, where the
+soups of a recipe are made, has neither mergekit nor a way to install it; the checks that the
+library makes (one architecture, one label order, one tokenizer) are made here too.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+_SAME_FILES = ("config.json", "tokenizer.json")     # must match across members, byte for byte once parsed
+
+
+def _digest(path: Path) -> str:
+    if path.suffix == ".json":
+        data = json.loads(path.read_text())
+        if path.name == "config.json":          # the dtype a member was saved in is not its architecture
+            data = {k: v for k, v in data.items() if k not in ("torch_dtype", "dtype", "transformers_version")}
+        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def average(members: list[str | Path], out: str | Path, fp16: bool = True) -> Path:
+    """The mean of ``members``' weights, saved with the first member's other files to ``out``, whole
+    or not at all (written beside it, then renamed). Refuses members that differ in architecture,
+    labels, tokenizer or tensor names and shapes, with one line naming the difference."""
+    import torch
+    from safetensors.torch import load_file, save_file
+
+    members = [Path(m) for m in members]
+    if not members:
+        raise ValueError("a soup needs at least one model")
+    for m in members:
+        if not (m / "model.safetensors").exists():
+            raise ValueError(f"{m} holds no model.safetensors")
+    for name in _SAME_FILES:
+        digests = {_digest(m / name) for m in members if (m / name).exists()}
+        if len(digests) > 1:
+            raise ValueError(f"the models differ in {name}: they are not fine-tunes of one checkpoint")
+    total: dict[str, torch.Tensor] = {}
+    for k, m in enumerate(members):
+        tensors = load_file(str(m / "model.safetensors"))
+        if k == 0:
+            total = {n: t.to(torch.float32) for n, t in tensors.items()}
+            continue
+        if set(tensors) != set(total):
+            raise ValueError(f"{m} has other tensors than {members[0]}: {sorted(set(tensors) ^ set(total))[:3]}")
+        for n, t in tensors.items():
+            if t.shape != total[n].shape:
+                raise ValueError(f"{m}: tensor {n} has shape {tuple(t.shape)}, not {tuple(total[n].shape)}")
+            total[n] += t.to(torch.float32)
+    mean = {n: (t / len(members)).to(torch.float16 if fp16 else torch.float32).contiguous() for n, t in total.items()}
+    out = Path(out)
+    tmp = out.parent / f".{out.name}.souping"
+    shutil.rmtree(tmp, ignore_errors=True)
+    shutil.copytree(members[0], tmp, ignore=shutil.ignore_patterns("model.safetensors", "_checkpoints",
+                                                                 "training_summary.json", "onnx"))
+    save_file(mean, str(tmp / "model.safetensors"), metadata={"format": "pt"})
+    (tmp / "soup.json").write_text(json.dumps({"members": [str(m) for m in members], "method": "uniform mean of weights",
+                                               "dtype": "float16" if fp16 else "float32"}, indent=2))
+    old = out.parent / f".{out.name}.replaced"
+    shutil.rmtree(old, ignore_errors=True)
+    if out.exists():
+        out.rename(old)
+    tmp.rename(out)
+    shutil.rmtree(old, ignore_errors=True)
+    return out
