@@ -13,6 +13,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from training.model_folder import staging, swap_in
+
 
 def interpolate(general: str | Path, tuned: str | Path, weight: float, out: str | Path,
                 fp16: bool = True) -> Path:
@@ -29,19 +31,12 @@ def interpolate(general: str | Path, tuned: str | Path, weight: float, out: str 
     except ImportError as exc:
         raise SystemExit(f"interpolating models needs mergekit: pip install 'claim-guard[train]' ({exc})") from None
     out = Path(out)
-    tmp = out.parent / f".{out.name}.merging"
-    shutil.rmtree(tmp, ignore_errors=True)
+    tmp = staging(out, "merging")
     merged.save_pretrained(str(tmp))
     summary = Path(tuned) / "training_summary.json"
     if summary.exists():                    # what the tuned half was trained on travels with the merge
         shutil.copy2(summary, tmp / "training_summary.json")
-    old = out.parent / f".{out.name}.replaced"
-    shutil.rmtree(old, ignore_errors=True)
-    if out.exists():
-        out.rename(old)
-    tmp.rename(out)
-    shutil.rmtree(old, ignore_errors=True)
-    return out
+    return swap_in(tmp, out)
 
 
 def probe(work: Path, final: Path, weights: list[float], out: Path, name: str) -> dict:

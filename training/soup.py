@@ -22,6 +22,8 @@ import json
 import shutil
 from pathlib import Path
 
+from training.model_folder import staging, swap_in
+
 _SAME_FILES = ("config.json", "tokenizer.json")     # must match across members, byte for byte once parsed
 
 
@@ -65,17 +67,10 @@ def average(members: list[str | Path], out: str | Path, fp16: bool = True) -> Pa
             total[n] += t.to(torch.float32)
     mean = {n: (t / len(members)).to(torch.float16 if fp16 else torch.float32).contiguous() for n, t in total.items()}
     out = Path(out)
-    tmp = out.parent / f".{out.name}.souping"
-    shutil.rmtree(tmp, ignore_errors=True)
+    tmp = staging(out, "souping")
     shutil.copytree(members[0], tmp, ignore=shutil.ignore_patterns("model.safetensors", "_checkpoints",
                                                                  "training_summary.json", "onnx"))
     save_file(mean, str(tmp / "model.safetensors"), metadata={"format": "pt"})
     (tmp / "soup.json").write_text(json.dumps({"members": [str(m) for m in members], "method": "uniform mean of weights",
                                                "dtype": "float16" if fp16 else "float32"}, indent=2))
-    old = out.parent / f".{out.name}.replaced"
-    shutil.rmtree(old, ignore_errors=True)
-    if out.exists():
-        out.rename(old)
-    tmp.rename(out)
-    shutil.rmtree(old, ignore_errors=True)
-    return out
+    return swap_in(tmp, out)
