@@ -63,11 +63,25 @@ def _argmax_block(pred: tuple[dict, dict]) -> bool:
     return any(max(d, key=d.get) == "contradiction" for d in pred)
 
 
+def _gate_temperature(model_dir: Path, model_t: float, asked: float | str | None) -> float:
+    if asked == "model":
+        return model_t
+    if asked is not None:
+        return float(asked)
+    from guard.nli.learned_gate import GATE_FILE
+    gate = model_dir / GATE_FILE
+    t = json.loads(gate.read_text()).get("params", {}).get("nli_temperature") if gate.exists() else None
+    return model_t if t is None else float(t)
+
+
 class Scored:
     """One labelled pair file with everything the systems need, computed once: the gate's evidence
     table (claims-tuned NLI scores), the shipped v1 model's scores, and the lexical scores."""
 
-    def __init__(self, rows: list[dict], tuned: dict, v1: dict, guard, embedder, folds: list[int] | None = None):
+    def __init__(self, rows: list[dict], tuned: dict, v1: dict, guard, embedder, folds: list[int] | None = None,
+                 gate_tuned: dict | None = None, gate_temperature: float | None = None):
+        """``gate_tuned``: the same scores at the temperature the learned gate reads them at
+        (``gate_temperature``), where that is not the model's own; the NLI-alone rows keep ``tuned``."""
         from training.gate_data import build
         from training.claim_pairs import family_folds
         self.rows, self.folds = rows, folds
@@ -75,7 +89,8 @@ class Scored:
         self.families = fams if len(set(fams)) > 1 or folds is None else folds   # one family: document folds
         self.labels = [r["label"] for r in rows]
         self.cats = [r.get("category", "?") for r in rows]
-        self.table = build(rows, tuned, guard, embedder)
+        self.table = build(rows, gate_tuned or tuned, guard, embedder)
+        self.gate_temperature = gate_temperature
         self.pc_tuned = [_pc(tuned[r["id"]]) for r in rows]
         self.v1 = [v1[r["id"]] for r in rows]
         self.pc_v1 = [_pc(p) for p in self.v1]
@@ -125,7 +140,7 @@ def predict(fit: Scored, fit_idx: list[int], app: Scored, app_idx: list[int], ga
                 nli = NLIResult(app.pc_v1[i], {}, {}, {}, act, "")
             old.append(judge.judge(v, nli)[0].value)
         out["v0.1 pipeline (v1 model, hand-set gate)"] = old
-    gate = fit_on(fit.table, fit_idx, fit.families)
+    gate = fit_on(fit.table, fit_idx, fit.families, nli_temperature=fit.gate_temperature)
     todo = [i for i in app_idx if t.structural[i] is None]
     tiers = {i: veto(tier, t.verdicts[i], t.features[i], t.norms[i], gate.min_block_similarity_)[0]
              for i, tier in zip(todo, gate.tiers(gate.predict_proba(t.X[todo])))} if todo else {}
@@ -161,7 +176,11 @@ def _share(entry: dict, cat: str) -> str:
 
 def main(out_dir: Path = ROOT / "results" / "stages", tuned: str = "nli-minilm-l6-v2", v1: str = "nli-minilm-l6",
          normalizer: str = "normalizer.rules.v1", bootstrap: int = 1000, train_path: Path = TRAIN_PAIRS,
-         dev_path: Path = DEFAULT_PAIRS, cv_dir: Path = CV_DIR, short_claims: int = 2000) -> dict:
+         dev_path: Path = DEFAULT_PAIRS, cv_dir: Path = CV_DIR, short_claims: int = 2000,
+         gate_temperature: float | str | None = None) -> dict:
+    """``gate_temperature``: what the learned gate reads the tuned model's scores at — None: as the
+    shipped gate beside the model does (its ``nli_temperature``; the model's own temperature for a
+    gate saved before it, or with no gate); "model": the model's temperature; or a number."""
     from guard.embed import Embedder
     from guard.nli.gate import GateConfig
     from guard.pipeline import Guard, GuardConfig
@@ -173,10 +192,13 @@ def main(out_dir: Path = ROOT / "results" / "stages", tuned: str = "nli-minilm-l
     t0 = time.perf_counter()
     from guard.nli.calibration import load_temperature
     t = load_temperature(ROOT / "models" / tuned)       # the tuned model's scores as its scorer gives them
-    train = Scored(train_rows, read_predictions(cv_dir / f"oof_nli_{tuned}.jsonl", t),
-                   read_predictions(cv_dir / f"oof_nli_{v1}.jsonl"), guard, embedder, grouped_folds(train_rows))
-    dev = Scored(dev_rows, read_predictions(cv_dir / f"dev_nli_{tuned}.jsonl", t),
-                 read_predictions(cv_dir / f"dev_nli_{v1}.jsonl"), guard, embedder)
+    tg = _gate_temperature(ROOT / "models" / tuned, t, gate_temperature)
+    files = {k: cv_dir / f"{k}_nli_{tuned}.jsonl" for k in ("oof", "dev")}
+    gate_preds = {k: read_predictions(f, tg) if tg != t else None for k, f in files.items()}
+    train = Scored(train_rows, read_predictions(files["oof"], t), read_predictions(cv_dir / f"oof_nli_{v1}.jsonl"),
+                   guard, embedder, grouped_folds(train_rows), gate_preds["oof"], tg)
+    dev = Scored(dev_rows, read_predictions(files["dev"], t), read_predictions(cv_dir / f"dev_nli_{v1}.jsonl"),
+                 guard, embedder, None, gate_preds["dev"], tg)
     prep = time.perf_counter() - t0
     gate_path = ROOT / "models" / v1 / "gate.json"
     gate_config = GateConfig.load(gate_path) if gate_path.exists() else None
@@ -185,6 +207,7 @@ def main(out_dir: Path = ROOT / "results" / "stages", tuned: str = "nli-minilm-l
     gate = dev_pred.pop("_gate")
     report = {"protocol": __doc__.split("Protocol.")[1].strip(), "normalizer": normalizer,
               "nli_models": {"claims-tuned": tuned, "v1": v1}, "prep_seconds": round(prep, 1),
+              "nli_temperatures": {"model": t, "gate": tg},
               "gate_fitted_on_all_train": gate.to_dict(), "datasets": {}}
     for name, (scored, tiers) in {"claims_train grouped 5-fold CV": (train, cv),
                                   "claims_dev (untouched)": (dev, dev_pred)}.items():

@@ -271,3 +271,37 @@ def test_two_kinds_of_quantity_about_one_subject_cannot_block():
     tls, py311 = norm("The notify-queue-0 requires TLS 1.3."), norm("The notify-queue-0 uses Python 3.11.")
     assert different_quantities(py311, tls) and veto("block", v, f, (py311, tls))[0] == "warn"
     assert not different_quantities(py311, python)                # python 3.11 / 3.12: one setting, may conflict
+
+
+def test_the_gate_reads_nli_scores_at_its_own_temperature_and_shows_the_models(normalizer, tmp_path):
+    """A gate saved with ``nli_temperature`` 1 is handed the model's raw probabilities (the shipped
+    model's scorer applies its temperature 2.82), its second-direction rule reads them too, and the
+    decision still shows the calibrated scores the scorer gives; a gate saved before the setting reads
+    the scorer's own. Real shipped cross-encoder, calibrated and not."""
+    from guard.nli.scorer import NLIScorer
+    it, vs = items(normalizer, "Contractors must not have production database access.",
+                   "Contractors on the data team can query the production database directly.")
+    calibrated, raw = NLIScorer(), NLIScorer(calibrated=False)
+    assert calibrated.temperature > 2 and raw.temperature == 1.0
+    gate = trained_gate()
+    gate.nli_temperature = 1.0
+    gate.save(tmp_path / "g.json")
+    loaded = LearnedGate.load(tmp_path / "g.json")
+    assert loaded.nli_temperature == 1.0
+    [r] = EvidenceGate(calibrated, loaded).assess(it, vs)
+    [want] = raw.predict([(it[0][1], it[0][3])])
+    [shown] = calibrated.predict([(it[0][1], it[0][3])])
+    assert want["contradiction"] >= 0.5 and shown["contradiction"] < want["contradiction"]
+    assert r.gates["nli_directions"] == 2 and r.gates["nli_temperature"] == 1.0
+    [back] = raw.predict([(it[0][3], it[0][1])])
+    assert r.gates["pc_max"] == pytest.approx(max(want["contradiction"], back["contradiction"]), abs=1e-4)
+    assert r.p_forward == {k: round(v, 4) for k, v in shown.items()}          # shown as the scorer gives them
+    d = loaded.to_dict()
+    del d["params"]["nli_temperature"]
+    (tmp_path / "old.json").write_text(json.dumps(d))
+    old = LearnedGate.load(tmp_path / "old.json")
+    assert old.nli_temperature is None
+    [r_old] = EvidenceGate(calibrated, old).assess(it, vs)
+    assert r_old.gates["pc_max"] == pytest.approx(max(shown["contradiction"],
+                                                      calibrated.predict([(it[0][3], it[0][1])])[0]["contradiction"]),
+                                                  abs=1e-4)

@@ -30,6 +30,14 @@ def _int8_heading(int8: dict) -> str:
     return "## Dynamic int8 (`--quantize`: torch `quantize_dynamic`, Linear layers of the encoder)"
 
 
+def _temperature_line(gate: dict) -> list[str]:
+    t = (gate.get("params") or {}).get("nli_temperature")
+    if t is None:
+        return ["", "NLI scores: the gate reads them as the scorer gives them (calibrated)."]
+    return ["", f"NLI scores: the gate reads them at temperature {t:g}" + (" (the model's raw scores, not the "
+            "calibrated ones the scorer shows; it was fitted on them — README, session 18)" if t == 1 else "") + "."]
+
+
 def _floor_line(gate: dict) -> list[str]:
     floor, q = gate.get("min_block_similarity"), (gate.get("params") or {}).get("similarity_floor_quantile")
     if floor is None:
@@ -140,8 +148,8 @@ def _calibration_section(cal: dict) -> list[str]:
              f"Temperature scaling: the scorer divides the logits by T = {cal['temperature']} (argmax, and so "
              f"accuracy, unchanged), fitted by `python -m training.calibrate` on held-out pairs no recipe trains on "
              f"({', '.join(f'{k} ({v})' for k, v in cal['fitted_on'].items())}; NLL {cal['fit_nll']['before']} → "
-             f"{cal['fit_nll']['after']}). Stored predictions are rescaled by the same T wherever the gate is fitted "
-             "or benchmarked, so the learned gate sees what the scorer gives.", "",
+             f"{cal['fit_nll']['after']}). The temperature makes the probabilities the scorer shows honest; the "
+             "learned gate reads the scores at the temperature it was fitted at (its section below).", "",
              "| file | n | ECE before | ECE after |", "|---|---|---|---|"]
     lines += [f"| {k} | {v['n']} | {v['before']['ece']:.4f} | {v['after']['ece']:.4f} |" for k, v in cal["eval"].items()]
     first = next(iter(cal["eval"]))
@@ -228,7 +236,7 @@ def recipe_card(recipe_path: str | Path, compare: str = "models/nli-minilm-l6",
             lines += ["", f"NLI directions: existing → incoming always; incoming → existing only where the first gives "
                           f"p(contradiction) ≥ {below} (below, the gate reads the first direction for both — fitted "
                           "on evidence built the same way)."]
-        lines += _floor_line(gate)
+        lines += _temperature_line(gate) + _floor_line(gate)
     lines += [""] + recipe.get("card_notes", [])
     out = mdir / "README.md"
     out.write_text("\n".join(lines) + "\n")

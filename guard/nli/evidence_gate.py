@@ -88,20 +88,34 @@ class EvidenceGate:
         return [(float(sv[2 * i] @ sv[2 * i + 1]) if na.subject and nb.subject else None, float(tv[2 * i] @ tv[2 * i + 1]))
                 for i, (na, _, nb, _) in enumerate(items)]
 
-    def _score(self, items) -> list[tuple[dict[str, float], dict[str, float] | None]]:
-        """(forward, backward) NLI scores; backward is None where the gate's rule leaves it unscored.
-        A pair's scores never depend on the others in the call (fp32, static int8), so scoring the
-        second direction in a call of its own changes no number."""
+    def _to_gate(self, probs: dict[str, float] | None) -> dict[str, float] | None:
+        """The scorer's (calibrated) probabilities at the temperature the gate's evidence was read at
+        (``LearnedGate.nli_temperature``): ``rescale`` by the ratio of the two temperatures undoes
+        the scorer's and applies the gate's exactly (softmax of the same logits)."""
+        t = getattr(self.gate, "nli_temperature", None)
+        have = getattr(self.scorer, "temperature", 1.0)
+        if probs is None or t is None or abs(t - have) < 1e-12:
+            return probs
+        from guard.nli.calibration import rescale
+        return rescale(probs, t / have)
+
+    def _score(self, items) -> list[tuple[dict[str, float], dict[str, float] | None, dict[str, float], dict | None]]:
+        """(forward, backward) NLI scores as the scorer gives them (shown with the decision), then
+        the same at the gate's temperature (its evidence); backward is None where the gate's rule
+        leaves it unscored — the rule reads the gate's scores, as when the gate was fitted. A pair's
+        scores never depend on the others in the call (fp32, static int8), so scoring the second
+        direction in a call of its own changes no number."""
         pairs = [(a_text, b_text) for _, a_text, _, b_text in items]
         below = self.gate.backward_below
         if below is None:
-            return self.scorer.score_both(pairs)
+            return [(f, b, self._to_gate(f), self._to_gate(b)) for f, b in self.scorer.score_both(pairs)]
         forward = self.scorer.predict(pairs)
-        need = [i for i, f in enumerate(forward) if needs_backward(f, below)]
+        gate_forward = [self._to_gate(f) for f in forward]
+        need = [i for i, f in enumerate(gate_forward) if needs_backward(f, below)]
         backward: list = [None] * len(pairs)
         for i, b in zip(need, self.scorer.predict([(pairs[i][1], pairs[i][0]) for i in need]) if need else []):
             backward[i] = b
-        return list(zip(forward, backward))
+        return [(f, b, gf, self._to_gate(b)) for f, b, gf in zip(forward, backward, gate_forward)]
 
     def assess(self, items: list[tuple[Norm, str, Norm, str]], verdicts: list[Verdict]) -> list[NLIResult]:
         if not items:
@@ -109,18 +123,19 @@ class EvidenceGate:
         scored = self._score(items)
         sims = self._similarities(items)
         below = self.gate.backward_below
-        feats = [pair_features(a, ta, b, tb, v, fwd, second_direction(fwd, bwd, below), s, t)
-                 for (a, ta, b, tb), v, (fwd, bwd), (s, t) in zip(items, verdicts, scored, sims)]
+        feats = [pair_features(a, ta, b, tb, v, gf, second_direction(gf, gb, below), s, t)
+                 for (a, ta, b, tb), v, (_, _, gf, gb), (s, t) in zip(items, verdicts, scored, sims)]
         proba = self.gate.predict_proba(np.array([vector(f) for f in feats]))
         tiers = self.gate.tiers(proba)
         # without a bi-encoder the texts' similarity is unknown (0 in the features): no floor then
         floor = getattr(self.gate, "min_block_similarity_", None) if self.embedder is not None else None
         out = []
-        for (a, _, b, _), f, v, (fwd, bwd), p, tier in zip(items, feats, verdicts, scored, proba, tiers):
+        for (a, _, b, _), f, v, (fwd, bwd, _, _), p, tier in zip(items, feats, verdicts, scored, proba, tiers):
             evidence = {"p_gate": {"contradiction": round(float(p[0]), 4), "tension": round(float(p[1]), 4),
                                    "compatible": round(float(p[2]), 4)},
                         "thresholds": {"block": self.gate.block_threshold_, "warn": self.gate.warn_threshold_},
                         "nli_directions": 1 if bwd is None else 2,
+                        "nli_temperature": getattr(self.gate, "nli_temperature", None),   # of the pc_/pe_ features
                         **{k: round(x, 4) for k, x in f.items() if not k.startswith("verdict_")}}
             why = (f"learned gate: p(contradiction) {p[0]:.2f}, p(tension) {p[1]:.2f} "
                    f"(NLI {f['pc_max']:.2f}/{f['pc_min']:.2f}, structure {v.kind.value}/{v.confidence.value})")
