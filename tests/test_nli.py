@@ -176,7 +176,12 @@ def test_shipped_model_end_to_end(normalizer):
     assert abs(sum(nli.p_forward.values()) - 1) < 1e-3 and abs(sum(backward.values()) - 1) < 1e-3
     # the shipped model comes with its learned gate: p_contradiction is the gate's, the NLI's is evidence
     assert nli.learned and res[1].stage in ("gate", "structural")
-    assert nli.gates["pc_max"] == pytest.approx(max(nli.p_forward["contradiction"], backward["contradiction"]), abs=1e-3)
+    # the gate reads the scores at the temperature it was fitted at (raw), the decision shows the scorer's
+    from guard.nli.calibration import rescale
+    ratio = (g.nli_gate.gate.nli_temperature or g.nli_gate.scorer.temperature) / g.nli_gate.scorer.temperature
+    assert nli.gates["nli_temperature"] == g.nli_gate.gate.nli_temperature == 1.0
+    assert nli.gates["pc_max"] == pytest.approx(max(rescale(nli.p_forward, ratio)["contradiction"],
+                                                    rescale(backward, ratio)["contradiction"]), abs=1e-3)
     assert nli.p_contradiction == pytest.approx(nli.gates["p_gate"]["contradiction"], abs=1e-3)
     v1 = Guard(GuardConfig(nli_model=str(SHIPPED), gate="thresholds"), normalizer=normalizer)
     old = v1.compare_claims([(Claim("All data stores are in private subnets."),

@@ -320,7 +320,7 @@ def distilled_card(recipe_path: str | Path, speed: dict | None = None, out: Path
         lines += ["", "## The learned gate fitted for this model (`learned_gate.json`)", "",
                   f"Fitted on: {gate.get('fitted_on')}.", "",
                   f"Leave-one-family-out (pairs structure leaves to it): {json.dumps(gate.get('cross_validation'))}"]
-        lines += _floor_line(gate)
+        lines += _temperature_line(gate) + _floor_line(gate)
     lines += [""] + recipe.get("card_notes", [])
     out = out or mdir / "README.md"
     out.write_text("\n".join(lines) + "\n")
