@@ -68,9 +68,9 @@ def _gate_temperature(model_dir: Path, model_t: float, asked: float | str | None
         return model_t
     if asked is not None:
         return float(asked)
-    from guard.nli.learned_gate import GATE_FILE
+    from guard.nli.learned_gate import GATE_FILE, LearnedGate
     gate = model_dir / GATE_FILE
-    t = json.loads(gate.read_text()).get("params", {}).get("nli_temperature") if gate.exists() else None
+    t = LearnedGate.load(gate).nli_temperature if gate.exists() else None
     return model_t if t is None else float(t)
 
 

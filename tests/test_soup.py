@@ -50,3 +50,21 @@ def test_a_saved_dtype_is_not_a_difference_but_labels_tokenizers_and_tensors_are
     with pytest.raises(ValueError, match="no model.safetensors"):
         average([a, tmp_path], tmp_path / "s5")
     assert not (tmp_path / "s2").exists() and not (tmp_path / "s4").exists()
+
+
+def test_integer_buffers_are_kept_not_averaged_and_must_agree(tmp_path):
+    """A checkpoint may hold integer buffers (BERT's position ids): they are not weights, so the soup
+    keeps them as they are (never cast to float16) and refuses members whose buffers differ."""
+    def with_ids(path, weight, ids):
+        m = member(path, weight)
+        t = load_file(str(m / "model.safetensors"))
+        save_file({**t, "position_ids": ids}, str(m / "model.safetensors"))
+        return m
+    a = with_ids(tmp_path / "a", 1.0, torch.arange(4).unsqueeze(0))
+    b = with_ids(tmp_path / "b", 3.0, torch.arange(4).unsqueeze(0))
+    got = load_file(str(average([a, b], tmp_path / "s") / "model.safetensors"))
+    assert got["position_ids"].dtype == torch.int64 and got["position_ids"].tolist() == [[0, 1, 2, 3]]
+    assert torch.allclose(got["w"].float(), torch.full((2, 3), 2.0))
+    c = with_ids(tmp_path / "c", 1.0, torch.arange(1, 5).unsqueeze(0))
+    with pytest.raises(ValueError, match="integer tensor position_ids differs"):
+        average([a, c], tmp_path / "s2")

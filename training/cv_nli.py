@@ -17,6 +17,7 @@ import json
 import shutil
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from training.claim_pairs import CLAIMS_DEV, CLAIMS_TRAIN, claim_training_pairs, grouped_folds, read_rows
@@ -102,15 +103,20 @@ def _score(model_dir: Path, rows: list[dict], max_length: int) -> list[dict]:
              "backward": {k: round(v, 5) for k, v in b.items()}} for r, (f, b) in zip(rows, both)]
 
 
-def train_fold(cfg, extra: list, held: list[dict], fold: int, pred_file: Path, max_length: int) -> dict:
-    """Train one fold model and write its held-out rows' scores (both directions) to ``pred_file``
-    whole or not at all, so a rerun skips a finished fold; returns the training summary."""
-    from training.train import train
-    s = train(cfg, extra=extra)
-    preds = _score(Path(cfg.output_dir), held, max_length)
+def score_fold(model_dir: Path, held: list[dict], fold: int, pred_file: Path, max_length: int) -> None:
+    """A fold model's (or a fold soup's) scores of its held-out rows (both directions) written to
+    ``pred_file`` whole or not at all, so a rerun skips a finished fold."""
+    preds = _score(model_dir, held, max_length)
     tmp = pred_file.with_suffix(".tmp")
     tmp.write_text("".join(json.dumps({**p, "fold": fold}) + "\n" for p in preds))
     tmp.replace(pred_file)
+
+
+def train_fold(cfg, extra: list, held: list[dict], fold: int, pred_file: Path, max_length: int) -> dict:
+    """Train one fold model and score its held-out rows (``score_fold``); returns the training summary."""
+    from training.train import train
+    s = train(cfg, extra=extra)
+    score_fold(Path(cfg.output_dir), held, fold, pred_file, max_length)
     return s
 
 
@@ -127,8 +133,11 @@ def _member(work: Path, part: str, seed: int, several: bool) -> tuple[Path, Path
     return base / part, base / f"oof_{part}.jsonl"
 
 
-def _read_preds(path: Path) -> list[dict]:
-    return [json.loads(x) for x in path.read_text().splitlines()]
+def _write_oof(pred_files: list[Path], out: Path, order: dict[str, int]) -> None:
+    """The fold files joined into one out-of-fold file, in claims_train's row order."""
+    preds = [json.loads(x) for f in pred_files for x in f.read_text().splitlines()]
+    preds.sort(key=lambda p: order[p["id"]])
+    out.write_text("".join(json.dumps(p) + "\n" for p in preds))
 
 
 def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | None = None,
@@ -171,7 +180,6 @@ def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | N
             if done:
                 print(f"{part} seed {seed}: done earlier, skipped", flush=True)
                 continue
-            from dataclasses import replace
             cfg = replace(_train_cfg(recipe, mdir, start), seed=seed)
             t = time.time()
             if part == "final":
@@ -201,18 +209,11 @@ def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | N
             if pred_file.exists():
                 continue
             soup = average([_member(work, f"fold{f}", s, True)[0] for s in all_seeds], work / f"fold{f}")
-            held = [r for r, x in zip(rows, fold) if x == f]
-            preds = _score(soup, held, recipe["max_length"])
-            tmp = pred_file.with_suffix(".tmp")
-            tmp.write_text("".join(json.dumps({**p, "fold": f}) + "\n" for p in preds))
-            tmp.replace(pred_file)
+            score_fold(soup, [r for r, x in zip(rows, fold) if x == f], f, pred_file, recipe["max_length"])
         for seed in all_seeds:              # each seed alone, beside the soup: is the soup better?
-            member = sum((_read_preds(_member(work, f"fold{f}", seed, True)[1]) for f in range(k)), [])
-            member.sort(key=lambda p: order[p["id"]])
-            (out / f"oof_nli_{name}-s{seed}.jsonl").write_text("".join(json.dumps(p) + "\n" for p in member))
-    oof = sum((_read_preds(work / f"oof_fold{f}.jsonl") for f in range(k)), [])
-    oof.sort(key=lambda p: order[p["id"]])
-    (out / f"oof_nli_{name}.jsonl").write_text("".join(json.dumps(p) + "\n" for p in oof))
+            _write_oof([_member(work, f"fold{f}", seed, True)[1] for f in range(k)],
+                       out / f"oof_nli_{name}-s{seed}.jsonl", order)
+    _write_oof([work / f"oof_fold{f}.jsonl" for f in range(k)], out / f"oof_nli_{name}.jsonl", order)
     if folds_only:
         return summary
     if several:

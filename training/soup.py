@@ -28,12 +28,10 @@ _SAME_FILES = ("config.json", "tokenizer.json")     # must match across members,
 
 
 def _digest(path: Path) -> str:
-    if path.suffix == ".json":
-        data = json.loads(path.read_text())
-        if path.name == "config.json":          # the dtype a member was saved in is not its architecture
-            data = {k: v for k, v in data.items() if k not in ("torch_dtype", "dtype", "transformers_version")}
-        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    data = json.loads(path.read_text())
+    if path.name == "config.json":          # the dtype a member was saved in is not its architecture
+        data = {k: v for k, v in data.items() if k not in ("torch_dtype", "dtype", "transformers_version")}
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
 
 
 def average(members: list[str | Path], out: str | Path, fp16: bool = True) -> Path:
@@ -53,19 +51,21 @@ def average(members: list[str | Path], out: str | Path, fp16: bool = True) -> Pa
         digests = {_digest(m / name) for m in members if (m / name).exists()}
         if len(digests) > 1:
             raise ValueError(f"the models differ in {name}: they are not fine-tunes of one checkpoint")
-    total: dict[str, torch.Tensor] = {}
-    for k, m in enumerate(members):
+    first = load_file(str(members[0] / "model.safetensors"))
+    total = {n: t.to(torch.float32) for n, t in first.items() if t.is_floating_point()}
+    for m in members[1:]:
         tensors = load_file(str(m / "model.safetensors"))
-        if k == 0:
-            total = {n: t.to(torch.float32) for n, t in tensors.items()}
-            continue
-        if set(tensors) != set(total):
-            raise ValueError(f"{m} has other tensors than {members[0]}: {sorted(set(tensors) ^ set(total))[:3]}")
+        if set(tensors) != set(first):
+            raise ValueError(f"{m} has other tensors than {members[0]}: {sorted(set(tensors) ^ set(first))[:3]}")
         for n, t in tensors.items():
-            if t.shape != total[n].shape:
-                raise ValueError(f"{m}: tensor {n} has shape {tuple(t.shape)}, not {tuple(total[n].shape)}")
-            total[n] += t.to(torch.float32)
-    mean = {n: (t / len(members)).to(torch.float16 if fp16 else torch.float32).contiguous() for n, t in total.items()}
+            if t.shape != first[n].shape:
+                raise ValueError(f"{m}: tensor {n} has shape {tuple(t.shape)}, not {tuple(first[n].shape)}")
+            if n in total:
+                total[n] += t.to(torch.float32)
+            elif not torch.equal(t, first[n]):      # integer buffers (position ids) are not averaged
+                raise ValueError(f"{m}: integer tensor {n} differs from {members[0]}'s")
+    dtype = torch.float16 if fp16 else torch.float32
+    mean = {n: ((total[n] / len(members)).to(dtype) if n in total else t).contiguous() for n, t in first.items()}
     out = Path(out)
     tmp = staging(out, "souping")
     shutil.copytree(members[0], tmp, ignore=shutil.ignore_patterns("model.safetensors", "_checkpoints",
