@@ -142,7 +142,8 @@ def predict(fit: Scored, fit_idx: list[int], app: Scored, app_idx: list[int], ga
         out["v0.1 pipeline (v1 model, hand-set gate)"] = old
     gate = fit_on(fit.table, fit_idx, fit.families, nli_temperature=fit.gate_temperature)
     todo = [i for i in app_idx if t.structural[i] is None]
-    tiers = {i: veto(tier, t.verdicts[i], t.features[i], t.norms[i], gate.min_block_similarity_)[0]
+    tiers = {i: veto(tier, t.verdicts[i], t.features[i], t.norms[i], gate.min_block_similarity_,
+                     t.predicate_similarities[i], gate.min_block_predicate_similarity_)[0]
              for i, tier in zip(todo, gate.tiers(gate.predict_proba(t.X[todo])))} if todo else {}
     out["full pipeline (learned gate)"] = [t.structural[i] or tiers[i] for i in app_idx]
     out["_gate"] = gate

@@ -231,6 +231,66 @@ def test_the_floor_applies_only_where_the_similarity_was_measured(normalizer):
     assert seen.gates["text_similarity"] < 0.23 and seen.action == "warn" and "similarity floor" in seen.reason
 
 
+def test_a_predicate_is_the_text_without_its_own_subject():
+    from guard.nli.evidence import predicate_text
+    assert predicate_text("The gateway-cron-0 listens on port 80.", "gateway-cron-0") == "listens on port 80."
+    # the normalizer's subject is lower-cased and singular: the text's plural still matches
+    assert predicate_text("IAM role names are limited to 64 characters.", "iam role name") == \
+        "are limited to 64 characters."
+    assert predicate_text("Logs rotate daily.", None) == "Logs rotate daily."
+    assert predicate_text("Vault.", "vault") == "Vault."          # nothing left: the text itself
+
+
+def test_the_predicate_floor_is_learned_with_the_gate_and_saved(tmp_path):
+    X, y, folds = synthetic(600)
+    rng = np.random.default_rng(2)
+    ps = [rng.uniform(0.2, 1.0) if v == "contradiction" else rng.uniform(-0.1, 1.0) for v in y]
+    g = LearnedGate(predicate_floor_quantile=0.05).fit(X, y, folds, predicate_similarity=ps)
+    want = np.quantile([p for p, v in zip(ps, y) if v == "contradiction"], 0.05)
+    assert g.min_block_predicate_similarity_ == pytest.approx(want, abs=1e-4)
+    assert g.min_block_predicate_similarity_ >= 0.2
+    # the rest of the fit does not depend on it
+    plain = LearnedGate(predicate_floor_quantile=0.05).fit(X, y, folds)
+    assert plain.min_block_predicate_similarity_ is None and plain.block_threshold_ == g.block_threshold_
+    g.save(tmp_path / "g.json")
+    assert LearnedGate.load(tmp_path / "g.json").min_block_predicate_similarity_ == g.min_block_predicate_similarity_
+    d = json.loads((tmp_path / "g.json").read_text())
+    del d["min_block_predicate_similarity"], d["params"]["predicate_floor_quantile"]
+    (tmp_path / "old.json").write_text(json.dumps(d))
+    old = LearnedGate.load(tmp_path / "old.json")
+    assert old.min_block_predicate_similarity_ is None and old.predicate_floor_quantile is None
+
+
+def test_predicates_less_alike_than_the_floor_cannot_block():
+    v = Verdict(VerdictKind.CONSISTENT, Confidence.LOW, "same subject, same stance")
+    f = {"text_similarity": 0.6, "pe_max": 0.1}
+    tier, why = veto("block", v, f, None, 0.23, 0.05, 0.13)
+    assert tier == "warn" and "predicate floor (0.13)" in why
+    assert veto("block", v, f, None, 0.23, 0.2, 0.13)[0] == "block"
+    assert veto("block", v, f, None, 0.23, None, 0.13)[0] == "block"      # not measured: no cap
+    assert veto("block", v, f, None, 0.23, 0.05, None)[0] == "block"      # a gate without the floor
+
+
+def test_the_predicate_floor_caps_a_rule_against_a_fact_about_one_thing(normalizer):
+    """Real bi-encoder: two short claims about one service that share only its name are capped,
+    a contradiction about one aspect of it is not, and only pairs the gate would block are encoded."""
+    from guard.embed import Embedder
+    gate = trained_gate()
+    gate.min_block_similarity_, gate.min_block_predicate_similarity_ = 0.23, 0.13
+    emb = Embedder()
+    it, vs = items(normalizer, "E: The media-cron-1 must not skip code review for hotfixes.",
+                   "I: The media-cron-1 listens on port 3000.")
+    [r] = EvidenceGate(StubScorer(0.999), gate, emb).assess(it, vs)
+    assert r.action == "warn" and "predicate floor" in r.reason and r.gates["predicate_similarity"] < 0.13
+    assert r.gates["text_similarity"] >= 0.23                     # the text floor alone lets it through
+    it, vs = items(normalizer, "E: The gateway-cron-0 must share its database with other services.",
+                   "I: The gateway-cron-0 must not share its database with any other service.")
+    [r] = EvidenceGate(StubScorer(0.999), gate, emb).assess(it, vs)
+    assert r.action == "block" and r.gates["predicate_similarity"] >= 0.13
+    [r] = EvidenceGate(StubScorer(0.001), gate, emb).assess(it, vs)
+    assert r.action != "block" and "predicate_similarity" not in r.gates   # not a block: not encoded
+
+
 def test_confident_structure_decides_without_the_model():
     judge = Judge()
     block = NLIResult(0.99, {}, {}, {}, "block", "", learned=True)

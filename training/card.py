@@ -42,8 +42,13 @@ def _floor_line(gate: dict) -> list[str]:
     floor, q = gate.get("min_block_similarity"), (gate.get("params") or {}).get("similarity_floor_quantile")
     if floor is None:
         return []
-    return ["", f"Similarity floor: a pair whose texts' bi-encoder cosine is under {floor} (the {q:.0%} quantile of "
-                "the contradictions it was fitted on) is capped at warn."]
+    lines = ["", f"Similarity floor: a pair whose texts' bi-encoder cosine is under {floor} (the {q:.0%} quantile of "
+                 "the contradictions it was fitted on) is capped at warn."]
+    pfloor, pq = gate.get("min_block_predicate_similarity"), (gate.get("params") or {}).get("predicate_floor_quantile")
+    if pfloor is not None:
+        lines[-1] += (f" So is a block whose predicates — each text without its own subject's words — have a cosine "
+                      f"under {pfloor} (the {pq:.0%} quantile of the same over those contradictions).")
+    return lines
 
 
 def write_card(model_dir: Path, fp32: dict, int8: dict | None = None, extra: str = "") -> Path:

@@ -30,8 +30,10 @@ def fit_on(table, idx: list[int], folds: list[int], fitted_on: str = "", C: floa
                "compatible": sum(table.structural[i] is not None and labels[i] == "compatible" for i in idx)}
     # inference builds evidence as the table did: the same second-direction rule, the same temperature
     gate = LearnedGate(C=C, backward_below=table.backward_below, nli_temperature=nli_temperature)
+    ps = table.predicate_similarities
     return gate.fit(table.X[gidx], [labels[i] for i in gidx], [folds[i] for i in gidx],
-                    fitted_on=fitted_on, decided=decided)
+                    fitted_on=fitted_on, decided=decided,
+                    predicate_similarity=None if ps is None else [ps[i] for i in gidx])
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -15,7 +15,7 @@ import numpy as np
 
 from guard.compare import Verdict
 from guard.judge import structure_decides
-from guard.nli.evidence import pair_features, second_direction, vector
+from guard.nli.evidence import pair_features, predicate_text, second_direction, vector
 from guard.nli.learned_gate import BACKWARD_BELOW
 from training.claim_pairs import pair_claims
 
@@ -31,6 +31,7 @@ class GateTable:
     norms: list                      # (existing norm, incoming norm) per row
     similarities: list[tuple]        # (subject similarity or None, text similarity) per row
     backward_below: float | None = BACKWARD_BELOW   # the NLI-direction rule the features were built with
+    predicate_similarities: list[float] | None = None   # per row: cosine of the texts without their subjects
 
 
 def read_predictions(path: str | Path, temperature: float = 1.0) -> dict[str, tuple[dict, dict]]:
@@ -63,6 +64,7 @@ def build(rows: list[dict], predictions: dict[str, tuple[dict, dict]], guard, em
     subjects = [n.subject or "" for n in norms]
     tv = embedder.encode(texts)
     sv = embedder.encode(subjects)
+    pv = embedder.encode([predicate_text(t, n.subject) for t, n in zip(texts, norms)])
     feats, sims = [], []
     for i, ((a, b), v) in enumerate(zip(pairs, verdicts)):
         na, nb = norms[2 * i], norms[2 * i + 1]
@@ -74,4 +76,5 @@ def build(rows: list[dict], predictions: dict[str, tuple[dict, dict]], guard, em
         sims.append((ssim, tsim))
     X = np.array([vector(f) for f in feats])
     return GateTable(rows, verdicts, X, [r["label"] for r in rows], [structural_decision(v) for v in verdicts], feats,
-                     [(norms[2 * i], norms[2 * i + 1]) for i in range(len(rows))], sims, backward_below)
+                     [(norms[2 * i], norms[2 * i + 1]) for i in range(len(rows))], sims, backward_below,
+                     [float(pv[2 * i] @ pv[2 * i + 1]) for i in range(len(rows))])

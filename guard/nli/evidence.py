@@ -41,6 +41,32 @@ def _logit(p: float) -> float:
 
 
 
+_WORD = re.compile(r"\S+")
+_EDGE = "\"'`.,;:!?()[]{}"
+_ARTICLES = {"a", "an", "the"}       # part of the subject's noun phrase, never of what is said about it
+
+
+def predicate_text(text: str, subject: str | None) -> str:
+    """What a statement says about its subject: its text without the words of its own subject.
+
+    Why: two claims about one subject share its name, and on short claims the name is most of the
+    text, so the texts' similarity says little about whether the two say something about the same
+    aspect ("The gateway-cron-0 listens on port 80." / "The gateway-cron-0 must share its database
+    …"). The subject is the normalizer's (lower-cased, lemmatised, without its article), so a word
+    also matches without a plural ending, and articles go too; without a subject the whole text is
+    the predicate."""
+    if not subject:
+        return text
+    words = ({w.strip(_EDGE).lower() for w in _WORD.findall(subject)} - {""}) | _ARTICLES
+    kept = []
+    for tok in _WORD.findall(text):
+        w = tok.strip(_EDGE).lower()
+        if w and (w in words or w.removesuffix("s") in words or w.removesuffix("es") in words):
+            continue
+        kept.append(tok)
+    return " ".join(kept) or text
+
+
 def needs_backward(forward: dict[str, float], backward_below: float | None) -> bool:
     """Whether the second NLI direction (incoming → existing) is scored for a pair.
 

@@ -6,8 +6,8 @@ deferred and caps NLI with fixed checks; this one sees every pair structure did 
 confidently (a MED "consistent" can hide a real conflict), and its checks are learned weights.
 The checks that stay as vetoes are principled, not fitted: disjoint scope or window never reaches
 it (structure decides "coexist"); a pair where a statement has no subject and the texts are not
-similar, or whose texts are less alike than the gate's similarity floor (learned with it: where
-it saw almost no contradiction), cannot be blocked; nor can a pair where one statement entails the
+similar, or whose texts — or predicates, each text without its subject — are less alike than the
+gate's floors (learned with it: where it saw almost no contradiction), cannot be blocked; nor can a pair where one statement entails the
 other, or two values of different kinds about one subject.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ import numpy as np
 from guard.claims import Norm
 from guard.compare import SubjectMatch, Verdict, VerdictKind, different_settings, subject_match
 from guard.judge import NLIResult
-from guard.nli.evidence import needs_backward, pair_features, second_direction, vector
+from guard.nli.evidence import needs_backward, pair_features, predicate_text, second_direction, vector
 from guard.nli.learned_gate import LearnedGate
 
 if TYPE_CHECKING:
@@ -46,9 +46,12 @@ def different_quantities(a: Norm, b: Norm) -> bool:
 
 
 def veto(tier: str, verdict: Verdict, features: dict, norms: tuple[Norm, Norm] | None = None,
-         min_similarity: float | None = None) -> tuple[str, str]:
+         min_similarity: float | None = None, predicate_similarity: float | None = None,
+         min_predicate_similarity: float | None = None) -> tuple[str, str]:
     """The principled caps on a learned block: texts less alike than the gate's similarity floor
-    (``min_similarity``: where it saw almost no contradiction to learn from) cannot block; no
+    (``min_similarity``: where it saw almost no contradiction to learn from) cannot block, nor can
+    predicates less alike than its predicate floor (what the two say beyond their subjects'
+    names: ``predicate_similarity`` against ``min_predicate_similarity``); no
     subject and dissimilar texts cannot block, and
     neither can a pair where one statement entails the other (NLI entailment ≥ 0.9 either way:
     "X preserves ordering and rejects null keys" / "X preserves ordering"), nor two values of
@@ -59,6 +62,9 @@ def veto(tier: str, verdict: Verdict, features: dict, norms: tuple[Norm, Norm] |
     if min_similarity is not None and features["text_similarity"] < min_similarity:
         return "warn", (f"; capped at warn: the texts are less alike ({features['text_similarity']:.2f}) than the "
                         f"gate's similarity floor ({min_similarity:.2f})")
+    if None not in (predicate_similarity, min_predicate_similarity) and predicate_similarity < min_predicate_similarity:
+        return "warn", (f"; capped at warn: beyond their subjects the statements are less alike "
+                        f"({predicate_similarity:.2f}) than the gate's predicate floor ({min_predicate_similarity:.2f})")
     if norms is not None and different_quantities(*norms):
         return "warn", "; capped at warn: the two values are different kinds of quantity about one subject"
     if verdict.kind is VerdictKind.INCOMPARABLE and features["text_similarity"] < NO_SUBJECT_MIN_SIMILARITY:
@@ -87,6 +93,16 @@ class EvidenceGate:
         tv, sv = both[:len(texts)], both[len(texts):]
         return [(float(sv[2 * i] @ sv[2 * i + 1]) if na.subject and nb.subject else None, float(tv[2 * i] @ tv[2 * i + 1]))
                 for i, (na, _, nb, _) in enumerate(items)]
+
+    def _predicate_similarities(self, items, idx: list[int]) -> dict[int, float]:
+        """The predicate cosine of the pairs ``idx`` (those the gate would block), in one model call.
+        Why only those: the predicate floor can only cap a block, and blocks are few, so a write or a
+        scan pays for a handful of short texts, not for every pair the gate sees."""
+        if not idx:
+            return {}
+        texts = [predicate_text(t, n.subject) for i in idx for n, t in (items[i][:2], items[i][2:])]
+        v = self.embedder.encode(texts)
+        return {i: float(v[2 * k] @ v[2 * k + 1]) for k, i in enumerate(idx)}
 
     def _to_gate(self, probs: dict[str, float] | None) -> dict[str, float] | None:
         """The scorer's (calibrated) probabilities at the temperature the gate's evidence was read at
@@ -129,17 +145,23 @@ class EvidenceGate:
         tiers = self.gate.tiers(proba)
         # without a bi-encoder the texts' similarity is unknown (0 in the features): no floor then
         floor = getattr(self.gate, "min_block_similarity_", None) if self.embedder is not None else None
+        pfloor = getattr(self.gate, "min_block_predicate_similarity_", None) if self.embedder is not None else None
+        psims = self._predicate_similarities(items, [i for i, t in enumerate(tiers) if t == "block"]) \
+            if pfloor is not None else {}
         out = []
-        for (a, _, b, _), f, v, (fwd, bwd, _, _), p, tier in zip(items, feats, verdicts, scored, proba, tiers):
+        for i, ((a, _, b, _), f, v, (fwd, bwd, _, _), p, tier) in enumerate(
+                zip(items, feats, verdicts, scored, proba, tiers)):
             evidence = {"p_gate": {"contradiction": round(float(p[0]), 4), "tension": round(float(p[1]), 4),
                                    "compatible": round(float(p[2]), 4)},
                         "thresholds": {"block": self.gate.block_threshold_, "warn": self.gate.warn_threshold_},
                         "nli_directions": 1 if bwd is None else 2,
                         "nli_temperature": getattr(self.gate, "nli_temperature", None),   # of the pc_/pe_ features
                         **{k: round(x, 4) for k, x in f.items() if not k.startswith("verdict_")}}
+            if i in psims:
+                evidence["predicate_similarity"] = round(psims[i], 4)
             why = (f"learned gate: p(contradiction) {p[0]:.2f}, p(tension) {p[1]:.2f} "
                    f"(NLI {f['pc_max']:.2f}/{f['pc_min']:.2f}, structure {v.kind.value}/{v.confidence.value})")
-            tier, note = veto(tier, v, f, (a, b), floor)
+            tier, note = veto(tier, v, f, (a, b), floor, psims.get(i), pfloor)
             why += note
             action = {"block": "block", "warn": "warn", "clean": "none"}[tier]
             out.append(NLIResult(float(p[0]), _round(fwd), _round(bwd) if bwd is not None else None, evidence, action,

@@ -25,6 +25,14 @@ unrelated statements that share a word far below that ("The CA operator … MUST
 operator allows only the rightmost version component to increment …": 0.11, gate p 0.93); with the
 floor, blocks between two source families 150 → 96, labelled contradictions blocked unchanged.
 
+A block also needs the two statements' predicates — each text without its own subject's words
+(``evidence.predicate_text``) — at least ``min_block_predicate_similarity_`` alike: the
+``predicate_floor_quantile`` of the same cosine over the fitted contradictions. Why: two short claims
+about one thing share its name, which carries their text similarity over the floor above, while the
+rest says something about another aspect ("The gateway-cron-0 listens on port 80." / "… must share its
+database with other services.": the claim-tuned model gives such pairs p(contradiction) ≈ 0.9). On the
+2,000-claim synthetic store this cap is what keeps rule-versus-fact pairs at warn (README, session 19).
+
 The NLI probabilities in its evidence are read at ``nli_temperature`` (1.0: the model's raw
 scores), whatever temperature the scorer shows users: the model's temperature is fitted to make
 general-NLI probabilities honest, which the gate — calibrated by its own log-loss — does not need,
@@ -53,7 +61,7 @@ class LearnedGate:
     def __init__(self, max_false_block: float = 0.02, C: float | str = 0.5, max_compatible_warn: float = 0.25,
                  C_grid: tuple[float, ...] = (0.02, 0.05, 0.1, 0.2, 0.5, 1.0), threshold_bootstrap: int = 200,
                  backward_below: float | None = BACKWARD_BELOW, similarity_floor_quantile: float | None = 0.01,
-                 nli_temperature: float | None = None):
+                 nli_temperature: float | None = None, predicate_floor_quantile: float | None = 0.01):
         self.max_false_block = max_false_block
         # the temperature the evidence's NLI probabilities were read at (1.0: the model's raw scores);
         # None = whatever the scorer gives (gates saved before this). Why its own: the model's
@@ -62,6 +70,7 @@ class LearnedGate:
         # same 1.7 % false blocks, claims_dev 0.698 -> 0.711; session 18, README)
         self.nli_temperature = nli_temperature
         self.similarity_floor_quantile = similarity_floor_quantile   # None: no floor (gates saved before it)
+        self.predicate_floor_quantile = predicate_floor_quantile     # None: no predicate floor (saved before it)
         # how the fitting rows' NLI evidence was built, so inference builds it the same way:
         # None = both directions always (gates saved before this rule existed)
         self.backward_below = backward_below
@@ -91,11 +100,13 @@ class LearnedGate:
         return out
 
     def fit(self, X, y: list[str], folds: list[int], fitted_on: str = "",
-            decided: dict | None = None) -> "LearnedGate":
+            decided: dict | None = None, predicate_similarity=None) -> "LearnedGate":
         """Fit on all rows; choose the operating point on grouped out-of-fold predictions.
 
-        ``decided`` counts the pairs structure already decided without the gate (``{"false_blocks":
-        n, "compatible": m}``), so the false-block limit holds for the whole pipeline, not the gate alone."""
+        ``decided`` counts the pairs structure already decided without the gate (``{"false_blocks": n,
+        "compatible": m}``), so the false-block limit holds for the whole pipeline, not the gate alone.
+        ``predicate_similarity``: the rows' predicate cosines (``evidence.predicate_text``), from which
+        the predicate floor is learned; without them the gate has none."""
         X = np.asarray(X, dtype=float)
         if X.shape[1] != len(FEATURES):
             raise ValueError(f"expected {len(FEATURES)} features, got {X.shape[1]}")
@@ -124,6 +135,9 @@ class LearnedGate:
         self.classes_ = [CLASSES[i] for i in lr.classes_]
         self.oof_proba_ = oof
         self.min_block_similarity_ = similarity_floor(X, y, self.similarity_floor_quantile)
+        self.min_block_predicate_similarity_ = (
+            None if predicate_similarity is None else
+            quantile_of_contradictions(np.asarray(predicate_similarity, dtype=float), y, self.predicate_floor_quantile))
         self.fitted_on_ = fitted_on or f"{len(y)} labelled pairs"
         self.cv_ = operating_figures(oof, y, self.block_threshold_, self.warn_threshold_)
         return self
@@ -150,11 +164,13 @@ class LearnedGate:
                 "coef": self.coef_.tolist(), "intercept": self.intercept_.tolist(),
                 "block_threshold": self.block_threshold_, "warn_threshold": self.warn_threshold_,
                 "min_block_similarity": getattr(self, "min_block_similarity_", None),
+                "min_block_predicate_similarity": getattr(self, "min_block_predicate_similarity_", None),
                 "params": {"C": self.C, "max_false_block": self.max_false_block,
                            "max_compatible_warn": self.max_compatible_warn, "C_grid": list(self.C_grid),
                            "threshold_bootstrap": self.threshold_bootstrap, "backward_below": self.backward_below,
                            "similarity_floor_quantile": self.similarity_floor_quantile,
-                           "nli_temperature": self.nli_temperature},
+                           "nli_temperature": self.nli_temperature,
+                           "predicate_floor_quantile": self.predicate_floor_quantile},
                 "chosen_C": getattr(self, "C_", self.C), "C_scores": getattr(self, "C_scores_", None),
                 "fitted_on": self.fitted_on_, "cross_validation": getattr(self, "cv_", None)}
 
@@ -173,6 +189,7 @@ class LearnedGate:
         params.setdefault("backward_below", None)       # fitted before the rule: both directions always
         params.setdefault("similarity_floor_quantile", None)    # fitted before the floor: none
         params.setdefault("nli_temperature", None)       # fitted before it: the scorer's own scores
+        params.setdefault("predicate_floor_quantile", None)     # fitted before the predicate floor: none
         if "C_grid" in params:
             params["C_grid"] = tuple(params["C_grid"])
         g = cls(**params)
@@ -181,6 +198,7 @@ class LearnedGate:
         g.coef_, g.intercept_ = np.array(d["coef"]), np.array(d["intercept"])
         g.block_threshold_, g.warn_threshold_ = d["block_threshold"], d["warn_threshold"]
         g.min_block_similarity_ = d.get("min_block_similarity")
+        g.min_block_predicate_similarity_ = d.get("min_block_predicate_similarity")
         g.fitted_on_, g.cv_ = d.get("fitted_on", ""), d.get("cross_validation")
         return g
 
@@ -188,10 +206,16 @@ class LearnedGate:
 def similarity_floor(X: np.ndarray, y: list[str], quantile: float | None) -> float | None:
     """The ``quantile`` of the text similarity of the fitting rows labelled contradiction (None
     without a quantile or a contradiction)."""
+    return quantile_of_contradictions(np.asarray(X)[:, FEATURES.index("text_similarity")], y, quantile)
+
+
+def quantile_of_contradictions(values: np.ndarray, y: list[str], quantile: float | None) -> float | None:
+    """The ``quantile`` of ``values`` over the rows labelled contradiction (None without a quantile
+    or a contradiction)."""
     contradictions = np.asarray(y) == "contradiction"
     if quantile is None or not contradictions.any():
         return None
-    return round(float(np.quantile(np.asarray(X)[contradictions, FEATURES.index("text_similarity")], quantile)), 4)
+    return round(float(np.quantile(np.asarray(values)[contradictions], quantile)), 4)
 
 
 def tiers_at(proba: np.ndarray, block_t: float, warn_t: float) -> list[str]:
