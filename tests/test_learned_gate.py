@@ -198,14 +198,20 @@ def test_the_similarity_floor_is_a_quantile_of_the_contradictions_and_is_saved(t
     want = np.quantile([X[i, j] for i, v in enumerate(y) if v == "contradiction"], 0.05)
     assert g.min_block_similarity_ == pytest.approx(want, abs=1e-4) and g.min_block_similarity_ >= 0.3
     assert LearnedGate(similarity_floor_quantile=None).fit(X, y, folds).min_block_similarity_ is None
-    g.save(tmp_path / "g.json")
-    assert LearnedGate.load(tmp_path / "g.json").min_block_similarity_ == g.min_block_similarity_
+    again, old = saved_and_older(g, tmp_path, "min_block_similarity", "similarity_floor_quantile")
+    assert again.min_block_similarity_ == g.min_block_similarity_
     # a gate saved before the floor existed loads without one, and a refit of it learns none
-    d = json.loads((tmp_path / "g.json").read_text())
-    del d["min_block_similarity"], d["params"]["similarity_floor_quantile"]
-    (tmp_path / "old.json").write_text(json.dumps(d))
-    old = LearnedGate.load(tmp_path / "old.json")
     assert old.min_block_similarity_ is None and old.similarity_floor_quantile is None
+
+
+def saved_and_older(g, tmp_path, field: str, param: str):
+    """The gate saved and loaded back, and the same file without ``field`` and ``params[param]``
+    (a gate saved before they existed) loaded."""
+    g.save(tmp_path / "g.json")
+    d = json.loads((tmp_path / "g.json").read_text())
+    del d[field], d["params"][param]
+    (tmp_path / "old.json").write_text(json.dumps(d))
+    return LearnedGate.load(tmp_path / "g.json"), LearnedGate.load(tmp_path / "old.json")
 
 
 def test_texts_less_alike_than_the_floor_cannot_block():
@@ -252,12 +258,8 @@ def test_the_predicate_floor_is_learned_with_the_gate_and_saved(tmp_path):
     # the rest of the fit does not depend on it
     plain = LearnedGate(predicate_floor_quantile=0.05).fit(X, y, folds)
     assert plain.min_block_predicate_similarity_ is None and plain.block_threshold_ == g.block_threshold_
-    g.save(tmp_path / "g.json")
-    assert LearnedGate.load(tmp_path / "g.json").min_block_predicate_similarity_ == g.min_block_predicate_similarity_
-    d = json.loads((tmp_path / "g.json").read_text())
-    del d["min_block_predicate_similarity"], d["params"]["predicate_floor_quantile"]
-    (tmp_path / "old.json").write_text(json.dumps(d))
-    old = LearnedGate.load(tmp_path / "old.json")
+    again, old = saved_and_older(g, tmp_path, "min_block_predicate_similarity", "predicate_floor_quantile")
+    assert again.min_block_predicate_similarity_ == g.min_block_predicate_similarity_
     assert old.min_block_predicate_similarity_ is None and old.predicate_floor_quantile is None
 
 
