@@ -7,8 +7,8 @@ confidently (a MED "consistent" can hide a real conflict), and its checks are le
 The checks that stay as vetoes are principled, not fitted: disjoint scope or window never reaches
 it (structure decides "coexist"); a pair where a statement has no subject and the texts are not
 similar, or whose texts — or predicates, each text without its subject — are less alike than the
-gate's floors (learned with it: where it saw almost no contradiction), cannot be blocked; nor can a pair where one statement entails the
-other, or two values of different kinds about one subject.
+gate's floors (learned with it: where it saw almost no contradiction), cannot be blocked; nor can
+a pair where one statement entails the other, or two values of different kinds about one subject.
 """
 from __future__ import annotations
 
