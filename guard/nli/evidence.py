@@ -51,8 +51,8 @@ def predicate_text(text: str, subject: str | None) -> str:
 
     Why: two claims about one subject share its name, and on short claims the name is most of the
     text, so the texts' similarity says little about whether the two say something about the same
-    aspect ("The gateway-cron-0 listens on port 80." / "The gateway-cron-0 must share its database
-    …"). The subject is the normalizer's (lower-cased, lemmatised, without its article), so a word
+    aspect ("The media-cron-1 listens on port 3000." / "The media-cron-1 must not skip code review
+    for hotfixes."). The subject is the normalizer's (lower-cased, lemmatised, without its article), so a word
     also matches without a plural ending, and articles go too; without a subject the whole text is
     the predicate."""
     if not subject:

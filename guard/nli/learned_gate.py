@@ -25,13 +25,15 @@ unrelated statements that share a word far below that ("The CA operator … MUST
 operator allows only the rightmost version component to increment …": 0.11, gate p 0.93); with the
 floor, blocks between two source families 150 → 96, labelled contradictions blocked unchanged.
 
-A block also needs the two statements' predicates — each text without its own subject's words
-(``evidence.predicate_text``) — at least ``min_block_predicate_similarity_`` alike: the
+A block also needs the two statements' predicates — each text without its own subject's words and
+articles (``evidence.predicate_text``) — at least ``min_block_predicate_similarity_`` alike: the
 ``predicate_floor_quantile`` of the same cosine over the fitted contradictions. Why: two short claims
 about one thing share its name, which carries their text similarity over the floor above, while the
-rest says something about another aspect ("The gateway-cron-0 listens on port 80." / "… must share its
-database with other services.": the claim-tuned model gives such pairs p(contradiction) ≈ 0.9). On the
-2,000-claim synthetic store this cap is what keeps rule-versus-fact pairs at warn (README, session 19).
+rest says something about another aspect ("The media-cron-1 listens on port 3000." / "… must not skip
+code review for hotfixes.": predicate cosine 0.06; the claim-tuned model gives such pairs
+p(contradiction) ≈ 0.9). On the 2,000-claim synthetic store this cap took the gate's false blocks
+from 96 to 53 (README, session 19); pairs of that kind whose predicates are closer
+("… listens on port 80." / "… must share its database with other services.": 0.22) stay blocks.
 
 The NLI probabilities in its evidence are read at ``nli_temperature`` (1.0: the model's raw
 scores), whatever temperature the scorer shows users: the model's temperature is fitted to make
