@@ -413,20 +413,23 @@ def train(output_dir: Path, data: Optional[list[Path]] = typer.Option(None, "--d
           limit: Optional[int] = None, seed: int = 42, no_domain: bool = False,
           map_2way: Optional[list[str]] = typer.Option(None, "--map-2way", help="e.g. not_entailment=neutral"),
           group_by_length: bool = typer.Option(True, "--group-by-length/--random-batches",
-                                               help="batches of pairs of similar length (about 3x faster on a CPU)")):
+                                               help="batches of pairs of similar length (about 3x faster on a CPU)"),
+          precision: str = typer.Option("auto", help="auto | fp32 | bf16; auto: bf16 mixed precision where the GPU "
+                                                     "or the CPU (AMX) runs it natively, else fp32")):
     """Fine-tune the NLI gate's cross-encoder (see training/)."""
     def go():
         from training.data import DataError
+        from training.precision import PrecisionError
         from training.train import TrainConfig, train as run
         cfg = TrainConfig(output_dir=str(output_dir), base_model=base, from_checkpoint=from_checkpoint,
                           epochs=epochs, batch_size=batch_size, learning_rate=lr, max_steps=max_steps, limit=limit,
                           seed=seed, domain_pairs=not no_domain, group_by_length=group_by_length,
-                          map_2way=dict(m.split("=", 1) for m in (map_2way or [])) or None)
+                          map_2way=dict(m.split("=", 1) for m in (map_2way or [])) or None, precision=precision)
         if data:
             cfg.train_files = [str(d) for d in data]
         try:
             summary = run(cfg)
-        except DataError as exc:
+        except (DataError, PrecisionError) as exc:
             raise ClaimError(str(exc)) from None
         typer.echo(json.dumps({k: v for k, v in summary.items() if k != "config"}, indent=2))
     _run(go)

@@ -11,6 +11,13 @@ import sys
 from pathlib import Path
 
 
+def _where(summary: dict, default: str | None = None) -> str:
+    """The hardware a run trained on, with the arithmetic where the summary says it (runs since
+    session 20): its wall time means nothing without both."""
+    hw = summary.get("hardware", default)
+    return f"{hw}, {summary['precision']}" if summary.get("precision") else f"{hw}"
+
+
 def _table(files: dict) -> list[str]:
     lines = ["| file | n | accuracy | contradiction P | contradiction R | contradiction F1 |",
              "|---|---|---|---|---|---|"]
@@ -65,7 +72,7 @@ def write_card(model_dir: Path, fp32: dict, int8: dict | None = None, extra: str
              f"- epochs {cfg['epochs']}, batch {cfg['batch_size']}, lr {cfg['learning_rate']}, warmup {cfg['warmup_ratio']}, "
              f"max length {cfg['max_length']}, seed {cfg['seed']}",
              f"- optimizer steps: {s['steps']}; final training loss {s['train_loss']:.4f}; wall time "
-             f"{s['wall_seconds'] / 60:.1f} min on {s.get('hardware', '2 CPU cores')}", "",
+             f"{s['wall_seconds'] / 60:.1f} min on {_where(s, '2 CPU cores')}", "",
              f"Training pairs: {s['pairs_total']} in all (`:swapped` = a contradiction with premise and hypothesis "
              "swapped; `domain:*` = template pairs from `training/domain_pairs.py`):", "",
              "| source | pairs |", "|---|---|"]
@@ -189,7 +196,8 @@ def recipe_card(recipe_path: str | Path, compare: str = "models/nli-minilm-l6",
              "## How it was made", "",
              f"One command from a clean checkout: `python -m training.cv_nli training/recipes/{name}.json` "
              "(checkpointed: an interrupted run resumes at the stage and fold it was in; a GPU is used when there "
-             "is one, bf16, else the CPU). Then `python -m training.calibrate " + recipe["output"] + "` and "
+             "is one, else the CPU, in bf16 mixed precision where the hardware runs it natively — a GPU, or a CPU "
+             "with AMX — and fp32 elsewhere; a recipe's `\"precision\"` pins it). Then `python -m training.calibrate " + recipe["output"] + "` and "
              f"`python -m training.fit_learned_gate training/recipes/{name}.json`; this card: "
              f"`python -m training.card --recipe training/recipes/{name}.json"
              + (f" --compare-eval {Path(compare_eval).resolve().relative_to(root)}" if compare_eval else "") + "`.", ""]
@@ -198,7 +206,7 @@ def recipe_card(recipe_path: str | Path, compare: str = "models/nli-minilm-l6",
                   f"evaluation file below holds), {gcfg.get('epochs')} epochs, batch {gcfg.get('batch_size')}, lr "
                   f"{gcfg.get('learning_rate')}, max length {gcfg.get('max_length')}, seed {gcfg.get('seed')}; "
                   f"{g['steps']} steps, final loss {g['train_loss']:.4f}, {g['wall_seconds'] / 60:.1f} min on "
-                  f"{g.get('hardware')}.", "", "| source | pairs |", "|---|---|"]
+                  f"{_where(g)}.", "", "| source | pairs |", "|---|---|"]
         lines[-2:] = ["| source | pairs | + swapped contradictions |", "|---|---|---|"]
         src = g["pairs_by_source"]
         lines += [f"| {k} | {v} | {src.get(k + ':swapped', 0)} |" for k, v in sorted(src.items())
@@ -209,7 +217,7 @@ def recipe_card(recipe_path: str | Path, compare: str = "models/nli-minilm-l6",
               f"({recipe.get('claim_data', '')}) plus a seeded replay of general NLI "
               f"({', '.join(f'{k} {v}' for k, v in recipe.get('replay_sample', {}).items())}); epochs "
               f"{recipe['epochs']}, batch {recipe['batch_size']}, lr {recipe['learning_rate']}; {s['steps']} steps, "
-              f"{s['wall_seconds'] / 60:.1f} min on {s.get('hardware')}. "
+              f"{s['wall_seconds'] / 60:.1f} min on {_where(s)}. "
               f"{recipe.get('selection', '')}.", "",
               "Licences: the data files' licences are listed in `../shared/data/nli/README.md`; the recipe leaves "
               "out the non-commercial sets (SICK, XNLI, ConTRoL), which is why SICK test drops against v1 (v1 "
@@ -290,7 +298,7 @@ def distilled_card(recipe_path: str | Path, speed: dict | None = None, out: Path
              f"uncalibrated. {s['pairs_total']} pairs ({s['pairs_with_gold_label']} with a gold label), epochs "
              f"{cfg['epochs']}, batch {cfg['batch_size']}, lr {cfg['learning_rate']}, max length {cfg['max_length']}, "
              f"seed {cfg['seed']}; {s['steps']} steps, final loss {s['train_loss']:.4f}; teacher scoring "
-             f"{s['teacher_seconds'] / 60:.1f} min, training {s['wall_seconds'] / 60:.1f} min on {s['hardware']}. "
+             f"{s['teacher_seconds'] / 60:.1f} min, training {s['wall_seconds'] / 60:.1f} min on {_where(s)}. "
              "Distillation never shows the student a claims_train or claims_dev pair (the teacher's claim stage did "
              "see claims_train; what it learned there reaches the student only through its scores of other pairs).", "",
              "| source | pairs (each also used swapped) |", "|---|---|"]
@@ -301,7 +309,7 @@ def distilled_card(recipe_path: str | Path, speed: dict | None = None, out: Path
         lines += [f"**Stage 2, claim pairs** (the teacher's claim stage): {final['pairs_total']} pairs — {recipe.get('claim_data', '')} "
                   f"plus a seeded replay of general NLI ({', '.join(f'{k} {v}' for k, v in recipe.get('replay_sample', {}).items())}); "
                   f"epochs {recipe['epochs']}, batch {recipe['batch_size']}, lr {recipe['learning_rate']}; {final['steps']} steps, "
-                  f"{final['wall_seconds'] / 60:.1f} min on {final.get('hardware')} (each of the {recipe.get('folds', 5)} "
+                  f"{final['wall_seconds'] / 60:.1f} min on {_where(final)} (each of the {recipe.get('folds', 5)} "
                   "fold models the same on four fifths of claims_train, grouped by source document).", ""]
     lines += [f"{recipe.get('selection', '')}.", ""]
     if fp32:

@@ -49,15 +49,19 @@ def figures(rows: list[dict], oof_file: Path) -> dict:
 
 
 def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[int] = (0,),
-        keep_models: bool = False, perturb: list[int] = (0,), identity: list[int] = (0,)) -> dict:
+        keep_models: bool = False, perturb: list[int] = (0,), identity: list[int] = (0,),
+        precision: str = "auto") -> dict:
     from training.cv_nli import train_fold
+    from training.precision import choose
     from training.train import TrainConfig
+    precision = choose(precision, gpu=False)      # the fold models train on the CPU
     rows = read_rows(CLAIMS_TRAIN)
     folds = grouped_folds(rows)
     work.mkdir(parents=True, exist_ok=True)
-    report = {"base": base, "epochs": epochs, "variants": {}}
+    report = {"base": base, "epochs": epochs, "precision": precision, "variants": {}}
     for n, sw, pt, ip in itertools.product(neutrals, swaps, perturb, identity):
-        tag = f"n{n}" + (f"_s{sw}" if sw else "") + ("_p" if pt else "") + ("_i" if ip else "")
+        tag = (f"n{n}" + (f"_s{sw}" if sw else "") + ("_p" if pt else "") + ("_i" if ip else "")
+               + ("_bf16" if precision == "bf16" else ""))     # fp32 keeps the names of the runs before bf16
         for f in range(5):
             pred_file = work / f"{tag}_e{epochs}_fold{f}.jsonl"
             if pred_file.exists() and (not keep_models or (work / f"model_{tag}_fold{f}").exists()):
@@ -66,7 +70,7 @@ def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[i
             mdir = work / f"model_{tag}_fold{f}"
             cfg = TrainConfig(output_dir=str(mdir), train_files=[], from_checkpoint=base, domain_pairs=False,
                               symmetric=False, epochs=epochs, batch_size=16, learning_rate=5e-5, max_length=128,
-                              save_steps=100000, device="cpu")
+                              save_steps=100000, device="cpu", precision=precision)
             train_rows = [r for r, k in zip(rows, folds) if k != f]
             recipe = {"same_document_neutrals": n, "subject_swap_neutrals": sw, "perturbed_pairs": bool(pt),
                       "identity_pairs": bool(ip)}
@@ -90,6 +94,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--perturb", default="0", help="0,1: without / with the perturbed pairs (claim_pairs.perturbed_pairs)")
     ap.add_argument("--identity", default="0", help="0,1: without / with each statement against itself (claim_pairs.identity_pairs)")
     ap.add_argument("--epochs", type=float, default=1.0)
+    ap.add_argument("--precision", default="auto", choices=["auto", "fp32", "bf16"],
+                    help="training arithmetic (training/precision.py); auto: bf16 on a CPU with AMX, else fp32")
     ap.add_argument("--keep-models", action="store_true",
                     help="keep each fold model (work/model_<variant>_fold<k>) to score other inputs out of fold")
     ap.add_argument("--base", default=str(ROOT / "models" / "nli-minilm-l6"))
@@ -98,7 +104,7 @@ def main(argv: list[str] | None = None) -> None:
     a = ap.parse_args(argv)
     report = run([int(x) for x in a.neutrals.split(",")], a.epochs, a.base, Path(a.work),
                  [int(x) for x in a.swaps.split(",")], a.keep_models, [int(x) for x in a.perturb.split(",")],
-                 [int(x) for x in a.identity.split(",")])
+                 [int(x) for x in a.identity.split(",")], a.precision)
     report["command"] = " ".join(["python -m training.claim_stage_ablation", *(sys.argv[1:] if argv is None else argv)])
     Path(a.out).write_text(json.dumps(report, indent=1))
     print(json.dumps({k: {m: v[m] for m in ("roc_auc", "roc_auc_text_only", "recall_at_2pct_fp_text_only")}

@@ -41,7 +41,8 @@ def _general_cfg(recipe: dict, out_dir: Path):
         base_model=recipe.get("base_model"), domain_pairs=g.get("domain_pairs", False), dedupe=True,
         epochs=g["epochs"], batch_size=g["batch_size"], learning_rate=g["learning_rate"],
         max_length=recipe["max_length"], seed=recipe["seed"], save_fp16=False, save_steps=g.get("save_steps", 500),
-        max_steps=g.get("max_steps", -1), group_by_length=bool(g.get("group_by_length", False)))
+        max_steps=g.get("max_steps", -1), group_by_length=bool(g.get("group_by_length", False)),
+        precision=recipe.get("precision", "auto"))
 
 
 def _more_cfg(recipe: dict, gdir: Path, out_dir: Path):
@@ -88,7 +89,7 @@ def _train_cfg(recipe: dict, out_dir: Path, start: str | None = None):
         base_model=recipe.get("base_model"), dedupe=bool(recipe.get("dedupe")), domain_pairs=recipe.get("domain_pairs", False),
         epochs=recipe["epochs"], batch_size=recipe["batch_size"], learning_rate=recipe["learning_rate"],
         max_length=recipe["max_length"], seed=recipe["seed"], save_fp16=True, max_steps=recipe.get("max_steps", -1),
-        group_by_length=bool(recipe.get("group_by_length", False)))
+        group_by_length=bool(recipe.get("group_by_length", False)), precision=recipe.get("precision", "auto"))
 
 
 def _score(model_dir: Path, rows: list[dict], max_length: int) -> list[dict]:

@@ -61,6 +61,7 @@ class DistillConfig:
     max_steps: int = -1
     device: str = "auto"
     group_by_length: bool = False         # batches of similar length (training/length_batches.py): faster on a CPU
+    precision: str = "auto"               # training/precision.py: bf16 where the GPU or an AMX CPU runs it natively
 
 
 def student_from_teacher(teacher: str | Path, layers: list[int], out: Path) -> Path:
@@ -182,6 +183,8 @@ def distill(cfg: DistillConfig) -> dict:
     ds = Dataset.from_dict({"premise": [p.premise for p in pairs], "hypothesis": [p.hypothesis for p in pairs],
                             "label": [[*map(float, row), float(g)] for row, g in zip(logits, gold)]})
     gpu = cfg.device == "cuda" or (cfg.device == "auto" and torch.cuda.is_available())
+    from training.precision import choose
+    precision = choose(cfg.precision, gpu)
     from training.length_batches import sampler_args
     sampler = sampler_args(cfg.group_by_length, model.tokenizer, ds["premise"], ds["hypothesis"], cfg.max_length)
     args = CrossEncoderTrainingArguments(
@@ -189,13 +192,14 @@ def distill(cfg: DistillConfig) -> dict:
         per_device_train_batch_size=cfg.batch_size, learning_rate=cfg.learning_rate,
         warmup_ratio=cfg.warmup_ratio, seed=cfg.seed, save_strategy="steps", save_steps=cfg.save_steps,
         save_total_limit=1, logging_steps=50, report_to="none", use_cpu=not gpu,
-        bf16=gpu and torch.cuda.is_bf16_supported(), dataloader_num_workers=0, **sampler)
+        bf16=precision == "bf16", dataloader_num_workers=0, **sampler)
     trainer = CrossEncoderTrainer(model=model, args=args, train_dataset=ds,
                                   loss=DistillationLoss(model, cfg.temperature, cfg.alpha))
     t1 = time.time()
     resume = any((work / "checkpoints").glob("checkpoint-*"))
     result = trainer.train(resume_from_checkpoint=True if resume else None)
     train_s = time.time() - t1
+    trainer.accelerator.unwrap_model(trainer.model, keep_fp32_wrapper=False)     # no autocast left on forward
     model.model.half()
     model.save_pretrained(str(out))
     summary = {"command": "python -m training.distill " + " ".join(sys.argv[1:]), "config": asdict(cfg),
@@ -203,7 +207,8 @@ def distill(cfg: DistillConfig) -> dict:
                "pairs_with_gold_label": int(sum(g >= 0 for g in gold)),
                "student_layers": f"{len(cfg.layers)} of the teacher's (indices {cfg.layers})",
                "steps": result.global_step, "train_loss": result.training_loss,
-               "teacher_seconds": round(teacher_s, 1), "wall_seconds": round(train_s, 1), "hardware": hardware()}
+               "teacher_seconds": round(teacher_s, 1), "wall_seconds": round(train_s, 1), "hardware": hardware(),
+               "precision": precision}
     (out / "training_summary.json").write_text(json.dumps(summary, indent=2))
     import shutil
     shutil.rmtree(work, ignore_errors=True)      # finished: nothing left to resume

@@ -57,6 +57,8 @@ class TrainConfig:
                                            #    ~2.5x faster on a CPU; off reproduces the models trained before it
     skip_batches: int = 0                  # continue a length-grouped run of this config that stopped after
                                            #    N steps: leave out the pairs its first N batches held
+    precision: str = "auto"                # "auto": bf16 mixed precision on a GPU or an AMX CPU that runs it
+                                           #    natively, else fp32 (training/precision.py); "fp32" / "bf16"
 
 
 def collect_pairs(cfg: TrainConfig, extra: list[Pair] | None = None) -> tuple[list[Pair], dict[str, int]]:
@@ -103,8 +105,10 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
                                                      CrossEncoderTrainingArguments)
     from sentence_transformers.cross_encoder.losses import CrossEntropyLoss
 
-    pairs, counts = collect_pairs(cfg, extra)
     gpu = cfg.device == "cuda" or (cfg.device == "auto" and torch.cuda.is_available())
+    from training.precision import choose
+    precision = choose(cfg.precision, gpu)         # before the data: a refused precision costs nothing
+    pairs, counts = collect_pairs(cfg, extra)
     label2id = {lab: i for i, lab in enumerate(LABELS_3WAY)}
     if cfg.from_checkpoint:
         # always train in fp32: a shipped checkpoint is stored fp16, and fp16 training on CPU collapses
@@ -140,7 +144,7 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
         per_device_train_batch_size=cfg.batch_size, learning_rate=cfg.learning_rate,
         warmup_ratio=cfg.warmup_ratio, seed=cfg.seed, save_strategy="steps", save_steps=cfg.save_steps,
         save_total_limit=1, logging_steps=50, report_to="none", use_cpu=not gpu,
-        bf16=gpu and torch.cuda.is_bf16_supported(), dataloader_num_workers=4 if gpu else 0,
+        bf16=precision == "bf16", dataloader_num_workers=4 if gpu else 0,
         disable_tqdm=not _bars_shown(), **sampler,
     )
     trainer = CrossEncoderTrainer(model=model, args=args, train_dataset=ds, loss=CrossEntropyLoss(model))
@@ -149,6 +153,9 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
     resume = any((out / "_checkpoints").glob("checkpoint-*"))
     result = trainer.train(resume_from_checkpoint=True if resume else None)
     wall = time.time() - t0
+    # mixed precision patched the model's forward with autocast; undo it, so that what is saved and
+    # used after training (the card's usage example, a caller's model) runs as a plain model again
+    trainer.accelerator.unwrap_model(trainer.model, keep_fp32_wrapper=False)
     if cfg.save_fp16:
         model.model.half()
     model.save_pretrained(str(out))
@@ -160,7 +167,7 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
         else " ".join(["guard"] + sys.argv[1:]),
         "config": asdict(cfg), "pairs_total": len(ds), "pairs_by_source": counts,
         "steps": result.global_step, "train_loss": result.training_loss, "wall_seconds": round(wall, 1),
-        "hardware": hardware(),
+        "hardware": hardware(), "precision": precision,
     }
     (out / "training_summary.json").write_text(json.dumps(summary, indent=2))
     return summary
@@ -183,7 +190,8 @@ def hardware() -> str:
     where = f"{platform.machine()}, {os.cpu_count()} CPU cores"
     if torch.cuda.is_available():
         return f"{where}, GPU {torch.cuda.get_device_name(0)} (bf16)"
-    return f"{where}, no GPU"
+    from training.precision import cpu_has_bf16_matmul
+    return f"{where}, no GPU" + (" (AMX bf16)" if cpu_has_bf16_matmul() else "")
 
 
 def run_recipe(path: str | Path, work: Path | None = None) -> dict:
@@ -237,13 +245,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--domain-repeat", type=int, default=1)
     ap.add_argument("--repeat", action="append", default=[], help="oversample a file, e.g. mnli.train.jsonl=3")
     ap.add_argument("--group-by-length", action="store_true", help="batches of similar length (faster on a CPU)")
+    ap.add_argument("--precision", default="auto", choices=["auto", "fp32", "bf16"],
+                    help="auto: bf16 mixed precision where the GPU or CPU (AMX) runs it natively, else fp32")
     a = ap.parse_args(argv)
     cfg = TrainConfig(output_dir=a.output_dir, base_model=a.base, from_checkpoint=a.from_checkpoint,
                       epochs=a.epochs, batch_size=a.batch_size, learning_rate=a.lr, max_steps=a.max_steps,
                       limit=a.limit, seed=a.seed, domain_pairs=not a.no_domain,
                       map_2way=dict(m.split("=", 1) for m in a.map_2way) or None,
                       repeat={k: int(v) for k, v in (r.split("=", 1) for r in a.repeat)} or None,
-                      domain_repeat=a.domain_repeat, group_by_length=a.group_by_length)
+                      domain_repeat=a.domain_repeat, group_by_length=a.group_by_length, precision=a.precision)
     if a.data:
         cfg.train_files = a.data
     print(json.dumps(train(cfg), indent=2))
