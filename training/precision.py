@@ -1,9 +1,11 @@
 """Which arithmetic a training run uses: bf16 mixed precision where the hardware runs it natively.
 
 Why: CPU training is the path that always works here, and a CPU with AMX (Intel Sapphire Rapids
-and later) multiplies bf16 matrices in hardware — a claim-pair training step of 64 pairs took 1.65 s
-in fp32 and 1.11 s in bf16 on such a 2-core machine (session 20). Without AMX, bf16 on a CPU is
-emulated and slower than fp32, so "auto" keeps fp32 there. Mixed precision keeps the master weights
+and later) multiplies bf16 matrices in hardware — a length-grouped step of 64 general NLI pairs took
+1.38 s in fp32 and 0.86 s in bf16 on such a 2-core machine, with the same loss and, on the claim stage,
+the same out-of-fold AUC (session 20; README, "The NLI models"). Without AMX it was not measured —
+some CPUs have AVX-512 BF16 dot products, others would emulate bf16 — so "auto" keeps fp32 there and
+"bf16" is allowed only where the CPU has one of the two. Mixed precision keeps the master weights
 fp32 (the trainer's autocast), so a saved model is the same kind of file either way. Inference stays
 fp32: a bf16 score depends on the shapes of the batch it was computed in (|Δp| up to 0.02 on claim
 pairs), which the guard's "same score alone and in any batch" promise cannot allow.
@@ -31,25 +33,31 @@ def cpu_flags(cpuinfo: Path = Path("/proc/cpuinfo")) -> set[str]:
 
 
 def cpu_has_bf16_matmul(flags: set[str] | None = None) -> bool:
-    """AMX's bf16 tiles: the units that make bf16 training faster than fp32 on a CPU."""
+    """AMX's bf16 tiles: the units measured to make bf16 training faster than fp32 on a CPU."""
     flags = cpu_flags() if flags is None else flags
     return "amx_bf16" in flags and "amx_tile" in flags
 
 
+def cpu_has_bf16_instructions(flags: set[str] | None = None) -> bool:
+    """Any native bf16 arithmetic: AMX, or AVX-512 BF16's dot products (not measured here)."""
+    flags = cpu_flags() if flags is None else flags
+    return cpu_has_bf16_matmul(flags) or "avx512_bf16" in flags
+
+
 def choose(precision: str, gpu: bool, flags: set[str] | None = None) -> str:
     """The precision a run trains in: "fp32" or "bf16". ``precision`` "auto" picks bf16 on a CUDA
-    GPU that supports it and on a CPU with AMX, fp32 elsewhere; "fp32" / "bf16" are taken as given
-    (bf16 where the hardware lacks it is refused in one line rather than run slowly or not at all)."""
+    GPU that supports it and on a CPU with AMX, fp32 elsewhere; "fp32" / "bf16" are taken as given,
+    but bf16 on hardware with no bf16 arithmetic at all is refused in one line rather than emulated."""
     if precision not in PRECISIONS:
         raise PrecisionError(f"precision must be one of {', '.join(PRECISIONS)}, not {precision!r}")
     if gpu:
         import torch
-        native = torch.cuda.is_bf16_supported()
+        native = able = torch.cuda.is_bf16_supported()
     else:
-        native = cpu_has_bf16_matmul(flags)
+        native, able = cpu_has_bf16_matmul(flags), cpu_has_bf16_instructions(flags)
     if precision == "auto":
         return "bf16" if native else "fp32"
-    if precision == "bf16" and not native:
-        where = "this GPU" if gpu else "this CPU (no AMX bf16 units)"
+    if precision == "bf16" and not able:
+        where = "this GPU" if gpu else "this CPU (neither AMX nor AVX-512 BF16)"
         raise PrecisionError(f"bf16 training needs hardware that runs it natively; {where} does not")
     return precision
