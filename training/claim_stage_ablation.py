@@ -88,13 +88,14 @@ def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[i
 
 
 def main(argv: list[str] | None = None) -> None:
+    from training.precision import PRECISIONS
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--neutrals", default="0,4", help="values of same_document_neutrals to compare")
     ap.add_argument("--swaps", default="0", help="values of subject_swap_neutrals to compare")
     ap.add_argument("--perturb", default="0", help="0,1: without / with the perturbed pairs (claim_pairs.perturbed_pairs)")
     ap.add_argument("--identity", default="0", help="0,1: without / with each statement against itself (claim_pairs.identity_pairs)")
     ap.add_argument("--epochs", type=float, default=1.0)
-    ap.add_argument("--precision", default="auto", choices=["auto", "fp32", "bf16"],
+    ap.add_argument("--precision", default="auto", choices=PRECISIONS,
                     help="training arithmetic (training/precision.py); auto: bf16 on a CPU with AMX, else fp32")
     ap.add_argument("--keep-models", action="store_true",
                     help="keep each fold model (work/model_<variant>_fold<k>) to score other inputs out of fold")

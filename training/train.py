@@ -225,6 +225,8 @@ def run_recipe(path: str | Path, work: Path | None = None) -> dict:
 def main(argv: list[str] | None = None) -> None:
     import argparse
     import sys
+
+    from training.precision import PRECISIONS
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["--recipe"] and len(args) == 2:
         print(json.dumps(run_recipe(args[1]), indent=2))
@@ -245,7 +247,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--domain-repeat", type=int, default=1)
     ap.add_argument("--repeat", action="append", default=[], help="oversample a file, e.g. mnli.train.jsonl=3")
     ap.add_argument("--group-by-length", action="store_true", help="batches of similar length (faster on a CPU)")
-    ap.add_argument("--precision", default="auto", choices=["auto", "fp32", "bf16"],
+    ap.add_argument("--precision", default="auto", choices=PRECISIONS,
                     help="auto: bf16 mixed precision where the GPU or CPU (AMX) runs it natively, else fp32")
     a = ap.parse_args(argv)
     cfg = TrainConfig(output_dir=a.output_dir, base_model=a.base, from_checkpoint=a.from_checkpoint,
