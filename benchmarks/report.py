@@ -36,7 +36,7 @@ def machine() -> str:
     and bf16 training ~1.6x faster with AMX than without)."""
     import os
 
-    from training.precision import cpu_flags, cpu_has_bf16_matmul
+    from guard.hardware import cpu_flags, cpu_has_bf16_matmul
     flags = cpu_flags()
     isa = next((name for flag, name in (("avx512_vnni", "AVX-512 VNNI"), ("avx512f", "AVX-512"), ("avx2", "AVX2"))
                 if flag in flags), None)

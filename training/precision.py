@@ -6,42 +6,21 @@ and later) multiplies bf16 matrices in hardware — a length-grouped step of 64 
 the same out-of-fold AUC (session 20; README, "The NLI models"). Without AMX it was not measured —
 some CPUs have AVX-512 BF16 dot products, others would emulate bf16 — so "auto" keeps fp32 there and
 "bf16" is allowed only where the CPU has one of the two. Mixed precision keeps the master weights
-fp32 (the trainer's autocast), so a saved model is the same kind of file either way. Inference stays
-fp32: a bf16 score depends on the shapes of the batch it was computed in (|Δp| up to 0.02 on claim
-pairs), which the guard's "same score alone and in any batch" promise cannot allow.
+fp32 (the trainer's autocast), so a saved model is the same kind of file either way. Inference in
+bf16 is a separate, opt-in backend (``guard.nli.tiles``): a bf16 score depends on the shapes of the
+batch it was computed in, so it runs every pair in tiles of one fixed shape.
 """
 from __future__ import annotations
 
-from pathlib import Path
+from guard.hardware import cpu_flags, cpu_has_bf16_instructions, cpu_has_bf16_matmul
+
+__all__ = ["PRECISIONS", "PrecisionError", "choose", "cpu_flags", "cpu_has_bf16_instructions", "cpu_has_bf16_matmul"]
 
 PRECISIONS = ("auto", "fp32", "bf16")
 
 
 class PrecisionError(ValueError):
     """A precision that is unknown, or that this hardware cannot train in."""
-
-
-def cpu_flags(cpuinfo: Path = Path("/proc/cpuinfo")) -> set[str]:
-    """The CPU's feature flags as the kernel reports them; empty where there is no /proc/cpuinfo."""
-    try:
-        for line in cpuinfo.read_text().splitlines():
-            if line.startswith("flags"):
-                return set(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    return set()
-
-
-def cpu_has_bf16_matmul(flags: set[str] | None = None) -> bool:
-    """AMX's bf16 tiles: the units measured to make bf16 training faster than fp32 on a CPU."""
-    flags = cpu_flags() if flags is None else flags
-    return "amx_bf16" in flags and "amx_tile" in flags
-
-
-def cpu_has_bf16_instructions(flags: set[str] | None = None) -> bool:
-    """Any native bf16 arithmetic: AMX, or AVX-512 BF16's dot products (not measured here)."""
-    flags = cpu_flags() if flags is None else flags
-    return cpu_has_bf16_matmul(flags) or "avx512_bf16" in flags
 
 
 def choose(precision: str, gpu: bool, flags: set[str] | None = None) -> str:

@@ -190,7 +190,7 @@ def hardware() -> str:
     where = f"{platform.machine()}, {os.cpu_count()} CPU cores"
     if torch.cuda.is_available():
         return f"{where}, GPU {torch.cuda.get_device_name(0)} (bf16)"
-    from training.precision import cpu_has_bf16_matmul
+    from guard.hardware import cpu_has_bf16_matmul
     return f"{where}, no GPU" + (" (AMX bf16)" if cpu_has_bf16_matmul() else "")
 
 
