@@ -28,6 +28,7 @@ class GuardConfig:
     stages: tuple[str, ...] = STAGES
     nli_model: str | None = None          # hub id or directory; None → shipped models/nli-minilm-l6-v2
     nli_quantize: bool = False            # fp32: deterministic per pair; dynamic int8 drifts with the batch
+    nli_backend: str = "auto"             # auto (ONNX Runtime fp32 on a CPU), onnx, torch, or bf16 (AMX, opt-in)
     gated: bool = True                    # False only for ablations: NLI may block unchecked
     gate_config: str | None = None        # JSON file; None → gate.json beside the model, if any
     gate: str = "learned"                 # "learned": learned_gate.json beside the model decides (if shipped);
@@ -44,14 +45,25 @@ class GuardConfig:
         raise ValueError(f"unknown profile {name!r} (fast, accurate)")
 
     def __post_init__(self):
+        self.validate()
+
+    def validate(self) -> None:
+        """Refuse what cannot run, in one line (the CLI sets fields after construction, so ``Guard``
+        asks again)."""
+        from guard.nli.scorer import BACKENDS
         bad = set(self.stages) - set(STAGES)
         if bad or not self.stages:
             raise ValueError(f"unknown stage(s) {sorted(bad)}; choose from {', '.join(STAGES)}")
+        if self.nli_backend not in BACKENDS:
+            raise ValueError(f"unknown NLI backend {self.nli_backend!r}; choose from {', '.join(BACKENDS)}")
+        if self.nli_backend == "bf16" and self.nli_quantize:
+            raise ValueError("the bf16 NLI backend and int8 quantisation exclude each other")
 
 
 class Guard:
     def __init__(self, config: GuardConfig | None = None, normalizer=None, nli_gate=None):
         self.config = config or GuardConfig()
+        self.config.validate()
         inner = normalizer or get_normalizer(self.config.normalizer, **self.config.normalizer_config)
         self.normalizer = SafeNormalizer(inner)
         self.comparator = StructuralComparator()
@@ -83,7 +95,8 @@ class Guard:
         from guard.nli.evidence_gate import EvidenceGate
         from guard.nli.learned_gate import GATE_FILE, LearnedGate
         try:
-            scorer = NLIScorer(self.config.nli_model, quantize=self.config.nli_quantize)
+            scorer = NLIScorer(self.config.nli_model, quantize=self.config.nli_quantize,
+                               backend=self.config.nli_backend)
         except ModelUnavailable as exc:
             msg = f"NLI stage unavailable, running structural-only: {exc}"
             log.warning(msg)

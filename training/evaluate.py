@@ -24,9 +24,9 @@ def metrics(gold: list[str], pred: list[str], labels: tuple[str, ...]) -> dict:
 
 
 def evaluate_files(model: str, files: list[str], quantize: bool = False, limit: int | None = None,
-                   scorer=None, on_file=None, device: str = "cpu") -> dict:
+                   scorer=None, on_file=None, device: str = "cpu", backend: str = "auto") -> dict:
     from guard.nli.scorer import NLIScorer
-    scorer = scorer or NLIScorer(model, quantize=quantize, batch_size=64, device=device)
+    scorer = scorer or NLIScorer(model, quantize=quantize, batch_size=64, device=device, backend=backend)
     out = {"model": model, "quantized": quantize, "backend": getattr(scorer, "backend", None), "files": {}}
     for f in files:
         rows = _read_jsonl(Path(f))[:limit] if limit else _read_jsonl(Path(f))

@@ -119,18 +119,28 @@ class EvidenceGate:
         """(forward, backward) NLI scores as the scorer gives them (shown with the decision), then
         the same at the gate's temperature (its evidence); backward is None where the gate's rule
         leaves it unscored — the rule reads the gate's scores, as when the gate was fitted. A pair's
-        scores never depend on the others in the call (fp32, static int8), so scoring the second
-        direction in a call of its own changes no number."""
+        scores never depend on the others in the call (fp32, static int8, the bf16 tiles), so scoring
+        the second direction in a call of its own, or in the first call, changes no number."""
         pairs = [(a_text, b_text) for _, a_text, _, b_text in items]
         below = self.gate.backward_below
         if below is None:
             return [(f, b, self._to_gate(f), self._to_gate(b)) for f, b in self.scorer.score_both(pairs)]
-        forward = self.scorer.predict(pairs)
+        rows = getattr(self.scorer, "tile_rows", None)
+        if rows and 2 * len(pairs) <= rows:
+            # a tiled backend runs a whole tile however few pairs fill it: the second direction
+            # costs nothing in the first call, and a second call would cost a tile more
+            forward, spare = map(list, zip(*self.scorer.score_both(pairs)))
+        else:
+            forward, spare = self.scorer.predict(pairs), None
         gate_forward = [self._to_gate(f) for f in forward]
         need = [i for i, f in enumerate(gate_forward) if needs_backward(f, below)]
         backward: list = [None] * len(pairs)
-        for i, b in zip(need, self.scorer.predict([(pairs[i][1], pairs[i][0]) for i in need]) if need else []):
-            backward[i] = b
+        if spare is not None:
+            for i in need:
+                backward[i] = spare[i]
+        else:
+            for i, b in zip(need, self.scorer.predict([(pairs[i][1], pairs[i][0]) for i in need]) if need else []):
+                backward[i] = b
         return [(f, b, gf, self._to_gate(b)) for f, b, gf in zip(forward, backward, gate_forward)]
 
     def assess(self, items: list[tuple[Norm, str, Norm, str]], verdicts: list[Verdict]) -> list[NLIResult]:
