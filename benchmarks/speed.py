@@ -27,16 +27,24 @@ def _pct(xs: list[float]) -> dict:
             "p99_ms": float(np.percentile(a, 99)), "n": len(xs)}
 
 
-def write_latency(n: int, profile: str, n_writes: int = 200, nli_model: str | None = None) -> dict:
+def _config(profile: str, nli_backend: str = "auto"):
+    from guard.pipeline import GuardConfig
+    cfg = GuardConfig.profile(profile)
+    cfg.nli_backend = nli_backend
+    return cfg
+
+
+def write_latency(n: int, profile: str, n_writes: int = 200, nli_model: str | None = None,
+                  nli_backend: str = "auto") -> dict:
     """Guarded writes (remember) against a store of ``n`` active claims (``nli_model``: another
-    cross-encoder for the accurate profile, with the gate fitted beside it)."""
+    cross-encoder for the accurate profile, with the gate fitted beside it; ``nli_backend``: what runs it)."""
     from benchmarks.synth import make_store
-    from guard.pipeline import Guard, GuardConfig
+    from guard.pipeline import Guard
     from guard.service import GuardService
     claims, _ = make_store(n, seed=7)
     probes, _ = make_store(n_writes * 2, conflict_rate=0.2, seed=99)
     with tempfile.TemporaryDirectory() as d:
-        cfg = GuardConfig.profile(profile)
+        cfg = _config(profile, nli_backend)
         cfg.nli_model = nli_model
         store = GuardService(Path(d) / "s.sqlite", guard=Guard(cfg))
         t = time.perf_counter()
@@ -50,7 +58,8 @@ def write_latency(n: int, profile: str, n_writes: int = 200, nli_model: str | No
             lat.append(time.perf_counter() - t)
             tiers[res.decision.tier.value] = tiers.get(res.decision.tier.value, 0) + 1
         store.close()
-    return {"size": n, "profile": profile, "setup_seconds": round(setup, 1), **_pct(lat), "tiers": tiers}
+    return {"size": n, "profile": profile, "nli_backend": nli_backend, "setup_seconds": round(setup, 1), **_pct(lat),
+            "tiers": tiers}
 
 
 def store_open(n: int, opens: int = 2) -> dict:
@@ -100,36 +109,36 @@ def scan_one(n: int, profile: str, exhaustive: bool) -> dict:
             "warn": sum(f["tier"] == "warn" for f in rep.findings), "findings": found}
 
 
-def store_scans(n: int, writes: int = 100, list_scan: bool = True) -> dict:
+def store_scans(n: int, writes: int = 100, list_scan: bool = True, nli_backend: str = "auto") -> dict:
     """``guard scan`` of a SQLite store against a scan of the same claims as a list, accurate profile:
     the store's first scan (norms and vectors already stored by its writes), the same scan again
     (NLI scores from the store), and again after ``writes`` guarded writes. Each scan gets a fresh
     Guard, as a fresh CLI process would (empty memory caches). ``list_scan=False`` leaves out the
-    list scan (at 100k it is ~27 min on 2 cores)."""
+    list scan (at 100k it is ~27 min on 2 cores). ``nli_backend``: what runs the cross-encoder."""
     from benchmarks.synth import make_store
-    from guard.pipeline import Guard, GuardConfig
+    from guard.pipeline import Guard
     from guard.scan import ScanConfig, Scanner
     from guard.service import GuardService
     claims, _ = make_store(n, seed=7)
     probes, _ = make_store(writes * 2, conflict_rate=0.2, seed=99)
     cfg = ScanConfig(progress=False)              # the candidate search a user's scan runs
     key = lambda rep: {(f["existing_id"], f["incoming_id"], f["tier"]) for f in rep.findings}   # noqa: E731
-    out: dict = {"size": n, "profile": "accurate"}
+    out: dict = {"size": n, "profile": "accurate", "nli_backend": nli_backend}
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "s.sqlite"
         t = time.perf_counter()
-        svc = GuardService(path, guard=Guard(GuardConfig.profile("accurate")))
+        svc = GuardService(path, guard=Guard(_config("accurate", nli_backend)))
         svc.ingest(claims)
         svc.refresh()
         out["store_build_seconds"] = round(time.perf_counter() - t, 1)
         listed = None
         if list_scan:
             t = time.perf_counter()
-            listed = Scanner(Guard(GuardConfig.profile("accurate")), cfg).scan(claims)
+            listed = Scanner(Guard(_config("accurate", nli_backend)), cfg).scan(claims)
             out["list_scan"] = {"seconds": round(time.perf_counter() - t, 1), "stages": listed.stage_seconds}
         for name in ("store_scan_first", "store_scan_again"):
             t = time.perf_counter()
-            rep = Scanner(Guard(GuardConfig.profile("accurate")), cfg).scan_store(path)
+            rep = Scanner(Guard(_config("accurate", nli_backend)), cfg).scan_store(path)
             out[name] = {"seconds": round(time.perf_counter() - t, 1), "stages": rep.stage_seconds}
             if listed is not None:
                 what = "list_scan" if list_scan else "first_store_scan"
@@ -140,7 +149,7 @@ def store_scans(n: int, writes: int = 100, list_scan: bool = True) -> dict:
         stored = sum(svc.remember(c.text, c.scope, c.window).stored for c in probes[:writes])
         svc.close()
         t = time.perf_counter()
-        rep = Scanner(Guard(GuardConfig.profile("accurate")), cfg).scan_store(path)
+        rep = Scanner(Guard(_config("accurate", nli_backend)), cfg).scan_store(path)
         out["store_scan_after_writes"] = {"writes": writes, "stored": stored, "seconds": round(time.perf_counter() - t, 1),
                                           "stages": rep.stage_seconds, "claims": rep.claims}
     out["block"] = sum(f["tier"] == "block" for f in listed.findings)
@@ -177,12 +186,15 @@ def recall(fast: dict, full: dict) -> float:
 
 
 def claim_pair_throughput(runs: int = 3) -> dict:
-    """torch fp32, ONNX Runtime fp32 (the default) and int8 on claims_dev's pairs in both
-    directions (640 claim-length pairs, batch 32): the median of ``runs`` timed passes each, the cache cleared between them."""
+    """torch fp32, ONNX Runtime fp32 (the default), int8 and, on a CPU with AMX, the bf16 tiles on
+    claims_dev's pairs in both directions (640 claim-length pairs, batch 32): the median of ``runs``
+    timed passes each, the cache cleared between them."""
+    from guard.hardware import cpu_has_bf16_matmul
     from guard.nli import NLIScorer
     pairs = _claims_dev_both_ways()
     out = {}
-    for kw in ({"backend": "torch"}, {}, {"quantize": True}):     # torch fp32, ONNX Runtime fp32, int8
+    backends = [{"backend": "torch"}, {}, {"quantize": True}] + ([{"backend": "bf16"}] if cpu_has_bf16_matmul() else [])
+    for kw in backends:
         sc = NLIScorer(**kw)
         out[sc.backend] = _pairs_per_second(sc, pairs, runs)
     return out
@@ -333,8 +345,9 @@ if __name__ == "__main__":
         print(json.dumps(scan_one(int(sys.argv[2]), sys.argv[3], "--exhaustive" in sys.argv)))
     elif len(sys.argv) > 1 and sys.argv[1] == "--store-scan":
         # python -m benchmarks.speed --store-scan 10000 OUT.json
-        # python -m benchmarks.speed --store-scan 100000 OUT.json --no-list
-        rep = store_scans(int(sys.argv[2]), list_scan="--no-list" not in sys.argv)
+        # python -m benchmarks.speed --store-scan 100000 OUT.json --no-list [--nli-backend bf16]
+        backend = sys.argv[sys.argv.index("--nli-backend") + 1] if "--nli-backend" in sys.argv else "auto"
+        rep = store_scans(int(sys.argv[2]), list_scan="--no-list" not in sys.argv, nli_backend=backend)
         rep["command"] = "python -m benchmarks.speed " + " ".join(sys.argv[1:])
         Path(sys.argv[3]).parent.mkdir(parents=True, exist_ok=True)
         Path(sys.argv[3]).write_text(json.dumps(rep, indent=2))
