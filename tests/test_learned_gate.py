@@ -367,3 +367,13 @@ def test_the_gate_reads_nli_scores_at_its_own_temperature_and_shows_the_models(n
     assert r_old.gates["pc_max"] == pytest.approx(max(shown["contradiction"],
                                                       calibrated.predict([(it[0][3], it[0][1])])[0]["contradiction"]),
                                                   abs=1e-4)
+
+
+@pytest.mark.parametrize("model", ["nli-minilm-l6-v2", "nli-minilm-l3-v2"])
+def test_every_shipped_gate_carries_both_floors(model):
+    """The opt-in student's gate was fitted before the floors existed and blocked 235 ordinary pairs
+    of the 2,000-claim short-claim store (107 with them); a shipped gate without them is a regression."""
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "models" / model / "learned_gate.json"
+    gate = LearnedGate.load(path)
+    assert 0.1 < gate.min_block_similarity_ < 0.5 and 0.05 < gate.min_block_predicate_similarity_ < 0.5
