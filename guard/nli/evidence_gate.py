@@ -126,7 +126,7 @@ class EvidenceGate:
         if below is None:
             return [(f, b, self._to_gate(f), self._to_gate(b)) for f, b in self.scorer.score_both(pairs)]
         rows = getattr(self.scorer, "tile_rows", None)
-        if rows and 2 * len(pairs) <= rows:
+        if rows and pairs and 2 * len(pairs) <= rows:
             # a tiled backend runs a whole tile however few pairs fill it: the second direction
             # costs nothing in the first call, and a second call would cost a tile more
             forward, spare = map(list, zip(*self.scorer.score_both(pairs)))
