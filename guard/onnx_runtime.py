@@ -170,13 +170,8 @@ class OrtModel:
         for s in tqdm(range(0, len(order), self.batch_size), desc=self.kind, unit="batch", disable=not show_progress):
             idx = order[s:s + self.batch_size]
             width = max(len(enc[i].ids) for i in idx)
-            feed = {n: np.zeros((len(idx), width), dtype=np.int64) for n in INPUTS}
-            feed["input_ids"].fill(self.pad_id)
-            for row, i in enumerate(idx):
-                e, n = enc[i], len(enc[i].ids)
-                feed["input_ids"][row, :n] = e.ids
-                feed["attention_mask"][row, :n] = e.attention_mask
-                feed["token_type_ids"][row, :n] = e.type_ids
+            feed = padded_feed([{"input_ids": enc[i].ids, "attention_mask": enc[i].attention_mask,
+                                 "token_type_ids": enc[i].type_ids} for i in idx], width, self.pad_id)
             res = self.session.run(None, {k: v for k, v in feed.items() if k in self.input_names})[0]
             if self.kind == "bi-encoder":
                 mask = feed["attention_mask"][..., None].astype(np.float32)
@@ -185,6 +180,20 @@ class OrtModel:
             for row, i in enumerate(idx):
                 out[i] = res[row]
         return out
+
+
+def padded_feed(rows: list[dict], width: int, pad_id: int) -> dict[str, np.ndarray]:
+    """A batch's model inputs: each row's token ids, mask and segment ids at the left of a
+    ``width``-long row, the rest pad ids (ids) and zeros (mask, segments); only the inputs the rows
+    hold (MPNet and RoBERTa take no segment ids)."""
+    names = [k for k in INPUTS if k in rows[0]]
+    feed = {k: np.zeros((len(rows), width), dtype=np.int64) for k in names}
+    feed["input_ids"].fill(pad_id)
+    for r, row in enumerate(rows):
+        n = len(row["input_ids"])
+        for k in names:
+            feed[k][r, :n] = row[k]
+    return feed
 
 
 def read_json(path: Path):

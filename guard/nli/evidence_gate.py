@@ -134,13 +134,11 @@ class EvidenceGate:
             forward, spare = self.scorer.predict(pairs), None
         gate_forward = [self._to_gate(f) for f in forward]
         need = [i for i, f in enumerate(gate_forward) if needs_backward(f, below)]
+        if spare is None and need:
+            spare = dict(zip(need, self.scorer.predict([(pairs[i][1], pairs[i][0]) for i in need])))
         backward: list = [None] * len(pairs)
-        if spare is not None:
-            for i in need:
-                backward[i] = spare[i]
-        else:
-            for i, b in zip(need, self.scorer.predict([(pairs[i][1], pairs[i][0]) for i in need]) if need else []):
-                backward[i] = b
+        for i in need:
+            backward[i] = spare[i]
         return [(f, b, gf, self._to_gate(b)) for f, b, gf in zip(forward, backward, gate_forward)]
 
     def assess(self, items: list[tuple[Norm, str, Norm, str]], verdicts: list[Verdict]) -> list[NLIResult]:

@@ -48,11 +48,13 @@ class TiledModel:
     def _logits(self, pairs: list[tuple[str, str]], show_progress: bool) -> np.ndarray:
         import torch
         from tqdm import tqdm
+
+        from guard.onnx_runtime import INPUTS, padded_feed
         if not pairs:
             return np.zeros((0, self.model.config.num_labels), dtype=np.float64)
         enc = self.tokenizer([p for p, _ in pairs], [h for _, h in pairs], truncation=True,
                              max_length=self.max_length)
-        names = [k for k in ("input_ids", "token_type_ids", "attention_mask") if k in enc]
+        names = [k for k in INPUTS if k in enc]
         by_length: dict[int, list[int]] = {}
         for i, ids in enumerate(enc["input_ids"]):
             by_length.setdefault(bucket(len(ids), self.step, self.max_length), []).append(i)
@@ -61,13 +63,8 @@ class TiledModel:
         out = np.zeros((len(pairs), self.model.config.num_labels), dtype=np.float64)
         with torch.inference_mode():
             for width, idx in tqdm(tiles, desc="nli", unit="tile", disable=not show_progress):
-                feed = {k: np.zeros((self.rows, width), dtype=np.int64) for k in names}
-                feed["input_ids"].fill(self.pad_id)
-                for row in range(self.rows):
-                    i = idx[row] if row < len(idx) else idx[0]      # a short tile repeats its first pair
-                    n = len(enc["input_ids"][i])
-                    for k in names:
-                        feed[k][row, :n] = enc[k][i]
+                filled = idx + [idx[0]] * (self.rows - len(idx))     # a short tile repeats its first pair
+                feed = padded_feed([{k: enc[k][i] for k in names} for i in filled], width, self.pad_id)
                 res = self.model(**{k: torch.from_numpy(v) for k, v in feed.items()}).logits
                 out[idx] = res[:len(idx)].float().numpy()
         return out
