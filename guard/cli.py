@@ -46,10 +46,11 @@ def main(store: Path = typer.Option(Path(os.environ.get("GUARD_STORE", "claims.s
                                                "(python -m training.export_onnx; deterministic, batched), else torch "
                                                "dynamic int8 one pair at a time."),
          nli_backend: str = typer.Option(os.environ.get("GUARD_NLI_BACKEND", "auto"), "--nli-backend",
-                                         help="auto (ONNX Runtime fp32 on a CPU, the default), onnx, torch, or "
-                                              "bf16: torch in bf16 on a CPU with AMX, in fixed-shape tiles (about "
-                                              "twice as fast on scans, the same score for a pair in any batch, up to "
-                                              "~0.03 from fp32's); env GUARD_NLI_BACKEND."),
+                                         help="auto (ONNX Runtime fp32 on a CPU, the default), onnx, torch, "
+                                              "openvino (OpenVINO fp32: the same scores, faster), or on a CPU with AMX "
+                                              "openvino-bf16 (about four times ONNX Runtime fp32 on scans, the same "
+                                              "score for a pair in any batch, up to ~0.04 from fp32's) or bf16 (torch "
+                                              "bf16 in fixed-shape tiles, about twice); env GUARD_NLI_BACKEND."),
          allow_structural_only: bool = typer.Option(False, "--allow-structural-only",
                                                     help="run on when the NLI model cannot load"),
          quiet: bool = typer.Option(False, "--quiet", "-q", help="no notes or progress on stderr"),

@@ -126,7 +126,7 @@ class OrtModel:
         if kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}")
         from tokenizers import Tokenizer
-        self.dir, self.kind, self.batch_size = Path(model_dir), kind, batch_size
+        self.dir, self.kind, self.batch_size, self.max_length = Path(model_dir), kind, batch_size, max_length
         self.tokenizer = Tokenizer.from_file(str(self.dir / "tokenizer.json"))
         self.tokenizer.enable_truncation(max_length=max_length, strategy="longest_first")
         self.tokenizer.no_padding()
@@ -136,12 +136,22 @@ class OrtModel:
         if not self.onnx_file.is_file():
             log.info("exporting %s to ONNX (once): %s", self.dir, self.onnx_file)
             export(self.dir, kind, self.onnx_file)
-        self.session = session(self.onnx_file)
-        self.input_names = [i.name for i in self.session.get_inputs()]
+        self._open(self.onnx_file)
         # pad as the model's own tokenizer would (MPNet and RoBERTa pad with 1 and number positions
         # from the non-pad tokens); the mask keeps padding out of the real tokens either way
         config = read_json(self.dir / "config.json")
         self.pad_id = int(config.get("pad_token_id") or 0) if isinstance(config, dict) else 0
+
+    def _open(self, onnx_file: Path) -> None:
+        self.session = session(onnx_file)
+        self.input_names = [i.name for i in self.session.get_inputs()]
+
+    def _infer(self, feed: dict[str, np.ndarray]) -> np.ndarray:
+        return self.session.run(None, {k: v for k, v in feed.items() if k in self.input_names})[0]
+
+    def _width(self, longest: int) -> int:
+        """The padded length of a batch whose longest input has ``longest`` tokens."""
+        return longest
 
     @classmethod
     def load(cls, model_dir: str | Path, kind: str, max_length: int, **kw) -> "OrtModel | None":
@@ -169,10 +179,10 @@ class OrtModel:
         out: list = [None] * len(enc)
         for s in tqdm(range(0, len(order), self.batch_size), desc=self.kind, unit="batch", disable=not show_progress):
             idx = order[s:s + self.batch_size]
-            width = max(len(enc[i].ids) for i in idx)
+            width = self._width(max(len(enc[i].ids) for i in idx))
             feed = padded_feed([{"input_ids": enc[i].ids, "attention_mask": enc[i].attention_mask,
                                  "token_type_ids": enc[i].type_ids} for i in idx], width, self.pad_id)
-            res = self.session.run(None, {k: v for k, v in feed.items() if k in self.input_names})[0]
+            res = self._infer(feed)
             if self.kind == "bi-encoder":
                 mask = feed["attention_mask"][..., None].astype(np.float32)
                 pooled = (res * mask).sum(axis=1) / np.clip(mask.sum(axis=1), 1e-9, None)

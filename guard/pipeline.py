@@ -28,7 +28,8 @@ class GuardConfig:
     stages: tuple[str, ...] = STAGES
     nli_model: str | None = None          # hub id or directory; None → shipped models/nli-minilm-l6-v2
     nli_quantize: bool = False            # fp32: deterministic per pair; dynamic int8 drifts with the batch
-    nli_backend: str = "auto"             # auto (ONNX Runtime fp32 on a CPU), onnx, torch, or bf16 (AMX, opt-in)
+    nli_backend: str = "auto"             # auto (ONNX Runtime fp32 on a CPU), onnx, torch, openvino, or the
+                                          # opt-in bf16 ones on AMX: bf16 (torch tiles), openvino-bf16
     gated: bool = True                    # False only for ablations: NLI may block unchecked
     gate_config: str | None = None        # JSON file; None → gate.json beside the model, if any
     gate: str = "learned"                 # "learned": learned_gate.json beside the model decides (if shipped);
@@ -56,8 +57,8 @@ class GuardConfig:
             raise ValueError(f"unknown stage(s) {sorted(bad)}; choose from {', '.join(STAGES)}")
         if self.nli_backend not in BACKENDS:
             raise ValueError(f"unknown NLI backend {self.nli_backend!r}; choose from {', '.join(BACKENDS)}")
-        if self.nli_backend == "bf16" and self.nli_quantize:
-            raise ValueError("the bf16 NLI backend and int8 quantisation exclude each other")
+        if self.nli_backend in ("bf16", "openvino", "openvino-bf16") and self.nli_quantize:
+            raise ValueError(f"the {self.nli_backend} NLI backend and int8 quantisation exclude each other")
 
 
 class Guard:

@@ -1,0 +1,126 @@
+"""The OpenVINO backends (``--nli-backend openvino`` / ``openvino-bf16``): the same ONNX graph as
+ONNX Runtime, compiled by OpenVINO. fp32 must give ONNX Runtime's scores; bf16 (a CPU with AMX only)
+must give a pair the same score alone and in any batch. Skipped, saying why, where OpenVINO is not
+installed or (bf16) the CPU has no AMX."""
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+from guard.hardware import cpu_has_bf16_matmul
+from tests.test_nli_tiles import PAIRS
+
+pytest.importorskip("openvino", reason="OpenVINO is not installed (pip install 'claim-guard[openvino]')")
+AMX = pytest.mark.skipif(not cpu_has_bf16_matmul(), reason="the openvino-bf16 backend needs a CPU with AMX (amx_bf16, amx_tile)")
+
+
+@pytest.fixture(scope="module")
+def ort_scorer():
+    from guard.nli import NLIScorer
+    sc = NLIScorer(calibrated=False)
+    assert sc.backend == "onnxruntime fp32"
+    return sc
+
+
+@pytest.fixture(scope="module")
+def ov_fp32():
+    from guard.nli import NLIScorer
+    return NLIScorer(backend="openvino", calibrated=False)
+
+
+def test_openvino_fp32_gives_onnx_runtimes_scores(ort_scorer, ov_fp32):
+    assert ov_fp32.backend == "openvino fp32"
+    a, b = ov_fp32._logits(PAIRS), ort_scorer._logits(PAIRS)
+    assert a.shape == (len(PAIRS), 3)
+    assert np.abs(a - b).max() < 1e-3
+    assert ov_fp32.fingerprint != ort_scorer.fingerprint          # a store's score cache keeps them apart
+    assert ov_fp32._logits([]).shape[0] == 0
+
+
+def test_openvino_fp32_scores_a_pair_alike_alone_and_in_a_crowd(ov_fp32):
+    together = ov_fp32._logits(PAIRS * 3)
+    alone = np.stack([ov_fp32._logits([p])[0] for p in PAIRS])
+    assert np.abs(np.tile(alone, (3, 1)) - together).max() < 1e-4
+
+
+def test_threads_sharing_one_openvino_scorer_get_a_single_callers_scores(ov_fp32):
+    """The server's threads share one scorer, and an OpenVINO infer request is not safe to share:
+    sixteen mixes from eight threads at once."""
+    expected = ov_fp32._logits(PAIRS)
+    rng = np.random.default_rng(1)
+    orders = [rng.permutation(len(PAIRS)) for _ in range(16)]
+    with ThreadPoolExecutor(8) as pool:
+        got = list(pool.map(lambda o: ov_fp32._logits([PAIRS[i] for i in o]), orders))
+    for o, g in zip(orders, got):
+        assert np.abs(g - expected[o]).max() < 1e-4
+
+
+def test_refusals_are_one_line(monkeypatch, tmp_path):
+    import builtins
+
+    import guard.hardware
+    from guard.nli import ModelUnavailable, NLIScorer
+    with pytest.raises(ValueError, match="unquantised"):
+        NLIScorer(backend="openvino", quantize=True)
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)          # a hub id would otherwise be refused first
+    with pytest.raises(ModelUnavailable, match="local model folder"):
+        NLIScorer("some-org/some-hub-model", backend="openvino")
+    (tmp_path / "config.json").write_text("{}")
+    with pytest.raises(ModelUnavailable, match="local model folder"):
+        NLIScorer(tmp_path, backend="openvino")                    # no tokenizer.json
+    monkeypatch.setattr(guard.hardware, "cpu_flags", lambda *a, **k: {"avx2", "avx512_vnni"})
+    with pytest.raises(ModelUnavailable, match="AMX") as err:
+        NLIScorer(backend="openvino-bf16")
+    assert "\n" not in str(err.value)
+    monkeypatch.undo()
+    real_import = builtins.__import__
+
+    def no_openvino(name, *a, **k):
+        if name == "openvino" or name.startswith("openvino."):
+            raise ImportError("No module named 'openvino'")
+        return real_import(name, *a, **k)
+    monkeypatch.setattr(builtins, "__import__", no_openvino)
+    with pytest.raises(ModelUnavailable, match=r"OpenVINO is not installed") as err:
+        NLIScorer(backend="openvino")
+    assert "\n" not in str(err.value)
+
+
+def test_the_cli_refuses_openvino_with_quantize_in_one_line(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "guard.cli", "--store", str(tmp_path / "s.sqlite"), "--nli-backend",
+                        "openvino", "--quantize", "check", "Backups run daily."], capture_output=True, text=True,
+                       timeout=120, check=False)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "exclude each other" in r.stderr and r.stderr.startswith("error: ")
+
+
+@AMX
+def test_a_pairs_openvino_bf16_score_is_the_same_alone_and_in_any_batch(ort_scorer):
+    from guard.nli import NLIScorer
+    sc = NLIScorer(backend="openvino-bf16", calibrated=False)
+    assert sc.backend == "openvino bf16 (AMX)"
+    alone = np.stack([sc._logits([p])[0] for p in PAIRS])
+    rng = np.random.default_rng(0)
+    for n in (2, 3, 8, 17, 40):                   # other row counts, companions and padded lengths
+        idx = rng.integers(0, len(PAIRS), n)
+        assert np.array_equal(sc._logits([PAIRS[i] for i in idx]), alone[idx]), n
+    # close to the fp32 scores the gate was fitted on
+    fp32 = ort_scorer._logits(PAIRS)
+
+    def softmax(z):
+        e = np.exp(z - z.max(1, keepdims=True))
+        return e / e.sum(1, keepdims=True)
+    assert (alone.argmax(1) == fp32.argmax(1)).all()
+    assert np.abs(softmax(alone) - softmax(fp32)).max() < 0.05
+
+
+@AMX
+def test_the_issue_examples_keep_their_tiers_under_openvino_bf16():
+    from guard.claims import Claim
+    from guard.pipeline import Guard, GuardConfig
+    from tests.test_issue_examples import EXAMPLES
+    g = Guard(GuardConfig(nli_backend="openvino-bf16"))
+    assert g.nli_gate.scorer.backend == "openvino bf16 (AMX)"
+    js = g.judge_pairs(g.pair_items([(Claim(text=a), Claim(text=b)) for a, b, _ in EXAMPLES]))
+    assert [j.tier.value for j in js] == [t for _, _, t in EXAMPLES]
