@@ -53,6 +53,55 @@ def file_fingerprint(path: Path) -> str:
     return h.hexdigest()[:20]
 
 
+DEFAULT_CACHE_MB = 2048
+
+
+def cache_budget_bytes() -> int:
+    """``GUARD_CACHE_MAX_MB`` (default 2048): how much the ONNX copies may hold together."""
+    raw = os.environ.get("GUARD_CACHE_MAX_MB", "").strip()
+    try:
+        mb = float(raw) if raw else DEFAULT_CACHE_MB
+    except ValueError:
+        log.warning("GUARD_CACHE_MAX_MB=%r is not a number; using %d", raw, DEFAULT_CACHE_MB)
+        mb = DEFAULT_CACHE_MB
+    return max(0, int(mb * 1024 * 1024))
+
+
+def prune_exports(folder: Path, keep: Path | None = None, budget: int | None = None) -> list[Path]:
+    """Remove the least recently used ONNX copies until the folder's copies fit the budget.
+
+    Why: a copy is ~90 MB and keyed by its weights, so every fine-tuned checkpoint, fold model or
+    test model ever run adds one, and nothing ever needed them again (one machine here had gathered
+    175 copies, 15 GB). A copy is touched when used, so the ones in use stay; ``keep`` (the copy just
+    made) is never removed. A process that still has a removed copy open keeps reading it, and one
+    that asks for it later exports it again. Best effort: a file that cannot be removed is left."""
+    budget = cache_budget_bytes() if budget is None else budget
+    files = []
+    for f in folder.glob("*.onnx"):
+        try:
+            st = f.stat()
+        except OSError:
+            continue
+        files.append((st.st_mtime, st.st_size, f))
+    total = sum(size for _, size, _ in files)
+    removed = []
+    for _, size, f in sorted(files, key=lambda t: t[0]):
+        if total <= budget:
+            break
+        if keep is not None and f == keep:
+            continue
+        try:
+            f.unlink()
+        except OSError:
+            continue
+        total -= size
+        removed.append(f)
+    if removed:
+        log.info("removed %d least recently used ONNX copies from %s (budget %d MB)", len(removed), folder,
+                 budget // (1024 * 1024))
+    return removed
+
+
 def export_path(model_dir: Path, kind: str) -> Path | None:
     w = weights_file(model_dir)
     return cache_dir() / "onnx" / f"{kind}-{file_fingerprint(w)}.onnx" if w else None
@@ -133,14 +182,30 @@ class OrtModel:
         self.onnx_file = onnx_file or export_path(self.dir, kind)
         if self.onnx_file is None:
             raise FileNotFoundError(f"{self.dir} has no weights file")
+        cached = onnx_file is None           # a copy in the cache folder, not a file shipped with the model
         if not self.onnx_file.is_file():
-            log.info("exporting %s to ONNX (once): %s", self.dir, self.onnx_file)
-            export(self.dir, kind, self.onnx_file)
-        self._open(self.onnx_file)
+            self._export()
+        try:
+            self._open(self.onnx_file)
+        except Exception:
+            if not cached or self.onnx_file.is_file():
+                raise
+            self._export()                   # another process's pruning removed it in between
+            self._open(self.onnx_file)
+        if cached:
+            try:
+                os.utime(self.onnx_file)     # used now: pruning removes the least recently used first
+            except OSError:
+                pass
         # pad as the model's own tokenizer would (MPNet and RoBERTa pad with 1 and number positions
         # from the non-pad tokens); the mask keeps padding out of the real tokens either way
         config = read_json(self.dir / "config.json")
         self.pad_id = int(config.get("pad_token_id") or 0) if isinstance(config, dict) else 0
+
+    def _export(self) -> None:
+        log.info("exporting %s to ONNX (once): %s", self.dir, self.onnx_file)
+        export(self.dir, self.kind, self.onnx_file)
+        prune_exports(self.onnx_file.parent, keep=self.onnx_file)
 
     def _open(self, onnx_file: Path) -> None:
         self.session = session(onnx_file)
