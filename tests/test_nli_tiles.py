@@ -95,15 +95,21 @@ def test_a_pairs_bf16_score_is_the_same_alone_and_in_any_batch():
         assert max(a, key=a.get) == max(b, key=b.get) and abs(a["contradiction"] - b["contradiction"]) < 0.05
 
 
-@AMX
-def test_the_issue_examples_keep_their_tiers_under_the_bf16_backend():
+def issue_examples_keep_their_tiers(backend: str, label: str) -> None:
+    """The accuracy issue's 13 design examples through a default guard whose cross-encoder runs
+    on ``backend``: every tier as with fp32."""
     from guard.claims import Claim
     from guard.pipeline import Guard, GuardConfig
     from tests.test_issue_examples import EXAMPLES
-    g = Guard(GuardConfig(nli_backend="bf16"))
-    assert g.nli_gate.scorer.backend == "torch bf16 tiles (AMX)"
+    g = Guard(GuardConfig(nli_backend=backend))
+    assert g.nli_gate.scorer.backend == label
     js = g.judge_pairs(g.pair_items([(Claim(text=a), Claim(text=b)) for a, b, _ in EXAMPLES]))
     assert [j.tier.value for j in js] == [t for _, _, t in EXAMPLES]
+
+
+@AMX
+def test_the_issue_examples_keep_their_tiers_under_the_bf16_backend():
+    issue_examples_keep_their_tiers("bf16", "torch bf16 tiles (AMX)")
 
 
 @AMX
@@ -133,15 +139,20 @@ def test_a_small_call_scores_both_directions_in_one_tile_with_the_same_decisions
 
 def test_threads_sharing_one_tiled_model_get_the_scores_a_single_caller_gets(fp32_model):
     """The server's threads share one scorer: eight callers at once, each with its own mix."""
-    from concurrent.futures import ThreadPoolExecutor
-
     from guard.nli.tiles import TiledModel
     ce = fp32_model.model
     tiled = TiledModel(ce.model, ce.tokenizer, fp32_model.max_length, rows=4, step=16)
-    expected = tiled.logits(PAIRS)
+    threads_get_a_single_callers_scores(tiled.logits, tolerance=0.0)
+
+
+def threads_get_a_single_callers_scores(logits, tolerance: float) -> None:
+    """Sixteen mixes of PAIRS scored by eight threads at once through ``logits`` give each pair the
+    single caller's logits (within ``tolerance``; 0 = bit for bit)."""
+    from concurrent.futures import ThreadPoolExecutor
+    expected = logits(PAIRS)
     rng = np.random.default_rng(1)
     orders = [rng.permutation(len(PAIRS)) for _ in range(16)]
     with ThreadPoolExecutor(8) as pool:
-        got = list(pool.map(lambda o: tiled.logits([PAIRS[i] for i in o]), orders))
+        got = list(pool.map(lambda o: logits([PAIRS[i] for i in o]), orders))
     for o, g in zip(orders, got):
-        assert np.array_equal(g, expected[o])
+        assert np.abs(g - expected[o]).max() <= tolerance

@@ -4,13 +4,16 @@ must give a pair the same score alone and in any batch. Skipped, saying why, whe
 installed or (bf16) the CPU has no AMX."""
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
 
 from guard.hardware import cpu_has_bf16_matmul
-from tests.test_nli_tiles import PAIRS
+from tests.test_nli_tiles import (
+    PAIRS,
+    issue_examples_keep_their_tiers,
+    threads_get_a_single_callers_scores,
+)
 
 pytest.importorskip("openvino", reason="OpenVINO is not installed (pip install 'claim-guard[openvino]')")
 AMX = pytest.mark.skipif(not cpu_has_bf16_matmul(), reason="the openvino-bf16 backend needs a CPU with AMX (amx_bf16, amx_tile)")
@@ -48,13 +51,7 @@ def test_openvino_fp32_scores_a_pair_alike_alone_and_in_a_crowd(ov_fp32):
 def test_threads_sharing_one_openvino_scorer_get_a_single_callers_scores(ov_fp32):
     """The server's threads share one scorer, and an OpenVINO infer request is not safe to share:
     sixteen mixes from eight threads at once."""
-    expected = ov_fp32._logits(PAIRS)
-    rng = np.random.default_rng(1)
-    orders = [rng.permutation(len(PAIRS)) for _ in range(16)]
-    with ThreadPoolExecutor(8) as pool:
-        got = list(pool.map(lambda o: ov_fp32._logits([PAIRS[i] for i in o]), orders))
-    for o, g in zip(orders, got):
-        assert np.abs(g - expected[o]).max() < 1e-4
+    threads_get_a_single_callers_scores(ov_fp32._logits, tolerance=1e-4)
 
 
 def test_refusals_are_one_line(monkeypatch, tmp_path):
@@ -117,10 +114,4 @@ def test_a_pairs_openvino_bf16_score_is_the_same_alone_and_in_any_batch(ort_scor
 
 @AMX
 def test_the_issue_examples_keep_their_tiers_under_openvino_bf16():
-    from guard.claims import Claim
-    from guard.pipeline import Guard, GuardConfig
-    from tests.test_issue_examples import EXAMPLES
-    g = Guard(GuardConfig(nli_backend="openvino-bf16"))
-    assert g.nli_gate.scorer.backend == "openvino bf16 (AMX)"
-    js = g.judge_pairs(g.pair_items([(Claim(text=a), Claim(text=b)) for a, b, _ in EXAMPLES]))
-    assert [j.tier.value for j in js] == [t for _, _, t in EXAMPLES]
+    issue_examples_keep_their_tiers("openvino-bf16", "openvino bf16 (AMX)")
