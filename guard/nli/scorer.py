@@ -53,7 +53,7 @@ class NLIScorer:
     ``backend="openvino"`` runs the same ONNX graph in OpenVINO fp32 (ONNX Runtime's scores to ~1e-6,
     faster here); ``"openvino-bf16"`` (a CPU with AMX only) in OpenVINO bf16, its batches padded to a
     multiple of 16 tokens so a pair's score is the same in any batch (``guard.openvino_runtime``):
-    about four times ONNX Runtime fp32's rate on this project's CPU, within ~0.04 of its scores.
+    about three times ONNX Runtime fp32's rate on this project's CPU, within ~0.04 of its scores.
     """
 
     def __init__(self, model_name_or_path: str | Path | None = None, quantize: bool = False,
