@@ -3,7 +3,8 @@
 Why: on this project's 2-core Xeon, OpenVINO's CPU plugin runs the model's fp32 graph ~17 %
 faster than ONNX Runtime (328 against 281 claim pairs/s, scores equal to ~1e-6) and, where the CPU
 has AMX, in bf16 at ~3–4x ONNX Runtime fp32 (raw calls 1,050–1,240 pairs/s, through the scorer
-856–1,008; claims_dev's 640 directed pairs, session 22), with small calls cheaper too (4 pairs: 7.7 ms bf16, 16 ms fp32, 24 ms in ONNX Runtime).
+856–1,008; claims_dev's 640 directed pairs, session 22), with small calls cheaper too (4 pairs:
+7.7 ms bf16, 16 ms fp32, 24 ms in ONNX Runtime).
 
 What makes bf16 usable in a guard: a pair must get the same score in a write, a compare and a scan.
 Measured here (session 22, OpenVINO 2026.4): a pair's bf16 logits do not depend on how many rows
