@@ -115,3 +115,22 @@ def test_a_pairs_openvino_bf16_score_is_the_same_alone_and_in_any_batch(ort_scor
 @AMX
 def test_the_issue_examples_keep_their_tiers_under_openvino_bf16():
     issue_examples_keep_their_tiers("openvino-bf16", "openvino bf16 (AMX)")
+
+
+def test_a_cli_scan_under_openvino_finds_what_the_default_finds(tmp_path):
+    """The option reaches a real `guard scan` of the example store, whose findings (pairs, tiers,
+    decisions) equal the default backend's: OpenVINO fp32 gives ONNX Runtime's scores."""
+    import json
+
+    from conftest import ROOT
+
+    def findings(*backend):
+        out = tmp_path / f"scan{len(backend)}.jsonl"
+        r = subprocess.run([sys.executable, "-m", "guard.cli", "--quiet", *backend, "scan",
+                            str(ROOT / "examples" / "claims.jsonl"), "--out", str(out), "--fail-on", "never"],
+                           capture_output=True, text=True, timeout=600, cwd=ROOT, check=False)
+        assert r.returncode == 0, r.stderr[-2000:]
+        rows = [json.loads(line) for line in out.read_text().splitlines() if line.strip()]
+        return sorted((x["existing_id"], x["incoming_id"], x["tier"], x["stage"], x["reason"]) for x in rows)
+    default, ov = findings(), findings("--nli-backend", "openvino")
+    assert default and ov == default
