@@ -212,7 +212,8 @@ class OrtModel:
         self.input_names = [i.name for i in self.session.get_inputs()]
 
     def _infer(self, feed: dict[str, np.ndarray]) -> np.ndarray:
-        return self.session.run(None, {k: v for k, v in feed.items() if k in self.input_names})[0]
+        """The model's output for one batch; ``feed`` holds exactly the graph's inputs."""
+        return self.session.run(None, feed)[0]
 
     def _width(self, longest: int) -> int:
         """The padded length of a batch whose longest input has ``longest`` tokens."""
@@ -247,7 +248,7 @@ class OrtModel:
             width = self._width(max(len(enc[i].ids) for i in idx))
             feed = padded_feed([{"input_ids": enc[i].ids, "attention_mask": enc[i].attention_mask,
                                  "token_type_ids": enc[i].type_ids} for i in idx], width, self.pad_id)
-            res = self._infer(feed)
+            res = self._infer({k: v for k, v in feed.items() if k in self.input_names})
             if self.kind == "bi-encoder":
                 mask = feed["attention_mask"][..., None].astype(np.float32)
                 pooled = (res * mask).sum(axis=1) / np.clip(mask.sum(axis=1), 1e-9, None)

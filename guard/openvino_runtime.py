@@ -63,7 +63,7 @@ class OvModel(OrtModel):
 
     def _infer(self, feed: dict[str, np.ndarray]) -> np.ndarray:
         with self._lock:
-            out = self._request.infer({k: v for k, v in feed.items() if k in self.input_names})
+            out = self._request.infer(feed)
             return np.array(out[0])         # a copy: the request reuses its output buffer
 
     def _width(self, longest: int) -> int:

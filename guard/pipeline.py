@@ -51,13 +51,13 @@ class GuardConfig:
     def validate(self) -> None:
         """Refuse what cannot run, in one line (the CLI sets fields after construction, so ``Guard``
         asks again)."""
-        from guard.nli.scorer import BACKENDS
+        from guard.nli.scorer import BACKENDS, UNQUANTISED_BACKENDS
         bad = set(self.stages) - set(STAGES)
         if bad or not self.stages:
             raise ValueError(f"unknown stage(s) {sorted(bad)}; choose from {', '.join(STAGES)}")
         if self.nli_backend not in BACKENDS:
             raise ValueError(f"unknown NLI backend {self.nli_backend!r}; choose from {', '.join(BACKENDS)}")
-        if self.nli_backend in ("bf16", "openvino", "openvino-bf16") and self.nli_quantize:
+        if self.nli_backend in UNQUANTISED_BACKENDS and self.nli_quantize:
             raise ValueError(f"the {self.nli_backend} NLI backend and int8 quantisation exclude each other")
 
 

@@ -34,6 +34,8 @@ ONNX_EXPORT = Path("onnx") / "model_qint8.onnx"     # written by training.export
 BACKENDS = ("auto", "onnx", "torch", "bf16", "openvino", "openvino-bf16")
 BF16_BACKEND = "torch bf16 tiles (AMX)"
 OPENVINO_BACKENDS = {"openvino": ("fp32", "openvino fp32"), "openvino-bf16": ("bf16", "openvino bf16 (AMX)")}
+UNQUANTISED_BACKENDS = ("bf16", *OPENVINO_BACKENDS)     # fp32 or bf16 only: --quantize excludes them
+AMX_BACKENDS = ("bf16", "openvino-bf16")                # refused on a CPU without AMX bf16 units
 
 
 class NLIScorer:
@@ -64,9 +66,9 @@ class NLIScorer:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
         if quantize and device != "cpu":
             raise ValueError("int8 quantisation runs on the CPU only")
-        if backend in ("bf16", "openvino", "openvino-bf16") and (quantize or device != "cpu"):
+        if backend in UNQUANTISED_BACKENDS and (quantize or device != "cpu"):
             raise ValueError(f"the {backend} backend runs unquantised on the CPU only")
-        if backend in ("bf16", "openvino-bf16"):
+        if backend in AMX_BACKENDS:
             from guard.hardware import cpu_has_bf16_matmul
             if not cpu_has_bf16_matmul():
                 raise ModelUnavailable(f"the {backend} backend needs a CPU with AMX bf16 units (amx_bf16, amx_tile); "
