@@ -26,7 +26,13 @@ from pathlib import Path
 
 import numpy as np
 
-from training.claim_pairs import CLAIMS_TRAIN, claim_training_pairs, grouped_folds, read_rows
+from training.claim_pairs import (
+    CLAIMS_DEV,
+    CLAIMS_TRAIN,
+    claim_training_pairs,
+    grouped_folds,
+    read_rows,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -48,42 +54,69 @@ def figures(rows: list[dict], oof_file: Path) -> dict:
             "mean_p_contradiction_by_category": {c: round(float(np.mean(v)), 3) for c, v in sorted(by_cat.items())}}
 
 
+def dev_figures(dev_rows: list[dict], fold_files: list[Path], mean_file: Path) -> dict:
+    """claims_dev scored by each fold model (none saw it): the mean of their ROC AUCs — what one such
+    model gives — and the AUC of their averaged probabilities (what the five give together)."""
+    from training.card import claims_auc
+    aucs = [claims_auc(f, dev_rows) for f in fold_files]
+    preds = [{p["id"]: p for p in map(json.loads, f.read_text().splitlines())} for f in fold_files]
+    mean = [{"id": i, **{d: {k: float(np.mean([p[i][d][k] for p in preds])) for k in preds[0][i][d]}
+                         for d in ("forward", "backward")}} for i in preds[0]]
+    mean_file.write_text("".join(json.dumps(m) + "\n" for m in mean))
+    return {"fold_models_mean_roc_auc": round(float(np.mean([a["roc_auc"] for a in aucs])), 4),
+            "fold_models_mean_roc_auc_text_only": round(float(np.mean([a["roc_auc_text_only"] for a in aucs])), 4),
+            "averaged_probabilities": claims_auc(mean_file, dev_rows)}
+
+
 def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[int] = (0,),
         keep_models: bool = False, perturb: list[int] = (0,), identity: list[int] = (0,),
-        precision: str = "auto") -> dict:
-    from training.cv_nli import train_fold
+        precision: str = "auto", objectives: list[str] = ("ce",), freeze: list[int] = (0,),
+        dev: bool = False, seed: int = 42) -> dict:
+    from training.cv_nli import score_fold, train_fold
     from training.precision import choose
     from training.train import TrainConfig
     precision = choose(precision, gpu=False)      # the fold models train on the CPU
     rows = read_rows(CLAIMS_TRAIN)
+    dev_rows = read_rows(CLAIMS_DEV) if dev else []
     folds = grouped_folds(rows)
     work.mkdir(parents=True, exist_ok=True)
     report = {"base": base, "epochs": epochs, "precision": precision, "variants": {}}
-    for n, sw, pt, ip in itertools.product(neutrals, swaps, perturb, identity):
+    for n, sw, pt, ip, obj, fz in itertools.product(neutrals, swaps, perturb, identity, objectives, freeze):
         tag = (f"n{n}" + (f"_s{sw}" if sw else "") + ("_p" if pt else "") + ("_i" if ip else "")
+               + (f"_{obj}" if obj != "ce" else "") + (f"_f{fz}" if fz else "") + (f"_seed{seed}" if seed != 42 else "")
                + ("_bf16" if precision == "bf16" else ""))     # fp32 keeps the names of the runs before bf16
         for f in range(5):
             pred_file = work / f"{tag}_e{epochs}_fold{f}.jsonl"
-            if pred_file.exists() and (not keep_models or (work / f"model_{tag}_fold{f}").exists()):
+            dev_file = work / f"dev_{tag}_e{epochs}_fold{f}.jsonl"
+            if (pred_file.exists() and (not keep_models or (work / f"model_{tag}_fold{f}").exists())
+                    and (not dev or dev_file.exists())):
                 continue
             t = time.time()
             mdir = work / f"model_{tag}_fold{f}"
             cfg = TrainConfig(output_dir=str(mdir), train_files=[], from_checkpoint=base, domain_pairs=False,
                               symmetric=False, epochs=epochs, batch_size=16, learning_rate=5e-5, max_length=128,
-                              save_steps=100000, device="cpu", precision=precision)
+                              save_steps=100000, device="cpu", precision=precision, objective=obj,
+                              freeze_layers=fz, seed=seed)
             train_rows = [r for r, k in zip(rows, folds) if k != f]
             recipe = {"same_document_neutrals": n, "subject_swap_neutrals": sw, "perturbed_pairs": bool(pt),
                       "identity_pairs": bool(ip)}
             s = train_fold(cfg, claim_training_pairs(train_rows, recipe),
                            [r for r, k in zip(rows, folds) if k == f], f, pred_file, 128)
+            if dev:
+                score_fold(mdir, dev_rows, f, dev_file, 128)
             if not keep_models:
                 shutil.rmtree(mdir, ignore_errors=True)
             print(f"neutrals {n}, swaps {sw}, fold {f}: {s.get('pairs_total')} pairs, {time.time() - t:.0f} s", flush=True)
         oof = work / f"oof_{tag}_e{epochs}.jsonl"
         oof.write_text("".join((work / f"{tag}_e{epochs}_fold{f}.jsonl").read_text() for f in range(5)))
-        report["variants"][f"same_document_neutrals={n}" + (f", subject_swap_neutrals={sw}" if sw else "")
-                           + (", perturbed_pairs" if pt else "") + (", identity_pairs" if ip else "")] = \
-            figures(rows, oof)
+        name = (f"same_document_neutrals={n}" + (f", subject_swap_neutrals={sw}" if sw else "")
+                + (", perturbed_pairs" if pt else "") + (", identity_pairs" if ip else "")
+                + (f", objective={obj}" if obj != "ce" else "") + (f", freeze_layers={fz}" if fz else "")
+                + (f", seed={seed}" if seed != 42 else ""))
+        report["variants"][name] = figures(rows, oof)
+        if dev:
+            report["variants"][name]["claims_dev"] = dev_figures(
+                dev_rows, [work / f"dev_{tag}_e{epochs}_fold{f}.jsonl" for f in range(5)], work / f"dev_{tag}_e{epochs}_mean.jsonl")
     return report
 
 
@@ -94,6 +127,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--swaps", default="0", help="values of subject_swap_neutrals to compare")
     ap.add_argument("--perturb", default="0", help="0,1: without / with the perturbed pairs (claim_pairs.perturbed_pairs)")
     ap.add_argument("--identity", default="0", help="0,1: without / with each statement against itself (claim_pairs.identity_pairs)")
+    ap.add_argument("--objective", default="ce",
+                    help="training objectives to compare (training/objectives.py): ce, poe, reweight, label-smoothing, symmetric")
+    ap.add_argument("--freeze", default="0", help="numbers of lower layers (with the embeddings) to keep frozen")
+    ap.add_argument("--seed", type=int, default=42)
+    ap.add_argument("--dev", action="store_true",
+                    help="also score claims_dev with every fold model (mean fold AUC and averaged probabilities)")
     ap.add_argument("--epochs", type=float, default=1.0)
     ap.add_argument("--precision", default="auto", choices=PRECISIONS,
                     help="training arithmetic (training/precision.py); auto: bf16 on a CPU with AMX, else fp32")
@@ -105,7 +144,8 @@ def main(argv: list[str] | None = None) -> None:
     a = ap.parse_args(argv)
     report = run([int(x) for x in a.neutrals.split(",")], a.epochs, a.base, Path(a.work),
                  [int(x) for x in a.swaps.split(",")], a.keep_models, [int(x) for x in a.perturb.split(",")],
-                 [int(x) for x in a.identity.split(",")], a.precision)
+                 [int(x) for x in a.identity.split(",")], a.precision, a.objective.split(","),
+                 [int(x) for x in a.freeze.split(",")], a.dev, a.seed)
     report["command"] = " ".join(["python -m training.claim_stage_ablation", *(sys.argv[1:] if argv is None else argv)])
     Path(a.out).write_text(json.dumps(report, indent=1))
     print(json.dumps({k: {m: v[m] for m in ("roc_auc", "roc_auc_text_only", "recall_at_2pct_fp_text_only")}

@@ -59,6 +59,9 @@ class TrainConfig:
                                            #    N steps: leave out the pairs its first N batches held
     precision: str = "auto"                # "auto": bf16 mixed precision on a GPU or an AMX CPU that runs it
                                            #    natively, else fp32 (training/precision.py); "fp32" / "bf16"
+    objective: str = "ce"                  # training/objectives.py: ce (plain cross-entropy), poe, reweight,
+                                           #    label-smoothing, symmetric
+    freeze_layers: int = 0                 # keep the embeddings and the lowest N layers at their start weights
 
 
 def collect_pairs(cfg: TrainConfig, extra: list[Pair] | None = None) -> tuple[list[Pair], dict[str, int]]:
@@ -101,10 +104,15 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
     """Train, save to ``cfg.output_dir`` and return a summary (data counts, steps, wall time)."""
     import torch
     from datasets import Dataset
-    from sentence_transformers.cross_encoder import (CrossEncoder, CrossEncoderTrainer,
-                                                     CrossEncoderTrainingArguments)
-    from sentence_transformers.cross_encoder.losses import CrossEntropyLoss
+    from sentence_transformers.cross_encoder import (
+        CrossEncoder,
+        CrossEncoderTrainer,
+        CrossEncoderTrainingArguments,
+    )
 
+    from training.objectives import OBJECTIVES
+    if cfg.objective not in OBJECTIVES:                # before the data and the model: refused at once
+        raise ValueError(f"objective {cfg.objective!r} is none of {', '.join(OBJECTIVES)}")
     gpu = cfg.device == "cuda" or (cfg.device == "auto" and torch.cuda.is_available())
     from training.precision import choose
     precision = choose(cfg.precision, gpu)         # before the data: a refused precision costs nothing
@@ -147,7 +155,10 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
         bf16=precision == "bf16", dataloader_num_workers=4 if gpu else 0,
         disable_tqdm=not _bars_shown(), **sampler,
     )
-    trainer = CrossEncoderTrainer(model=model, args=args, train_dataset=ds, loss=CrossEntropyLoss(model))
+    from training.objectives import freeze_lower, make_loss
+    frozen = freeze_lower(model.model, cfg.freeze_layers)
+    loss, loss_info = make_loss(model, cfg.objective, pairs)
+    trainer = CrossEncoderTrainer(model=model, args=args, train_dataset=ds, loss=loss)
     t0 = time.time()
     # an interrupted run resumes from its last checkpoint (same data order: the pairs are shuffled by seed)
     resume = any((out / "_checkpoints").glob("checkpoint-*"))
@@ -168,6 +179,8 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
         "config": asdict(cfg), "pairs_total": len(ds), "pairs_by_source": counts,
         "steps": result.global_step, "train_loss": result.training_loss, "wall_seconds": round(wall, 1),
         "hardware": hardware(), "precision": precision,
+        **({"objective": cfg.objective, **loss_info} if cfg.objective != "ce" else {}),
+        **({"frozen_tensors": frozen} if frozen else {}),
     }
     (out / "training_summary.json").write_text(json.dumps(summary, indent=2))
     return summary
@@ -186,6 +199,7 @@ def hardware() -> str:
     """Where a run trained, for the model card (its wall time means nothing without it)."""
     import os
     import platform
+
     import torch
     where = f"{platform.machine()}, {os.cpu_count()} CPU cores"
     if torch.cuda.is_available():

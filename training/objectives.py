@@ -1,0 +1,160 @@
+"""Training objectives for the claim stage other than plain cross-entropy, and lower-layer freezing.
+
+Why these exist: the claim stage lifts out-of-fold separation of claim contradictions but carries
+less of it to new documents (claims_dev), and dev's false blocks are the shortcut it teaches —
+"nearly the same words about one thing" read as a contradiction (the RTO is 4 hours / the RPO is 1
+hour). Each option here is a known remedy for such a shortcut, kept so the measurement of it can be
+rerun (``python -m training.claim_stage_ablation --objective … --freeze …``):
+
+- ``poe``: product of experts with a lexical bias model (Clark et al., 2019; He et al., 2019): the
+  model is trained through ``log_softmax(logits) + log p_bias``, so it gets no credit for what word
+  overlap, length, numbers, negation and modal words already explain.
+- ``reweight``: each claim pair's loss weighted by ``1 - p_bias(gold)`` (Schuster et al., 2019).
+- ``label-smoothing``: cross-entropy with 0.1 of the target spread over the labels (less confident
+  shortcuts).
+- ``symmetric``: both directions of every pair in each step, plus the symmetric KL between them
+  (the claim labels hold both ways, and the gate reads both).
+- ``freeze_layers`` N: the embeddings and the lowest N transformer layers keep their general-NLI
+  weights ("surgical" fine-tuning: the claim stage can move only the upper layers).
+
+The bias model is a multinomial logistic regression fitted on the claim pairs a run trains on (the
+pairs whose source starts with "claims"); other pairs (general-NLI replay) get a uniform bias, which
+leaves their loss plain cross-entropy under ``poe`` and weight 2/3 under ``reweight``.
+"""
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+from torch import nn
+
+from training.data import LABELS_3WAY, Pair
+
+OBJECTIVES = ("ce", "poe", "reweight", "label-smoothing", "symmetric")
+
+_NEG = re.compile(r"\b(?:not|no|never|none|cannot|without|nothing|nobody|neither|nor)\b|n't", re.IGNORECASE)
+_MODAL = re.compile(r"\b(?:must|should|shall|may|can|required?|requires|allowed|forbidden|prohibited|"
+                    r"mandatory|optional)\b", re.IGNORECASE)
+_NUM = re.compile(r"\d+(?:\.\d+)?")
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def bias_features(a: str, b: str) -> list[float]:
+    """What a reader with no understanding sees in a pair: word overlap, lengths, whether numbers,
+    negations and modal words appear on each side and differ."""
+    ta, tb = _TOKEN.findall(a.lower()), _TOKEN.findall(b.lower())
+    sa, sb = set(ta), set(tb)
+    inter = len(sa & sb)
+    na, nb = set(_NUM.findall(a)), set(_NUM.findall(b))
+    nga, ngb = bool(_NEG.search(a)), bool(_NEG.search(b))
+    la, lb = math.log1p(len(ta)), math.log1p(len(tb))
+    return [inter / (len(sa | sb) or 1), inter / (min(len(sa), len(sb)) or 1), la, lb, abs(la - lb),
+            float(bool(na and nb)), float(bool(na and nb and na != nb)), float(bool(na & nb)),
+            float(nga), float(ngb), float(nga != ngb),
+            float(bool(_MODAL.search(a))), float(bool(_MODAL.search(b))),
+            len(sa - sb) / (len(sa) or 1), len(sb - sa) / (len(sb) or 1)]
+
+
+class LexicalBias:
+    """The bias-only model: fit on labelled pairs, then log p(label) per pair in LABELS_3WAY order."""
+
+    def __init__(self, C: float = 1.0):
+        self.C = C
+
+    def fit(self, pairs: list[Pair]) -> LexicalBias:
+        from sklearn.linear_model import LogisticRegression
+        from sklearn.pipeline import make_pipeline
+        from sklearn.preprocessing import StandardScaler
+        X = np.array([bias_features(p.premise, p.hypothesis) for p in pairs])
+        y = np.array([LABELS_3WAY.index(p.label) for p in pairs])
+        if len(set(y.tolist())) < 2:
+            raise ValueError("the bias model needs pairs of at least two labels")
+        self.model_ = make_pipeline(StandardScaler(), LogisticRegression(C=self.C, max_iter=2000)).fit(X, y)
+        self.classes_ = self.model_.classes_
+        self.training_accuracy_ = float((self.model_.predict(X) == y).mean())
+        return self
+
+    def log_proba(self, pairs: list[tuple[str, str]]) -> np.ndarray:
+        p = np.full((len(pairs), len(LABELS_3WAY)), 1e-6)
+        p[:, self.classes_] = self.model_.predict_proba(np.array([bias_features(a, b) for a, b in pairs]))
+        return np.log(np.clip(p, 1e-6, 1.0))
+
+
+def bias_table(pairs: list[Pair]) -> tuple[dict[tuple[str, str], np.ndarray], float]:
+    """log p_bias per claim pair of ``pairs`` (the others are left out: uniform) and the bias model's
+    training accuracy, for the run's summary."""
+    claims = [p for p in pairs if p.source.startswith("claims")]
+    if not claims:
+        raise ValueError("the poe / reweight objectives need claim pairs to fit the bias model on")
+    bias = LexicalBias().fit(claims)
+    keys = [(p.premise, p.hypothesis) for p in claims]
+    return dict(zip(keys, bias.log_proba(keys))), bias.training_accuracy_
+
+
+def freeze_lower(model, n: int) -> int:
+    """Stop gradients to the embeddings and transformer layers 0…n−1; returns how many tensors froze."""
+    if n <= 0:
+        return 0
+    frozen = 0
+    pattern = re.compile(r"(?:^|\.)embeddings\.|(?:^|\.)layer\.(\d+)\.")
+    for name, param in model.named_parameters():
+        m = pattern.search(name)
+        if m and (m.group(1) is None or int(m.group(1)) < n):
+            param.requires_grad = False
+            frozen += 1
+    if not frozen:
+        raise ValueError(f"freeze_layers {n}: no embedding or layer parameters found to freeze")
+    return frozen
+
+
+def make_loss(model, objective: str, pairs: list[Pair]):
+    """The trainer's loss for an objective (``ce``: sentence-transformers' own CrossEntropyLoss, so
+    the shipped recipes train exactly as before) and a summary entry for the run."""
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective {objective!r} is none of {', '.join(OBJECTIVES)}")
+    if objective == "ce":
+        from sentence_transformers.cross_encoder.losses import CrossEntropyLoss
+        return CrossEntropyLoss(model), {}
+    table, acc = (bias_table(pairs) if objective in ("poe", "reweight") else ({}, None))
+    return ClaimObjective(model, objective, table), ({"bias_training_accuracy": round(acc, 4)} if acc is not None else {})
+
+
+class ClaimObjective(nn.Module):
+    """The loss for the non-default objectives (sentence-transformers' cross-encoder loss protocol:
+    ``forward(inputs, labels)`` with the two text columns)."""
+
+    def __init__(self, model, objective: str, table: dict | None = None):
+        super().__init__()
+        self.model = model
+        self.objective = objective
+        self.table = table or {}
+        # the model's label order against LABELS_3WAY (the bias table's order)
+        self.order = [LABELS_3WAY.index(model.config.id2label[i]) for i in range(len(LABELS_3WAY))]
+
+    def _logits(self, pairs, prompt=None, task=None):
+        from sentence_transformers.util import batch_to_device
+        tokens = batch_to_device(self.model.preprocess(pairs, prompt=prompt, task=task), self.model.device)
+        return self.model(tokens)["scores"].float()
+
+    def forward(self, inputs, labels, prompt=None, task=None):
+        import torch
+        import torch.nn.functional as F
+        pairs = list(zip(inputs[0], inputs[1]))
+        logits = self._logits(pairs, prompt, task)
+        labels = labels.view(-1)
+        if self.objective == "label-smoothing":
+            return F.cross_entropy(logits, labels, label_smoothing=0.1)
+        if self.objective == "symmetric":
+            back = self._logits([(b, a) for a, b in pairs], prompt, task)
+            lp, lq = F.log_softmax(logits, -1), F.log_softmax(back, -1)
+            kl = 0.5 * (F.kl_div(lq, lp, log_target=True, reduction="batchmean")
+                        + F.kl_div(lp, lq, log_target=True, reduction="batchmean"))
+            return 0.5 * (F.cross_entropy(logits, labels) + F.cross_entropy(back, labels)) + kl
+        uniform = np.log(np.full(len(LABELS_3WAY), 1.0 / len(LABELS_3WAY)))
+        bias = torch.tensor(np.stack([self.table.get(p, uniform)[self.order] for p in pairs]),
+                            dtype=torch.float32, device=logits.device)
+        if self.objective == "poe":
+            return F.cross_entropy(F.log_softmax(logits, -1) + bias, labels)
+        weight = 1.0 - bias.exp().gather(1, labels[:, None]).squeeze(1)        # reweight
+        return (weight * F.cross_entropy(logits, labels, reduction="none")).sum() / weight.sum().clamp_min(1e-6)
