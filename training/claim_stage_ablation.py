@@ -1,8 +1,10 @@
 """Does an option of the claim stage separate contradictions better? A controlled, CPU-sized run.
 
-Run: ``python -m training.claim_stage_ablation --neutrals 0,4 [--swaps 0,1] [--perturb 0,1] [--identity 0,1] [--epochs 1] [--base models/nli-minilm-l6]``
-(every combination of same-document neutrals, subject-swap neutrals, perturbed pairs and identity
-pairs is one variant).
+Run: ``python -m training.claim_stage_ablation --neutrals 0,4 [--swaps 0,1] [--perturb 0,1] [--identity 0,1]
+[--objective ce,poe,reweight,label-smoothing,symmetric] [--freeze 0,3] [--seed 42] [--dev] [--epochs 1]
+[--base models/nli-minilm-l6]`` (every combination of same-document neutrals, subject-swap neutrals,
+perturbed pairs, identity pairs, training objective and frozen lower layers is one variant;
+``--dev`` also scores claims_dev with each fold model, which never saw it).
 
 Why this and not the full recipe: the recipe's fold models start from the general stage, which
 takes a GPU to make. Here every fold model starts from a model that never saw claims_train (v1,
