@@ -40,6 +40,12 @@ _NUM = re.compile(r"\d+(?:\.\d+)?")
 _TOKEN = re.compile(r"[a-z0-9]+")
 
 
+def check_objective(objective: str) -> None:
+    """Refuse an unknown objective in one line (``train`` asks before it loads data or a model)."""
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective {objective!r} is none of {', '.join(OBJECTIVES)}")
+
+
 def bias_features(a: str, b: str) -> list[float]:
     """What a reader with no understanding sees in a pair: word overlap, lengths, whether numbers,
     negations and modal words appear on each side and differ."""
@@ -111,8 +117,7 @@ def freeze_lower(model, n: int) -> int:
 def make_loss(model, objective: str, pairs: list[Pair]):
     """The trainer's loss for an objective (``ce``: sentence-transformers' own CrossEntropyLoss, so
     the shipped recipes train exactly as before) and a summary entry for the run."""
-    if objective not in OBJECTIVES:
-        raise ValueError(f"objective {objective!r} is none of {', '.join(OBJECTIVES)}")
+    check_objective(objective)
     if objective == "ce":
         from sentence_transformers.cross_encoder.losses import CrossEntropyLoss
         return CrossEntropyLoss(model), {}

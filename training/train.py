@@ -110,9 +110,8 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
         CrossEncoderTrainingArguments,
     )
 
-    from training.objectives import OBJECTIVES
-    if cfg.objective not in OBJECTIVES:                # before the data and the model: refused at once
-        raise ValueError(f"objective {cfg.objective!r} is none of {', '.join(OBJECTIVES)}")
+    from training.objectives import check_objective
+    check_objective(cfg.objective)                     # before the data and the model: refused at once
     gpu = cfg.device == "cuda" or (cfg.device == "auto" and torch.cuda.is_available())
     from training.precision import choose
     precision = choose(cfg.precision, gpu)         # before the data: a refused precision costs nothing
