@@ -1,9 +1,9 @@
 """Does an option of the claim stage separate contradictions better? A controlled, CPU-sized run.
 
 Run: ``python -m training.claim_stage_ablation --neutrals 0,4 [--swaps 0,1] [--perturb 0,1] [--identity 0,1]
-[--objective ce,poe,reweight,label-smoothing,symmetric] [--freeze 0,3] [--seed 42] [--dev] [--epochs 1]
-[--base models/nli-minilm-l6]`` (every combination of same-document neutrals, subject-swap neutrals,
-perturbed pairs, identity pairs, training objective and frozen lower layers is one variant;
+[--objective ce,poe,reweight,label-smoothing,symmetric] [--freeze 0,3] [--average-from 0,0.5] [--seed 42] [--dev]
+[--epochs 1] [--base models/nli-minilm-l6]`` (every combination of same-document neutrals, subject-swap neutrals,
+perturbed pairs, identity pairs, training objective, frozen lower layers and weight averaging is one variant;
 ``--dev`` also scores claims_dev with each fold model, which never saw it).
 
 Why this and not the full recipe: the recipe's fold models start from the general stage, which
@@ -73,7 +73,7 @@ def dev_figures(dev_rows: list[dict], fold_files: list[Path], mean_file: Path) -
 def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[int] = (0,),
         keep_models: bool = False, perturb: list[int] = (0,), identity: list[int] = (0,),
         precision: str = "auto", objectives: list[str] = ("ce",), freeze: list[int] = (0,),
-        dev: bool = False, seed: int = 42) -> dict:
+        dev: bool = False, seed: int = 42, average_from: list[float] = (0.0,)) -> dict:
     from training.cv_nli import score_fold, train_fold
     from training.precision import choose
     from training.train import TrainConfig
@@ -83,9 +83,11 @@ def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[i
     folds = grouped_folds(rows)
     work.mkdir(parents=True, exist_ok=True)
     report = {"base": base, "epochs": epochs, "precision": precision, "variants": {}}
-    for n, sw, pt, ip, obj, fz in itertools.product(neutrals, swaps, perturb, identity, objectives, freeze):
+    for n, sw, pt, ip, obj, fz, av in itertools.product(neutrals, swaps, perturb, identity, objectives, freeze,
+                                                        average_from):
         tag = (f"n{n}" + (f"_s{sw}" if sw else "") + ("_p" if pt else "") + ("_i" if ip else "")
-               + (f"_{obj}" if obj != "ce" else "") + (f"_f{fz}" if fz else "") + (f"_seed{seed}" if seed != 42 else "")
+               + (f"_{obj}" if obj != "ce" else "") + (f"_f{fz}" if fz else "") + (f"_avg{av:g}" if av else "")
+               + (f"_seed{seed}" if seed != 42 else "")
                + ("_bf16" if precision == "bf16" else ""))     # fp32 keeps the names of the runs before bf16
         for f in range(5):
             pred_file = work / f"{tag}_e{epochs}_fold{f}.jsonl"
@@ -98,7 +100,7 @@ def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[i
             cfg = TrainConfig(output_dir=str(mdir), train_files=[], from_checkpoint=base, domain_pairs=False,
                               symmetric=False, epochs=epochs, batch_size=16, learning_rate=5e-5, max_length=128,
                               save_steps=100000, device="cpu", precision=precision, objective=obj,
-                              freeze_layers=fz, seed=seed)
+                              freeze_layers=fz, average_from=av, seed=seed)
             train_rows = [r for r, k in zip(rows, folds) if k != f]
             recipe = {"same_document_neutrals": n, "subject_swap_neutrals": sw, "perturbed_pairs": bool(pt),
                       "identity_pairs": bool(ip)}
@@ -114,6 +116,7 @@ def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[i
         name = (f"same_document_neutrals={n}" + (f", subject_swap_neutrals={sw}" if sw else "")
                 + (", perturbed_pairs" if pt else "") + (", identity_pairs" if ip else "")
                 + (f", objective={obj}" if obj != "ce" else "") + (f", freeze_layers={fz}" if fz else "")
+                + (f", average_from={av:g}" if av else "")
                 + (f", seed={seed}" if seed != 42 else ""))
         report["variants"][name] = figures(rows, oof)
         if dev:
@@ -132,6 +135,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--objective", default="ce",
                     help="training objectives to compare (training/objectives.py): ce, poe, reweight, label-smoothing, symmetric")
     ap.add_argument("--freeze", default="0", help="numbers of lower layers (with the embeddings) to keep frozen")
+    ap.add_argument("--average-from", default="0",
+                    help="fractions of the run after which the weights are averaged (training/weight_averaging.py); 0: off")
     ap.add_argument("--seed", type=int, default=42)
     ap.add_argument("--dev", action="store_true",
                     help="also score claims_dev with every fold model (mean fold AUC and averaged probabilities)")
@@ -147,7 +152,7 @@ def main(argv: list[str] | None = None) -> None:
     report = run([int(x) for x in a.neutrals.split(",")], a.epochs, a.base, Path(a.work),
                  [int(x) for x in a.swaps.split(",")], a.keep_models, [int(x) for x in a.perturb.split(",")],
                  [int(x) for x in a.identity.split(",")], a.precision, a.objective.split(","),
-                 [int(x) for x in a.freeze.split(",")], a.dev, a.seed)
+                 [int(x) for x in a.freeze.split(",")], a.dev, a.seed, [float(x) for x in a.average_from.split(",")])
     report["command"] = " ".join(["python -m training.claim_stage_ablation", *(sys.argv[1:] if argv is None else argv)])
     Path(a.out).write_text(json.dumps(report, indent=1))
     print(json.dumps({k: {m: v[m] for m in ("roc_auc", "roc_auc_text_only", "recall_at_2pct_fp_text_only")}

@@ -62,6 +62,8 @@ class TrainConfig:
     objective: str = "ce"                  # training/objectives.py: ce (plain cross-entropy), poe, reweight,
                                            #    label-smoothing, symmetric
     freeze_layers: int = 0                 # keep the embeddings and the lowest N layers at their start weights
+    average_from: float = 0.0              # > 0: save the mean of the weights after every step from this
+                                           #    fraction of the run on (training/weight_averaging.py); 0 = off
 
 
 def collect_pairs(cfg: TrainConfig, extra: list[Pair] | None = None) -> tuple[list[Pair], dict[str, int]]:
@@ -112,6 +114,8 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
 
     from training.objectives import check_objective
     check_objective(cfg.objective)                     # before the data and the model: refused at once
+    from training.weight_averaging import WeightAverage, check_average_from
+    check_average_from(cfg.average_from)
     gpu = cfg.device == "cuda" or (cfg.device == "auto" and torch.cuda.is_available())
     from training.precision import choose
     precision = choose(cfg.precision, gpu)         # before the data: a refused precision costs nothing
@@ -157,7 +161,9 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
     from training.objectives import freeze_lower, make_loss
     frozen = freeze_lower(model.model, cfg.freeze_layers)
     loss, loss_info = make_loss(model, cfg.objective, pairs)
-    trainer = CrossEncoderTrainer(model=model, args=args, train_dataset=ds, loss=loss)
+    averager = WeightAverage(model.model, cfg.average_from) if cfg.average_from > 0 else None
+    trainer = CrossEncoderTrainer(model=model, args=args, train_dataset=ds, loss=loss,
+                                  callbacks=[averager] if averager else None)
     t0 = time.time()
     # an interrupted run resumes from its last checkpoint (same data order: the pairs are shuffled by seed)
     resume = any((out / "_checkpoints").glob("checkpoint-*"))
@@ -166,6 +172,7 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
     # mixed precision patched the model's forward with autocast; undo it, so that what is saved and
     # used after training (the card's usage example, a caller's model) runs as a plain model again
     trainer.accelerator.unwrap_model(trainer.model, keep_fp32_wrapper=False)
+    averaged_steps = averager.apply() if averager else 0
     if cfg.save_fp16:
         model.model.half()
     model.save_pretrained(str(out))
@@ -180,6 +187,7 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
         "hardware": hardware(), "precision": precision,
         **({"objective": cfg.objective, **loss_info} if cfg.objective != "ce" else {}),
         **({"frozen_tensors": frozen} if frozen else {}),
+        **({"averaged_steps": averaged_steps} if averager else {}),
     }
     (out / "training_summary.json").write_text(json.dumps(summary, indent=2))
     return summary
