@@ -97,10 +97,18 @@ def test_a_fraction_outside_the_run_is_refused_before_anything_loads(tmp_path, b
     check_average_from(0.0)
 
 
+def test_an_unknown_lr_schedule_is_refused_before_anything_loads(tmp_path):
+    from training.train import TrainConfig, train
+    with pytest.raises(ValueError, match="lr_schedule 'cyclic' is not a transformers scheduler"):
+        train(TrainConfig(output_dir=str(tmp_path / "m"), train_files=[], lr_schedule="cyclic"))
+    assert not (tmp_path / "m").exists()
+
+
 @pytest.mark.slow
 def test_a_real_training_run_saves_the_average(tmp_path):
-    """Four steps from v1 on claim pairs, averaged from half-way: two steps averaged, and the saved
-    weights are not the last step's (the same run without averaging, same seed, ends elsewhere)."""
+    """Four steps from v1 on claim pairs at a constant rate, averaged from half-way: two steps
+    averaged, and the saved weights are not the last step's (the same run without averaging, same
+    seed, ends there); the card says so."""
     for mod in ("datasets", "accelerate"):
         pytest.importorskip(mod, reason="training needs pip install claim-guard[train]")
     from transformers import AutoModelForSequenceClassification
@@ -108,19 +116,24 @@ def test_a_real_training_run_saves_the_average(tmp_path):
     from tests.test_objectives import CLAIMS
     from training.train import TrainConfig, train
 
-    def run(folder, avg):
+    def run(folder, avg, schedule="linear"):
         return train(TrainConfig(output_dir=str(tmp_path / folder), train_files=[], from_checkpoint=str(V1),
                                  domain_pairs=False, symmetric=False, max_steps=4, batch_size=3, save_steps=100,
-                                 device="cpu", precision="fp32", average_from=avg, save_fp16=False), extra=CLAIMS)
-    s = run("avg", 0.5)
-    plain = run("plain", 0.0)
+                                 device="cpu", precision="fp32", average_from=avg, save_fp16=False,
+                                 lr_schedule=schedule), extra=CLAIMS)
+    s = run("avg", 0.5, "constant_with_warmup")
+    plain = run("plain", 0.0, "constant_with_warmup")
     assert s["averaged_steps"] == 2 and "averaged_steps" not in plain
-    assert json.loads((tmp_path / "avg" / "training_summary.json").read_text())["config"]["average_from"] == 0.5
+    cfg = json.loads((tmp_path / "avg" / "training_summary.json").read_text())["config"]
+    assert cfg["average_from"] == 0.5 and cfg["lr_schedule"] == "constant_with_warmup"
     a = dict(AutoModelForSequenceClassification.from_pretrained(str(tmp_path / "avg")).named_parameters())
     b = dict(AutoModelForSequenceClassification.from_pretrained(str(tmp_path / "plain")).named_parameters())
     v1 = dict(AutoModelForSequenceClassification.from_pretrained(str(V1)).named_parameters())
     moved = [n for n in a if not torch.equal(a[n].float(), b[n].float())]
     assert moved and all(torch.isfinite(a[n]).all() for n in a)
-    # the mean of steps 3 and 4 lies nearer step 4's weights than the start's (lr decays to 0)
+    # four small steps from v1: the mean of steps 3 and 4 stays nearer the end than the start is
     n = moved[0]
     assert (a[n].float() - b[n].float()).norm() < (v1[n].float() - b[n].float()).norm()
+    from training.card import write_card
+    write_card(tmp_path / "avg", {"files": {}})
+    assert "weights averaged over the last 50% of the steps (2)" in (tmp_path / "avg" / "README.md").read_text()

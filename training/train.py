@@ -43,6 +43,8 @@ class TrainConfig:
     batch_size: int = 32
     learning_rate: float = 5e-5
     warmup_ratio: float = 0.1
+    lr_schedule: str = "linear"            # transformers' scheduler after the warm-up ("linear" decays to 0;
+                                           #    "constant_with_warmup" keeps the rate, as weight averaging wants)
     max_length: int = 128
     max_steps: int = -1
     seed: int = 42
@@ -116,6 +118,10 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
     check_objective(cfg.objective)                     # before the data and the model: refused at once
     from training.weight_averaging import WeightAverage, check_average_from
     check_average_from(cfg.average_from)
+    from transformers import SchedulerType
+    if cfg.lr_schedule not in {s.value for s in SchedulerType}:
+        raise ValueError(f"lr_schedule {cfg.lr_schedule!r} is not a transformers scheduler "
+                         f"({', '.join(s.value for s in SchedulerType)})")
     gpu = cfg.device == "cuda" or (cfg.device == "auto" and torch.cuda.is_available())
     from training.precision import choose
     precision = choose(cfg.precision, gpu)         # before the data: a refused precision costs nothing
@@ -153,7 +159,8 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
     args = CrossEncoderTrainingArguments(
         output_dir=str(out / "_checkpoints"), num_train_epochs=cfg.epochs, max_steps=cfg.max_steps,
         per_device_train_batch_size=cfg.batch_size, learning_rate=cfg.learning_rate,
-        warmup_ratio=cfg.warmup_ratio, seed=cfg.seed, save_strategy="steps", save_steps=cfg.save_steps,
+        warmup_ratio=cfg.warmup_ratio, lr_scheduler_type=cfg.lr_schedule, seed=cfg.seed,
+        save_strategy="steps", save_steps=cfg.save_steps,
         save_total_limit=1, logging_steps=50, report_to="none", use_cpu=not gpu,
         bf16=precision == "bf16", dataloader_num_workers=4 if gpu else 0,
         disable_tqdm=not _bars_shown(), **sampler,
