@@ -137,3 +137,14 @@ def test_a_real_training_run_saves_the_average(tmp_path):
     from training.card import write_card
     write_card(tmp_path / "avg", {"files": {}})
     assert "weights averaged over the last 50% of the steps (2)" in (tmp_path / "avg" / "README.md").read_text()
+
+
+def test_a_recipe_names_the_schedule_and_the_averaging_and_the_shipped_recipe_keeps_neither():
+    """The claim stage of a recipe (training/cv_nli.py) passes both on; the shipped v2 recipe, which
+    has neither key, trains as it always did (linear decay, no averaging)."""
+    from training.cv_nli import _train_cfg
+    shipped = json.loads((ROOT / "training" / "recipes" / "nli-minilm-l6-v2.json").read_text())
+    cfg = _train_cfg(shipped, Path("unused"))
+    assert (cfg.lr_schedule, cfg.average_from) == ("linear", 0.0)
+    cfg = _train_cfg({**shipped, "lr_schedule": "constant_with_warmup", "average_from": 0.5}, Path("unused"))
+    assert (cfg.lr_schedule, cfg.average_from) == ("constant_with_warmup", 0.5)

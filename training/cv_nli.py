@@ -89,7 +89,8 @@ def _train_cfg(recipe: dict, out_dir: Path, start: str | None = None):
         base_model=recipe.get("base_model"), dedupe=bool(recipe.get("dedupe")), domain_pairs=recipe.get("domain_pairs", False),
         epochs=recipe["epochs"], batch_size=recipe["batch_size"], learning_rate=recipe["learning_rate"],
         max_length=recipe["max_length"], seed=recipe["seed"], save_fp16=True, max_steps=recipe.get("max_steps", -1),
-        group_by_length=bool(recipe.get("group_by_length", False)), precision=recipe.get("precision", "auto"))
+        group_by_length=bool(recipe.get("group_by_length", False)), precision=recipe.get("precision", "auto"),
+        lr_schedule=recipe.get("lr_schedule", "linear"), average_from=float(recipe.get("average_from", 0.0)))
 
 
 def _score(model_dir: Path, rows: list[dict], max_length: int) -> list[dict]:
