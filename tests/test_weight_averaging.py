@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 V1 = ROOT / "models" / "nli-minilm-l6"
 
 
-def _steps(model, cb, args, state, start, stop, frozen_name=None):
+def _steps(model, cb, args, state, start, stop):
     """Steps start+1 … stop: each sets every trainable weight to a value fixed by the step alone (so an
     interrupted and an unbroken run pass through the same weights), then the callback runs."""
     seen = []

@@ -34,8 +34,8 @@ class WeightAverage(TrainerCallback):
 
     def __init__(self, model: torch.nn.Module, start_fraction: float):
         check_average_from(start_fraction)
-        self.model, self.start_fraction = model, start_fraction
-        self.names = [n for n, p in model.named_parameters() if p.requires_grad]
+        self.start_fraction = start_fraction
+        self.params = {n: p for n, p in model.named_parameters() if p.requires_grad}   # the same tensors all run
         self.mean: dict[str, torch.Tensor] | None = None
         self.count = 0
         self.last_step = -1
@@ -48,15 +48,14 @@ class WeightAverage(TrainerCallback):
             return
         if self.mean is None:
             self._resume(args, state)
-        params = dict(self.model.named_parameters())
         with torch.no_grad():
             if self.mean is None:
-                self.mean = {n: params[n].detach().float().clone() for n in self.names}
+                self.mean = {n: p.detach().float().clone() for n, p in self.params.items()}
                 self.count = 1
             else:
                 self.count += 1
-                for n in self.names:            # mean_k = mean_{k-1} + (w - mean_{k-1}) / k
-                    self.mean[n].add_(params[n].detach().float() - self.mean[n], alpha=1.0 / self.count)
+                for n, p in self.params.items():     # mean_k = mean_{k-1} + (w - mean_{k-1}) / k
+                    self.mean[n].add_(p.detach().float() - self.mean[n], alpha=1.0 / self.count)
         self.last_step = state.global_step
 
     def _resume(self, args, state) -> None:
@@ -64,7 +63,7 @@ class WeightAverage(TrainerCallback):
         ckpt = Path(args.output_dir) / f"checkpoint-{state.global_step - 1}" / AVERAGE_FILE
         if ckpt.exists():
             saved = torch.load(ckpt, map_location="cpu")
-            if saved["step"] == state.global_step - 1 and set(saved["mean"]) == set(self.names):
+            if saved["step"] == state.global_step - 1 and set(saved["mean"]) == set(self.params):
                 self.mean, self.count = saved["mean"], saved["count"]
 
     def on_save(self, args, state, control, **kwargs):
@@ -77,8 +76,7 @@ class WeightAverage(TrainerCallback):
         """Write the mean into the model; returns how many steps it averaged (0: none, model unchanged)."""
         if self.mean is None:
             return 0
-        params = dict(self.model.named_parameters())
         with torch.no_grad():
-            for n in self.names:
-                params[n].copy_(self.mean[n].to(params[n].dtype))
+            for n, p in self.params.items():
+                p.copy_(self.mean[n].to(p.dtype))
         return self.count
