@@ -91,7 +91,9 @@ pack $W/runs/$NAME/general
 EVAL=$!
 # a snapshot of the logs and prediction files shortly before the call's limit (LIMIT s from T0, default
 # 585), in case the members and soups are not through by then
-( sleep $(( ${LIMIT:-585} - ( $(date +%s) - T0 ) )) && results > /dev/null ) &
+# (the sleep is stopped with it: session 25's call otherwise waited 53 s of device time for it)
+( trap 'kill $s 2>/dev/null; exit 0' TERM; sleep $(( ${LIMIT:-585} - ( $(date +%s) - T0 ) )) & s=$!
+  wait $s && results > /dev/null ) &
 SNAP=$!
 # 2. members side by side, then soups; members get what is left of DEADLINE seconds from T0
 LEFT=$(( ${DEADLINE:-470} - ( $(date +%s) - T0 ) ))
