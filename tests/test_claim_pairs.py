@@ -2,7 +2,8 @@
 import pytest
 
 from training.claim_pairs import (claim_training_pairs, grouped_folds, identity_pairs, nli_label, perturbed_pairs,
-                                  read_rows, same_document_neutrals, subject_swap_neutrals, to_nli_pairs)
+                                  polarity_pairs, read_rows, same_document_neutrals, subject_swap_neutrals,
+                                  to_nli_pairs)
 
 
 def row(label, category, source="doc", i=0):
@@ -177,6 +178,39 @@ def test_perturbed_pairs_flip_the_main_verb_change_a_value_and_cut_only_and(norm
     assert [(p.premise, p.hypothesis) for p in perturbed_pairs(rows, nlp=normalizer.nlp)] == \
         [(p.premise, p.hypothesis) for p in pairs]                           # deterministic
     assert len(claim_training_pairs(rows, {"perturbed_pairs": True})) == len(to_nli_pairs(rows)) + len(pairs)
+
+
+def test_polarity_pairs_give_a_negation_each_label(normalizer):
+    def r(i, a, b, category, label="compatible"):
+        return {"id": f"x-{i}", "existing": {"text": a}, "incoming": {"text": b}, "label": label,
+                "category": category, "source": f"d{i}.md"}
+    rows = [r(0, "Node 18 is supported for 30 months.", "Node 18 gets 30 months of support.", "paraphrase_consistent"),
+            r(1, "The scheduler retries failed jobs three times.", "The scheduler retries failed jobs five times.",
+              "value_conflict", "contradiction"),
+            r(2, "Contractors must not access production.", "Contractors can access production.",
+              "modality_opposition", "contradiction"),
+            r(3, "The API listens on 8443.", "The API may use port 8443.", "lexical_overlap_compatible"),
+            r(4, "Staging is open.", "Staging is closed.", "scope_disjoint", "compatible"),
+            r(5, "Be kind.", "Deploys are frozen.", "soft_tension", "tension")]
+    pairs = polarity_pairs(rows, nlp=normalizer.nlp)
+    got = {(p.premise, p.hypothesis, p.label) for p in pairs}
+    assert got == {
+        # a paraphrase with either side negated contradicts, both directions
+        ("Node 18 is supported for 30 months.", "Node 18 does not get 30 months of support.", "contradiction"),
+        ("Node 18 does not get 30 months of support.", "Node 18 is supported for 30 months.", "contradiction"),
+        ("Node 18 is not supported for 30 months.", "Node 18 gets 30 months of support.", "contradiction"),
+        ("Node 18 gets 30 months of support.", "Node 18 is not supported for 30 months.", "contradiction"),
+        # denying what contradicts the first statement no longer contradicts it
+        ("The scheduler retries failed jobs three times.", "The scheduler does not retry failed jobs five times.",
+         "neutral"),
+        ("The scheduler does not retry failed jobs five times.", "The scheduler retries failed jobs three times.",
+         "neutral"),
+        ("Contractors must not access production.", "Contractors cannot access production.", "neutral"),
+        ("Contractors cannot access production.", "Contractors must not access production.", "neutral")}
+    # neither compatible look-alikes, nor scope-decided, nor tension pairs: their negation has no sure label
+    assert [p.source for p in pairs].count("claims:polarity:contradiction-denied") == 2
+    assert len(claim_training_pairs(rows, {"polarity_pairs": True})) == len(to_nli_pairs(rows)) + len(pairs)
+    assert len(claim_training_pairs(rows, {})) == len(to_nli_pairs(rows))
 
 
 def test_same_document_neutrals_never_cross_a_fold(shared_data):

@@ -34,6 +34,12 @@ or cut to their first conjunct (``perturbed_pairs``'s docstring). Measured the s
 2 % false positives 0.130 → 0.087. The paraphrase-based contradictions taught the model that a
 paraphrase looks like a contradiction (paraphrase pairs' mean p(contradiction) 0.51 → 0.67); off by
 default.
+
+Optional polarity minimal pairs (``polarity_pairs``): a negation with each label — a contradiction's
+incoming statement negated as neutral, a paraphrase with a side negated as contradiction. Measured
+at v2's scale (session 26: v2's general model, seed 43, fold 0): text-only AUC 0.768 against
+0.803–0.828 for five v2 claim stages on that fold — contradictions lost confidence and paraphrases
+gained no polarity; off by default.
 """
 from __future__ import annotations
 
@@ -206,15 +212,51 @@ def claim_training_pairs(rows: list[dict], recipe: dict) -> list[Pair]:
     """The claim stage's pairs for ``rows`` under a recipe: the labelled pairs, plus the optional
     same-document neutrals (``"same_document_neutrals": N`` per document; 0 or absent: none) and
     subject-swap neutrals (``"subject_swap_neutrals": N`` per contradiction; 0 or absent: none), the
-    perturbed pairs (``"perturbed_pairs": true``) and each statement against itself
-    (``"identity_pairs": true``)."""
+    perturbed pairs (``"perturbed_pairs": true``), each statement against itself
+    (``"identity_pairs": true``) and the polarity minimal pairs (``"polarity_pairs": true``)."""
     pairs = to_nli_pairs(rows)
     n = int(recipe.get("same_document_neutrals") or 0)
     k = int(recipe.get("subject_swap_neutrals") or 0)
     return (pairs + (same_document_neutrals(rows, n) if n > 0 else [])
             + (subject_swap_neutrals(rows, k) if k > 0 else [])
             + (perturbed_pairs(rows) if recipe.get("perturbed_pairs") else [])
-            + (identity_pairs(rows) if recipe.get("identity_pairs") else []))
+            + (identity_pairs(rows) if recipe.get("identity_pairs") else [])
+            + (polarity_pairs(rows) if recipe.get("polarity_pairs") else []))
+
+
+def polarity_pairs(rows: list[dict], nlp=None, source: str = "claims:polarity") -> list[Pair]:
+    """Minimal pairs in which the main verb's polarity alone decides the label, in both senses:
+    - for each contradiction (A, B): A against B negated as neutral — denying what contradicts A
+      no longer contradicts it ("retries 5 times" / "does not retry 5 times" beside "retries 3
+      times");
+    - for each paraphrase (A, B): A against B negated, and A negated against B, as contradiction.
+    Both directions. Why: scored against a negated statement, the claim-tuned model barely moves
+    (claims_train out of fold, seed 43: a paraphrase's mean p(contradiction) 0.44 → 0.47 with one
+    side negated, a contradiction's 0.87 → 0.64) — it fires on shared topic with some difference, not
+    on opposition. ``perturbed_pairs`` added only the contradiction half, and the model learnt
+    "a negation means contradiction"; here a negation comes with each label. Only rows' own texts, so
+    folds stay apart. Measured in the README ("Stage ablation", session 26)."""
+    nlp = _parser() if nlp is None else nlp
+    usable = [r for r in rows if nli_label(r) in ("contradiction", "entailment")]
+    texts = list(dict.fromkeys(t for r in usable for t in (r["existing"]["text"], r["incoming"]["text"])))
+    docs = dict(zip(texts, nlp.pipe(texts, batch_size=128)))
+    out: list[Pair] = []
+
+    def both(a: str, b: str, label: str, kind: str) -> None:
+        out.append(Pair(a, b, label, f"{source}:{kind}"))
+        out.append(Pair(b, a, label, f"{source}:{kind}:swapped"))
+
+    for r in usable:
+        a, b = r["existing"]["text"], r["incoming"]["text"]
+        if nli_label(r) == "contradiction":
+            neg = _negated(docs[b])
+            if neg:
+                both(a, neg, "neutral", "contradiction-denied")
+        else:
+            for x, y in ((a, _negated(docs[b])), (_negated(docs[a]), b)):
+                if x and y:
+                    both(x, y, "contradiction", "paraphrase-negated")
+    return out
 
 
 def grouped_folds(rows: list[dict], k: int = 5) -> list[int]:
