@@ -236,27 +236,32 @@ def polarity_pairs(rows: list[dict], nlp=None, source: str = "claims:polarity") 
     on opposition. ``perturbed_pairs`` added only the contradiction half, and the model learnt
     "a negation means contradiction"; here a negation comes with each label. Only rows' own texts, so
     folds stay apart. Measured in the README ("Stage ablation", session 26)."""
-    nlp = _parser() if nlp is None else nlp
-    usable = [r for r in rows if nli_label(r) in ("contradiction", "entailment")]
-    texts = list(dict.fromkeys(t for r in usable for t in (r["existing"]["text"], r["incoming"]["text"])))
-    docs = dict(zip(texts, nlp.pipe(texts, batch_size=128)))
+    usable, docs = _parsed([r for r in rows if nli_label(r) in ("contradiction", "entailment")], nlp)
     out: list[Pair] = []
-
-    def both(a: str, b: str, label: str, kind: str) -> None:
-        out.append(Pair(a, b, label, f"{source}:{kind}"))
-        out.append(Pair(b, a, label, f"{source}:{kind}:swapped"))
-
     for r in usable:
         a, b = r["existing"]["text"], r["incoming"]["text"]
         if nli_label(r) == "contradiction":
             neg = _negated(docs[b])
             if neg:
-                both(a, neg, "neutral", "contradiction-denied")
+                _both(out, a, neg, "neutral", f"{source}:contradiction-denied")
         else:
             for x, y in ((a, _negated(docs[b])), (_negated(docs[a]), b)):
                 if x and y:
-                    both(x, y, "contradiction", "paraphrase-negated")
+                    _both(out, x, y, "contradiction", f"{source}:paraphrase-negated")
     return out
+
+
+def _parsed(usable: list[dict], nlp=None) -> tuple[list[dict], dict]:
+    """The rows and a parse of each of their distinct statements (one spaCy pass)."""
+    nlp = _parser() if nlp is None else nlp
+    texts = list(dict.fromkeys(t for r in usable for t in (r["existing"]["text"], r["incoming"]["text"])))
+    return usable, dict(zip(texts, nlp.pipe(texts, batch_size=128)))
+
+
+def _both(out: list[Pair], a: str, b: str, label: str, source: str) -> None:
+    """A pair in both directions, for a label that holds either way round."""
+    out.append(Pair(a, b, label, source))
+    out.append(Pair(b, a, label, source + ":swapped"))
 
 
 def grouped_folds(rows: list[dict], k: int = 5) -> list[int]:
@@ -380,16 +385,14 @@ def perturbed_pairs(rows: list[dict], seed: int = 13, nlp=None, source: str = "c
     - for each contradiction's existing statement: itself against itself negated (both directions).
     Deterministic for a seed. Only rows' own texts are used, so folds stay apart."""
     import random
-    nlp = _parser() if nlp is None else nlp
     rng = random.Random(seed)
-    usable = [r for r in rows if nli_label(r) is not None]     # scope/time-disjoint rows have no text label
-    texts = list(dict.fromkeys(t for r in usable for t in (r["existing"]["text"], r["incoming"]["text"])))
-    docs = dict(zip(texts, nlp.pipe(texts, batch_size=128)))
+    # scope/time-disjoint rows have no text label
+    usable, docs = _parsed([r for r in rows if nli_label(r) is not None], nlp)
+    texts = list(docs)
     out: list[Pair] = []
 
     def both(a: str, b: str, label: str, kind: str) -> None:
-        out.append(Pair(a, b, label, f"{source}:{kind}"))
-        out.append(Pair(b, a, label, f"{source}:{kind}:swapped"))
+        _both(out, a, b, label, f"{source}:{kind}")
 
     for r in usable:
         a, b = r["existing"]["text"], r["incoming"]["text"]
