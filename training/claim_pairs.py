@@ -82,14 +82,12 @@ def nli_label(row: dict) -> str | None:
 
 def to_nli_pairs(rows: list[dict], source: str = "claims") -> list[Pair]:
     """Both directions of every usable pair: the gate scores both, so the model learns both."""
-    out = []
+    out: list[Pair] = []
     for r in rows:
         lab = nli_label(r)
         if lab is None:
             continue
-        a, b = r["existing"]["text"], r["incoming"]["text"]
-        out.append(Pair(a, b, lab, source))
-        out.append(Pair(b, a, lab, source + ":swapped"))
+        _both(out, r["existing"]["text"], r["incoming"]["text"], lab, source)
     return out
 
 
@@ -119,8 +117,7 @@ def same_document_neutrals(rows: list[dict], per_document: int = 4, source: str 
         for i in range(len(texts)):
             for j in range(i + 1, len(texts)):
                 if made < per_document and words[i] & words[j]:
-                    out.append(Pair(texts[i], texts[j], "neutral", source))
-                    out.append(Pair(texts[j], texts[i], "neutral", source + ":swapped"))
+                    _both(out, texts[i], texts[j], "neutral", source)
                     made += 1
     return out
 
@@ -203,8 +200,7 @@ def subject_swap_neutrals(rows: list[dict], per_pair: int = 1, nlp=None,
             subject = subject[0].upper() + subject[1:] if s == 0 else (
                 subject[0].lower() + subject[1:] if subject.split()[0].lower() in _STOP else subject)
             swapped = b[:s] + subject + b[e:]
-            out.append(Pair(a, swapped, "neutral", source))
-            out.append(Pair(swapped, a, "neutral", source + ":swapped"))
+            _both(out, a, swapped, "neutral", source)
     return out
 
 
@@ -236,11 +232,12 @@ def polarity_pairs(rows: list[dict], nlp=None, source: str = "claims:polarity") 
     on opposition. ``perturbed_pairs`` added only the contradiction half, and the model learnt
     "a negation means contradiction"; here a negation comes with each label. Only rows' own texts, so
     folds stay apart. Measured in the README ("Stage ablation", session 26)."""
-    usable, docs = _parsed([r for r in rows if nli_label(r) in ("contradiction", "entailment")], nlp)
+    usable = [r for r in rows if nli_label(r) in ("contradiction", "entailment")]
+    docs = _parsed(usable, nlp)
     out: list[Pair] = []
     for r in usable:
         a, b = r["existing"]["text"], r["incoming"]["text"]
-        if nli_label(r) == "contradiction":
+        if r["label"] == "contradiction":
             neg = _negated(docs[b])
             if neg:
                 _both(out, a, neg, "neutral", f"{source}:contradiction-denied")
@@ -251,11 +248,11 @@ def polarity_pairs(rows: list[dict], nlp=None, source: str = "claims:polarity") 
     return out
 
 
-def _parsed(usable: list[dict], nlp=None) -> tuple[list[dict], dict]:
-    """The rows and a parse of each of their distinct statements (one spaCy pass)."""
+def _parsed(rows: list[dict], nlp=None) -> dict:
+    """A parse of each distinct statement of the rows, in file order (one spaCy pass)."""
     nlp = _parser() if nlp is None else nlp
-    texts = list(dict.fromkeys(t for r in usable for t in (r["existing"]["text"], r["incoming"]["text"])))
-    return usable, dict(zip(texts, nlp.pipe(texts, batch_size=128)))
+    texts = list(dict.fromkeys(t for r in rows for t in (r["existing"]["text"], r["incoming"]["text"])))
+    return dict(zip(texts, nlp.pipe(texts, batch_size=128)))
 
 
 def _both(out: list[Pair], a: str, b: str, label: str, source: str) -> None:
@@ -386,13 +383,9 @@ def perturbed_pairs(rows: list[dict], seed: int = 13, nlp=None, source: str = "c
     Deterministic for a seed. Only rows' own texts are used, so folds stay apart."""
     import random
     rng = random.Random(seed)
-    # scope/time-disjoint rows have no text label
-    usable, docs = _parsed([r for r in rows if nli_label(r) is not None], nlp)
-    texts = list(docs)
+    usable = [r for r in rows if nli_label(r) is not None]     # scope/time-disjoint rows have no text label
+    docs = _parsed(usable, nlp)
     out: list[Pair] = []
-
-    def both(a: str, b: str, label: str, kind: str) -> None:
-        _both(out, a, b, label, f"{source}:{kind}")
 
     for r in usable:
         a, b = r["existing"]["text"], r["incoming"]["text"]
@@ -400,12 +393,12 @@ def perturbed_pairs(rows: list[dict], seed: int = 13, nlp=None, source: str = "c
             for edit, kind in ((_negated(docs[b]), "negated-paraphrase"),
                                (_number_changed(docs[b], rng), "number-paraphrase")):
                 if edit:
-                    both(a, edit, "contradiction", kind)
+                    _both(out, a, edit, "contradiction", f"{source}:{kind}")
         if r.get("label") == "contradiction":
             neg = _negated(docs[a])
             if neg:
-                both(a, neg, "contradiction", "negated")
-    for t in texts:
+                _both(out, a, neg, "contradiction", f"{source}:negated")
+    for t in docs:
         part = _first_conjunct(docs[t])
         if part:
             out.append(Pair(t, part, "entailment", f"{source}:conjunct"))
