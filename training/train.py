@@ -66,6 +66,11 @@ class TrainConfig:
     freeze_layers: int = 0                 # keep the embeddings and the lowest N layers at their start weights
     average_from: float = 0.0              # > 0: save the mean of the weights after every step from this
                                            #    fraction of the run on (training/weight_averaging.py); 0 = off
+    max_seconds: float = 0.0               # > 0: stop after this much training wall time (a lent machine's
+                                           #    one call must return with what is done); 0 = no limit
+    lora: dict | None = None               # train a LoRA adapter instead of every weight (training/lora.py):
+                                           #    {"r", "alpha", "dropout", "targets"}; a start folder with an
+                                           #    adapter has that adapter trained further
 
 
 def collect_pairs(cfg: TrainConfig, extra: list[Pair] | None = None) -> tuple[list[Pair], dict[str, int]]:
@@ -118,6 +123,10 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
     check_objective(cfg.objective)                     # before the data and the model: refused at once
     from training.weight_averaging import WeightAverage, check_average_from
     check_average_from(cfg.average_from)
+    from training import lora as lora_mod
+    lora_mod.check_spec(cfg.lora)
+    if cfg.lora and (cfg.freeze_layers or cfg.average_from > 0):
+        raise ValueError("lora trains adapters only: freeze_layers and average_from do not apply")
     from transformers import SchedulerType
     if cfg.lr_schedule not in {s.value for s in SchedulerType}:
         raise ValueError(f"lr_schedule {cfg.lr_schedule!r} is not a transformers scheduler "
@@ -127,7 +136,15 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
     precision = choose(cfg.precision, gpu)         # before the data: a refused precision costs nothing
     pairs, counts = collect_pairs(cfg, extra)
     label2id = {lab: i for i, lab in enumerate(LABELS_3WAY)}
-    if cfg.from_checkpoint:
+    adapter_start = cfg.lora is not None and lora_mod.has_adapter(cfg.from_checkpoint)
+    if adapter_start:
+        # the start folder's adapter is trained further on the packaged base it was trained on
+        from training.bases import resolve
+        lora_base = lora_mod.base_of(cfg.from_checkpoint)
+        model = CrossEncoder(resolve(lora_base), num_labels=3, max_length=cfg.max_length,
+                             model_kwargs={"dtype": torch.float32},
+                             config_kwargs={"id2label": dict(enumerate(LABELS_3WAY)), "label2id": label2id})
+    elif cfg.from_checkpoint:
         # always train in fp32: a shipped checkpoint is stored fp16, and fp16 training on CPU collapses
         model = CrossEncoder(cfg.from_checkpoint, max_length=cfg.max_length, local_files_only=True,
                              model_kwargs={"dtype": torch.float32})
@@ -140,6 +157,13 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
         base = resolve(cfg.base_model) or default_base_model()
         model = CrossEncoder(base, num_labels=3, max_length=cfg.max_length, model_kwargs={"dtype": torch.float32},
                              config_kwargs={"id2label": dict(enumerate(LABELS_3WAY)), "label2id": label2id})
+        lora_base = cfg.base_model or "package:all-minilm-l6-v2"
+    peft_model = None
+    if cfg.lora is not None:
+        if cfg.from_checkpoint and not adapter_start:
+            raise ValueError(f"lora: {cfg.from_checkpoint} is a full model, not an adapter folder; train its "
+                             "general stage with the same lora block")
+        peft_model = lora_mod.attach(model, cfg.lora, cfg.from_checkpoint if adapter_start else None)
     ds = Dataset.from_dict({
         "premise": [p.premise for p in pairs],
         "hypothesis": [p.hypothesis for p in pairs],
@@ -169,8 +193,10 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
     frozen = freeze_lower(model.model, cfg.freeze_layers)
     loss, loss_info = make_loss(model, cfg.objective, pairs)
     averager = WeightAverage(model.model, cfg.average_from) if cfg.average_from > 0 else None
+    callbacks = [c for c in (averager, _deadline(cfg.max_seconds)) if c is not None]
+    trainable = lora_mod.trainable_share(peft_model)[0] if peft_model is not None else None
     trainer = CrossEncoderTrainer(model=model, args=args, train_dataset=ds, loss=loss,
-                                  callbacks=[averager] if averager else None)
+                                  callbacks=callbacks or None)
     t0 = time.time()
     # an interrupted run resumes from its last checkpoint (same data order: the pairs are shuffled by seed)
     resume = any((out / "_checkpoints").glob("checkpoint-*"))
@@ -180,6 +206,8 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
     # used after training (the card's usage example, a caller's model) runs as a plain model again
     trainer.accelerator.unwrap_model(trainer.model, keep_fp32_wrapper=False)
     averaged_steps = averager.apply() if averager else 0
+    if peft_model is not None:
+        lora_mod.finish(peft_model, out, lora_base)
     if cfg.save_fp16:
         model.model.half()
     model.save_pretrained(str(out))
@@ -190,14 +218,32 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
         "command": " ".join(["python -m training.train"] + sys.argv[1:]) if sys.argv and sys.argv[0].endswith("train.py")
         else " ".join(["guard"] + sys.argv[1:]),
         "config": asdict(cfg), "pairs_total": len(ds), "pairs_by_source": counts,
-        "steps": result.global_step, "train_loss": result.training_loss, "wall_seconds": round(wall, 1),
+        "steps": result.global_step, "planned_steps": trainer.state.max_steps, "train_loss": result.training_loss, "wall_seconds": round(wall, 1),
         "hardware": hardware(), "precision": precision,
         **({"objective": cfg.objective, **loss_info} if cfg.objective != "ce" else {}),
         **({"frozen_tensors": frozen} if frozen else {}),
         **({"averaged_steps": averaged_steps} if averager else {}),
+        **({"lora": {**cfg.lora, "base": lora_base, "trainable_parameters": trainable}} if peft_model is not None else {}),
     }
     (out / "training_summary.json").write_text(json.dumps(summary, indent=2))
     return summary
+
+
+def _deadline(seconds: float):
+    """A callback that ends training after ``seconds`` of it (the schedule is not stretched to fit:
+    a run that stops early keeps a learning rate that had not decayed, and its summary says so)."""
+    if seconds <= 0:
+        return None
+    from transformers import TrainerCallback
+
+    class Deadline(TrainerCallback):
+        def on_train_begin(self, args, state, control, **kw):
+            self.t0 = time.time()
+
+        def on_step_end(self, args, state, control, **kw):
+            if time.time() - self.t0 > seconds:
+                control.should_training_stop = True
+    return Deadline()
 
 
 def _bars_shown() -> bool:

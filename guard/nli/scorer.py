@@ -75,6 +75,13 @@ class NLIScorer:
                                        "this one has none")
         path = model_name_or_path or default_model_path()
         local = Path(path).exists()
+        from guard.nli.adapters import is_adapter_folder
+        if local and is_adapter_folder(path):          # a LoRA adapter on a packaged base: rebuilt once
+            from guard.nli.adapters import materialise
+            try:
+                path = materialise(path)
+            except (ValueError, SystemExit) as exc:
+                raise ModelUnavailable(f"could not rebuild {path}: {exc}") from None
         if not local and (model_name_or_path is None or os.environ.get("HF_HUB_OFFLINE") == "1"):
             raise ModelUnavailable(f"no NLI model at {path}")
         self.path = str(path)
