@@ -95,8 +95,11 @@ def test_adapter_recipes_send_back_their_adapters_not_their_merged_weights(tmp_p
         assert (out / name).stat().st_size < 16 * 2**20
         with tarfile.open(out / name) as tar:
             names = set(tar.getnames())
+            summary = json.loads(tar.extractfile(f"{top}/training_summary.json").read())
         assert f"{top}/lora/adapter_model.safetensors" in names and f"{top}/config.json" in names
         assert not any(n.endswith("/model.safetensors") for n in names)
+        if top != "general":                    # a final model records the general stage it started from
+            assert summary["general_stage"]["pairs_total"] > 0 and summary["lora"]["base"] == "package:all-minilm-l6-v2"
     with tarfile.open(out / "results.tar.gz") as tar:
         names = set(tar.getnames())
     assert {"out/oof_nli_tiny.jsonl", "out/dev_nli_tiny.jsonl", "out/oof_nli_tiny2.jsonl",

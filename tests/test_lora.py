@@ -47,14 +47,19 @@ def test_training_saves_adapter_beside_merged_model(trained):
     assert any(not (a[k] == b[k]).all() for k in a)
 
 
-@pytest.mark.slow
-def test_adapter_folder_scores_as_the_merged_model(trained, tmp_path, monkeypatch):
-    from guard.nli.scorer import NLIScorer
-    d, _, _ = trained
+@pytest.fixture
+def shipped(trained, tmp_path, monkeypatch):
+    """The claim stage's folder as it ships: the adapter without the merged weights; an empty cache."""
     monkeypatch.setenv("GUARD_CACHE_DIR", str(tmp_path / "cache"))
-    shipped = tmp_path / "shipped"
-    shutil.copytree(d / "claims", shipped, ignore=shutil.ignore_patterns("model.safetensors"))
-    merged = NLIScorer(d / "claims", backend="torch", calibrated=False).predict(PAIRS)
+    folder = tmp_path / "shipped"
+    shutil.copytree(trained[0] / "claims", folder, ignore=shutil.ignore_patterns("model.safetensors"))
+    return folder
+
+
+@pytest.mark.slow
+def test_adapter_folder_scores_as_the_merged_model(trained, shipped, tmp_path):
+    from guard.nli.scorer import NLIScorer
+    merged = NLIScorer(trained[0] / "claims", backend="torch", calibrated=False).predict(PAIRS)
     rebuilt = NLIScorer(shipped, backend="torch", calibrated=False)
     assert Path(rebuilt.path).parent == tmp_path / "cache" / "adapters"
     for m, r in zip(merged, rebuilt.predict(PAIRS)):
@@ -68,12 +73,8 @@ def test_adapter_folder_scores_as_the_merged_model(trained, tmp_path, monkeypatc
 
 
 @pytest.mark.slow
-def test_damaged_adapter_folder_is_one_line(trained, tmp_path, monkeypatch):
+def test_damaged_adapter_folder_is_one_line(shipped):
     from guard.nli.scorer import ModelUnavailable, NLIScorer
-    d, _, _ = trained
-    monkeypatch.setenv("GUARD_CACHE_DIR", str(tmp_path / "cache"))
-    shipped = tmp_path / "shipped"
-    shutil.copytree(d / "claims", shipped, ignore=shutil.ignore_patterns("model.safetensors"))
     (shipped / "lora" / "base.json").write_text('{"base": "package:no-such-base"}')
     with pytest.raises(ModelUnavailable, match="no-such-base") as err:
         NLIScorer(shipped, backend="torch")

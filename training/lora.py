@@ -68,6 +68,7 @@ def finish(peft_model, out: Path, base: str) -> None:
     target = Path(out) / ADAPTER_DIR
     peft_model.save_pretrained(str(target))
     (target / "base.json").write_text(json.dumps({"base": base}) + "\n")
+    (target / "README.md").unlink(missing_ok=True)  # peft's empty model-card template; the model's card is above
     config = target / "adapter_config.json"      # not the machine-local path of the base it was trained on
     config.write_text(json.dumps({**json.loads(config.read_text()), "base_model_name_or_path": base}, indent=2) + "\n")
     peft_model.merge_and_unload()

