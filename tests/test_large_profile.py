@@ -4,6 +4,7 @@ claims_dev predictions in results/claims-cv), and run end to end through the CLI
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from importlib import metadata
@@ -76,6 +77,7 @@ def test_shipped_adapter_scores_as_on_the_gpu_it_was_trained_on(shared_data):
 @pytest.mark.slow
 @needs_base
 def test_cli_large_profile_compares_pairs(tmp_path):
+    """End to end on a fresh cache, so the first use's rebuild runs in the command and stays quiet."""
     pytest.importorskip("peft")
     pairs = tmp_path / "pairs.jsonl"
     pairs.write_text("".join(json.dumps(p) + "\n" for p in [
@@ -86,8 +88,11 @@ def test_cli_large_profile_compares_pairs(tmp_path):
         {"id": "unrelated", "existing": {"text": "The cafeteria opens at noon."},
          "incoming": {"text": "Production deploys must not require approval."}},
     ]))
-    done = subprocess.run([sys.executable, "-m", "guard.cli", "--quiet", "--profile", "large", "compare", str(pairs)], check=False,
-                          capture_output=True, text=True, timeout=900, cwd=ROOT)
+    env = {**os.environ, "GUARD_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-m", "guard.cli", "--quiet", "--profile", "large", "compare", str(pairs)],
+                          check=False, capture_output=True, text=True, timeout=900, cwd=ROOT, env=env)
     assert done.returncode == 0, done.stderr[-2000:]
+    assert "LOAD REPORT" not in done.stderr and "Writing model shards" not in done.stderr, done.stderr[-2000:]
+    assert (tmp_path / "cache" / "adapters").is_dir()
     tiers = {d["id"]: d["tier"] for d in map(json.loads, done.stdout.splitlines())}
     assert tiers == {"modal": "block", "restates": "clean", "unrelated": "clean"}

@@ -73,6 +73,19 @@ def test_adapter_folder_scores_as_the_merged_model(trained, shipped, tmp_path):
 
 
 @pytest.mark.slow
+def test_refitted_gate_is_read_not_a_stale_copy(shipped, tmp_path):
+    """The rebuilt copy carries the folder's gate and calibration: changing one makes a new copy (and
+    drops the old one), so the guard never reads a gate the folder no longer holds."""
+    from guard.nli.scorer import NLIScorer
+    first = Path(NLIScorer(shipped, backend="torch").path)
+    (shipped / "learned_gate.json").write_text('{"refitted": true}')
+    second = Path(NLIScorer(shipped, backend="torch").path)
+    assert second != first and not first.exists()
+    assert (second / "learned_gate.json").read_text() == '{"refitted": true}'
+    assert [p.name for p in (tmp_path / "cache" / "adapters").iterdir()] == [second.name]
+
+
+@pytest.mark.slow
 def test_damaged_adapter_folder_is_one_line(shipped):
     from guard.nli.scorer import ModelUnavailable, NLIScorer
     (shipped / "lora" / "base.json").write_text('{"base": "package:no-such-base"}')

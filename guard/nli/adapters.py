@@ -4,14 +4,16 @@ Why: a larger base fine-tuned whole (all-mpnet-base-v2, 438 MB) cannot live in t
 its weights install from packages and what training changed is a few MB. Such a model folder holds
 the adapter (``lora/``), the model's config, tokenizer, calibration and gate, and no weights. The
 first time it is loaded the full model is rebuilt here — base plus adapter, merged by peft — into
-the cache folder (``GUARD_CACHE_DIR``), under a name that carries the adapter's hash so a changed
-adapter never reads a stale copy; the copy appears by rename, so a half-written one is never used.
-Everything after that (ONNX Runtime export, calibration, the learned gate) reads the rebuilt folder
-like any other model folder.
+the cache folder (``GUARD_CACHE_DIR``), under a name that carries the hash of every file the folder
+holds, so a changed adapter — or a refitted gate or calibration, which the copy carries too — never
+reads a stale copy (the older copies of that model are removed); the copy appears by rename, so a
+half-written one is never used. Everything after that (ONNX Runtime export, calibration, the learned
+gate) reads the rebuilt folder like any other model folder.
 """
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -26,10 +28,10 @@ def is_adapter_folder(path: str | Path) -> bool:
 
 
 def _key(path: Path) -> str:
+    """The hash of every file the rebuilt copy depends on or carries (an ONNX export there is not one)."""
     h = hashlib.sha256()
-    for f in sorted((path / ADAPTER_DIR).iterdir()):
-        if f.is_file():
-            h.update(f.name.encode() + b"\0" + f.read_bytes())
+    for f in sorted(p for p in path.rglob("*") if p.is_file() and "onnx" not in p.relative_to(path).parts):
+        h.update(str(f.relative_to(path)).encode() + b"\0" + f.read_bytes())
     return h.hexdigest()[:16]
 
 
@@ -38,7 +40,8 @@ def materialise(path: str | Path) -> Path:
     trained models are saved), then reused. Raises ValueError naming what is missing."""
     from guard.onnx_runtime import cache_dir
     src = Path(path)
-    target = cache_dir() / "adapters" / f"{src.resolve().name}-{_key(src)}"
+    name = src.resolve().name
+    target = cache_dir() / "adapters" / f"{name}-{_key(src)}"
     if (target / "model.safetensors").is_file():
         return target
     try:
@@ -46,26 +49,48 @@ def materialise(path: str | Path) -> Path:
     except ImportError:
         raise ValueError(f"{src} is a LoRA adapter model: it needs peft (pip install 'claim-guard[large]')") from None
     import json
+    import warnings
 
     import torch
     from transformers import AutoConfig, AutoModelForSequenceClassification
+    from transformers.utils import logging as hf_logging
 
     from training.bases import resolve
     base = json.loads((src / ADAPTER_DIR / "base.json").read_text())["base"]
     base_dir = resolve(base)
-    config = AutoConfig.from_pretrained(str(src), local_files_only=True)
-    model = AutoModelForSequenceClassification.from_pretrained(base_dir, config=config, dtype=torch.float32,
-                                                               local_files_only=True)
-    from peft import PeftModel
-    merged = PeftModel.from_pretrained(model, str(src / ADAPTER_DIR)).merge_and_unload()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
-        build = Path(tmp) / "model"
-        shutil.copytree(src, build, ignore=shutil.ignore_patterns(ADAPTER_DIR, "onnx"))
-        merged.half().save_pretrained(str(build))
-        try:
-            build.rename(target)
-        except OSError:
-            if not (target / "model.safetensors").is_file():     # not another process's finished copy
-                raise
+    # the base has no classification head and an unused pooler: transformers' load report says so at
+    # length, and the adapter supplies the head; a command's output stays one summary line
+    verbosity, bars = hf_logging.get_verbosity(), hf_logging.is_progress_bar_enabled()
+    hf_logging.set_verbosity_error()
+    hf_logging.disable_progress_bar()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            config = AutoConfig.from_pretrained(str(src), local_files_only=True)
+            model = AutoModelForSequenceClassification.from_pretrained(base_dir, config=config, dtype=torch.float32,
+                                                                       local_files_only=True)
+            from peft import PeftModel
+            merged = PeftModel.from_pretrained(model, str(src / ADAPTER_DIR)).merge_and_unload()
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
+                build = Path(tmp) / "model"
+                shutil.copytree(src, build, ignore=shutil.ignore_patterns(ADAPTER_DIR, "onnx"))
+                merged.half().save_pretrained(str(build))
+                _publish(build, target)
+    finally:
+        hf_logging.set_verbosity(verbosity)
+        if bars:
+            hf_logging.enable_progress_bar()
+    for old in target.parent.iterdir():              # the copies of this model's earlier contents
+        if old != target and re.fullmatch(re.escape(name) + r"-[0-9a-f]{16}", old.name):
+            shutil.rmtree(old, ignore_errors=True)
     return target
+
+
+def _publish(build: Path, target: Path) -> None:
+    """Move a finished copy into place; another process's finished copy of the same contents wins."""
+    try:
+        build.rename(target)
+    except OSError:
+        if not (target / "model.safetensors").is_file():
+            raise
