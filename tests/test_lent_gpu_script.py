@@ -103,4 +103,4 @@ def test_adapter_recipes_send_back_their_adapters_not_their_merged_weights(tmp_p
     with tarfile.open(out / "results.tar.gz") as tar:
         names = set(tar.getnames())
     assert {"out/oof_nli_tiny.jsonl", "out/dev_nli_tiny.jsonl", "out/oof_nli_tiny2.jsonl",
-            "out/dev_nli_tiny2.jsonl"} <= names
+            "out/dev_nli_tiny2.jsonl", "runs/tiny2/oof_fold0.jsonl", "runs/tiny2/oof_fold1.jsonl"} <= names

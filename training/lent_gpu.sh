@@ -99,7 +99,8 @@ adapters() {   # LoRA recipes' adapters: the shared general stage's, then each r
 }
 
 results() {   # the logs and prediction files, replaced whole (a call stopped mid-write keeps the last)
-  (cd $W && tar -czf $W/results.tar.gz out runs/*/cv_summary.json runs/*/log-* runs/$NAME/general/training_summary.json send/*.json send/*.txt 2>/dev/null)
+  # (each fold's own prediction file too: an arm whose final model missed the deadline still has them)
+  (cd $W && tar -czf $W/results.tar.gz out runs/*/cv_summary.json runs/*/log-* runs/*/oof_fold*.jsonl runs/$NAME/general/training_summary.json send/*.json send/*.txt 2>/dev/null)
   mv -f $W/results.tar.gz $OUT/results.tar.gz
   ls -la $OUT
 }
