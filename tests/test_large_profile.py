@@ -96,3 +96,26 @@ def test_cli_large_profile_compares_pairs(tmp_path):
     assert (tmp_path / "cache" / "adapters").is_dir()
     tiers = {d["id"]: d["tier"] for d in map(json.loads, done.stdout.splitlines())}
     assert tiers == {"modal": "block", "restates": "clean", "unrelated": "clean"}
+
+
+@pytest.fixture(scope="module")
+def large_guard():
+    pytest.importorskip("peft")
+    from guard.pipeline import Guard, GuardConfig
+    return Guard(GuardConfig.profile("large"))
+
+
+def _issue_examples():
+    from test_issue_examples import EXAMPLES
+    known = {1: "the large gate warns where the default blocks: 'max_connections' 151 vs 100 (README, session 27)"}
+    return [pytest.param(*ex, id=f"example{i}", marks=pytest.mark.xfail(strict=True, reason=known[i]) if i in known
+                         else ()) for i, ex in enumerate(EXAMPLES)]
+
+
+@pytest.mark.slow
+@needs_base
+@pytest.mark.parametrize("existing, incoming, tier", _issue_examples())
+def test_the_issue_examples_under_the_large_profile(large_guard, existing, incoming, tier):
+    from guard.claims import Claim
+    [j] = large_guard.judge_pairs(large_guard.pair_items([(Claim(text=existing), Claim(text=incoming))]))
+    assert j.tier.value == tier, j.reason
