@@ -100,6 +100,12 @@ def test_lora_block_refused_before_training():
         check_spec({"r": 4, "targets": ["q"], "rank": 4})
     with pytest.raises(ValueError, match="targets"):
         check_spec({"r": 4})
+    # a full model cannot be trained further as an adapter: refused before any data or model loads
+    from guard.nli.scorer import default_model_path
+    from training.train import TrainConfig, train
+    with pytest.raises(ValueError, match="is a full model, not an adapter folder"):
+        train(TrainConfig(output_dir="/nonexistent/never-written", train_files=["/nonexistent.jsonl"],
+                          from_checkpoint=str(default_model_path()), lora=SPEC))
 
 
 def test_base_chunks_join_to_the_same_weights(tmp_path, monkeypatch):

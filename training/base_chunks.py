@@ -33,9 +33,7 @@ def split(base: str, small: Path, chunk_dirs: list[Path], sizes: list[int] | Non
     blob = save({k: (v.half() if v.is_floating_point() else v).contiguous() for k, v in t.items()
                        if not k.startswith("pooler.")}, metadata={"format": "pt"})
     small.mkdir(parents=True, exist_ok=True)
-    for name in SMALL_FILES:
-        if (folder / name).is_file():
-            shutil.copy2(folder / name, small / name)
+    _copy_small(folder, small)
     (small / "sha256.txt").write_text(hashlib.sha256(blob).hexdigest() + "\n")
     n = len(chunk_dirs)
     cuts = [0]
@@ -66,10 +64,15 @@ def join(small: Path, target: Path, chunk_dirs: list[Path]) -> None:
     if h.hexdigest() != want:
         tmp.unlink()
         sys.exit(f"joined weights do not match: {len(parts)} chunks, sha256 {h.hexdigest()[:12]} != {want[:12]}")
-    for name in SMALL_FILES:
-        if (small / name).is_file():
-            shutil.copy2(small / name, target / name)
+    _copy_small(small, target)
     tmp.replace(target / "model.safetensors")
+
+
+def _copy_small(src: Path, dst: Path) -> None:
+    """The base folder's config and tokenizer files (those it has) from ``src`` to ``dst``."""
+    for name in SMALL_FILES:
+        if (src / name).is_file():
+            shutil.copy2(src / name, dst / name)
 
 
 if __name__ == "__main__":

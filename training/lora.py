@@ -17,7 +17,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-ADAPTER_DIR = "lora"
+from guard.nli.adapters import (
+    ADAPTER_DIR,  # the folder's layout (and has_adapter, base_of) lives there
+)
+
 KEYS = {"r", "alpha", "dropout", "targets"}
 
 
@@ -34,15 +37,6 @@ def check_spec(spec: dict | None) -> None:
         raise ValueError("lora: 'r' must be at least 1")
 
 
-def has_adapter(folder: str | Path | None) -> bool:
-    return folder is not None and (Path(folder) / ADAPTER_DIR / "adapter_config.json").is_file()
-
-
-def base_of(folder: str | Path) -> str:
-    """The base spec (``package:…``, a hub id or a path) an adapter folder was trained on."""
-    return json.loads((Path(folder) / ADAPTER_DIR / "base.json").read_text())["base"]
-
-
 def attach(cross_encoder, spec: dict, start: str | Path | None = None):
     """Wrap the cross-encoder's transformers model in place with trainable LoRA layers (a fresh
     adapter, or ``start``'s adapter to train further); the classification head trains whole.
@@ -56,10 +50,8 @@ def attach(cross_encoder, spec: dict, start: str | Path | None = None):
     return get_peft_model(hf, cfg)
 
 
-def trainable_share(peft_model) -> tuple[int, int]:
-    trainable = sum(p.numel() for p in peft_model.parameters() if p.requires_grad)
-    total = sum(p.numel() for p in peft_model.parameters())
-    return trainable, total
+def trainable_parameters(peft_model) -> int:
+    return sum(p.numel() for p in peft_model.parameters() if p.requires_grad)
 
 
 def finish(peft_model, out: Path, base: str) -> None:

@@ -123,10 +123,15 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
     check_objective(cfg.objective)                     # before the data and the model: refused at once
     from training.weight_averaging import WeightAverage, check_average_from
     check_average_from(cfg.average_from)
+    from guard.nli.adapters import base_of, has_adapter
     from training import lora as lora_mod
     lora_mod.check_spec(cfg.lora)
     if cfg.lora and (cfg.freeze_layers or cfg.average_from > 0):
         raise ValueError("lora trains adapters only: freeze_layers and average_from do not apply")
+    adapter_start = cfg.lora is not None and has_adapter(cfg.from_checkpoint)
+    if cfg.lora is not None and cfg.from_checkpoint and not adapter_start:
+        raise ValueError(f"lora: {cfg.from_checkpoint} is a full model, not an adapter folder; train its "
+                         "general stage with the same lora block")
     from transformers import SchedulerType
     if cfg.lr_schedule not in {s.value for s in SchedulerType}:
         raise ValueError(f"lr_schedule {cfg.lr_schedule!r} is not a transformers scheduler "
@@ -136,11 +141,10 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
     precision = choose(cfg.precision, gpu)         # before the data: a refused precision costs nothing
     pairs, counts = collect_pairs(cfg, extra)
     label2id = {lab: i for i, lab in enumerate(LABELS_3WAY)}
-    adapter_start = cfg.lora is not None and lora_mod.has_adapter(cfg.from_checkpoint)
     if adapter_start:
         # the start folder's adapter is trained further on the packaged base it was trained on
         from training.bases import resolve
-        lora_base = lora_mod.base_of(cfg.from_checkpoint)
+        lora_base = base_of(cfg.from_checkpoint)
         model = CrossEncoder(resolve(lora_base), num_labels=3, max_length=cfg.max_length,
                              model_kwargs={"dtype": torch.float32},
                              config_kwargs={"id2label": dict(enumerate(LABELS_3WAY)), "label2id": label2id})
@@ -160,9 +164,6 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
         lora_base = cfg.base_model or "package:all-minilm-l6-v2"
     peft_model = None
     if cfg.lora is not None:
-        if cfg.from_checkpoint and not adapter_start:
-            raise ValueError(f"lora: {cfg.from_checkpoint} is a full model, not an adapter folder; train its "
-                             "general stage with the same lora block")
         peft_model = lora_mod.attach(model, cfg.lora, cfg.from_checkpoint if adapter_start else None)
     ds = Dataset.from_dict({
         "premise": [p.premise for p in pairs],
@@ -194,7 +195,7 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
     loss, loss_info = make_loss(model, cfg.objective, pairs)
     averager = WeightAverage(model.model, cfg.average_from) if cfg.average_from > 0 else None
     callbacks = [c for c in (averager, _deadline(cfg.max_seconds)) if c is not None]
-    trainable = lora_mod.trainable_share(peft_model)[0] if peft_model is not None else None
+    trainable = lora_mod.trainable_parameters(peft_model) if peft_model is not None else None
     trainer = CrossEncoderTrainer(model=model, args=args, train_dataset=ds, loss=loss,
                                   callbacks=callbacks or None)
     t0 = time.time()

@@ -21,10 +21,21 @@ from pathlib import Path
 ADAPTER_DIR = "lora"
 
 
+def has_adapter(folder: str | Path | None) -> bool:
+    """A folder with a LoRA adapter (``training/lora.py``), with or without merged weights beside it."""
+    return folder is not None and (Path(folder) / ADAPTER_DIR / "adapter_config.json").is_file()
+
+
 def is_adapter_folder(path: str | Path) -> bool:
+    """An adapter and no weights: what ships, and what ``materialise`` rebuilds."""
     p = Path(path)
-    return (p / ADAPTER_DIR / "adapter_config.json").is_file() and not any(
-        (p / n).is_file() for n in ("model.safetensors", "pytorch_model.bin"))
+    return has_adapter(p) and not any((p / n).is_file() for n in ("model.safetensors", "pytorch_model.bin"))
+
+
+def base_of(folder: str | Path) -> str:
+    """The base spec (``package:…``, a hub id or a path) an adapter folder was trained on."""
+    import json
+    return json.loads((Path(folder) / ADAPTER_DIR / "base.json").read_text())["base"]
 
 
 def _key(path: Path) -> str:
@@ -48,7 +59,6 @@ def materialise(path: str | Path) -> Path:
         import peft  # noqa: F401 — said before the base is built
     except ImportError:
         raise ValueError(f"{src} is a LoRA adapter model: it needs peft (pip install 'claim-guard[large]')") from None
-    import json
     import warnings
 
     import torch
@@ -56,8 +66,7 @@ def materialise(path: str | Path) -> Path:
     from transformers.utils import logging as hf_logging
 
     from training.bases import resolve
-    base = json.loads((src / ADAPTER_DIR / "base.json").read_text())["base"]
-    base_dir = resolve(base)
+    base_dir = resolve(base_of(src))
     # the base has no classification head and an unused pooler: transformers' load report says so at
     # length, and the adapter supplies the head; a command's output stays one summary line
     verbosity, bars = hf_logging.get_verbosity(), hf_logging.is_progress_bar_enabled()

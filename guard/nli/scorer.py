@@ -22,19 +22,22 @@ class ModelUnavailable(RuntimeError):
     """No cross-encoder could be loaded from the given id or path."""
 
 
+MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
+
+
 def default_model_path() -> Path:
     """The checkpoint shipped in the repository's ``models/`` folder."""
     env = os.environ.get("GUARD_NLI_MODEL")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[2] / "models" / SHIPPED_MODEL
+    return MODELS_DIR / SHIPPED_MODEL
 
 
 LARGE_MODEL = "nli-mpnet-lora-lr8"     # the large profile's: a LoRA adapter on all-mpnet-base-v2 (guard.nli.adapters)
 
 
 def large_model_path() -> Path:
-    return Path(__file__).resolve().parents[2] / "models" / LARGE_MODEL
+    return MODELS_DIR / LARGE_MODEL
 
 
 ONNX_EXPORT = Path("onnx") / "model_qint8.onnx"     # written by training.export_onnx, used by --quantize
