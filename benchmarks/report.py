@@ -36,12 +36,13 @@ def machine() -> str:
     and bf16 training ~1.6x faster with AMX than without)."""
     import os
 
-    from guard.hardware import cpu_flags, cpu_has_bf16_matmul
+    from guard.hardware import cpu_bf16_units, cpu_flags
     flags = cpu_flags()
     isa = next((name for flag, name in (("avx512_vnni", "AVX-512 VNNI"), ("avx512f", "AVX-512"), ("avx2", "AVX2"))
                 if flag in flags), None)
+    units = cpu_bf16_units(flags)
     return (f"{platform.machine()}, {os.cpu_count()} cores" + (f", {isa}" if isa else "")
-            + (", AMX" if cpu_has_bf16_matmul(flags) else ""))
+            + (f", {units}" if units else ""))
 
 
 def md_table(headers: list[str], rows: list[list]) -> str:

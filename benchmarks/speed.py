@@ -186,20 +186,20 @@ def recall(fast: dict, full: dict) -> float:
 
 
 def claim_pair_throughput(runs: int = 3) -> dict:
-    """torch fp32, ONNX Runtime fp32 (the default), int8, OpenVINO fp32 where it is installed and, on
-    a CPU with AMX, the bf16 tiles and OpenVINO bf16 on claims_dev's pairs in both directions (640
+    """torch fp32, ONNX Runtime fp32 (the default), int8, OpenVINO fp32 where it is installed, OpenVINO
+    bf16 on a CPU with bf16 units and the bf16 tiles with AMX, on claims_dev's pairs in both directions (640
     claim-length pairs, batch 32): the median of ``runs`` timed passes each, the cache cleared
     between them. The backends take turns pass by pass, so a slow spell of a shared machine falls on
     all of them rather than on whichever ran then."""
     import importlib.util
 
-    from guard.hardware import cpu_has_bf16_matmul
+    from guard.hardware import cpu_bf16_units, cpu_has_bf16_matmul
     from guard.nli import NLIScorer
     pairs = _claims_dev_both_ways()
     out = {}
-    amx, ov = cpu_has_bf16_matmul(), importlib.util.find_spec("openvino") is not None
+    amx, bf16, ov = cpu_has_bf16_matmul(), cpu_bf16_units() is not None, importlib.util.find_spec("openvino") is not None
     backends = ([{"backend": "torch"}, {}, {"quantize": True}] + ([{"backend": "openvino"}] if ov else [])
-                + ([{"backend": "bf16"}] if amx else []) + ([{"backend": "openvino-bf16"}] if amx and ov else []))
+                + ([{"backend": "bf16"}] if amx else []) + ([{"backend": "openvino-bf16"}] if bf16 and ov else []))
     scorers = [NLIScorer(**kw) for kw in backends]
     rates: dict[str, list[float]] = {sc.backend: [] for sc in scorers}
     for sc in scorers:

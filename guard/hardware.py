@@ -26,6 +26,18 @@ def cpu_has_bf16_matmul(flags: set[str] | None = None) -> bool:
 
 
 def cpu_has_bf16_instructions(flags: set[str] | None = None) -> bool:
-    """Any native bf16 arithmetic: AMX, or AVX-512 BF16's dot products (not measured here)."""
+    """Any native bf16 arithmetic: AMX, or AVX-512 BF16's dot products."""
+    return cpu_bf16_units(flags) is not None
+
+
+def cpu_bf16_units(flags: set[str] | None = None) -> str | None:
+    """Which bf16 units the CPU has: "AMX", "AVX-512 BF16" or None.
+
+    Why a name and not a yes/no: OpenVINO's bf16 kernels differ between the two (AMX tiles against
+    AVX-512 BF16 dot products), so their scores differ in the last bits, and a store's NLI score
+    cache must key them apart. Both were measured to give a pair the same bf16 score alone and in
+    any batch (sessions 22 and 28)."""
     flags = cpu_flags() if flags is None else flags
-    return cpu_has_bf16_matmul(flags) or "avx512_bf16" in flags
+    if cpu_has_bf16_matmul(flags):
+        return "AMX"
+    return "AVX-512 BF16" if "avx512_bf16" in flags else None

@@ -12,6 +12,10 @@ its batch has or what they hold (1 to 128 rows: bit for bit the same), only on t
 length — lengths that are multiples of 16 tokens all give the same logits, other lengths differ by
 up to ~3e-4 in p. So bf16 batches are padded to a multiple of 16 tokens (``guard.nli.tiles.bucket``),
 and no row padding is needed: a write's three pairs run as three rows, not a 16-row tile.
+
+The same holds on a CPU with AVX-512 BF16 and no AMX (session 28, AMD Zen 4, 2 cores): 13,769
+batched scores of claims_dev pairs in 200 random batches of 2–128 rows equal each pair alone bit for
+bit; there bf16 runs at ~1.7x ONNX Runtime fp32 (381 against 222 claim pairs/s).
 """
 from __future__ import annotations
 

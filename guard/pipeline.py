@@ -31,7 +31,8 @@ class GuardConfig:
     nli_model: str | None = None          # hub id or directory; None → shipped models/nli-minilm-l6-v2
     nli_quantize: bool = False            # fp32: deterministic per pair; dynamic int8 drifts with the batch
     nli_backend: str = "auto"             # auto (ONNX Runtime fp32 on a CPU), onnx, torch, openvino, or the
-                                          # opt-in bf16 ones on AMX: bf16 (torch tiles), openvino-bf16
+                                          # opt-in bf16 ones: bf16 (torch tiles, AMX), openvino-bf16
+                                          # (AMX or AVX-512 BF16)
     gated: bool = True                    # False only for ablations: NLI may block unchecked
     gate_config: str | None = None        # JSON file; None → gate.json beside the model, if any
     gate: str = "learned"                 # "learned": learned_gate.json beside the model decides (if shipped);

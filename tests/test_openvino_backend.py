@@ -1,14 +1,14 @@
 """The OpenVINO backends (``--nli-backend openvino`` / ``openvino-bf16``): the same ONNX graph as
-ONNX Runtime, compiled by OpenVINO. fp32 must give ONNX Runtime's scores; bf16 (a CPU with AMX only)
-must give a pair the same score alone and in any batch. Skipped, saying why, where OpenVINO is not
-installed or (bf16) the CPU has no AMX."""
+ONNX Runtime, compiled by OpenVINO. fp32 must give ONNX Runtime's scores; bf16 (a CPU with AMX or
+AVX-512 BF16) must give a pair the same score alone and in any batch. Skipped, saying why, where
+OpenVINO is not installed or (bf16) the CPU has no bf16 units."""
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 
-from guard.hardware import cpu_has_bf16_matmul
+from guard.hardware import cpu_bf16_units
 from tests.test_nli_tiles import (
     PAIRS,
     issue_examples_keep_their_tiers,
@@ -16,7 +16,9 @@ from tests.test_nli_tiles import (
 )
 
 pytest.importorskip("openvino", reason="OpenVINO is not installed (pip install 'claim-guard[openvino]')")
-AMX = pytest.mark.skipif(not cpu_has_bf16_matmul(), reason="the openvino-bf16 backend needs a CPU with AMX (amx_bf16, amx_tile)")
+BF16 = pytest.mark.skipif(cpu_bf16_units() is None, reason="the openvino-bf16 backend needs a CPU with bf16 units "
+                          "(AMX: amx_bf16, amx_tile; or AVX-512 BF16: avx512_bf16)")
+BF16_LABEL = f"openvino bf16 ({cpu_bf16_units()})"
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +70,7 @@ def test_refusals_are_one_line(monkeypatch, tmp_path):
     with pytest.raises(ModelUnavailable, match="local model folder"):
         NLIScorer(tmp_path, backend="openvino")                    # no tokenizer.json
     monkeypatch.setattr(guard.hardware, "cpu_flags", lambda *a, **k: {"avx2", "avx512_vnni"})
-    with pytest.raises(ModelUnavailable, match="AMX") as err:
+    with pytest.raises(ModelUnavailable, match="bf16 units") as err:
         NLIScorer(backend="openvino-bf16")
     assert "\n" not in str(err.value)
     monkeypatch.undo()
@@ -92,11 +94,11 @@ def test_the_cli_refuses_openvino_with_quantize_in_one_line(tmp_path):
     assert "exclude each other" in r.stderr and r.stderr.startswith("error: ")
 
 
-@AMX
+@BF16
 def test_a_pairs_openvino_bf16_score_is_the_same_alone_and_in_any_batch(ort_scorer):
     from guard.nli import NLIScorer
     sc = NLIScorer(backend="openvino-bf16", calibrated=False)
-    assert sc.backend == "openvino bf16 (AMX)"
+    assert sc.backend == BF16_LABEL
     alone = np.stack([sc._logits([p])[0] for p in PAIRS])
     rng = np.random.default_rng(0)
     for n in (2, 3, 8, 17, 40):                   # other row counts, companions and padded lengths
@@ -112,9 +114,27 @@ def test_a_pairs_openvino_bf16_score_is_the_same_alone_and_in_any_batch(ort_scor
     assert np.abs(softmax(alone) - softmax(fp32)).max() < 0.05
 
 
-@AMX
+@BF16
 def test_the_issue_examples_keep_their_tiers_under_openvino_bf16():
-    issue_examples_keep_their_tiers("openvino-bf16", "openvino bf16 (AMX)")
+    issue_examples_keep_their_tiers("openvino-bf16", BF16_LABEL)
+
+
+@BF16
+def test_the_bf16_units_name_the_backend_and_key_its_score_cache_apart(monkeypatch):
+    """AMX tiles and AVX-512 BF16 dot products round differently, so a store scored on one kind of
+    machine must not read the other's cached scores as its own: the label, and so the fingerprint
+    that keys the cache, names the units; fp32 is one backend on both."""
+    import guard.hardware
+    from guard.nli import NLIScorer
+    seen = {}
+    for units, flags in (("AMX", {"avx512f", "avx512_bf16", "amx_bf16", "amx_tile"}),
+                         ("AVX-512 BF16", {"avx512f", "avx512_bf16"})):
+        monkeypatch.setattr(guard.hardware, "cpu_flags", lambda *a, _f=flags, **k: _f)
+        bf16, fp32 = NLIScorer(backend="openvino-bf16"), NLIScorer(backend="openvino")
+        assert bf16.backend == f"openvino bf16 ({units})" and fp32.backend == "openvino fp32"
+        seen[units] = (bf16.fingerprint, fp32.fingerprint)
+    assert seen["AMX"][0] != seen["AVX-512 BF16"][0]
+    assert seen["AMX"][1] == seen["AVX-512 BF16"][1]
 
 
 def test_a_cli_scan_under_openvino_finds_what_the_default_finds(tmp_path):

@@ -36,6 +36,14 @@ def test_cpu_flags_are_read_from_cpuinfo_and_a_missing_file_means_none(tmp_path)
     assert not cpu_has_bf16_matmul(set())
 
 
+def test_the_bf16_units_are_named_amx_first():
+    from guard.hardware import cpu_bf16_units
+    assert cpu_bf16_units({"avx512_bf16", "amx_bf16", "amx_tile"}) == "AMX"
+    assert cpu_bf16_units({"avx512f", "avx512_bf16"}) == "AVX-512 BF16"
+    assert cpu_bf16_units({"avx512f", "amx_tile"}) is None           # tiles without bf16 arithmetic
+    assert cpu_bf16_units(set()) is None
+
+
 def _pairs(tmp_path):
     rows = [{"premise": "Backups run daily.", "hypothesis": "Backups run every day.", "label": "entailment"},
             {"premise": "The API listens on port 8443.", "hypothesis": "The API listens on port 9443.",
