@@ -193,11 +193,12 @@ def claim_pair_throughput(runs: int = 3) -> dict:
     all of them rather than on whichever ran then."""
     import importlib.util
 
-    from guard.hardware import cpu_bf16_units, cpu_has_bf16_matmul
+    from guard.hardware import cpu_bf16_units
     from guard.nli import NLIScorer
     pairs = _claims_dev_both_ways()
     out = {}
-    amx, bf16, ov = cpu_has_bf16_matmul(), cpu_bf16_units() is not None, importlib.util.find_spec("openvino") is not None
+    units, ov = cpu_bf16_units(), importlib.util.find_spec("openvino") is not None
+    amx, bf16 = units == "AMX", units is not None
     backends = ([{"backend": "torch"}, {}, {"quantize": True}] + ([{"backend": "openvino"}] if ov else [])
                 + ([{"backend": "bf16"}] if amx else []) + ([{"backend": "openvino-bf16"}] if bf16 and ov else []))
     scorers = [NLIScorer(**kw) for kw in backends]

@@ -15,7 +15,8 @@ and no row padding is needed: a write's three pairs run as three rows, not a 16-
 
 The same holds on a CPU with AVX-512 BF16 and no AMX (session 28, AMD Zen 4, 2 cores): 13,769
 batched scores of claims_dev pairs in 200 random batches of 2–128 rows equal each pair alone bit for
-bit; there bf16 runs at ~1.7x ONNX Runtime fp32 (381 against 222 claim pairs/s).
+bit; there bf16 runs at ~1.75x ONNX Runtime fp32 (392.7 against 223.5 claim pairs/s, median of five
+passes; results/speed-zen4/session28.json).
 """
 from __future__ import annotations
 
