@@ -80,6 +80,115 @@ def test_the_losses_against_plain_cross_entropy_on_the_real_cross_encoder():
         assert ClaimObjective(model, "symmetric")(inputs, labels).item() > 0
 
 
+_GUARD = {"contradiction": ("contradiction", "modality_opposition"), "entailment": ("compatible", "paraphrase_consistent"),
+          "neutral": ("compatible", "unrelated_cross_domain")}
+ROWS = [{"id": f"r{i}", "existing": {"text": p.premise}, "incoming": {"text": p.hypothesis}, "nli": p.label,
+         "label": _GUARD[p.label][0], "category": _GUARD[p.label][1]}
+        for i, p in enumerate(CLAIMS) if p.source == "claims"]
+
+
+def _teacher_file(tmp_path: Path) -> tuple[Path, Path]:
+    """A teacher's score file in cv_nli's format for ROWS (forward sure of the gold label, backward
+    neutral) and the claim file its ids are rows of."""
+    sure = {"contradiction": "contradiction", "entailment": "entailment", "neutral": "neutral"}
+    lines = []
+    for r in ROWS:
+        fwd = {lab: (0.9 if lab == sure[r["nli"]] else 0.05) for lab in LABELS_3WAY}
+        lines.append(json.dumps({"id": r["id"], "forward": fwd,
+                                 "backward": {"contradiction": 0.1, "entailment": 0.1, "neutral": 0.8}, "fold": 0}))
+    scores, rows = tmp_path / "oof.jsonl", tmp_path / "rows.jsonl"
+    scores.write_text("\n".join(lines) + "\n")
+    rows.write_text("".join(json.dumps(r) + "\n" for r in ROWS))
+    return scores, rows
+
+
+def test_the_teacher_table_gives_each_direction_its_own_scores(tmp_path):
+    from training.objectives import teacher_table
+    scores, _ = _teacher_file(tmp_path)
+    table = teacher_table(scores, ROWS + [{"id": "unscored", "existing": {"text": "A"}, "incoming": {"text": "B"}}])
+    r = ROWS[0]
+    fwd, bwd = table[(r["existing"]["text"], r["incoming"]["text"])], table[(r["incoming"]["text"], r["existing"]["text"])]
+    assert np.exp(fwd)[LABELS_3WAY.index(r["nli"])] == pytest.approx(0.9)
+    assert np.exp(bwd)[LABELS_3WAY.index("neutral")] == pytest.approx(0.8)
+    assert ("A", "B") not in table and len(table) == 2 * len(ROWS)
+    with pytest.raises(ValueError, match="none of its ids is a row"):
+        teacher_table(scores, [{"id": "x", "existing": {"text": "A"}, "incoming": {"text": "B"}}])
+
+
+def test_the_distillation_loss_against_its_closed_form():
+    """α = 1 is plain cross-entropy; a teacher that is the student's own distribution leaves α × CE
+    (the KL term is 0); a teacher the student disagrees with costs more; pairs the teacher did not
+    score count in the cross-entropy only."""
+    import torch
+    import torch.nn.functional as F
+    from sentence_transformers.cross_encoder import CrossEncoder
+    from sentence_transformers.cross_encoder.losses import CrossEntropyLoss
+
+    from training.objectives import ClaimObjective
+    model = CrossEncoder(str(V1), local_files_only=True, model_kwargs={"dtype": torch.float32})
+    inputs = [[p.premise for p in CLAIMS], [p.hypothesis for p in CLAIMS]]
+    ids = {v: k for k, v in model.config.id2label.items()}
+    labels = torch.tensor([ids[p.label] for p in CLAIMS])
+    keys = [(p.premise, p.hypothesis) for p in CLAIMS]
+    with torch.no_grad():
+        ce = CrossEntropyLoss(model)(inputs, labels).item()
+        logits = model.predict(list(zip(*inputs)), convert_to_tensor=True, apply_softmax=False).float()
+        own = F.log_softmax(logits, -1).numpy()
+        order = [LABELS_3WAY.index(model.config.id2label[i]) for i in range(3)]
+        to_labels = np.argsort(order)                      # model order → LABELS_3WAY order
+        itself = {k: own[i][to_labels] for i, k in enumerate(keys)}
+        assert ClaimObjective(model, "distill", itself, alpha=1.0)(inputs, labels).item() == pytest.approx(ce, abs=1e-5)
+        assert ClaimObjective(model, "distill", itself, alpha=0.3, temperature=1.0)(inputs, labels).item() == \
+            pytest.approx(0.3 * ce, abs=1e-4)
+        wrong = {k: np.log(np.roll(np.exp(v), 1)) for k, v in itself.items()}
+        assert ClaimObjective(model, "distill", wrong, alpha=0.3)(inputs, labels).item() > 0.3 * ce + 0.01
+        half = dict(list(wrong.items())[:3])                # three of six pairs scored by the teacher
+        t = 2.0
+        kl = F.kl_div(F.log_softmax(logits[:3] / t, -1),
+                      F.log_softmax(torch.tensor(np.stack([half[k][order] for k in keys[:3]])) / t, -1),
+                      log_target=True, reduction="batchmean") * t * t
+        want = 0.5 * kl.item() * 3 / 6 + 0.5 * ce
+        assert ClaimObjective(model, "distill", half, alpha=0.5, temperature=t)(inputs, labels).item() == \
+            pytest.approx(want, abs=1e-4)
+
+
+def test_distillation_without_a_usable_teacher_is_refused_before_anything_loads(tmp_path):
+    from training.train import TrainConfig, train
+    scores, rows = _teacher_file(tmp_path)
+    cases = [({"objective": "distill"}, "needs teacher_scores"),
+             ({"objective": "distill", "teacher_scores": str(tmp_path / "none.jsonl")}, "is not a file"),
+             ({"objective": "distill", "teacher_scores": str(scores), "teacher_rows": str(rows), "distill_alpha": 1.5},
+              "distill_alpha must be in"),
+             ({"objective": "ce", "teacher_scores": str(scores)}, "only read by the distill objective")]
+    for fields, msg in cases:
+        with pytest.raises(ValueError, match=msg):
+            train(TrainConfig(output_dir=str(tmp_path / "m"), train_files=[], **fields))
+        assert not (tmp_path / "m").exists()
+
+
+@pytest.mark.slow
+def test_a_real_distillation_run_records_its_teacher(tmp_path):
+    """Two steps from v1 on claim pairs with a teacher's scores: the summary says how many training
+    pairs the teacher scored (both directions of every scored row) and with what weights."""
+    needs_training_extra()
+    from training.claim_pairs import to_nli_pairs
+    from training.train import TrainConfig, train
+    scores, rows = _teacher_file(tmp_path)
+    pairs = to_nli_pairs(ROWS) + [Pair("Replay premise.", "Replay hypothesis.", "neutral", "replay")]
+    s = train(TrainConfig(output_dir=str(tmp_path / "m"), train_files=[], from_checkpoint=str(V1),
+                          domain_pairs=False, symmetric=False, max_steps=2, batch_size=4, save_steps=100,
+                          device="cpu", precision="fp32", objective="distill", teacher_scores=str(scores),
+                          teacher_rows=str(rows), distill_alpha=0.25, distill_temperature=3.0), extra=pairs)
+    assert s["steps"] == 2 and np.isfinite(s["train_loss"])
+    assert s["objective"] == "distill" and s["teacher_scored_pairs"] == 2 * len(ROWS)
+    assert (s["distill_alpha"], s["distill_temperature"]) == (0.25, 3.0)
+    assert s["config"]["teacher_scores"] == str(scores)
+    from training.card import write_card
+    write_card(tmp_path / "m", {"files": {}})
+    assert f"distilled from `oof.jsonl` (α 0.25, T 3.0; {2 * len(ROWS)} training pairs scored by the teacher)" in \
+        (tmp_path / "m" / "README.md").read_text()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("objective,freeze", [("poe", 0), ("symmetric", 0), ("ce", 2)])
 def test_a_real_training_run_with_each_option(tmp_path, objective, freeze):
@@ -117,3 +226,65 @@ def test_an_unknown_objective_is_refused_before_anything_loads(tmp_path):
     with pytest.raises(ValueError, match="objective 'focal' is none of ce, poe"):
         train(TrainConfig(output_dir=str(tmp_path / "m"), train_files=[], objective="focal"))
     assert not (tmp_path / "m").exists()
+
+
+def test_a_recipe_distils_its_claim_stage_only_when_it_says_so(tmp_path):
+    """cv_nli's claim-stage config: the distill recipe reads, fold by fold, the scores of the large
+    teacher's fold model that held out the same rows (files its teacher recipe writes), and v2's own
+    recipe still trains with plain cross-entropy and no teacher."""
+    from training.cv_nli import _train_cfg, load_recipe
+    from training.train import _teacher
+    recipes = ROOT / "training" / "recipes"
+    cfg = _train_cfg(load_recipe(recipes / "nli-minilm-l6-v2-distill.json"), tmp_path / "m")
+    assert cfg.objective == "distill" and (cfg.distill_alpha, cfg.distill_temperature) == (0.5, 2.0)
+    teacher = load_recipe(recipes / "nli-mpnet-lora-lr8-teacher.json")
+    assert teacher["score_training_rows"] is True
+    assert cfg.teacher_scores == str(ROOT / "results" / "claims-cv" / f"insample_nli_{teacher['name']}_{{part}}.jsonl")
+    shipped = load_recipe(recipes / "nli-mpnet-lora-lr8.json")
+    assert {k: v for k, v in teacher.items() if k not in ("name", "output", "notes", "score_training_rows", "_path")} == \
+        {k: v for k, v in shipped.items() if k not in ("name", "output", "notes", "selection", "card_notes", "_path")}
+    plain = _train_cfg(load_recipe(recipes / "nli-minilm-l6-v2.json"), tmp_path / "m")
+    assert plain.objective == "ce" and plain.teacher_scores is None and _teacher(plain) is None
+
+
+def test_the_large_models_out_of_fold_scores_cover_claims_train(shared_data):
+    """The proxy's default teacher file (``claim_stage_ablation --teacher-scores``): every row, both directions."""
+    from training.claim_pairs import read_rows
+    from training.objectives import teacher_table
+    rows = read_rows(shared_data / "bench" / "claims_train.jsonl")
+    table = teacher_table(ROOT / "results" / "claims-cv" / "oof_nli_nli-mpnet-lora-lr8.jsonl", rows)
+    assert len(table) == 2 * len(rows)
+
+
+@pytest.mark.slow
+def test_a_student_recipe_distils_each_fold_from_the_teacher_fold_that_never_saw_it(tmp_path, shared_data):
+    """The leak-free protocol, for real on 16 claims_train rows and two folds: a teacher recipe with
+    ``score_training_rows`` writes each member's scores of the rows it trained on; a student recipe
+    whose ``teacher_scores`` holds ``{part}`` trains fold k on teacher fold k's file (the teacher that
+    held out the same rows) and its final model on the teacher's final file."""
+    needs_training_extra()
+    from training.claim_pairs import grouped_folds, read_rows
+    from training.cv_nli import run
+    rows = read_rows(shared_data / "bench" / "claims_train.jsonl")[:16]
+    train = tmp_path / "train.jsonl"
+    train.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    base = {"base_model": None, "replay_files": [], "folds": 2, "epochs": 1, "batch_size": 8, "learning_rate": 3e-5,
+            "max_length": 64, "seed": 1, "max_steps": 1}
+    teacher = {**base, "name": "t", "output": str(tmp_path / "t-model"), "score_training_rows": True}
+    (tmp_path / "t.json").write_text(json.dumps(teacher))
+    out = tmp_path / "out"
+    run(tmp_path / "t.json", tmp_path / "w-t", out, train_path=train)
+    folds = grouped_folds(rows, 2)
+    for part in ("fold0", "fold1", "final"):
+        ids = [json.loads(x)["id"] for x in (out / f"insample_nli_t_{part}.jsonl").read_text().splitlines()]
+        want = [r["id"] for r, f in zip(rows, folds) if part == "final" or f != int(part[-1])]
+        assert ids == want                   # a member's own training rows, nothing it held out
+    student = {**base, "name": "s", "output": str(tmp_path / "s-model"), "objective": "distill",
+               "teacher_scores": str(out / "insample_nli_t_{part}.jsonl")}
+    (tmp_path / "s.json").write_text(json.dumps(student))
+    run(tmp_path / "s.json", tmp_path / "w-s", out, train_path=train)
+    for part in ("fold0", "fold1"):
+        s = json.loads((tmp_path / "w-s" / part / "training_summary.json").read_text())
+        assert s["config"]["teacher_scores"] == str(out / f"insample_nli_t_{part}.jsonl") and s["teacher_scored_pairs"] > 0
+    final = json.loads((tmp_path / "s-model" / "training_summary.json").read_text())
+    assert final["config"]["teacher_scores"].endswith("insample_nli_t_final.jsonl")

@@ -73,7 +73,11 @@ def write_card(model_dir: Path, fp32: dict, int8: dict | None = None, extra: str
              f"max length {cfg['max_length']}, seed {cfg['seed']}"
              + (f", lr schedule {cfg['lr_schedule']}" if cfg.get("lr_schedule", "linear") != "linear" else "")
              + (f", weights averaged over the last {1 - cfg['average_from']:.0%} of the steps ({s.get('averaged_steps')})"
-                if cfg.get("average_from") else ""),
+                if cfg.get("average_from") else "")
+             + (f", distilled from `{Path(cfg['teacher_scores']).name}` (α {cfg.get('distill_alpha')}, "
+                f"T {cfg.get('distill_temperature')}; {s.get('teacher_scored_pairs')} training pairs scored by the teacher)"
+                if cfg.get("objective") == "distill" else "")
+             + (f", objective {cfg['objective']}" if cfg.get("objective", "ce") not in ("ce", "distill") else ""),
              f"- optimizer steps: {s['steps']}; final training loss {s['train_loss']:.4f}; wall time "
              f"{s['wall_seconds'] / 60:.1f} min on {_where(s, '2 CPU cores')}", "",
              f"Training pairs: {s['pairs_total']} in all (`:swapped` = a contradiction with premise and hypothesis "

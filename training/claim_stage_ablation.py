@@ -1,7 +1,7 @@
 """Does an option of the claim stage separate contradictions better? A controlled, CPU-sized run.
 
 Run: ``python -m training.claim_stage_ablation --neutrals 0,4 [--swaps 0,1] [--perturb 0,1] [--identity 0,1]
-[--objective ce,poe,reweight,label-smoothing,symmetric] [--freeze 0,3] [--average-from 0,0.5]
+[--objective ce,poe,reweight,label-smoothing,symmetric,distill [--teacher-scores F]] [--freeze 0,3] [--average-from 0,0.5]
 [--lr-schedule linear] [--seed 42] [--dev]
 [--epochs 1] [--base models/nli-minilm-l6]`` (every combination of same-document neutrals, subject-swap neutrals,
 perturbed pairs, identity pairs, training objective, frozen lower layers and weight averaging is one variant;
@@ -74,7 +74,8 @@ def dev_figures(dev_rows: list[dict], fold_files: list[Path], mean_file: Path) -
 def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[int] = (0,),
         keep_models: bool = False, perturb: list[int] = (0,), identity: list[int] = (0,),
         precision: str = "auto", objectives: list[str] = ("ce",), freeze: list[int] = (0,),
-        dev: bool = False, seed: int = 42, average_from: list[float] = (0.0,), lr_schedule: str = "linear") -> dict:
+        dev: bool = False, seed: int = 42, average_from: list[float] = (0.0,), lr_schedule: str = "linear",
+        teacher_scores: str | None = None, distill_alpha: float = 0.5, distill_temperature: float = 2.0) -> dict:
     from training.cv_nli import score_fold, train_fold
     from training.precision import choose
     from training.train import TrainConfig
@@ -101,7 +102,9 @@ def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[i
             cfg = TrainConfig(output_dir=str(mdir), train_files=[], from_checkpoint=base, domain_pairs=False,
                               symmetric=False, epochs=epochs, batch_size=16, learning_rate=5e-5, max_length=128,
                               save_steps=100000, device="cpu", precision=precision, objective=obj,
-                              freeze_layers=fz, average_from=av, seed=seed, lr_schedule=lr_schedule)
+                              freeze_layers=fz, average_from=av, seed=seed, lr_schedule=lr_schedule,
+                              teacher_scores=teacher_scores if obj == "distill" else None,
+                              distill_alpha=distill_alpha, distill_temperature=distill_temperature)
             train_rows = [r for r, k in zip(rows, folds) if k != f]
             recipe = {"same_document_neutrals": n, "subject_swap_neutrals": sw, "perturbed_pairs": bool(pt),
                       "identity_pairs": bool(ip)}
@@ -134,7 +137,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--perturb", default="0", help="0,1: without / with the perturbed pairs (claim_pairs.perturbed_pairs)")
     ap.add_argument("--identity", default="0", help="0,1: without / with each statement against itself (claim_pairs.identity_pairs)")
     ap.add_argument("--objective", default="ce",
-                    help="training objectives to compare (training/objectives.py): ce, poe, reweight, label-smoothing, symmetric")
+                    help="training objectives to compare (training/objectives.py): ce, poe, reweight, label-smoothing, "
+                         "symmetric, distill")
+    ap.add_argument("--teacher-scores", default=str(ROOT / "results" / "claims-cv" / "oof_nli_nli-mpnet-lora-lr8.jsonl"),
+                    help="distill: the teacher's claims_train scores (default: the large profile's out-of-fold file)")
+    ap.add_argument("--distill-alpha", type=float, default=0.5, help="distill: weight of the gold label's cross-entropy")
+    ap.add_argument("--distill-temperature", type=float, default=2.0, help="distill: temperature of the KL term")
     ap.add_argument("--freeze", default="0", help="numbers of lower layers (with the embeddings) to keep frozen")
     ap.add_argument("--average-from", default="0",
                     help="fractions of the run after which the weights are averaged (training/weight_averaging.py); 0: off")
@@ -156,7 +164,7 @@ def main(argv: list[str] | None = None) -> None:
                  [int(x) for x in a.swaps.split(",")], a.keep_models, [int(x) for x in a.perturb.split(",")],
                  [int(x) for x in a.identity.split(",")], a.precision, a.objective.split(","),
                  [int(x) for x in a.freeze.split(",")], a.dev, a.seed, [float(x) for x in a.average_from.split(",")],
-                 a.lr_schedule)
+                 a.lr_schedule, a.teacher_scores, a.distill_alpha, a.distill_temperature)
     report["command"] = " ".join(["python -m training.claim_stage_ablation", *(sys.argv[1:] if argv is None else argv)])
     Path(a.out).write_text(json.dumps(report, indent=1))
     print(json.dumps({k: {m: v[m] for m in ("roc_auc", "roc_auc_text_only", "recall_at_2pct_fp_text_only")}

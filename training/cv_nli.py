@@ -92,7 +92,11 @@ def _train_cfg(recipe: dict, out_dir: Path, start: str | None = None):
         max_length=recipe["max_length"], seed=recipe["seed"], save_fp16=True, max_steps=recipe.get("max_steps", -1),
         group_by_length=bool(recipe.get("group_by_length", False)), precision=recipe.get("precision", "auto"),
         lr_schedule=recipe.get("lr_schedule", "linear"), average_from=float(recipe.get("average_from", 0.0)),
-        lora=recipe.get("lora"), save_steps=int(recipe.get("save_steps", 200)))
+        lora=recipe.get("lora"), save_steps=int(recipe.get("save_steps", 200)),
+        objective=recipe.get("objective", "ce"),
+        teacher_scores=str(ROOT / recipe["teacher_scores"]) if recipe.get("teacher_scores") else None,
+        distill_alpha=float(recipe.get("distill_alpha", 0.5)),
+        distill_temperature=float(recipe.get("distill_temperature", 2.0)))
 
 
 def _score(model_dir: Path, rows: list[dict], max_length: int) -> list[dict]:
@@ -185,6 +189,8 @@ def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | N
                 print(f"{part} seed {seed}: done earlier, skipped", flush=True)
                 continue
             cfg = replace(_train_cfg(recipe, mdir, start), seed=seed)
+            if cfg.teacher_scores and "{part}" in cfg.teacher_scores:     # a teacher per fold: no leak
+                cfg = replace(cfg, teacher_scores=cfg.teacher_scores.format(part=part))
             t = time.time()
             if part == "final":
                 s = train(cfg, extra=claim_training_pairs(rows, recipe))
@@ -193,11 +199,15 @@ def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | N
                 if start and (Path(start) / "training_summary.json").is_file():     # the card's stage 1
                     s["general_stage"] = json.loads((Path(start) / "training_summary.json").read_text())
                 (mdir / "training_summary.json").write_text(json.dumps(s, indent=2))
+                if recipe.get("score_training_rows"):
+                    _score_training_rows(recipe, mdir, rows, part, seed, several, out_dir)
             else:
                 f = int(part.removeprefix("fold"))
                 train_rows = [r for r, x in zip(rows, fold) if x != f]
                 held = [r for r, x in zip(rows, fold) if x == f]
                 s = train_fold(cfg, claim_training_pairs(train_rows, recipe), held, f, pred_file, recipe["max_length"])
+                if recipe.get("score_training_rows"):
+                    _score_training_rows(recipe, mdir, train_rows, part, seed, several, out_dir)
                 print(f"{part} seed {seed}: {len(train_rows)} train rows, {len(held)} held out, "
                       f"{time.time() - t:.0f} s", flush=True)
             shutil.rmtree(mdir / "_checkpoints", ignore_errors=True)
@@ -237,6 +247,19 @@ def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | N
     score_dev(str(final), name, out, dev_path, recipe["max_length"])
     (work / "cv_summary.json").write_text(json.dumps(summary, indent=2, default=str))
     return summary
+
+
+def _score_training_rows(recipe: dict, mdir: Path, train_rows: list[dict], part: str, seed: int,
+                         several: bool, out_dir: Path | None = None) -> None:
+    """A recipe with ``"score_training_rows": true`` keeps each member's scores of the rows it trained
+    on (``results/claims-cv/insample_nli_<name>_<part>.jsonl``): what a student's claim stage of the
+    same fold distils from (``"teacher_scores": "…_{part}.jsonl"``) without the leak of out-of-fold
+    scores, which teacher fold models made after training on the student's held-out fold."""
+    tag = recipe["name"] + (f"-s{seed}" if several else "")
+    out = (out_dir or ROOT / "results" / "claims-cv") / f"insample_nli_{tag}_{part}.jsonl"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    score_fold(mdir, train_rows, -1 if part == "final" else int(part.removeprefix("fold")), out,
+               recipe["max_length"])
 
 
 def score_dev(model: str, tag: str, out_dir: Path | None = None, dev_path: Path = CLAIMS_DEV,

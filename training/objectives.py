@@ -16,6 +16,14 @@ rerun (``python -m training.claim_stage_ablation --objective … --freeze …``)
   (the claim labels hold both ways, and the gate reads both).
 - ``freeze_layers`` N: the embeddings and the lowest N transformer layers keep their general-NLI
   weights ("surgical" fine-tuning: the claim stage can move only the upper layers).
+- ``distill``: knowledge distillation from a stronger model's scores of the same claim pairs
+  (``TrainConfig.teacher_scores``: a file of per-row forward / backward probabilities in the format
+  ``training.cv_nli`` writes, e.g. the large profile's out-of-fold scores): (1 − α) × T² ×
+  KL(teacher ‖ student) at temperature T plus α × cross-entropy on the gold label (Hinton et al.,
+  2015); pairs the teacher did not score (general-NLI replay) keep plain cross-entropy. Why: the
+  larger base separates claim contradictions better (out-of-fold AUC 0.838 against 0.772) but costs
+  seven times as much per pair; its graded scores carry which compatible pairs look like
+  contradictions and how sure to be, which one-hot labels do not.
 
 The bias model is a multinomial logistic regression fitted on the claim pairs a run trains on (the
 pairs whose source starts with "claims"); other pairs (general-NLI replay) get a uniform bias, which
@@ -25,13 +33,14 @@ from __future__ import annotations
 
 import math
 import re
+from pathlib import Path
 
 import numpy as np
 from torch import nn
 
 from training.data import LABELS_3WAY, Pair
 
-OBJECTIVES = ("ce", "poe", "reweight", "label-smoothing", "symmetric")
+OBJECTIVES = ("ce", "poe", "reweight", "label-smoothing", "symmetric", "distill")
 
 _NEG = re.compile(r"\b(?:not|no|never|none|cannot|without|nothing|nobody|neither|nor)\b|n't", re.IGNORECASE)
 _MODAL = re.compile(r"\b(?:must|should|shall|may|can|required?|requires|allowed|forbidden|prohibited|"
@@ -114,13 +123,46 @@ def freeze_lower(model, n: int) -> int:
     return frozen
 
 
-def make_loss(model, objective: str, pairs: list[Pair]):
+def teacher_table(scores: str | Path, rows: list[dict]) -> dict[tuple[str, str], np.ndarray]:
+    """log p_teacher (LABELS_3WAY order) per directed claim pair: a score file's forward scores for
+    (existing, incoming) and backward for (incoming, existing), joined to ``rows`` by id. Rows the
+    file does not hold are left out (their pairs train on the gold label alone)."""
+    import json
+    by_id = {}
+    for line in Path(scores).read_text().splitlines():
+        if line.strip():
+            p = json.loads(line)
+            by_id[p["id"]] = p
+    out: dict[tuple[str, str], np.ndarray] = {}
+    for r in rows:
+        p = by_id.get(r["id"])
+        if p is None:
+            continue
+        a, b = r["existing"]["text"], r["incoming"]["text"]
+        for key, d in (((a, b), p["forward"]), ((b, a), p["backward"])):
+            out[key] = np.log(np.clip([float(d[lab]) for lab in LABELS_3WAY], 1e-6, 1.0))
+    if not out:
+        raise ValueError(f"teacher_scores {scores}: none of its ids is a row of the claim file")
+    return out
+
+
+def make_loss(model, objective: str, pairs: list[Pair], teacher: dict | None = None,
+              alpha: float = 0.5, temperature: float = 2.0):
     """The trainer's loss for an objective (``ce``: sentence-transformers' own CrossEntropyLoss, so
-    the shipped recipes train exactly as before) and a summary entry for the run."""
+    the shipped recipes train exactly as before) and a summary entry for the run. ``teacher``
+    (``teacher_table``), ``alpha`` and ``temperature``: the ``distill`` objective's."""
     check_objective(objective)
     if objective == "ce":
         from sentence_transformers.cross_encoder.losses import CrossEntropyLoss
         return CrossEntropyLoss(model), {}
+    if objective == "distill":
+        if not teacher:
+            raise ValueError("the distill objective needs teacher_scores")
+        hit = sum((p.premise, p.hypothesis) in teacher for p in pairs)
+        if not hit:
+            raise ValueError("the distill objective: the teacher scored none of the training pairs")
+        return (ClaimObjective(model, objective, teacher, alpha=alpha, temperature=temperature),
+                {"teacher_scored_pairs": hit, "distill_alpha": alpha, "distill_temperature": temperature})
     table, acc = (bias_table(pairs) if objective in ("poe", "reweight") else ({}, None))
     return ClaimObjective(model, objective, table), ({"bias_training_accuracy": round(acc, 4)} if acc is not None else {})
 
@@ -129,11 +171,13 @@ class ClaimObjective(nn.Module):
     """The loss for the non-default objectives (sentence-transformers' cross-encoder loss protocol:
     ``forward(inputs, labels)`` with the two text columns)."""
 
-    def __init__(self, model, objective: str, table: dict | None = None):
+    def __init__(self, model, objective: str, table: dict | None = None, alpha: float = 0.5,
+                 temperature: float = 2.0):
         super().__init__()
         self.model = model
         self.objective = objective
         self.table = table or {}
+        self.alpha, self.temperature = alpha, temperature
         # the model's label order against LABELS_3WAY (the bias table's order)
         self.order = [LABELS_3WAY.index(model.config.id2label[i]) for i in range(len(LABELS_3WAY))]
 
@@ -156,6 +200,8 @@ class ClaimObjective(nn.Module):
             kl = 0.5 * (F.kl_div(lq, lp, log_target=True, reduction="batchmean")
                         + F.kl_div(lp, lq, log_target=True, reduction="batchmean"))
             return 0.5 * (F.cross_entropy(logits, labels) + F.cross_entropy(back, labels)) + kl
+        if self.objective == "distill":
+            return self._distill(pairs, logits, labels)
         uniform = np.log(np.full(len(LABELS_3WAY), 1.0 / len(LABELS_3WAY)))
         bias = torch.tensor(np.stack([self.table.get(p, uniform)[self.order] for p in pairs]),
                             dtype=torch.float32, device=logits.device)
@@ -163,3 +209,19 @@ class ClaimObjective(nn.Module):
             return F.cross_entropy(F.log_softmax(logits, -1) + bias, labels)
         weight = 1.0 - bias.exp().gather(1, labels[:, None]).squeeze(1)        # reweight
         return (weight * F.cross_entropy(logits, labels, reduction="none")).sum() / weight.sum().clamp_min(1e-6)
+
+    def _distill(self, pairs, logits, labels):
+        """(1 − α) T² KL(teacher ‖ student) over the pairs the teacher scored, α × cross-entropy over
+        all of them; a batch with no teacher-scored pair is plain cross-entropy."""
+        import torch
+        import torch.nn.functional as F
+        ce = F.cross_entropy(logits, labels)
+        have = [i for i, p in enumerate(pairs) if p in self.table]
+        if not have:
+            return ce
+        t = self.temperature
+        teacher = torch.tensor(np.stack([self.table[pairs[i]][self.order] for i in have]), dtype=torch.float32,
+                               device=logits.device)
+        kl = F.kl_div(F.log_softmax(logits[have] / t, -1), F.log_softmax(teacher / t, -1), log_target=True,
+                      reduction="batchmean") * t * t
+        return (1 - self.alpha) * kl * len(have) / len(pairs) + self.alpha * ce

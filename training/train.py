@@ -62,7 +62,12 @@ class TrainConfig:
     precision: str = "auto"                # "auto": bf16 mixed precision on a GPU or an AMX CPU that runs it
                                            #    natively, else fp32 (training/precision.py); "fp32" / "bf16"
     objective: str = "ce"                  # training/objectives.py: ce (plain cross-entropy), poe, reweight,
-                                           #    label-smoothing, symmetric
+                                           #    label-smoothing, symmetric, distill
+    teacher_scores: str | None = None      # distill: a stronger model's scores of the claim rows (cv_nli's
+                                           #    format: id, forward, backward), e.g. its out-of-fold file
+    teacher_rows: str | None = None        # the claim file those ids are rows of; None → claims_train
+    distill_alpha: float = 0.5             # distill: weight of the gold label's cross-entropy
+    distill_temperature: float = 2.0       # distill: both distributions softened by this in the KL term
     freeze_layers: int = 0                 # keep the embeddings and the lowest N layers at their start weights
     average_from: float = 0.0              # > 0: save the mean of the weights after every step from this
                                            #    fraction of the run on (training/weight_averaging.py); 0 = off
@@ -121,6 +126,7 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
 
     from training.objectives import check_objective
     check_objective(cfg.objective)                     # before the data and the model: refused at once
+    teacher = _teacher(cfg)
     from training.weight_averaging import WeightAverage, check_average_from
     check_average_from(cfg.average_from)
     from guard.nli.adapters import base_of, has_adapter
@@ -192,7 +198,7 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
     )
     from training.objectives import freeze_lower, make_loss
     frozen = freeze_lower(model.model, cfg.freeze_layers)
-    loss, loss_info = make_loss(model, cfg.objective, pairs)
+    loss, loss_info = make_loss(model, cfg.objective, pairs, teacher, cfg.distill_alpha, cfg.distill_temperature)
     averager = WeightAverage(model.model, cfg.average_from) if cfg.average_from > 0 else None
     callbacks = [c for c in (averager, _deadline(cfg.max_seconds)) if c is not None]
     trainable = lora_mod.trainable_parameters(peft_model) if peft_model is not None else None
@@ -228,6 +234,26 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
     }
     (out / "training_summary.json").write_text(json.dumps(summary, indent=2))
     return summary
+
+
+def _teacher(cfg: TrainConfig) -> dict | None:
+    """The distill objective's teacher table, read before any model loads (a missing or unmatched
+    file is refused in one line); None for every other objective."""
+    if cfg.objective != "distill":
+        if cfg.teacher_scores:
+            raise ValueError(f"teacher_scores is only read by the distill objective, not {cfg.objective!r}")
+        return None
+    if not cfg.teacher_scores:
+        raise ValueError("the distill objective needs teacher_scores (a file of the teacher's claim-pair scores)")
+    if not 0.0 <= cfg.distill_alpha <= 1.0 or cfg.distill_temperature <= 0:
+        raise ValueError(f"distill_alpha must be in [0, 1] and distill_temperature > 0, not "
+                         f"{cfg.distill_alpha} / {cfg.distill_temperature}")
+    from training.claim_pairs import CLAIMS_TRAIN, read_rows
+    from training.objectives import teacher_table
+    for f in (cfg.teacher_scores, cfg.teacher_rows or CLAIMS_TRAIN):
+        if not Path(f).is_file():
+            raise ValueError(f"distill: {f} is not a file")
+    return teacher_table(cfg.teacher_scores, read_rows(Path(cfg.teacher_rows or CLAIMS_TRAIN)))
 
 
 def _deadline(seconds: float):
