@@ -127,19 +127,15 @@ def teacher_table(scores: str | Path, rows: list[dict]) -> dict[tuple[str, str],
     """log p_teacher (LABELS_3WAY order) per directed claim pair: a score file's forward scores for
     (existing, incoming) and backward for (incoming, existing), joined to ``rows`` by id. Rows the
     file does not hold are left out (their pairs train on the gold label alone)."""
-    import json
-    by_id = {}
-    for line in Path(scores).read_text().splitlines():
-        if line.strip():
-            p = json.loads(line)
-            by_id[p["id"]] = p
+    from training.gate_data import read_predictions
+    by_id = read_predictions(scores)              # temperature 1: the probabilities as stored
     out: dict[tuple[str, str], np.ndarray] = {}
     for r in rows:
-        p = by_id.get(r["id"])
-        if p is None:
+        if r["id"] not in by_id:
             continue
+        forward, backward = by_id[r["id"]]
         a, b = r["existing"]["text"], r["incoming"]["text"]
-        for key, d in (((a, b), p["forward"]), ((b, a), p["backward"])):
+        for key, d in (((a, b), forward), ((b, a), backward)):
             out[key] = np.log(np.clip([float(d[lab]) for lab in LABELS_3WAY], 1e-6, 1.0))
     if not out:
         raise ValueError(f"teacher_scores {scores}: none of its ids is a row of the claim file")
