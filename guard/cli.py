@@ -4,6 +4,7 @@ Exit codes: 0 stored / clean / warn, 3 blocked, 2 usage error or bad input, 1 an
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -300,6 +301,9 @@ def compare(pairs_file: Path, out: Optional[Path] = typer.Option(None, "--out", 
     """Score existing/incoming pairs (benchmark format); one JSON line per pair."""
     def go():
         from guard.jsonl import read_jsonl
+        from guard.safe_output import atomic_write, check_outputs
+        if pairs_file.is_file():          # a missing one is read_jsonl's to name
+            check_outputs({"--out": out}, {"the pairs file": pairs_file})
         rows, errors = read_jsonl(pairs_file, _pair_claims)
         for e in errors:
             _note(f"skipped {e}")
@@ -315,17 +319,13 @@ def compare(pairs_file: Path, out: Optional[Path] = typer.Option(None, "--out", 
                 bar.update(len(items[k:k + 256]))
         for note in g.notes:
             _note(f"note: {note}")
-        fh = out.open("w", encoding="utf-8") if out else sys.stdout
-        try:
+        with atomic_write(out) if out else contextlib.nullcontext(sys.stdout) as fh:
             for (_, (pid, _, _)), j in zip(rows, results):
                 rec = {"id": pid, "tier": j.tier.value, "verdict": j.verdict.kind.value, "stage": j.stage,
                        "confidence": j.verdict.confidence.value, "reason": j.reason}
                 if j.nli is not None:
                     rec["p_contradiction"] = round(j.nli.p_contradiction, 4)
                 fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
-        finally:
-            if out:
-                fh.close()
         typer.echo(f"scored {len(rows)} pairs" + (f"; skipped {len(errors)} bad line(s)" if errors else ""), err=True)
     _run(go)
 
@@ -362,10 +362,11 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
             raise ClaimError(f"--fail-on must be block, warn or never, not {ascii(fail_on)}")
         if processes < 0:
             raise ClaimError(f"--processes must be 0 or more, not {processes}")
-        if out.exists() and out.is_dir() or not (out.parent if str(out.parent) else Path(".")).exists():
-            raise ClaimError(f"cannot write the report to {out}: not a file in an existing folder")
         if not source.exists():
             raise ClaimError(f"no such file: {source}")
+        from guard.safe_output import check_outputs
+        check_outputs({"--out": out, "--html": html},
+                      {"the store scanned" if is_store(source) else "the claims file scanned": source})
         store = engine == "local" and is_store(source)
         if store:
             from guard.store import ClaimStore
@@ -431,7 +432,11 @@ def train(output_dir: Path, data: Optional[list[Path]] = typer.Option(None, "--d
     def go():
         from training.data import DataError
         from training.precision import PrecisionError
-        from training.train import TrainConfig, train as run
+        from training.train import TrainConfig, check_output_dir, train as run
+        try:
+            check_output_dir(output_dir, from_checkpoint)
+        except ValueError as exc:
+            raise ClaimError(str(exc)) from None
         cfg = TrainConfig(output_dir=str(output_dir), base_model=base, from_checkpoint=from_checkpoint,
                           epochs=epochs, batch_size=batch_size, learning_rate=lr, max_steps=max_steps, limit=limit,
                           seed=seed, domain_pairs=not no_domain, group_by_length=group_by_length,
@@ -457,6 +462,8 @@ def eval_nli(model: str, files: list[Path], quantize: bool = typer.Option(False,
         missing = [str(f) for f in files if not f.is_file()]
         if missing:
             raise ClaimError(f"no such file: {', '.join(missing)}")
+        from guard.safe_output import atomic_write, check_outputs
+        check_outputs({"--out": out}, {f"the data file {f.name}": f for f in files})
         t = time.time()
         with _progress(len(files), "eval-nli", "file") as bar:
             try:
@@ -468,7 +475,8 @@ def eval_nli(model: str, files: list[Path], quantize: bool = typer.Option(False,
             typer.echo(f"{name}: n={r['n']} accuracy={r['accuracy']:.4f} contradiction_f1={r['per_class'].get('contradiction', {}).get('f1', float('nan')):.4f}")
         typer.echo(f"({time.time() - t:.0f}s)")
         if out:
-            out.write_text(json.dumps(rep, indent=2))
+            with atomic_write(out) as fh:
+                fh.write(json.dumps(rep, indent=2))
     _run(go)
 
 

@@ -124,8 +124,8 @@ def bench_page(title: str, markdown_text: str, images: list[Path] = ()) -> str:
 
 def write(path: str | Path, page: str) -> Path:
     """Write through a temporary file and rename: a reader never sees half a page."""
+    from guard.safe_output import atomic_write
     path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(page, encoding="utf-8")
-    tmp.replace(path)
+    with atomic_write(path) as fh:
+        fh.write(page)
     return path

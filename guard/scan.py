@@ -263,16 +263,18 @@ def _finding(a: Claim, b: Claim, pj: PairJudgement, na: Norm, nb: Norm) -> dict:
 
 
 def write_report(report: ScanReport, out: str | Path, fmt: str) -> Path:
+    """Written beside ``out`` and renamed over it when complete (``safe_output.atomic_write``)."""
+    from guard.safe_output import atomic_write
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     if fmt == "jsonl":
-        with out.open("w", encoding="utf-8") as fh:
+        with atomic_write(out) as fh:
             for f in report.findings:
                 fh.write(json.dumps(f, ensure_ascii=False) + "\n")
     elif fmt == "csv":
         cols = ["tier", "existing_id", "incoming_id", "verdict", "confidence", "stage", "reason", "existing",
                 "incoming", "p_contradiction"]
-        with out.open("w", encoding="utf-8", newline="") as fh:
+        with atomic_write(out, newline="") as fh:
             w = csv.DictWriter(fh, fieldnames=cols, extrasaction="ignore")
             w.writeheader()
             for f in report.findings:
@@ -290,9 +292,8 @@ def write_report(report: ScanReport, out: str | Path, fmt: str) -> Path:
         for side in ("existing", "incoming"):       # nested parts as JSON text: one flat, typed table
             for part in ("scope", "window"):
                 table[f"{side}_{part}"] = [json.dumps(f.get(f"{side}_{part}")) for f in report.findings]
-        tmp = out.with_name(out.name + ".tmp")
-        pq.write_table(pa.table(table), tmp)
-        tmp.replace(out)
+        with atomic_write(out, binary=True) as fh:
+            pq.write_table(pa.table(table), fh)
     else:
         raise ClaimError(f"unknown report format {fmt!r} (jsonl, csv, parquet)")
     return out

@@ -114,6 +114,28 @@ def collect_pairs(cfg: TrainConfig, extra: list[Pair] | None = None) -> tuple[li
     return pairs, counts
 
 
+MODEL_FILES = ("model.safetensors", "pytorch_model.bin", "config.json", "lora")
+
+
+def check_output_dir(output_dir: str | Path, from_checkpoint: str | None = None) -> None:
+    """Refuse, before any work, a folder the run would damage (ValueError, one line).
+
+    Why: saving replaces the weights in place, and what was fitted on the old weights beside them
+    (the learned gate, the calibration, the auditor's thresholds) would stay and be read with the
+    new ones — `guard train models/nli-minilm-l6-v2 --from models/nli-minilm-l6-v2` silently broke
+    the shipped model that way. A folder with a run's own checkpoints is that run, resumed."""
+    from guard.safe_output import same_file
+    out = Path(output_dir)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"{out} is a file, not a folder for the model")
+    if from_checkpoint and Path(from_checkpoint).is_dir() and same_file(out, Path(from_checkpoint)):
+        raise ValueError(f"{out} is the model trained from (--from): write the new model to another folder")
+    held = [n for n in MODEL_FILES if (out / n).exists()]
+    if held and not any((out / "_checkpoints").glob("checkpoint-*")):
+        raise ValueError(f"{out} already holds a model ({', '.join(held)}): training would replace its weights "
+                         "under what was fitted on them; write the new model to another folder")
+
+
 def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
     """Train, save to ``cfg.output_dir`` and return a summary (data counts, steps, wall time)."""
     import torch
@@ -359,6 +381,10 @@ def main(argv: list[str] | None = None) -> None:
                       domain_repeat=a.domain_repeat, group_by_length=a.group_by_length, precision=a.precision)
     if a.data:
         cfg.train_files = a.data
+    try:
+        check_output_dir(cfg.output_dir, cfg.from_checkpoint)
+    except ValueError as exc:
+        ap.error(str(exc))
     print(json.dumps(train(cfg), indent=2))
 
 

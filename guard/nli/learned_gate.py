@@ -177,10 +177,9 @@ class LearnedGate:
                 "fitted_on": self.fitted_on_, "cross_validation": getattr(self, "cv_", None)}
 
     def save(self, path: str | Path) -> None:
-        path = Path(path)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(self.to_dict(), indent=1))
-        tmp.replace(path)
+        from guard.safe_output import atomic_write
+        with atomic_write(Path(path)) as fh:
+            fh.write(json.dumps(self.to_dict(), indent=1))
 
     @classmethod
     def load(cls, path: str | Path) -> "LearnedGate":
