@@ -504,10 +504,13 @@ def _read_json(path: str):
         raise ClaimError(f"{path}: not JSON ({exc.msg} at line {exc.lineno})") from None
 
 
-def _answer(handler: str, body, trace: Optional[Path], engine: bool = False) -> None:
+def _answer(handler: str, body, trace: Optional[Path], engine: bool = False, source: str | None = None) -> None:
     from guard.answer.api import EXIT, AnswerGates
 
     def go():
+        if trace is not None:         # appended to: any file but the request read or a database
+            from guard.safe_output import check_outputs
+            check_outputs({"--trace": trace}, {"the request file": Path(source)} if source not in (None, "-") else {})
         # the answer gate fails closed itself (REJECT checker_unavailable) when the NLI model is missing
         gates = AnswerGates(guard=_guard(require_nli=False) if engine else None, trace_path=trace)
         try:
@@ -529,7 +532,7 @@ def answer_lock(file: str = typer.Argument(..., help="JSON list of constraints (
 def answer_check(file: str = typer.Argument(..., help='{"constraints": [...], "retrieved_ids": [...], "output": "..."}'),
                  trace: Optional[Path] = TRACE):
     """Check a model output against locked constraints, its echo and its citations."""
-    _answer("check", lambda: _read_json(file), trace, engine=True)
+    _answer("check", lambda: _read_json(file), trace, engine=True, source=file)
 
 
 @answer_app.command("split")
@@ -543,7 +546,7 @@ def answer_audit(file: str = typer.Argument(..., help="handoff JSON; with \"evid
                                                       "filled in locally when absent"),
                  trace: Optional[Path] = TRACE):
     """Enforce the scholar/auditor handoff: ACCEPT, RETRY (not in context) or REJECT."""
-    _answer("audit", lambda: _read_json(file), trace)
+    _answer("audit", lambda: _read_json(file), trace, source=file)
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 HTML = typer.Option(None, "--html", help="also write one self-contained HTML page (tables and plots inline)")
 

@@ -62,6 +62,8 @@ def active(store: Path) -> int:
     (("scan", "{claims}", "-o", "{store}"), ("SQLite database",)),
     (("compare", "{claims}", "--out", "{claims}"), ("the pairs file",)),
     (("eval-nli", "no-such-model", "{claims}", "--out", "{claims}"), ("the data file claims.jsonl",)),
+    (("answer", "split", "Deploy and then roll back.", "--trace", "{store}"), ("--trace", "SQLite database")),
+    (("answer", "audit", "{claims}", "--trace", "{claims}"), ("--trace", "the request file")),
 ])
 def test_an_output_naming_the_input_is_refused_and_the_input_kept(work, args, words):
     tmp, claims, store = work
