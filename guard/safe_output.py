@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import stat
 import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -35,8 +36,21 @@ def same_file(a: Path, b: Path) -> bool:
         return os.path.realpath(a) == os.path.realpath(b)
 
 
+def is_stream(path: Path) -> bool:
+    """Not a file to replace but one to write into: a terminal, a pipe, /dev/null, a FIFO
+    (``--out /dev/stdout``). Renaming over such a name would replace the device's name itself."""
+    if str(path).startswith(("/dev/", "/proc/")):
+        return True
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:                 # not there yet: a new file
+        return False
+
+
 def is_database(path: Path) -> bool:
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):      # opening a FIFO to read would wait for a writer
+            return False
         with open(path, "rb") as fh:
             return fh.read(len(SQLITE_HEADER)) == SQLITE_HEADER
     except OSError:
@@ -82,8 +96,14 @@ def atomic_write(path: str | Path, binary: bool = False, newline: str | None = N
     """A file handle whose content replaces ``path`` only once the block ends without an error.
 
     The new file gets the old one's permissions, or the usual ones for a new file (0666 less the
-    umask; a temporary file alone would be private to its owner)."""
+    umask; a temporary file alone would be private to its owner). A symlink keeps pointing where it
+    did: the file it names is replaced. A stream (``is_stream``) is written into as it is."""
     path = Path(path)
+    if is_stream(path):
+        with open(path, "wb") if binary else open(path, "w", encoding="utf-8", newline=newline) as fh:
+            yield fh
+        return
+    path = Path(os.path.realpath(path))
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline=newline)) as fh:

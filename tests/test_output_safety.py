@@ -162,3 +162,25 @@ def test_a_new_file_gets_the_usual_permissions(tmp_path):
     finally:
         os.umask(old)
     assert stat.S_IMODE((tmp_path / "new.json").stat().st_mode) == 0o640
+
+
+def test_streams_are_written_into_and_symlinks_kept(work):
+    """`--out /dev/stdout` and a FIFO are written into, never renamed over; a symlinked report
+    stays a symlink and the file it names gets the report."""
+    import threading
+    tmp, claims, _ = work
+    r = guard("scan", claims, "--out", "/dev/stdout", "--fail-on", "never")
+    assert r.returncode == 0 and json.loads(r.stdout.splitlines()[0])["tier"] == "block"
+    fifo = tmp / "pipe"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()))
+    reader.start()
+    r = guard("scan", claims, "--out", fifo, "--fail-on", "never")
+    reader.join(timeout=60)
+    assert r.returncode == 0 and stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert got and all(json.loads(x)["tier"] for x in got[0].splitlines())
+    (tmp / "link.jsonl").symlink_to("target.jsonl")
+    r = guard("scan", claims, "--out", tmp / "link.jsonl", "--fail-on", "never")
+    assert r.returncode == 0 and (tmp / "link.jsonl").is_symlink()
+    assert json.loads((tmp / "target.jsonl").read_text().splitlines()[0])["tier"] == "block"
