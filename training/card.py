@@ -273,7 +273,8 @@ def distilled_card(recipe_path: str | Path, speed: dict | None = None, out: Path
     hardware), teacher and student side by side on the NLI files and on claim pairs, calibration,
     the gate fitted for it, and the speed both run at (``speed.json`` beside it)."""
     root = Path(__file__).resolve().parents[1]
-    recipe = json.loads(Path(recipe_path).read_text())
+    from training.recipe_file import read_recipe
+    recipe = read_recipe(recipe_path)
     name, mdir = recipe["name"], root / recipe["output"]
     teacher = Path(recipe["teacher"]).name
     read = lambda f: json.loads(f.read_text()) if f.is_file() else None  # noqa: E731

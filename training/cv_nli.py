@@ -27,7 +27,9 @@ SHARED_NLI = ROOT.parent / "shared" / "data" / "nli"
 
 
 def load_recipe(path: str | Path) -> dict:
-    recipe = json.loads(Path(path).read_text())
+    """The recipe with what it ``extends`` merged in (``training.recipe_file``)."""
+    from training.recipe_file import read_recipe
+    recipe = read_recipe(path)
     recipe["_path"] = str(path)
     return recipe
 

@@ -221,7 +221,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("recipe")
     ap.add_argument("--score", action="store_true", help="only write the student's claim-pair scores")
     a = ap.parse_args(argv)
-    recipe = json.loads(Path(a.recipe).read_text())
+    from training.recipe_file import read_recipe
+    try:
+        recipe = read_recipe(a.recipe)
+    except ValueError as exc:
+        ap.error(str(exc))
     fields = dict(recipe.get("distill", {}))
     # a two-stage recipe distils its general stage to distill.output; training.cv_nli adds the claim stage
     out = ROOT / fields.pop("output", recipe["output"])

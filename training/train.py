@@ -322,7 +322,9 @@ def run_recipe(path: str | Path, work: Path | None = None) -> dict:
     each continuing from the one before; data file names are relative to ../shared/data/nli. A
     finished stage is skipped on a rerun, an interrupted one resumes from its checkpoint."""
     import shutil
-    recipe = json.loads(Path(path).read_text())
+
+    from training.recipe_file import read_recipe
+    recipe = read_recipe(path)
     root = Path(__file__).resolve().parents[1]
     work = work or root / "runs" / recipe["name"]
     prev, out = None, {}
