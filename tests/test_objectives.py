@@ -242,8 +242,9 @@ def test_a_recipe_distils_its_claim_stage_only_when_it_says_so(tmp_path):
     assert cfg.teacher_scores == str(ROOT / "results" / "claims-cv" / f"insample_nli_{teacher['name']}_{{part}}.jsonl")
     shipped = load_recipe(recipes / "nli-mpnet-lora-lr8.json")
     from training.recipe_file import inherited
-    trains = lambda r: {k: v for k, v in r.items()  # noqa: E731 — what decides the weights, not the descriptions
-                        if inherited(k) and k not in ("name", "output", "score_training_rows", "_path")}
+
+    def trains(r: dict) -> dict:          # what decides the weights, not the descriptions
+        return {k: v for k, v in r.items() if inherited(k) and k not in ("name", "output", "score_training_rows", "_path")}
     assert trains(teacher) == trains(shipped)
     plain = _train_cfg(load_recipe(recipes / "nli-minilm-l6-v2.json"), tmp_path / "m")
     assert plain.objective == "ce" and plain.teacher_scores is None and _teacher(plain) is None

@@ -51,7 +51,7 @@ def _read(path: Path, chain: list[Path]) -> dict:
     except ValueError as exc:
         raise ValueError(f"recipe {path}: not JSON ({exc})") from None
     if not isinstance(d, dict):
-        raise ValueError(f"recipe {path}: not a JSON object")
+        raise ValueError(f"recipe {path}: not a JSON object")   # noqa: TRY004 — every caller reports ValueError in one line
     base = d.pop("extends", None)
     if base is None:
         return d
