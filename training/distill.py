@@ -186,11 +186,12 @@ def distill(cfg: DistillConfig) -> dict:
     from training.precision import choose
     precision = choose(cfg.precision, gpu)
     from training.length_batches import sampler_args
+    from training.train import warmup_args
     sampler = sampler_args(cfg.group_by_length, model.tokenizer, ds["premise"], ds["hypothesis"], cfg.max_length)
     args = CrossEncoderTrainingArguments(
         output_dir=str(work / "checkpoints"), num_train_epochs=cfg.epochs, max_steps=cfg.max_steps,
         per_device_train_batch_size=cfg.batch_size, learning_rate=cfg.learning_rate,
-        warmup_ratio=cfg.warmup_ratio, seed=cfg.seed, save_strategy="steps", save_steps=cfg.save_steps,
+        **warmup_args(cfg.warmup_ratio), seed=cfg.seed, save_strategy="steps", save_steps=cfg.save_steps,
         save_total_limit=1, logging_steps=50, report_to="none", use_cpu=not gpu,
         bf16=precision == "bf16", dataloader_num_workers=0, **sampler)
     trainer = CrossEncoderTrainer(model=model, args=args, train_dataset=ds,

@@ -114,6 +114,18 @@ def collect_pairs(cfg: TrainConfig, extra: list[Pair] | None = None) -> tuple[li
     return pairs, counts
 
 
+def warmup_args(ratio: float) -> dict:
+    """The training arguments that warm the learning rate up over ``ratio`` of the steps.
+
+    Why not ``warmup_ratio`` alone: transformers 5 deprecates it (a warning on every run) for
+    ``warmup_steps`` given as a float below 1 — the same ceil(ratio × steps) — which transformers 4
+    reads as a step count; the project admits both."""
+    import transformers
+    if not 0.0 <= ratio < 1.0:
+        raise ValueError(f"warmup_ratio must be in [0, 1), not {ratio}")
+    return {"warmup_steps": ratio} if int(transformers.__version__.split(".")[0]) >= 5 else {"warmup_ratio": ratio}
+
+
 MODEL_FILES = ("model.safetensors", "pytorch_model.bin", "config.json", "lora")
 
 
@@ -212,7 +224,7 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
     args = CrossEncoderTrainingArguments(
         output_dir=str(out / "_checkpoints"), num_train_epochs=cfg.epochs, max_steps=cfg.max_steps,
         per_device_train_batch_size=cfg.batch_size, learning_rate=cfg.learning_rate,
-        warmup_ratio=cfg.warmup_ratio, lr_scheduler_type=cfg.lr_schedule, seed=cfg.seed,
+        **warmup_args(cfg.warmup_ratio), lr_scheduler_type=cfg.lr_schedule, seed=cfg.seed,
         save_strategy="steps", save_steps=cfg.save_steps,
         save_total_limit=1, logging_steps=50, report_to="none", use_cpu=not gpu,
         bf16=precision == "bf16", dataloader_num_workers=4 if gpu else 0,
