@@ -291,3 +291,130 @@ def test_a_student_recipe_distils_each_fold_from_the_teacher_fold_that_never_saw
         assert s["config"]["teacher_scores"] == str(out / f"insample_nli_t_{part}.jsonl") and s["teacher_scored_pairs"] > 0
     final = json.loads((tmp_path / "s-model" / "training_summary.json").read_text())
     assert final["config"]["teacher_scores"].endswith("insample_nli_t_final.jsonl")
+
+
+DOC_ROWS = [
+    {"id": "d1", "source": "docA", "existing": {"text": "Backups run daily."}, "incoming": {"text": "Backups run weekly."}},
+    {"id": "d2", "source": "docA", "existing": {"text": "Backups are kept for 30 days."},
+     "incoming": {"text": "We keep backups a month."}},
+    {"id": "d3", "source": "docA", "existing": {"text": "Restores are tested monthly."},
+     "incoming": {"text": "Nobody tests restores."}},
+    {"id": "d4", "source": "docB", "existing": {"text": "The API listens on 8443."},
+     "incoming": {"text": "The API listens on 9443."}},
+]
+
+
+def test_document_pairs_pair_one_documents_statements_that_no_row_pairs():
+    from training.claim_pairs import document_pairs
+    pairs = document_pairs(DOC_ROWS, per_document=5)
+    assert pairs == document_pairs(DOC_ROWS, per_document=5)                 # deterministic for a seed
+    assert len(pairs) == 5 and {p["source"] for p in pairs} == {"docA"}      # docB has one row: nothing to pair
+    labelled = {frozenset((r["existing"]["text"], r["incoming"]["text"])) for r in DOC_ROWS}
+    text_row = {r[s]["text"]: r["id"] for r in DOC_ROWS for s in ("existing", "incoming")}
+    for p in pairs:
+        assert frozenset((p["premise"], p["hypothesis"])) not in labelled
+        assert text_row[p["premise"]] != text_row[p["hypothesis"]]
+    assert len(document_pairs(DOC_ROWS, per_document=100)) == 12             # 3 rows x 2 statements: 15 - 3 own
+    assert len(document_pairs(DOC_ROWS, per_document=2)) == 2
+
+
+def _pairs_file(tmp_path: Path) -> Path:
+    from training.claim_pairs import document_pairs
+    f = tmp_path / "docpairs.jsonl"
+    f.write_text("".join(json.dumps({**p, "teacher": {"contradiction": 0.7, "entailment": 0.1, "neutral": 0.2}}) + "\n"
+                         for p in document_pairs(DOC_ROWS + ROWS_WITH_SOURCE, per_document=3)))
+    return f
+
+
+ROWS_WITH_SOURCE = [{**r, "source": "docC"} for r in ROWS]
+
+
+def test_teacher_pairs_are_read_for_a_folds_documents_only(tmp_path):
+    from training.data import UNLABELLED
+    from training.objectives import read_teacher_pairs
+    f = _pairs_file(tmp_path)
+    pairs, table = read_teacher_pairs(f)
+    assert len(pairs) == 6 and all(p.label == UNLABELLED for p in pairs)
+    assert np.exp(table[(pairs[0].premise, pairs[0].hypothesis)]) == pytest.approx([0.7, 0.1, 0.2])
+    mine, _ = read_teacher_pairs(f, ["docC"])
+    assert len(mine) == 3 and {p.premise for p in mine} <= {r[s]["text"] for r in ROWS for s in ("existing", "incoming")}
+    with pytest.raises(ValueError, match="no pair of the training documents"):
+        read_teacher_pairs(f, ["docZ"])
+    f.write_text(f.read_text() + '{"premise": "a", "hypothesis": "b"}\n')
+    with pytest.raises(ValueError, match="line 7: not a scored pair"):
+        read_teacher_pairs(f)
+
+
+def test_pairs_without_a_gold_label_are_learnt_from_the_teacher_alone():
+    """Label -1: no cross-entropy; a batch of such pairs whose teacher is the student itself costs 0,
+    and in a mixed batch the cross-entropy is over the labelled pairs only."""
+    import torch
+    import torch.nn.functional as F
+    from sentence_transformers.cross_encoder import CrossEncoder
+
+    from training.objectives import ClaimObjective
+    model = CrossEncoder(str(V1), local_files_only=True, model_kwargs={"dtype": torch.float32})
+    inputs = [[p.premise for p in CLAIMS], [p.hypothesis for p in CLAIMS]]
+    ids = {v: k for k, v in model.config.id2label.items()}
+    gold = torch.tensor([ids[p.label] for p in CLAIMS])
+    keys = [(p.premise, p.hypothesis) for p in CLAIMS]
+    with torch.no_grad():
+        logits = model.predict(list(zip(*inputs)), convert_to_tensor=True, apply_softmax=False).float()
+        own = F.log_softmax(logits, -1).numpy()
+        order = [LABELS_3WAY.index(model.config.id2label[i]) for i in range(3)]
+        itself = {k: own[i][np.argsort(order)] for i, k in enumerate(keys)}
+        none = torch.full_like(gold, -1)
+        assert ClaimObjective(model, "distill", itself, alpha=0.5)(inputs, none).item() == pytest.approx(0, abs=1e-5)
+        mixed = gold.clone()
+        mixed[3:] = -1
+        ce_first = F.cross_entropy(logits[:3], gold[:3]).item()
+        assert ClaimObjective(model, "distill", itself, alpha=0.5)(inputs, mixed).item() == \
+            pytest.approx(0.5 * ce_first, abs=1e-4)
+
+
+def test_teacher_pairs_without_distillation_are_refused_before_anything_loads(tmp_path):
+    from training.train import TrainConfig, train
+    f = _pairs_file(tmp_path)
+    with pytest.raises(ValueError, match="need the distill objective"):
+        train(TrainConfig(output_dir=str(tmp_path / "m"), train_files=[], teacher_pairs=str(f)))
+    scores, rows = _teacher_file(tmp_path)
+    with pytest.raises(ValueError, match="is not a file"):
+        train(TrainConfig(output_dir=str(tmp_path / "m"), train_files=[], objective="distill", teacher_scores=str(scores),
+                          teacher_rows=str(rows), teacher_pairs=str(tmp_path / "none.jsonl")))
+    assert not (tmp_path / "m").exists()
+
+
+@pytest.mark.slow
+def test_a_real_distillation_run_with_teacher_pairs(tmp_path):
+    """Two steps from v1: the fold's documents' unlabelled pairs join the claim pairs, counted in the
+    summary, scored by the teacher, and the loss stays finite with batches of them alone."""
+    needs_training_extra()
+    from training.claim_pairs import to_nli_pairs
+    from training.train import TrainConfig, train
+    scores, rows = _teacher_file(tmp_path)
+    f = _pairs_file(tmp_path)
+    s = train(TrainConfig(output_dir=str(tmp_path / "m"), train_files=[], from_checkpoint=str(V1),
+                          domain_pairs=False, symmetric=False, max_steps=3, batch_size=2, save_steps=100,
+                          device="cpu", precision="fp32", objective="distill", teacher_scores=str(scores),
+                          teacher_rows=str(rows), teacher_pairs=str(f), teacher_pair_sources=["docA"]),
+              extra=to_nli_pairs(ROWS))
+    assert s["steps"] == 3 and np.isfinite(s["train_loss"])
+    assert s["pairs_by_source"]["teacher pairs (docpairs.jsonl)"] == 3
+    assert s["teacher_scored_pairs"] == 2 * len(ROWS) + 3
+
+
+def test_the_teacher_pairs_command_scores_with_a_real_model(tmp_path):
+    import subprocess
+    import sys
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text("".join(json.dumps(r) + "\n" for r in DOC_ROWS))
+    out = tmp_path / "pairs.jsonl"
+    r = subprocess.run([sys.executable, "-m", "training.teacher_pairs", str(ROOT / "models" / "nli-minilm-l6-v2"),
+                        str(out), "--rows", str(rows), "--per-document", "4"],
+                       check=False, capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    lines = [json.loads(x) for x in out.read_text().splitlines()]
+    assert len(lines) == 4 and all(sum(x["teacher"].values()) == pytest.approx(1, abs=1e-4) for x in lines)
+    r = subprocess.run([sys.executable, "-m", "training.teacher_pairs", "m", str(out), "--per-document", "0"],
+                       check=False, capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 2 and "--per-document must be 1 or more" in r.stderr

@@ -122,6 +122,39 @@ def same_document_neutrals(rows: list[dict], per_document: int = 4, source: str 
     return out
 
 
+def document_pairs(rows: list[dict], per_document: int, seed: int = 7) -> list[dict]:
+    """Unlabelled pairs of one document's statements — its own and the notes written against it —
+    that are not one labelled pair: ``{"source", "premise", "hypothesis"}``, at most ``per_document``
+    a document, each in one direction; deterministic for a seed.
+
+    Why: claims_train labels 1,200 pairs, while its 325 documents hold ~9,400 more pairs of
+    statements on one topic, the kind a store holds. A teacher's scores of them are labels a student
+    can learn from (``training.teacher_pairs``, ``TrainConfig.teacher_pairs``); labelling them all
+    neutral instead (``same_document_neutrals``) tells the student a document never disagrees with
+    a note about it, which the notes often do."""
+    import itertools
+    import random
+    rng = random.Random(seed)
+    labelled = {(r["existing"]["text"], r["incoming"]["text"]) for r in rows}
+    labelled |= {(b, a) for a, b in labelled}
+    by_doc: dict[str, dict[str, str]] = {}
+    for r in rows:
+        if r.get("source"):
+            texts = by_doc.setdefault(r["source"], {})
+            for side in ("existing", "incoming"):
+                texts.setdefault(r[side]["text"], r["id"])
+    out: list[dict] = []
+    for source, texts in by_doc.items():
+        cands = [(a, b) for (a, ia), (b, ib) in itertools.combinations(texts.items(), 2)
+                 if ia != ib and (a, b) not in labelled]
+        rng.shuffle(cands)
+        for a, b in cands[:per_document]:
+            if rng.random() < 0.5:
+                a, b = b, a
+            out.append({"source": source, "premise": a, "hypothesis": b})
+    return out
+
+
 def identity_pairs(rows: list[dict], source: str = "claims:identity") -> list[Pair]:
     """Each statement of the rows against itself, labelled entailment (a sentence entails itself),
     once per distinct text, in file order. Why: the claim stage's contradictions are mostly minimal

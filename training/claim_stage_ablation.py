@@ -1,7 +1,7 @@
 """Does an option of the claim stage separate contradictions better? A controlled, CPU-sized run.
 
 Run: ``python -m training.claim_stage_ablation --neutrals 0,4 [--swaps 0,1] [--perturb 0,1] [--identity 0,1]
-[--objective ce,poe,reweight,label-smoothing,symmetric,distill [--teacher-scores F]] [--freeze 0,3] [--average-from 0,0.5]
+[--objective ce,poe,reweight,label-smoothing,symmetric,distill [--teacher-scores F] [--teacher-pairs F]] [--freeze 0,3] [--average-from 0,0.5]
 [--lr-schedule linear] [--seed 42] [--dev]
 [--epochs 1] [--base models/nli-minilm-l6]`` (every combination of same-document neutrals, subject-swap neutrals,
 perturbed pairs, identity pairs, training objective, frozen lower layers and weight averaging is one variant;
@@ -75,7 +75,8 @@ def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[i
         keep_models: bool = False, perturb: list[int] = (0,), identity: list[int] = (0,),
         precision: str = "auto", objectives: list[str] = ("ce",), freeze: list[int] = (0,),
         dev: bool = False, seed: int = 42, average_from: list[float] = (0.0,), lr_schedule: str = "linear",
-        teacher_scores: str | None = None, distill_alpha: float = 0.5, distill_temperature: float = 2.0) -> dict:
+        teacher_scores: str | None = None, distill_alpha: float = 0.5, distill_temperature: float = 2.0,
+        teacher_pairs: str | None = None) -> dict:
     from training.cv_nli import score_fold, train_fold
     from training.precision import choose
     from training.train import TrainConfig
@@ -88,7 +89,8 @@ def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[i
     for n, sw, pt, ip, obj, fz, av in itertools.product(neutrals, swaps, perturb, identity, objectives, freeze,
                                                         average_from):
         tag = (f"n{n}" + (f"_s{sw}" if sw else "") + ("_p" if pt else "") + ("_i" if ip else "")
-               + (f"_{obj}" if obj != "ce" else "") + (f"_f{fz}" if fz else "") + (f"_avg{av:g}" if av else "")
+               + (f"_{obj}" if obj != "ce" else "") + ("_tp" if teacher_pairs and obj == "distill" else "")
+               + (f"_f{fz}" if fz else "") + (f"_avg{av:g}" if av else "")
                + (f"_seed{seed}" if seed != 42 else "") + (f"_{lr_schedule}" if lr_schedule != "linear" else "")
                + ("_bf16" if precision == "bf16" else ""))     # fp32 keeps the names of the runs before bf16
         for f in range(5):
@@ -106,6 +108,9 @@ def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[i
                               teacher_scores=teacher_scores if obj == "distill" else None,
                               distill_alpha=distill_alpha, distill_temperature=distill_temperature)
             train_rows = [r for r, k in zip(rows, folds) if k != f]
+            if teacher_pairs and obj == "distill":     # the fold's own documents' pairs only
+                cfg.teacher_pairs = teacher_pairs
+                cfg.teacher_pair_sources = sorted({r["source"] for r in train_rows})
             recipe = {"same_document_neutrals": n, "subject_swap_neutrals": sw, "perturbed_pairs": bool(pt),
                       "identity_pairs": bool(ip)}
             s = train_fold(cfg, claim_training_pairs(train_rows, recipe),
@@ -119,7 +124,8 @@ def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[i
         oof.write_text("".join((work / f"{tag}_e{epochs}_fold{f}.jsonl").read_text() for f in range(5)))
         name = (f"same_document_neutrals={n}" + (f", subject_swap_neutrals={sw}" if sw else "")
                 + (", perturbed_pairs" if pt else "") + (", identity_pairs" if ip else "")
-                + (f", objective={obj}" if obj != "ce" else "") + (f", freeze_layers={fz}" if fz else "")
+                + (f", objective={obj}" if obj != "ce" else "") + (", teacher_pairs" if teacher_pairs and obj == "distill" else "")
+                + (f", freeze_layers={fz}" if fz else "")
                 + (f", average_from={av:g}" if av else "")
                 + (f", seed={seed}" if seed != 42 else "") + (f", lr_schedule={lr_schedule}" if lr_schedule != "linear" else ""))
         report["variants"][name] = figures(rows, oof)
@@ -141,6 +147,9 @@ def main(argv: list[str] | None = None) -> None:
                          "symmetric, distill")
     ap.add_argument("--teacher-scores", default=str(ROOT / "results" / "claims-cv" / "oof_nli_nli-mpnet-lora-lr8.jsonl"),
                     help="distill: the teacher's claims_train scores (default: the large profile's out-of-fold file)")
+    ap.add_argument("--teacher-pairs", default=None,
+                    help="distill: also learn unlabelled same-document pairs from the teacher's scores "
+                         "(a training.teacher_pairs file; each fold only its own documents' pairs)")
     ap.add_argument("--distill-alpha", type=float, default=0.5, help="distill: weight of the gold label's cross-entropy")
     ap.add_argument("--distill-temperature", type=float, default=2.0, help="distill: temperature of the KL term")
     ap.add_argument("--freeze", default="0", help="numbers of lower layers (with the embeddings) to keep frozen")
@@ -164,7 +173,7 @@ def main(argv: list[str] | None = None) -> None:
                  [int(x) for x in a.swaps.split(",")], a.keep_models, [int(x) for x in a.perturb.split(",")],
                  [int(x) for x in a.identity.split(",")], a.precision, a.objective.split(","),
                  [int(x) for x in a.freeze.split(",")], a.dev, a.seed, [float(x) for x in a.average_from.split(",")],
-                 a.lr_schedule, a.teacher_scores, a.distill_alpha, a.distill_temperature)
+                 a.lr_schedule, a.teacher_scores, a.distill_alpha, a.distill_temperature, a.teacher_pairs)
     report["command"] = " ".join(["python -m training.claim_stage_ablation", *(sys.argv[1:] if argv is None else argv)])
     Path(a.out).write_text(json.dumps(report, indent=1))
     print(json.dumps({k: {m: v[m] for m in ("roc_auc", "roc_auc_text_only", "recall_at_2pct_fp_text_only")}

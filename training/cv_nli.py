@@ -97,6 +97,7 @@ def _train_cfg(recipe: dict, out_dir: Path, start: str | None = None):
         lora=recipe.get("lora"), save_steps=int(recipe.get("save_steps", 200)),
         objective=recipe.get("objective", "ce"),
         teacher_scores=str(ROOT / recipe["teacher_scores"]) if recipe.get("teacher_scores") else None,
+        teacher_pairs=str(ROOT / recipe["teacher_pairs"]) if recipe.get("teacher_pairs") else None,
         distill_alpha=float(recipe.get("distill_alpha", 0.5)),
         distill_temperature=float(recipe.get("distill_temperature", 2.0)))
 
@@ -193,6 +194,10 @@ def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | N
             cfg = replace(_train_cfg(recipe, mdir, start), seed=seed)
             if cfg.teacher_scores and "{part}" in cfg.teacher_scores:     # a teacher per fold: no leak
                 cfg = replace(cfg, teacher_scores=cfg.teacher_scores.format(part=part))
+            if cfg.teacher_pairs:          # a fold learns only its own documents' pairs (a teacher per fold with {part})
+                mine = rows if part == "final" else [r for r, x in zip(rows, fold) if x != int(part.removeprefix("fold"))]
+                cfg = replace(cfg, teacher_pairs=cfg.teacher_pairs.format(part=part),
+                              teacher_pair_sources=sorted({r["source"] for r in mine if r.get("source")}))
             t = time.time()
             if part == "final":
                 s = train(cfg, extra=claim_training_pairs(rows, recipe))
@@ -256,12 +261,19 @@ def _score_training_rows(recipe: dict, mdir: Path, train_rows: list[dict], part:
     """A recipe with ``"score_training_rows": true`` keeps each member's scores of the rows it trained
     on (``results/claims-cv/insample_nli_<name>_<part>.jsonl``): what a student's claim stage of the
     same fold distils from (``"teacher_scores": "…_{part}.jsonl"``) without the leak of out-of-fold
-    scores, which teacher fold models made after training on the student's held-out fold."""
+    scores, which teacher fold models made after training on the student's held-out fold. With
+    ``"score_document_pairs": N`` it also scores N unlabelled pairs a document of those rows
+    (``claim_pairs.document_pairs``) into ``docpairs_nli_<name>_<part>.jsonl``: a student's
+    ``"teacher_pairs": "…_{part}.jsonl"``."""
     tag = recipe["name"] + (f"-s{seed}" if several else "")
     out = (out_dir or ROOT / "results" / "claims-cv") / f"insample_nli_{tag}_{part}.jsonl"
     out.parent.mkdir(parents=True, exist_ok=True)
     score_fold(mdir, train_rows, -1 if part == "final" else int(part.removeprefix("fold")), out,
                recipe["max_length"])
+    n = int(recipe.get("score_document_pairs", 0))
+    if n > 0:                 # and unlabelled pairs of the same documents: a student's "teacher_pairs"
+        from training.teacher_pairs import score, write
+        write(score(str(mdir), train_rows, n), out.with_name(f"docpairs_nli_{tag}_{part}.jsonl"))
 
 
 def score_dev(model: str, tag: str, out_dir: Path | None = None, dev_path: Path = CLAIMS_DEV,

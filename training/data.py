@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 LABELS_3WAY = ("contradiction", "entailment", "neutral")
+UNLABELLED = "unlabelled"       # a pair learnt from a teacher's scores alone (the distill objective)
 LABELS_2WAY = ("entailment", "not_entailment")
 
 # Files of ../shared/data/nli that are reserved for evaluation; never trained on.

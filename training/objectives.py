@@ -23,7 +23,10 @@ rerun (``python -m training.claim_stage_ablation --objective … --freeze …``)
   2015); pairs the teacher did not score (general-NLI replay) keep plain cross-entropy. Why: the
   larger base separates claim contradictions better (out-of-fold AUC 0.838 against 0.772) but costs
   seven times as much per pair; its graded scores carry which compatible pairs look like
-  contradictions and how sure to be, which one-hot labels do not.
+  contradictions and how sure to be, which one-hot labels do not. ``TrainConfig.teacher_pairs`` adds
+  unlabelled pairs (``claim_pairs.document_pairs``: two statements of one document that no row
+  pairs) learnt from the teacher's scores alone — no cross-entropy term — where a teacher's
+  labels are what there is more of than gold ones.
 
 The bias model is a multinomial logistic regression fitted on the claim pairs a run trains on (the
 pairs whose source starts with "claims"); other pairs (general-NLI replay) get a uniform bias, which
@@ -31,6 +34,7 @@ leaves their loss plain cross-entropy under ``poe`` and weight 2/3 under ``rewei
 """
 from __future__ import annotations
 
+import json
 import math
 import re
 from pathlib import Path
@@ -142,6 +146,35 @@ def teacher_table(scores: str | Path, rows: list[dict]) -> dict[tuple[str, str],
     return out
 
 
+def read_teacher_pairs(path: str | Path, sources: list[str] | None = None) -> tuple[list[Pair], dict]:
+    """Unlabelled training pairs and the teacher's log-probabilities of them (``teacher_table``'s
+    form) from a ``training.teacher_pairs`` file; only the pairs of ``sources`` (a fold's training
+    documents) where given. ValueError in one line for a missing, unreadable or empty selection."""
+    from training.data import UNLABELLED
+    p = Path(path)
+    if not p.is_file():
+        raise ValueError(f"teacher_pairs {p} is not a file")
+    keep = set(sources) if sources is not None else None
+    pairs: list[Pair] = []
+    table: dict[tuple[str, str], np.ndarray] = {}
+    for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            d = json.loads(line)
+            key, scores = (d["premise"], d["hypothesis"]), d["teacher"]
+            logp = np.log(np.clip([float(scores[lab]) for lab in LABELS_3WAY], 1e-6, 1.0))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"teacher_pairs {p} line {n}: not a scored pair ({type(exc).__name__}: {exc})") from None
+        if keep is not None and d.get("source") not in keep:
+            continue
+        pairs.append(Pair(key[0], key[1], UNLABELLED, "teacher-pairs"))
+        table[key] = logp
+    if not pairs:
+        raise ValueError(f"teacher_pairs {p}: no pair of the training documents")
+    return pairs, table
+
+
 def make_loss(model, objective: str, pairs: list[Pair], teacher: dict | None = None,
               alpha: float = 0.5, temperature: float = 2.0):
     """The trainer's loss for an objective (``ce``: sentence-transformers' own CrossEntropyLoss, so
@@ -211,7 +244,8 @@ class ClaimObjective(nn.Module):
         all of them; a batch with no teacher-scored pair is plain cross-entropy."""
         import torch
         import torch.nn.functional as F
-        ce = F.cross_entropy(logits, labels)
+        # teacher-only pairs (label -1) have no cross-entropy; a batch of them only has none at all
+        ce = F.cross_entropy(logits, labels, ignore_index=-1) if bool((labels >= 0).any()) else logits.sum() * 0.0
         have = [i for i, p in enumerate(pairs) if p in self.table]
         if not have:
             return ce

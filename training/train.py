@@ -11,7 +11,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from training.data import LABELS_3WAY, Pair, load_pairs, symmetric_contradictions
+from training.data import LABELS_3WAY, UNLABELLED, Pair, load_pairs, symmetric_contradictions
 
 SHARED_NLI = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "nli"
 DEFAULT_TRAIN_FILES = (
@@ -66,6 +66,10 @@ class TrainConfig:
     teacher_scores: str | None = None      # distill: a stronger model's scores of the claim rows (cv_nli's
                                            #    format: id, forward, backward), e.g. its out-of-fold file
     teacher_rows: str | None = None        # the claim file those ids are rows of; None → claims_train
+    teacher_pairs: str | None = None       # distill: unlabelled pairs with a teacher's scores (training.teacher_pairs),
+                                           #    learnt from the teacher alone (no gold label)
+    teacher_pair_sources: list[str] | None = None   # only the pairs of these documents (a fold's training
+                                           #    documents); None → every pair in the file
     distill_alpha: float = 0.5             # distill: weight of the gold label's cross-entropy
     distill_temperature: float = 2.0       # distill: both distributions softened by this in the KL term
     freeze_layers: int = 0                 # keep the embeddings and the lowest N layers at their start weights
@@ -161,6 +165,7 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
     from training.objectives import check_objective
     check_objective(cfg.objective)                     # before the data and the model: refused at once
     teacher = _teacher(cfg)
+    unlabelled = _teacher_pairs(cfg, teacher)
     from training.weight_averaging import WeightAverage, check_average_from
     check_average_from(cfg.average_from)
     from guard.nli.adapters import base_of, has_adapter
@@ -180,6 +185,9 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
     from training.precision import choose
     precision = choose(cfg.precision, gpu)         # before the data: a refused precision costs nothing
     pairs, counts = collect_pairs(cfg, extra)
+    if unlabelled:
+        pairs = pairs + unlabelled
+        counts = {**counts, f"teacher pairs ({Path(cfg.teacher_pairs).name})": len(unlabelled)}
     label2id = {lab: i for i, lab in enumerate(LABELS_3WAY)}
     if adapter_start:
         # the start folder's adapter is trained further on the packaged base it was trained on
@@ -208,7 +216,7 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
     ds = Dataset.from_dict({
         "premise": [p.premise for p in pairs],
         "hypothesis": [p.hypothesis for p in pairs],
-        "label": [label2id[p.label] for p in pairs],
+        "label": [label2id[p.label] if p.label != UNLABELLED else -1 for p in pairs],
     })
     out = Path(cfg.output_dir)
     from training.length_batches import pair_lengths, rows_taken, sampler_args
@@ -288,6 +296,19 @@ def _teacher(cfg: TrainConfig) -> dict | None:
         if not Path(f).is_file():
             raise ValueError(f"distill: {f} is not a file")
     return teacher_table(cfg.teacher_scores, read_rows(Path(cfg.teacher_rows or CLAIMS_TRAIN)))
+
+
+def _teacher_pairs(cfg: TrainConfig, teacher: dict | None) -> list[Pair]:
+    """The teacher-scored unlabelled pairs (``TrainConfig.teacher_pairs``) as training pairs without a
+    gold label, their scores added to ``teacher``; refused in one line unless distilling."""
+    if not cfg.teacher_pairs:
+        return []
+    if cfg.objective != "distill" or teacher is None:
+        raise ValueError("teacher_pairs are learnt from the teacher alone: they need the distill objective")
+    from training.objectives import read_teacher_pairs
+    pairs, table = read_teacher_pairs(cfg.teacher_pairs, cfg.teacher_pair_sources)
+    teacher.update(table)
+    return pairs
 
 
 def _deadline(seconds: float):
