@@ -321,7 +321,8 @@ def test_document_pairs_pair_one_documents_statements_that_no_row_pairs():
 def _pairs_file(tmp_path: Path) -> Path:
     from training.claim_pairs import document_pairs
     f = tmp_path / "docpairs.jsonl"
-    f.write_text("".join(json.dumps({**p, "teacher": {"contradiction": 0.7, "entailment": 0.1, "neutral": 0.2}}) + "\n"
+    f.write_text("".join(json.dumps({"source": p["source"], "refs": p["refs"],
+                                     "teacher": {"contradiction": 0.7, "entailment": 0.1, "neutral": 0.2}}) + "\n"
                          for p in document_pairs(DOC_ROWS + ROWS_WITH_SOURCE, per_document=3)))
     return f
 
@@ -333,16 +334,20 @@ def test_teacher_pairs_are_read_for_a_folds_documents_only(tmp_path):
     from training.data import UNLABELLED
     from training.objectives import read_teacher_pairs
     f = _pairs_file(tmp_path)
-    pairs, table = read_teacher_pairs(f)
+    rows = DOC_ROWS + ROWS_WITH_SOURCE
+    assert "Backups" not in f.read_text()                  # references to the rows, not their text
+    pairs, table = read_teacher_pairs(f, rows)
     assert len(pairs) == 6 and all(p.label == UNLABELLED for p in pairs)
     assert np.exp(table[(pairs[0].premise, pairs[0].hypothesis)]) == pytest.approx([0.7, 0.1, 0.2])
-    mine, _ = read_teacher_pairs(f, ["docC"])
+    mine, _ = read_teacher_pairs(f, rows, ["docC"])
     assert len(mine) == 3 and {p.premise for p in mine} <= {r[s]["text"] for r in ROWS for s in ("existing", "incoming")}
     with pytest.raises(ValueError, match="no pair of the training documents"):
-        read_teacher_pairs(f, ["docZ"])
-    f.write_text(f.read_text() + '{"premise": "a", "hypothesis": "b"}\n')
+        read_teacher_pairs(f, rows, ["docZ"])
+    with pytest.raises(ValueError, match="line 1: not a scored pair of these rows"):
+        read_teacher_pairs(f, ROWS)                        # its references name rows not given
+    f.write_text(f.read_text() + '{"refs": ["d1:existing"]}\n')
     with pytest.raises(ValueError, match="line 7: not a scored pair"):
-        read_teacher_pairs(f)
+        read_teacher_pairs(f, rows)
 
 
 def test_pairs_without_a_gold_label_are_learnt_from_the_teacher_alone():
@@ -392,6 +397,7 @@ def test_a_real_distillation_run_with_teacher_pairs(tmp_path):
     from training.claim_pairs import to_nli_pairs
     from training.train import TrainConfig, train
     scores, rows = _teacher_file(tmp_path)
+    rows.write_text("".join(json.dumps(r) + "\n" for r in ROWS_WITH_SOURCE + DOC_ROWS))
     f = _pairs_file(tmp_path)
     s = train(TrainConfig(output_dir=str(tmp_path / "m"), train_files=[], from_checkpoint=str(V1),
                           domain_pairs=False, symmetric=False, max_steps=3, batch_size=2, save_steps=100,
@@ -415,6 +421,7 @@ def test_the_teacher_pairs_command_scores_with_a_real_model(tmp_path):
     assert r.returncode == 0, r.stderr
     lines = [json.loads(x) for x in out.read_text().splitlines()]
     assert len(lines) == 4 and all(sum(x["teacher"].values()) == pytest.approx(1, abs=1e-4) for x in lines)
+    assert all(x["source"] == "docA" and len(x["refs"]) == 2 for x in lines)
     r = subprocess.run([sys.executable, "-m", "training.teacher_pairs", "m", str(out), "--per-document", "0"],
                        check=False, capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2 and "--per-document must be 1 or more" in r.stderr

@@ -124,8 +124,10 @@ def same_document_neutrals(rows: list[dict], per_document: int = 4, source: str 
 
 def document_pairs(rows: list[dict], per_document: int, seed: int = 7) -> list[dict]:
     """Unlabelled pairs of one document's statements — its own and the notes written against it —
-    that are not one labelled pair: ``{"source", "premise", "hypothesis"}``, at most ``per_document``
-    a document, each in one direction; deterministic for a seed.
+    that are not one labelled pair: ``{"source", "premise", "hypothesis", "refs"}``, at most
+    ``per_document`` a document, each in one direction; deterministic for a seed. ``refs`` names each
+    statement as ``"<row id>:existing|incoming"``, so a file of scores can point at the shared data
+    instead of copying its text into the project.
 
     Why: claims_train labels 1,200 pairs, while its 325 documents hold ~9,400 more pairs of
     statements on one topic, the kind a store holds. A teacher's scores of them are labels a student
@@ -142,17 +144,22 @@ def document_pairs(rows: list[dict], per_document: int, seed: int = 7) -> list[d
         if r.get("source"):
             texts = by_doc.setdefault(r["source"], {})
             for side in ("existing", "incoming"):
-                texts.setdefault(r[side]["text"], r["id"])
+                texts.setdefault(r[side]["text"], f"{r['id']}:{side}")
     out: list[dict] = []
     for source, texts in by_doc.items():
         cands = [(a, b) for (a, ia), (b, ib) in itertools.combinations(texts.items(), 2)
-                 if ia != ib and (a, b) not in labelled]
+                 if ia.rsplit(":", 1)[0] != ib.rsplit(":", 1)[0] and (a, b) not in labelled]
         rng.shuffle(cands)
         for a, b in cands[:per_document]:
             if rng.random() < 0.5:
                 a, b = b, a
-            out.append({"source": source, "premise": a, "hypothesis": b})
+            out.append({"source": source, "premise": a, "hypothesis": b, "refs": [texts[a], texts[b]]})
     return out
+
+
+def statement_texts(rows: list[dict]) -> dict[str, str]:
+    """``document_pairs``' references back to the statements' texts."""
+    return {f"{r['id']}:{side}": r[side]["text"] for r in rows for side in ("existing", "incoming")}
 
 
 def identity_pairs(rows: list[dict], source: str = "claims:identity") -> list[Pair]:

@@ -146,11 +146,14 @@ def teacher_table(scores: str | Path, rows: list[dict]) -> dict[tuple[str, str],
     return out
 
 
-def read_teacher_pairs(path: str | Path, sources: list[str] | None = None) -> tuple[list[Pair], dict]:
+def read_teacher_pairs(path: str | Path, rows: list[dict], sources: list[str] | None = None) -> tuple[list[Pair], dict]:
     """Unlabelled training pairs and the teacher's log-probabilities of them (``teacher_table``'s
-    form) from a ``training.teacher_pairs`` file; only the pairs of ``sources`` (a fold's training
-    documents) where given. ValueError in one line for a missing, unreadable or empty selection."""
+    form) from a ``training.teacher_pairs`` file, its references resolved in ``rows``; only the pairs
+    of ``sources`` (a fold's training documents) where given. ValueError in one line for a missing or
+    unreadable file, a reference to no row, or an empty selection."""
+    from training.claim_pairs import statement_texts
     from training.data import UNLABELLED
+    texts = statement_texts(rows)
     p = Path(path)
     if not p.is_file():
         raise ValueError(f"teacher_pairs {p} is not a file")
@@ -162,10 +165,11 @@ def read_teacher_pairs(path: str | Path, sources: list[str] | None = None) -> tu
             continue
         try:
             d = json.loads(line)
-            key, scores = (d["premise"], d["hypothesis"]), d["teacher"]
+            key, scores = (texts[d["refs"][0]], texts[d["refs"][1]]), d["teacher"]
             logp = np.log(np.clip([float(scores[lab]) for lab in LABELS_3WAY], 1e-6, 1.0))
-        except (ValueError, KeyError, TypeError) as exc:
-            raise ValueError(f"teacher_pairs {p} line {n}: not a scored pair ({type(exc).__name__}: {exc})") from None
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
+            raise ValueError(f"teacher_pairs {p} line {n}: not a scored pair of these rows "
+                             f"({type(exc).__name__}: {exc})") from None
         if keep is not None and d.get("source") not in keep:
             continue
         pairs.append(Pair(key[0], key[1], UNLABELLED, "teacher-pairs"))

@@ -2,8 +2,10 @@
 
 Run: ``python -m training.teacher_pairs MODEL OUT.jsonl [--per-document 6] [--rows claims_train.jsonl]
 [--backend auto] [--seed 7]``. Writes one line a pair: the document it comes from, the two
-statements, and the teacher's raw (uncalibrated) probabilities — what ``TrainConfig.teacher_pairs``
-reads, with a fold's training documents picked by ``teacher_pair_sources``.
+statements as references into the rows file (``"<row id>:existing|incoming"``: the text stays in
+../shared), and the teacher's raw (uncalibrated) probabilities — what ``TrainConfig.teacher_pairs``
+reads (resolving the references in ``teacher_rows``), with a fold's training documents picked by
+``teacher_pair_sources``.
 
 Why a step of its own: the large profile's model takes a minute to rebuild and scores ~30–50 pairs
 a second on two cores, so its scores are made once and read by every student run (each fold, each
@@ -26,7 +28,9 @@ def score(model: str, rows: list[dict], per_document: int, backend: str = "auto"
     pairs = document_pairs(rows, per_document, seed)
     scorer = NLIScorer(model, calibrated=False, backend=backend)
     preds = scorer.predict([(p["premise"], p["hypothesis"]) for p in pairs])
-    return [{**p, "teacher": {k: round(float(v), 6) for k, v in s.items()}} for p, s in zip(pairs, preds)]
+    # references to the rows, not their text: the data stays in ../shared, as its README asks
+    return [{"source": p["source"], "refs": p["refs"], "teacher": {k: round(float(v), 6) for k, v in s.items()}}
+            for p, s in zip(pairs, preds)]
 
 
 def write(lines: list[dict], out: Path) -> None:

@@ -305,8 +305,10 @@ def _teacher_pairs(cfg: TrainConfig, teacher: dict | None) -> list[Pair]:
         return []
     if cfg.objective != "distill" or teacher is None:
         raise ValueError("teacher_pairs are learnt from the teacher alone: they need the distill objective")
+    from training.claim_pairs import CLAIMS_TRAIN, read_rows
     from training.objectives import read_teacher_pairs
-    pairs, table = read_teacher_pairs(cfg.teacher_pairs, cfg.teacher_pair_sources)
+    pairs, table = read_teacher_pairs(cfg.teacher_pairs, read_rows(Path(cfg.teacher_rows or CLAIMS_TRAIN)),
+                                      cfg.teacher_pair_sources)
     teacher.update(table)
     return pairs
 
