@@ -273,7 +273,8 @@ def test_a_student_recipe_distils_each_fold_from_the_teacher_fold_that_never_saw
     train.write_text("".join(json.dumps(r) + "\n" for r in rows))
     base = {"base_model": None, "replay_files": [], "folds": 2, "epochs": 1, "batch_size": 8, "learning_rate": 3e-5,
             "max_length": 64, "seed": 1, "max_steps": 1}
-    teacher = {**base, "name": "t", "output": str(tmp_path / "t-model"), "score_training_rows": True}
+    teacher = {**base, "name": "t", "output": str(tmp_path / "t-model"), "score_training_rows": True,
+               "score_document_pairs": 2}
     (tmp_path / "t.json").write_text(json.dumps(teacher))
     out = tmp_path / "out"
     run(tmp_path / "t.json", tmp_path / "w-t", out, train_path=train)
@@ -282,13 +283,21 @@ def test_a_student_recipe_distils_each_fold_from_the_teacher_fold_that_never_saw
         ids = [json.loads(x)["id"] for x in (out / f"insample_nli_t_{part}.jsonl").read_text().splitlines()]
         want = [r["id"] for r, f in zip(rows, folds) if part == "final" or f != int(part[-1])]
         assert ids == want                   # a member's own training rows, nothing it held out
+        mine = {r["source"] for r, f in zip(rows, folds) if part == "final" or f != int(part[-1])}
+        docs = [json.loads(x) for x in (out / f"docpairs_nli_t_{part}.jsonl").read_text().splitlines()]
+        assert docs and {d["source"] for d in docs} <= mine       # and pairs of its own documents only
+        assert all(ref.rsplit(":", 1)[0] in want for d in docs for ref in d["refs"])
     student = {**base, "name": "s", "output": str(tmp_path / "s-model"), "objective": "distill",
-               "teacher_scores": str(out / "insample_nli_t_{part}.jsonl")}
+               "teacher_scores": str(out / "insample_nli_t_{part}.jsonl"),
+               "teacher_pairs": str(out / "docpairs_nli_t_{part}.jsonl")}
     (tmp_path / "s.json").write_text(json.dumps(student))
     run(tmp_path / "s.json", tmp_path / "w-s", out, train_path=train)
     for part in ("fold0", "fold1"):
         s = json.loads((tmp_path / "w-s" / part / "training_summary.json").read_text())
         assert s["config"]["teacher_scores"] == str(out / f"insample_nli_t_{part}.jsonl") and s["teacher_scored_pairs"] > 0
+        assert s["config"]["teacher_pairs"] == str(out / f"docpairs_nli_t_{part}.jsonl")
+        assert set(s["config"]["teacher_pair_sources"]) == {r["source"] for r, f in zip(rows, folds) if f != int(part[-1])}
+        assert s["pairs_by_source"][f"teacher pairs (docpairs_nli_t_{part}.jsonl)"] > 0
     final = json.loads((tmp_path / "s-model" / "training_summary.json").read_text())
     assert final["config"]["teacher_scores"].endswith("insample_nli_t_final.jsonl")
 

@@ -191,7 +191,7 @@ def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | N
             if done:
                 print(f"{part} seed {seed}: done earlier, skipped", flush=True)
                 continue
-            cfg = replace(_train_cfg(recipe, mdir, start), seed=seed)
+            cfg = replace(_train_cfg(recipe, mdir, start), seed=seed, teacher_rows=str(train_path))
             if cfg.teacher_scores and "{part}" in cfg.teacher_scores:     # a teacher per fold: no leak
                 cfg = replace(cfg, teacher_scores=cfg.teacher_scores.format(part=part))
             if cfg.teacher_pairs:          # a fold learns only its own documents' pairs (a teacher per fold with {part})
