@@ -115,28 +115,38 @@ def test_the_teacher_table_gives_each_direction_its_own_scores(tmp_path):
         teacher_table(scores, [{"id": "x", "existing": {"text": "A"}, "incoming": {"text": "B"}}])
 
 
-def test_the_distillation_loss_against_its_closed_form():
-    """α = 1 is plain cross-entropy; a teacher that is the student's own distribution leaves α × CE
-    (the KL term is 0); a teacher the student disagrees with costs more; pairs the teacher did not
-    score count in the cross-entropy only."""
+def _v1_on_claims():
+    """v1 on the CLAIMS batch: the model, its inputs, gold label ids, the pairs, raw logits, the
+    model's label order against LABELS_3WAY, and each pair's own log-probabilities in LABELS_3WAY
+    order (a teacher that is the student itself)."""
     import torch
     import torch.nn.functional as F
     from sentence_transformers.cross_encoder import CrossEncoder
-    from sentence_transformers.cross_encoder.losses import CrossEntropyLoss
-
-    from training.objectives import ClaimObjective
     model = CrossEncoder(str(V1), local_files_only=True, model_kwargs={"dtype": torch.float32})
     inputs = [[p.premise for p in CLAIMS], [p.hypothesis for p in CLAIMS]]
     ids = {v: k for k, v in model.config.id2label.items()}
     labels = torch.tensor([ids[p.label] for p in CLAIMS])
     keys = [(p.premise, p.hypothesis) for p in CLAIMS]
     with torch.no_grad():
-        ce = CrossEntropyLoss(model)(inputs, labels).item()
         logits = model.predict(list(zip(*inputs)), convert_to_tensor=True, apply_softmax=False).float()
-        own = F.log_softmax(logits, -1).numpy()
-        order = [LABELS_3WAY.index(model.config.id2label[i]) for i in range(3)]
-        to_labels = np.argsort(order)                      # model order → LABELS_3WAY order
-        itself = {k: own[i][to_labels] for i, k in enumerate(keys)}
+    own = F.log_softmax(logits, -1).numpy()
+    order = [LABELS_3WAY.index(model.config.id2label[i]) for i in range(3)]
+    to_labels = np.argsort(order)                      # model order → LABELS_3WAY order
+    return model, inputs, labels, keys, logits, order, {k: own[i][to_labels] for i, k in enumerate(keys)}
+
+
+def test_the_distillation_loss_against_its_closed_form():
+    """α = 1 is plain cross-entropy; a teacher that is the student's own distribution leaves α × CE
+    (the KL term is 0); a teacher the student disagrees with costs more; pairs the teacher did not
+    score count in the cross-entropy only."""
+    import torch
+    import torch.nn.functional as F
+    from sentence_transformers.cross_encoder.losses import CrossEntropyLoss
+
+    from training.objectives import ClaimObjective
+    model, inputs, labels, keys, logits, order, itself = _v1_on_claims()
+    with torch.no_grad():
+        ce = CrossEntropyLoss(model)(inputs, labels).item()
         assert ClaimObjective(model, "distill", itself, alpha=1.0)(inputs, labels).item() == pytest.approx(ce, abs=1e-5)
         assert ClaimObjective(model, "distill", itself, alpha=0.3, temperature=1.0)(inputs, labels).item() == \
             pytest.approx(0.3 * ce, abs=1e-4)
@@ -369,19 +379,10 @@ def test_pairs_without_a_gold_label_are_learnt_from_the_teacher_alone():
     and in a mixed batch the cross-entropy is over the labelled pairs only."""
     import torch
     import torch.nn.functional as F
-    from sentence_transformers.cross_encoder import CrossEncoder
 
     from training.objectives import ClaimObjective
-    model = CrossEncoder(str(V1), local_files_only=True, model_kwargs={"dtype": torch.float32})
-    inputs = [[p.premise for p in CLAIMS], [p.hypothesis for p in CLAIMS]]
-    ids = {v: k for k, v in model.config.id2label.items()}
-    gold = torch.tensor([ids[p.label] for p in CLAIMS])
-    keys = [(p.premise, p.hypothesis) for p in CLAIMS]
+    model, inputs, gold, _, logits, _, itself = _v1_on_claims()
     with torch.no_grad():
-        logits = model.predict(list(zip(*inputs)), convert_to_tensor=True, apply_softmax=False).float()
-        own = F.log_softmax(logits, -1).numpy()
-        order = [LABELS_3WAY.index(model.config.id2label[i]) for i in range(3)]
-        itself = {k: own[i][np.argsort(order)] for i, k in enumerate(keys)}
         none = torch.full_like(gold, -1)
         assert ClaimObjective(model, "distill", itself, alpha=0.5)(inputs, none).item() == pytest.approx(0, abs=1e-5)
         mixed = gold.clone()
