@@ -11,7 +11,13 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from training.data import LABELS_3WAY, UNLABELLED, Pair, load_pairs, symmetric_contradictions
+from training.data import (
+    LABELS_3WAY,
+    UNLABELLED,
+    Pair,
+    load_pairs,
+    symmetric_contradictions,
+)
 
 SHARED_NLI = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "nli"
 DEFAULT_TRAIN_FILES = (
