@@ -254,7 +254,8 @@ def test_a_recipe_distils_its_claim_stage_only_when_it_says_so(tmp_path):
     from training.recipe_file import inherited
 
     def trains(r: dict) -> dict:          # what decides the weights, not the descriptions
-        return {k: v for k, v in r.items() if inherited(k) and k not in ("name", "output", "score_training_rows", "_path")}
+        return {k: v for k, v in r.items() if inherited(k) and k not in ("name", "output", "score_training_rows", "score_document_pairs",
+                                                                     "_path")}
     assert trains(teacher) == trains(shipped)
     plain = _train_cfg(load_recipe(recipes / "nli-minilm-l6-v2.json"), tmp_path / "m")
     assert plain.objective == "ce" and plain.teacher_scores is None and _teacher(plain) is None
