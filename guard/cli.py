@@ -365,9 +365,10 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
         if not source.exists():
             raise ClaimError(f"no such file: {source}")
         from guard.safe_output import check_outputs
+        source_is_store = is_store(source)
         check_outputs({"--out": out, "--html": html},
-                      {"the store scanned" if is_store(source) else "the claims file scanned": source})
-        store = engine == "local" and is_store(source)
+                      {"the store scanned" if source_is_store else "the claims file scanned": source})
+        store = engine == "local" and source_is_store
         if store:
             from guard.store import ClaimStore
             st = ClaimStore(source)

@@ -144,7 +144,7 @@ def document_pairs(rows: list[dict], per_document: int, seed: int = 7) -> list[d
         if r.get("source"):
             texts = by_doc.setdefault(r["source"], {})
             for side in ("existing", "incoming"):
-                texts.setdefault(r[side]["text"], f"{r['id']}:{side}")
+                texts.setdefault(r[side]["text"], _ref(r, side))
     out: list[dict] = []
     for source, texts in by_doc.items():
         cands = [(a, b) for (a, ia), (b, ib) in itertools.combinations(texts.items(), 2)
@@ -157,9 +157,13 @@ def document_pairs(rows: list[dict], per_document: int, seed: int = 7) -> list[d
     return out
 
 
+def _ref(row: dict, side: str) -> str:
+    return f"{row['id']}:{side}"
+
+
 def statement_texts(rows: list[dict]) -> dict[str, str]:
     """``document_pairs``' references back to the statements' texts."""
-    return {f"{r['id']}:{side}": r[side]["text"] for r in rows for side in ("existing", "incoming")}
+    return {_ref(r, side): r[side]["text"] for r in rows for side in ("existing", "incoming")}
 
 
 def identity_pairs(rows: list[dict], source: str = "claims:identity") -> list[Pair]:

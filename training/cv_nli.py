@@ -117,10 +117,10 @@ def _score(model_dir: Path, rows: list[dict], max_length: int) -> list[dict]:
 def score_fold(model_dir: Path, held: list[dict], fold: int, pred_file: Path, max_length: int) -> None:
     """A fold model's (or a fold soup's) scores of its held-out rows (both directions) written to
     ``pred_file`` whole or not at all, so a rerun skips a finished fold."""
+    from guard.safe_output import atomic_write
     preds = _score(model_dir, held, max_length)
-    tmp = pred_file.with_suffix(".tmp")
-    tmp.write_text("".join(json.dumps({**p, "fold": fold}) + "\n" for p in preds))
-    tmp.replace(pred_file)
+    with atomic_write(pred_file) as fh:
+        fh.writelines(json.dumps({**p, "fold": fold}) + "\n" for p in preds)
 
 
 def train_fold(cfg, extra: list, held: list[dict], fold: int, pred_file: Path, max_length: int) -> dict:
@@ -191,13 +191,13 @@ def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | N
             if done:
                 print(f"{part} seed {seed}: done earlier, skipped", flush=True)
                 continue
+            train_rows = rows if part == "final" else [r for r, x in zip(rows, fold) if x != int(part.removeprefix("fold"))]
             cfg = replace(_train_cfg(recipe, mdir, start), seed=seed, teacher_rows=str(train_path))
             if cfg.teacher_scores and "{part}" in cfg.teacher_scores:     # a teacher per fold: no leak
                 cfg = replace(cfg, teacher_scores=cfg.teacher_scores.format(part=part))
             if cfg.teacher_pairs:          # a fold learns only its own documents' pairs (a teacher per fold with {part})
-                mine = rows if part == "final" else [r for r, x in zip(rows, fold) if x != int(part.removeprefix("fold"))]
                 cfg = replace(cfg, teacher_pairs=cfg.teacher_pairs.format(part=part),
-                              teacher_pair_sources=sorted({r["source"] for r in mine if r.get("source")}))
+                              teacher_pair_sources=sorted({r["source"] for r in train_rows if r.get("source")}))
             t = time.time()
             if part == "final":
                 s = train(cfg, extra=claim_training_pairs(rows, recipe))
@@ -210,7 +210,6 @@ def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | N
                     _score_training_rows(recipe, mdir, rows, part, seed, several, out_dir)
             else:
                 f = int(part.removeprefix("fold"))
-                train_rows = [r for r, x in zip(rows, fold) if x != f]
                 held = [r for r, x in zip(rows, fold) if x == f]
                 s = train_fold(cfg, claim_training_pairs(train_rows, recipe), held, f, pred_file, recipe["max_length"])
                 if recipe.get("score_training_rows"):
