@@ -1,7 +1,8 @@
 """Reading JSONL input that may be partly broken.
 
 Batch jobs (compare, scan, ingest) should not die on line 9,000 of 10,000: each bad line is
-reported with its number and skipped, and the caller says how many were skipped.
+reported with its number and skipped, and the caller says how many were skipped. A file with no
+readable line at all (a binary file, a store, another format) is refused in one line instead.
 """
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ def read_jsonl(path: str | Path, parse: Callable[[dict], T]) -> tuple[list[tuple
         raw = path.read_bytes()
     except OSError as exc:
         raise ClaimError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if raw.startswith(b"SQLite format 3\x00"):
+        raise ClaimError(f"{path} is a SQLite database, not a JSONL file")
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]          # a UTF-8 byte-order mark, as some editors write
     ok: list[tuple[int, T]] = []
@@ -43,4 +46,9 @@ def read_jsonl(path: str | Path, parse: Callable[[dict], T]) -> tuple[list[tuple
         except (ClaimError, KeyError, TypeError, ValueError) as exc:
             what = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
             errors.append(f"{path}:{lineno}: {what}")
+    if errors and not ok:
+        # not one line read: the wrong file, not a few bad lines; "0 done, N skipped" with exit 0
+        # would let a job go on as if it had worked
+        raise ClaimError(f"{path}: no line could be read ({len(errors)} bad; the first, line "
+                         f"{errors[0].removeprefix(f'{path}:')})")
     return ok, errors

@@ -89,6 +89,28 @@ def test_compare_rejects_unknown_stage(tmp_path):
     assert r.returncode == 2 and "unknown stage" in r.stderr
 
 
+@pytest.mark.parametrize("command", ["ingest", "compare", "scan"])
+def test_a_file_with_no_readable_line_is_refused(tmp_path, command):
+    """A binary file or another store given by mistake is the wrong file, not "0 done, all skipped"
+    with exit 0; a store read as JSONL is named as one and left as it was."""
+    st = tmp_path / "s.sqlite"
+    assert guard("remember", "The API gateway listens on port 8443.", store=st).returncode == 0
+    other = tmp_path / "other.sqlite"
+    assert guard("remember", "Backups run every 6 hours.", store=other).returncode == 0
+    binary = tmp_path / "blob.jsonl"
+    binary.write_bytes(b"\xff\xfe\x00garbage\n\x89PNG\r\n")
+    r = guard(command, str(binary), store=st)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert "no line could be read (2 bad; the first, line 1: not valid UTF-8)" in r.stderr
+    if command != "scan":                  # scan reads a store as a store
+        before = other.read_bytes()
+        r = guard(command, str(other), store=st)
+        assert r.returncode == 2 and "is a SQLite database, not a JSONL file" in r.stderr, r.stderr
+        assert other.read_bytes() == before
+    r = guard("list", store=st)
+    assert r.stdout.count("\n") == 1                     # nothing was ingested
+
+
 def test_ingest_then_scan_store_and_csv(tmp_path):
     st = tmp_path / "s.sqlite"
     src = tmp_path / "claims.jsonl"
