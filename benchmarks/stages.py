@@ -106,8 +106,7 @@ def predict(fit: Scored, fit_idx: list[int], app: Scored, app_idx: list[int], ga
     """Every system fitted on ``fit`` rows ``fit_idx`` and applied to ``app`` rows ``app_idx``."""
     from guard.judge import Judge, NLIResult
     from guard.nli.gate import NLIGate
-    from guard.nli.evidence_gate import veto
-    from training.fit_learned_gate import fit_on
+    from training.fit_learned_gate import fit_on, pipeline_tiers
     judge = Judge()
     fl = [fit.labels[i] for i in fit_idx]
     out: dict[str, list[str]] = {}
@@ -141,11 +140,7 @@ def predict(fit: Scored, fit_idx: list[int], app: Scored, app_idx: list[int], ga
             old.append(judge.judge(v, nli)[0].value)
         out["v0.1 pipeline (v1 model, hand-set gate)"] = old
     gate = fit_on(fit.table, fit_idx, fit.families, nli_temperature=fit.gate_temperature)
-    todo = [i for i in app_idx if t.structural[i] is None]
-    tiers = {i: veto(tier, t.verdicts[i], t.features[i], t.norms[i], gate.min_block_similarity_,
-                     t.predicate_similarities[i], gate.min_block_predicate_similarity_)[0]
-             for i, tier in zip(todo, gate.tiers(gate.predict_proba(t.X[todo])))} if todo else {}
-    out["full pipeline (learned gate)"] = [t.structural[i] or tiers[i] for i in app_idx]
+    out["full pipeline (learned gate)"] = pipeline_tiers(gate, t, app_idx)
     out["_gate"] = gate
     return out
 

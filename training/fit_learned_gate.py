@@ -36,6 +36,40 @@ def fit_on(table, idx: list[int], folds: list[int], fitted_on: str = "", C: floa
                     predicate_similarity=None if ps is None else [ps[i] for i in gidx])
 
 
+def pipeline_tiers(gate: LearnedGate, table, idx: list[int]) -> list[str]:
+    """The whole pipeline's tier of rows ``idx``: structure where it decides, else the gate's tier
+    under its principled caps (``evidence_gate.veto``) — what a write or a scan would answer."""
+    from guard.nli.evidence_gate import veto
+    todo = [i for i in idx if table.structural[i] is None]
+    ps = table.predicate_similarities
+    tiers = {i: veto(tier, table.verdicts[i], table.features[i], table.norms[i], gate.min_block_similarity_,
+                     None if ps is None else ps[i], gate.min_block_predicate_similarity_)[0]
+             for i, tier in zip(todo, gate.tiers(gate.predict_proba(table.X[todo])))} if todo else {}
+    return [table.structural[i] or tiers[i] for i in idx]
+
+
+def cross_validated_tiers(table, folds: list[int], families: list[int] | None = None,
+                          nli_temperature: float | None = None, inner_folds: int = 5) -> list[str]:
+    """Out-of-fold tiers: each fold judged by a gate fitted on the others, its operating point chosen
+    on leave-one-group-out predictions over ``families`` — or, where those give the fitting rows
+    fewer than two groups, over ``inner_folds`` folds of them grouped by source document."""
+    from training.claim_pairs import grouped_folds
+    n = len(folds)
+    out: list[str | None] = [None] * n
+    for f in sorted(set(folds)):
+        fit_idx = [i for i in range(n) if folds[i] != f]
+        app_idx = [i for i in range(n) if folds[i] == f]
+        groups = list(families) if families is not None else [0] * n
+        if len({groups[i] for i in fit_idx}) < 2:
+            fit_rows = [table.rows[i] for i in fit_idx]
+            k = min(inner_folds, len({r.get("source") or r["id"] for r in fit_rows}))
+            for i, g in zip(fit_idx, grouped_folds(fit_rows, k)):
+                groups[i] = g
+        gate = fit_on(table, fit_idx, groups, nli_temperature=nli_temperature)
+        for i, tier in zip(app_idx, pipeline_tiers(gate, table, app_idx)):
+            out[i] = tier
+    return out  # type: ignore[return-value]
+
 def main(argv: list[str] | None = None) -> None:
     import argparse
 

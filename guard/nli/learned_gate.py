@@ -148,6 +148,8 @@ class LearnedGate:
     def predict_proba(self, X) -> np.ndarray:
         X = (np.atleast_2d(np.asarray(X, dtype=float)) - self.mean_) / self.scale_
         z = X @ self.coef_.T + self.intercept_
+        if z.shape[1] == 1:          # fitted on two classes (pairs labelled without tension): one logit
+            z = np.hstack([np.zeros_like(z), z])
         z -= z.max(axis=1, keepdims=True)
         p = np.exp(z)
         p /= p.sum(axis=1, keepdims=True)

@@ -1,0 +1,208 @@
+"""`guard tune`: a team's own labelled pairs → a tuned model folder with a gate fitted out of fold.
+
+The refusals run the real CLI in a subprocess and must cost nothing (no model loads, nothing is
+written); the end-to-end tests train the real cross-encoder for a few steps on a tiny file."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+TOPICS = [
+    ("payments-api", "Deploys of the payments-api need two approvals.", "The payments-api ships without any review.",
+     "Every payments-api deploy is approved by two people.", "The payments-api is written in Go."),
+    ("billing", "Billing invoices are kept for seven years.", "Billing invoices are deleted after one year.",
+     "Invoices from billing are retained for 7 years.", "Billing runs in the eu-west region."),
+    ("search", "Search results are cached for five minutes.", "Search never caches its results.",
+     "Search keeps results in its cache for 5 minutes.", "Search indexes are rebuilt nightly."),
+    ("auth", "Auth tokens expire after one hour.", "Auth tokens never expire.",
+     "An auth token is valid for 60 minutes.", "Auth logs go to the security team."),
+    ("uploads", "Uploads larger than 10 MB are rejected.", "Uploads of any size are accepted.",
+     "The upload limit is 10 MB.", "Uploads are scanned for viruses."),
+    ("reports", "Weekly reports are sent on Monday.", "Weekly reports go out on Friday.",
+     "Reports are emailed every Monday.", "Reports are stored in the data lake."),
+]
+
+
+def _pairs() -> list[dict]:
+    rows = []
+    for k, (src, rule, opposite, paraphrase, other) in enumerate(TOPICS):
+        side = lambda t: {"text": t}  # noqa: E731
+        rows += [
+            {"id": f"{src}-c1", "existing": side(rule), "incoming": side(opposite), "label": "contradiction", "source": src},
+            {"id": f"{src}-c2", "existing": side(paraphrase), "incoming": side(opposite), "label": "contradiction", "source": src},
+            {"id": f"{src}-p", "existing": side(rule), "incoming": side(paraphrase), "label": "compatible",
+             "category": "paraphrase_consistent", "source": src},
+            {"id": f"{src}-o", "existing": side(rule), "incoming": side(other), "label": "compatible", "source": src},
+        ]
+    return rows
+
+
+def _write(path: Path, rows: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+def _cli(*args: str, timeout: int = 600) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "guard.cli", *args], capture_output=True, text=True, cwd=ROOT,
+                          timeout=timeout, env={**os.environ, "PYTHONWARNINGS": "ignore"})
+
+
+# ---- the pairs file is read whole or refused in one line -------------------------------------
+
+@pytest.mark.parametrize("lines, msg", [
+    (['{"existing": {"text": "A is B."}, "incoming": {"text": "A is C."}, "label": "contradiction"}', "{oops"],
+     ":2: malformed JSON"),
+    (['{"existing": {"text": "A is B."}, "incoming": {"text": "A is C."}, "label": "conflict"}'],
+     ":1: label must be one of"),
+    (['{"existing": {"text": "A is B."}, "label": "compatible"}'], ":1: a labelled pair needs 'existing' and 'incoming'"),
+    (['{"existing": {"text": ""}, "incoming": {"text": "A is C."}, "label": "compatible"}'], ":1: text is empty"),
+    (['{"id": "x", "existing": {"text": "A is B."}, "incoming": {"text": "A is C."}, "label": "compatible"}'] * 2,
+     ":2: id 'x' is used twice"),
+    (['{"existing": {"text": "A is B."}, "incoming": {"text": "A is C."}, "label": "compatible", "source": 3}'],
+     ":1: 'source' must be a string"),
+    ([], "no labelled pairs"),
+])
+def test_a_bad_pairs_file_is_refused_naming_the_line(tmp_path, lines, msg):
+    from training.data import DataError
+    from training.tune import read_labelled_pairs
+    f = tmp_path / "p.jsonl"
+    f.write_text("\n".join(lines) + "\n")
+    with pytest.raises(DataError, match=msg.replace("(", r"\(").replace(")", r"\)")):
+        read_labelled_pairs(f)
+
+
+def test_a_store_given_as_the_pairs_file_is_refused(tmp_path):
+    from guard.store import ClaimStore
+    from training.data import DataError
+    from training.tune import read_labelled_pairs
+    ClaimStore(tmp_path / "s.sqlite")
+    with pytest.raises(DataError, match="is a SQLite database"):
+        read_labelled_pairs(tmp_path / "s.sqlite")
+
+
+def test_too_few_documents_or_pairs_for_the_folds():
+    from training.data import DataError
+    from training.tune import check_pairs
+    rows = _pairs()
+    check_pairs(rows, 5)
+    with pytest.raises(DataError, match="6 source document"):
+        check_pairs(rows, 7)
+    with pytest.raises(DataError, match="contradiction pair"):
+        check_pairs([r for r in rows if r["label"] != "contradiction" or r["id"].endswith("c1")], 5)
+    no_source = [{k: v for k, v in r.items() if k != "source"} for r in rows]
+    check_pairs(no_source, 5)           # each pair its own document
+
+
+@pytest.mark.parametrize("case", ["not-empty", "is-from", "adapter", "no-model", "unknown-replay"])
+def test_refusals_cost_nothing(tmp_path, case):
+    pairs = _write(tmp_path / "pairs.jsonl", _pairs())
+    out = tmp_path / "out"
+    args = ["tune", str(pairs), str(out)]
+    if case == "not-empty":
+        out.mkdir()
+        (out / "notes.txt").write_text("mine")
+        msg = "is not empty"
+    elif case == "is-from":
+        out = ROOT / "models" / "nli-minilm-l6-v2"
+        args = ["tune", str(pairs), str(out), "--from", str(out)]
+        msg = "is the model tuned from"
+    elif case == "adapter":
+        args += ["--from", str(ROOT / "models" / "nli-mpnet-lora-lr8")]
+        msg = "LoRA adapter folder"
+    elif case == "no-model":
+        args += ["--from", str(tmp_path)]
+        msg = "not a cross-encoder folder"
+    else:
+        args += ["--replay", str(tmp_path / "missing.jsonl")]
+        msg = "no such replay file"
+    before = sorted(p.name for p in tmp_path.iterdir())
+    done = _cli(*args)
+    assert done.returncode == 2, done.stderr
+    assert msg in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == before       # no work folder, no output
+    if case == "not-empty":
+        assert (out / "notes.txt").read_text() == "mine"
+
+
+def test_a_gate_fitted_without_tension_pairs_predicts_three_classes(tmp_path):
+    """Teams often label only contradiction / compatible: the gate is then a two-class model."""
+    from guard.nli.evidence import FEATURES
+    from guard.nli.learned_gate import LearnedGate
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(80, len(FEATURES)))
+    y = ["contradiction" if x[0] > 0 else "compatible" for x in X]
+    gate = LearnedGate(threshold_bootstrap=0).fit(X, y, [i % 4 for i in range(80)])
+    p = gate.predict_proba(X)
+    assert p.shape == (80, 3) and np.allclose(p.sum(axis=1), 1) and np.all(p[:, 1] == 0)
+    assert np.mean((p[:, 0] > 0.5) == (X[:, 0] > 0)) > 0.9
+    gate.save(tmp_path / "g.json")
+    assert np.allclose(LearnedGate.load(tmp_path / "g.json").predict_proba(X), p)
+
+
+# ---- end to end, with the real cross-encoder ---------------------------------------------------
+
+@pytest.mark.slow
+def test_tune_makes_a_model_folder_the_guard_uses(tmp_path):
+    pairs = _write(tmp_path / "pairs.jsonl", _pairs())
+    out = tmp_path / "tuned"
+    done = _cli("tune", str(pairs), str(out), "--folds", "2", "--max-steps", "2", "--batch-size", "4")
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.strip().splitlines()
+    assert [ln.split(":")[0] for ln in lines[:3]] == [
+        "starting model, its own gate", "starting model, gate refitted on these pairs", "tuned model and gate"]
+    assert "block F1" in lines[2] and f"guard --nli-model {out}" in lines[-1]
+    assert not (tmp_path / "tuned.tune-work").exists()          # the work folder goes when all is done
+    for name in ("model.safetensors", "learned_gate.json", "calibration.json", "tune_report.json", "README.md"):
+        assert (out / name).is_file(), name
+    gate = json.loads((out / "learned_gate.json").read_text())
+    assert "pairs.jsonl" in gate["fitted_on"] and "out-of-fold" in gate["fitted_on"]
+    report = json.loads((out / "tune_report.json").read_text())
+    assert report["rows"] == 24 and report["labels"] == {"contradiction": 12, "tension": 0, "compatible": 12}
+    assert set(report["systems"]["tuned model and gate"]) >= {"precision", "recall", "f1", "false_block"}
+    assert report["training"]["steps"] == 2
+    from guard.claims import Claim
+    from guard.nli.evidence_gate import EvidenceGate
+    from guard.pipeline import Guard, GuardConfig
+    g = Guard(GuardConfig(nli_model=str(out)))
+    assert isinstance(g.nli_gate, EvidenceGate)                   # the learned gate, not the hand-set fallback
+    [j] = g.judge_pairs(g.pair_items([(Claim(text="Deploys of the cart need two approvals."),
+                                       Claim(text="The cart ships without any review."))]))
+    assert j.tier.value in ("block", "warn", "clean") and j.stage
+
+
+@pytest.mark.slow
+def test_an_interrupted_tune_resumes_and_other_settings_are_refused(tmp_path):
+    from training.data import DataError
+    from training.tune import TuneConfig, Tuner
+    pairs = _write(tmp_path / "pairs.jsonl", _pairs())
+    cfg = TuneConfig(pairs=str(pairs), output_dir=str(tmp_path / "tuned"), folds=2, max_steps=2, batch_size=4)
+
+    class Stop(Exception):
+        pass
+
+    def stop_after_first_fold(msg):
+        if msg.startswith("fold 1/2: trained"):
+            raise Stop
+
+    with pytest.raises(Stop):
+        Tuner(cfg, log=stop_after_first_fold).run()
+    work = tmp_path / "tuned.tune-work"
+    assert (work / "oof_fold0.jsonl").is_file() and not (tmp_path / "tuned").exists()
+    fold0 = (work / "oof_fold0.jsonl").read_text()
+    with pytest.raises(DataError, match="unfinished tune of other pairs or settings"):
+        Tuner(TuneConfig(**{**cfg.__dict__, "epochs": 1.0}), log=lambda m: None).run()
+    assert (work / "oof_fold0.jsonl").read_text() == fold0
+    said = []
+    Tuner(cfg, log=said.append).run()
+    assert "fold 1/2: done earlier, skipped" in said and not any(m.startswith("fold 1/2: trained") for m in said)
+    assert any(m.startswith("fold 2/2: trained") for m in said)
+    assert (tmp_path / "tuned" / "learned_gate.json").is_file() and not work.exists()

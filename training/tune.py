@@ -1,0 +1,378 @@
+"""Adapt the guard to a team's own labelled claim pairs: fine-tune the cross-encoder on them and
+refit the learned gate, without ever fitting the gate on scores of pairs the model trained on.
+
+Run: ``guard tune PAIRS.jsonl OUT [--from MODEL] [--folds 5] [--replay NLI.jsonl …]``, then
+``guard --nli-model OUT …``.
+
+Why a command of its own: ``guard train --data pairs.jsonl`` gives a bare model folder, and the
+guard falls back to the hand-set gate for a folder without ``learned_gate.json`` (grouped-CV block
+F1 0.14 on claims_train, against 0.49 with the learned gate); and a gate fitted on a model's scores
+of the very pairs it trained on trusts them far more than new documents deserve. So, as the shipped
+model was made (``training.cv_nli`` + ``training.fit_learned_gate``): the pairs are split into folds
+grouped by source document; one model per fold trains on the other folds and scores its own; the
+gate is fitted on those out-of-fold scores (its operating point on leave-one-group-out predictions,
+false blocks within 2 %); the model that ships trains on every pair. The report says what the
+starting model did on the same pairs — with its own gate, and with a gate refitted on these pairs —
+beside the tuned model, all on grouped cross-validation, so a user sees whether tuning paid.
+
+Checkpointed: the starting model's scores and each fold's scores are written when done, and the
+final model resumes from its last checkpoint, all in a work folder beside OUT (``OUT.tune-work``)
+that names the pairs file and settings it belongs to; a rerun of the same command resumes, another
+command is refused. OUT appears whole when everything is done (it must not exist or be empty).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from guard.nli.learned_gate import BACKWARD_BELOW
+from training.data import DataError
+
+LABELS = ("contradiction", "tension", "compatible")
+MANIFEST = "tune_manifest.json"
+REPORT = "tune_report.json"
+
+
+@dataclass
+class TuneConfig:
+    pairs: str                               # benchmark-format JSONL: existing, incoming, label (+ id, source, category)
+    output_dir: str
+    from_model: str | None = None            # a cross-encoder folder; None → the shipped default model
+    folds: int = 5
+    epochs: float = 3.0                      # the shipped claim stage's: 3 epochs, batch 16, lr 5e-5
+    batch_size: int = 16
+    learning_rate: float = 5e-5
+    max_steps: int = -1
+    max_length: int = 128
+    seed: int = 42
+    replay: list[str] = field(default_factory=list)   # general 3-way NLI files mixed in, against forgetting
+    replay_rows: int = 1000                  # at most this many rows of each replay file (seeded sample)
+    normalizer: str = "normalizer.rules.v2"  # the gate's structural evidence is read with it
+    work_dir: str | None = None              # None → OUT.tune-work beside OUT
+    precision: str = "auto"
+
+
+def read_labelled_pairs(path: str | Path) -> list[dict]:
+    """Every row, or a one-line ``DataError`` naming the first bad line: training on a file with
+    a silently skipped row would fit on data the user did not mean."""
+    from guard.claims import ClaimError
+    from training.claim_pairs import pair_claims
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise DataError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if raw.startswith(b"SQLite format 3\x00"):
+        raise DataError(f"{path} is a SQLite database, not a JSONL file of labelled pairs")
+    rows, ids = [], set()
+    for lineno, line in enumerate(raw.removeprefix(b"\xef\xbb\xbf").split(b"\n"), 1):
+        if not line.strip():
+            continue
+        where = f"{path}:{lineno}"
+        try:
+            row = json.loads(line.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise DataError(f"{where}: not valid UTF-8") from None
+        except json.JSONDecodeError as exc:
+            raise DataError(f"{where}: malformed JSON ({exc.msg})") from None
+        if not isinstance(row, dict) or not isinstance(row.get("existing"), dict) or not isinstance(row.get("incoming"), dict):
+            raise DataError(f"{where}: a labelled pair needs 'existing' and 'incoming' objects")
+        if row.get("label") not in LABELS:
+            raise DataError(f"{where}: label must be one of {', '.join(LABELS)}")
+        try:
+            pair_claims(row)
+        except ClaimError as exc:
+            raise DataError(f"{where}: {exc}") from None
+        for key in ("id", "source", "category", "family"):
+            if key in row and row[key] is not None and not isinstance(row[key], str):
+                raise DataError(f"{where}: {key!r} must be a string")
+        row = {**row, "id": row.get("id") or f"line{lineno}"}
+        if row["id"] in ids:
+            raise DataError(f"{where}: id {row['id']!r} is used twice")
+        ids.add(row["id"])
+        rows.append(row)
+    if not rows:
+        raise DataError(f"{path}: no labelled pairs")
+    return rows
+
+
+def check_pairs(rows: list[dict], folds: int) -> None:
+    """Enough of each kind, and enough documents, for every fold to train and to be judged."""
+    if folds < 2:
+        raise DataError("--folds must be at least 2")
+    groups = {r.get("source") or r["id"] for r in rows}
+    if len(groups) < folds:
+        raise DataError(f"{len(groups)} source document(s) cannot fill {folds} folds grouped by document: "
+                        "give each pair its 'source', or fewer --folds")
+    for label in ("contradiction", "compatible"):
+        n = sum(r["label"] == label for r in rows)
+        if n < 2 * folds:
+            raise DataError(f"{n} {label} pair(s): at least {2 * folds} are needed for {folds} folds")
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def check_destination(out: Path, start: Path) -> None:
+    """OUT must be new (or an empty folder) and not the starting model: nothing in it is replaced."""
+    from guard.safe_output import same_file
+    if out.exists():
+        if not out.is_dir():
+            raise DataError(f"{out} is a file, not a folder for the tuned model")
+        if same_file(out, start):
+            raise DataError(f"{out} is the model tuned from (--from): write the tuned model to another folder")
+        if any(out.iterdir()):
+            raise DataError(f"{out} is not empty: the tuned model goes to a new or empty folder")
+
+
+class Tuner:
+    """``run() -> report``: folds, out-of-fold scores, the gate on them, the final model, the report."""
+
+    def __init__(self, config: TuneConfig, log=print):
+        self.config = config
+        self.log = log
+
+    def run(self) -> dict:
+        from guard.nli.adapters import has_adapter
+        from guard.nli.scorer import default_model_path
+        cfg = self.config
+        t0 = time.time()
+        pairs_path, out = Path(cfg.pairs), Path(cfg.output_dir)
+        start = Path(cfg.from_model) if cfg.from_model else default_model_path()
+        if not (start / "config.json").is_file():
+            raise DataError(f"{start} is not a cross-encoder folder (no config.json)")
+        if has_adapter(start):
+            raise DataError(f"{start} is a LoRA adapter folder; tune starts from a full model")
+        check_destination(out, start)
+        rows = read_labelled_pairs(pairs_path)
+        check_pairs(rows, cfg.folds)
+        for f in cfg.replay:
+            if not Path(f).is_file():
+                raise DataError(f"no such replay file: {f}")
+        work = Path(cfg.work_dir) if cfg.work_dir else out.with_name(out.name + ".tune-work")
+        manifest = self._claim_work(work, pairs_path, start)
+
+        from training.claim_pairs import grouped_folds
+        folds = grouped_folds(rows, cfg.folds)
+        from training.cv_nli import score_fold
+        before_file = work / "before.jsonl"
+        if not before_file.exists():
+            self.log(f"scoring the {len(rows)} pairs with the starting model {start}")
+            score_fold(start, rows, -1, before_file, cfg.max_length)
+        table = self._table(rows, before_file)
+        usable = [r for r, v in zip(rows, table.verdicts) if not _disjoint(v)]
+        usable_ids = {r["id"] for r in usable}
+        for f in range(cfg.folds):
+            pred = work / f"oof_fold{f}.jsonl"
+            if pred.exists():
+                self.log(f"fold {f + 1}/{cfg.folds}: done earlier, skipped")
+                continue
+            t = time.time()
+            held = [r for r, x in zip(rows, folds) if x == f]
+            train_rows = [r for r, x in zip(rows, folds) if x != f and r["id"] in usable_ids]
+            mdir = work / f"fold{f}"
+            self._train(mdir, train_rows, start)
+            score_fold(mdir, held, f, pred, cfg.max_length)
+            shutil.rmtree(mdir, ignore_errors=True)          # its scores are what is kept
+            self.log(f"fold {f + 1}/{cfg.folds}: trained on {len(train_rows)} pairs, scored {len(held)}, "
+                     f"{time.time() - t:.0f} s")
+        oof_file = work / "oof.jsonl"
+        order = {r["id"]: i for i, r in enumerate(rows)}
+        preds = [json.loads(x) for f in range(cfg.folds) for x in (work / f"oof_fold{f}.jsonl").read_text().splitlines()]
+        oof_file.write_text("".join(json.dumps(p) + "\n" for p in sorted(preds, key=lambda p: order[p["id"]])))
+
+        final = work / "final"
+        if not (final / "model.safetensors").exists():
+            t = time.time()
+            self.log(f"final model: training on all {len(usable)} usable pairs")
+            summary = self._train(final, usable, start)
+            self.log(f"final model: {time.time() - t:.0f} s")
+        summary = json.loads((final / "training_summary.json").read_text())
+        report = self._evaluate(rows, folds, table, before_file, oof_file, start, manifest)
+        gate = self._fit_gate(rows, oof_file, manifest)
+        gate.save(final / "learned_gate.json")
+        report["gate"] = {"block_threshold": gate.block_threshold_, "warn_threshold": gate.warn_threshold_,
+                          "fitted_on": gate.fitted_on_}
+        calibration = self._calibrate(rows, oof_file, final)
+        report.update({"calibration": calibration, "training": {k: summary[k] for k in
+                       ("pairs_total", "pairs_by_source", "steps", "wall_seconds", "hardware", "precision")},
+                       "wall_seconds": round(time.time() - t0, 1)})
+        (final / REPORT).write_text(json.dumps(report, indent=2))
+        (final / "README.md").write_text(card(report))
+        if out.exists():
+            out.rmdir()                                      # empty (checked): the finished folder takes its place
+        shutil.move(str(final), str(out))                   # a rename where the work folder is beside OUT
+        shutil.rmtree(work, ignore_errors=True)
+        return report
+
+    # ---- steps ---------------------------------------------------------------------------------
+    def _claim_work(self, work: Path, pairs_path: Path, start: Path) -> dict:
+        """The work folder's manifest: a rerun of the same command resumes, anything else is refused
+        (a fold scored by a model trained on other pairs must never be mixed in)."""
+        cfg = self.config
+        manifest = {"pairs": str(pairs_path), "pairs_sha256": _sha256(pairs_path), "from": str(start),
+                    "settings": {k: v for k, v in asdict(cfg).items() if k not in ("pairs", "output_dir", "work_dir")}}
+        mfile = work / MANIFEST
+        if mfile.exists():
+            old = json.loads(mfile.read_text())
+            if old != manifest:
+                raise DataError(f"{work} holds an unfinished tune of other pairs or settings; remove it or "
+                                "rerun that command")
+            self.log(f"resuming the unfinished run in {work}")
+        else:
+            if work.exists() and any(work.iterdir()):
+                raise DataError(f"{work} exists and is not a tune work folder; remove it or give --work")
+            work.mkdir(parents=True, exist_ok=True)
+            mfile.write_text(json.dumps(manifest, indent=2))
+        return manifest
+
+    def _guard_and_embedder(self):
+        if not hasattr(self, "_ge"):
+            from guard.embed import Embedder
+            from guard.pipeline import Guard, GuardConfig
+            self._ge = (Guard(GuardConfig(normalizer=self.config.normalizer, stages=("structural",))), Embedder())
+        return self._ge
+
+    def _table(self, rows: list[dict], pred_file: Path, temperature: float = 1.0, backward_below=BACKWARD_BELOW):
+        from training.gate_data import build, read_predictions
+        guard, embedder = self._guard_and_embedder()
+        return build(rows, read_predictions(pred_file, temperature), guard, embedder, backward_below)
+
+    def _train(self, out: Path, rows: list[dict], start: Path) -> dict:
+        from training.claim_pairs import to_nli_pairs
+        from training.train import TrainConfig, train
+        cfg = self.config
+        tc = TrainConfig(output_dir=str(out), train_files=list(cfg.replay),
+                         sample={Path(f).name: cfg.replay_rows for f in cfg.replay}, from_checkpoint=str(start),
+                         domain_pairs=False, epochs=cfg.epochs, batch_size=cfg.batch_size,
+                         learning_rate=cfg.learning_rate, max_steps=cfg.max_steps, max_length=cfg.max_length,
+                         seed=cfg.seed, group_by_length=True, precision=cfg.precision, save_steps=100)
+        import contextlib
+        import sys
+
+        from transformers.utils import logging as hf_logging
+        hf_logging.disable_progress_bar()              # weight loading and shard bars: the log lines say it
+        with contextlib.redirect_stdout(sys.stderr):   # the trainer prints its loss dicts: stdout stays the report
+            return train(tc, extra=to_nli_pairs(rows, source=f"claims:{Path(cfg.pairs).name}"))
+
+    def _fit_gate(self, rows: list[dict], oof_file: Path, manifest: dict):
+        from training.fit_learned_gate import fit_on
+        table = self._table(rows, oof_file)
+        return fit_on(table, list(range(len(rows))), _groups(rows, self.config.folds), nli_temperature=1.0,
+                      fitted_on=(f"{Path(manifest['pairs']).name} (sha256 {manifest['pairs_sha256'][:12]}): "
+                                 f"{len(rows)} pairs; out-of-fold NLI scores of {self.config.folds} folds grouped "
+                                 f"by source document (guard tune); normalizer {self.config.normalizer}"))
+
+    def _evaluate(self, rows: list[dict], folds: list[int], before, before_file: Path, oof_file: Path, start: Path,
+                  manifest: dict) -> dict:
+        """Grouped cross-validation of the tuned pipeline beside the starting model's, on the same pairs."""
+        from benchmarks.metrics import summarize
+        from guard.nli.learned_gate import GATE_FILE, LearnedGate
+        from training.fit_learned_gate import cross_validated_tiers, pipeline_tiers
+        labels = [r["label"] for r in rows]
+        cats = [r.get("category") or r["label"] for r in rows]
+        systems = {}
+        own = start / GATE_FILE
+        if own.is_file():
+            gate = LearnedGate.load(own)
+            t = gate.nli_temperature
+            if t is None:
+                from guard.nli.calibration import load_temperature
+                t = load_temperature(start)
+            same = t == 1.0 and gate.backward_below == BACKWARD_BELOW      # the evidence its gate reads
+            table = before if same else self._table(rows, before_file, t, gate.backward_below)
+            systems["starting model, its own gate"] = pipeline_tiers(gate, table, list(range(len(rows))))
+        fams = _families(rows)
+        systems["starting model, gate refitted on these pairs"] = cross_validated_tiers(before, folds, fams, 1.0)
+        systems["tuned model and gate"] = cross_validated_tiers(self._table(rows, oof_file), folds, fams, 1.0)
+        out = {"pairs": manifest["pairs"], "pairs_sha256": manifest["pairs_sha256"], "rows": len(rows),
+               "labels": {lab: labels.count(lab) for lab in LABELS}, "from": str(start), "folds": self.config.folds,
+               "settings": manifest["settings"],
+               "protocol": "grouped cross-validation by source document: every pair judged by a model and a gate "
+                           "that never saw it (the starting model's own gate is fitted on its own data, not these "
+                           "pairs); false-block = share of compatible pairs blocked",
+               "systems": {}}
+        for name, tiers in systems.items():
+            s = summarize(labels, tiers, cats, bootstrap=200)
+            out["systems"][name] = {k: s[k] for k in ("precision", "recall", "f1", "f1_ci95", "false_block",
+                                                       "tension_warn_share", "confusion")}
+        return out
+
+    def _calibrate(self, rows: list[dict], oof_file: Path, final: Path) -> dict:
+        """Temperature on the out-of-fold scores (pairs the fold models never saw), so the tuned
+        model's displayed probabilities mean what they say on this kind of prose; the gate reads raw
+        scores and is not affected."""
+        import numpy as np
+
+        from guard.nli.calibration import CALIBRATION_FILE
+        from training.calibrate import _softmax, fit_temperature, nll, reliability
+        from training.claim_pairs import nli_label
+        from training.data import LABELS_3WAY
+        preds = {p["id"]: p["forward"] for p in map(json.loads, oof_file.read_text().splitlines())}
+        keep = [(r, nli_label(r)) for r in rows if nli_label(r) is not None]
+        if len({lab for _, lab in keep}) < 2:
+            return {"skipped": "fewer than two NLI labels among the pairs"}
+        lp = np.log(np.clip(np.array([[preds[r["id"]][lab] for lab in LABELS_3WAY] for r, _ in keep]), 1e-12, 1.0))
+        y = np.array([LABELS_3WAY.index(lab) for _, lab in keep])
+        t = fit_temperature(lp, y)
+        report = {"temperature": t, "fitted_on": f"out-of-fold scores of {len(keep)} pairs of {Path(self.config.pairs).name} "
+                  "(guard tune; contradiction, paraphrase → entailment, other → neutral)",
+                  "fit_nll": {"before": round(nll(lp, y, 1.0), 4), "after": round(nll(lp, y, t), 4)},
+                  "eval": {"out-of-fold claim pairs": {"n": len(y), "before": reliability(_softmax(lp), y),
+                                                        "after": reliability(_softmax(lp / t), y)}}}
+        (final / CALIBRATION_FILE).write_text(json.dumps(report, indent=2))
+        return {k: report[k] for k in ("temperature", "fit_nll")}
+
+
+def _families(rows: list[dict]) -> list[int] | None:
+    """A ``family`` field, where every pair names the kind of document it comes from (new documents
+    are often a new kind: the shipped gate's operating point is chosen leaving one family out)."""
+    fams = [r.get("family") for r in rows]
+    if not all(fams) or len(set(fams)) < 2:
+        return None
+    order = {f: i for i, f in enumerate(sorted(set(fams)))}
+    return [order[f] for f in fams]
+
+
+def _groups(rows: list[dict], folds: int) -> list[int]:
+    """The groups the final gate's operating point is chosen on: families, else the document folds."""
+    from training.claim_pairs import grouped_folds
+    return _families(rows) or grouped_folds(rows, folds)
+
+
+def _disjoint(verdict) -> bool:
+    """Scope- or time-disjoint pairs are structure's to decide (coexist) whatever the texts say:
+    teaching the model their texts as neutral would teach it that contradicting texts agree."""
+    from guard.compare import VerdictKind
+    return verdict.kind is VerdictKind.COEXIST
+
+
+def card(report: dict) -> str:
+    rows = [f"| {name} | {s['precision']:.3f} | {s['recall']:.3f} | {s['f1']:.3f} | "
+            f"{s['f1_ci95'][0]:.2f}–{s['f1_ci95'][1]:.2f} | {s['false_block']['overall']:.3f} |"
+            for name, s in report["systems"].items()]
+    tr = report["training"]
+    return "\n".join([
+        f"# Tuned NLI model ({Path(report['pairs']).name})", "",
+        f"Made by `guard tune` from `{report['from']}` on `{report['pairs']}` (sha256 {report['pairs_sha256']}): "
+        f"{report['rows']} labelled pairs ({', '.join(f'{v} {k}' for k, v in report['labels'].items())}), "
+        f"{report['folds']} folds grouped by source document. Use it with `guard --nli-model <this folder> …`: "
+        "`learned_gate.json` is the gate fitted on the out-of-fold scores, `calibration.json` the temperature "
+        "fitted on them.", "",
+        "## Grouped cross-validation on these pairs", "", report["protocol"] + ".", "",
+        "| system | P | R | F1 | F1 95% CI | false-block |", "|---|---|---|---|---|---|", *rows, "",
+        f"Gate: block at p(contradiction) ≥ {report['gate']['block_threshold']:.3f}, warn at "
+        f"{report['gate']['warn_threshold']:.3f}.", "",
+        "## Training", "",
+        f"Settings: `{json.dumps(report['settings'])}`. Final model: {tr['pairs_total']} training pairs "
+        f"({json.dumps(tr['pairs_by_source'])}), {tr['steps']} steps, {tr['wall_seconds']:.0f} s on {tr['hardware']} "
+        f"({tr['precision']}); the whole tune {report['wall_seconds']:.0f} s.", ""])
