@@ -463,6 +463,8 @@ def tune(pairs: Path, output_dir: Path,
          replay: Optional[list[Path]] = typer.Option(None, "--replay", help="general 3-way NLI JSONL mixed in "
                                                      "against forgetting (repeatable)"),
          replay_rows: int = typer.Option(1000, help="at most this many rows of each --replay file"),
+         check: Optional[Path] = typer.Option(None, help="held-out labelled pairs (other documents), never "
+                                              "trained or fitted on: judged by the starting and the tuned pipeline"),
          work: Optional[Path] = typer.Option(None, help="where folds and checkpoints go (default OUT.tune-work)"),
          precision: str = typer.Option("auto", help="auto | fp32 | bf16")):
     """Fine-tune the NLI model on your own labelled claim pairs and refit the learned gate on
@@ -475,7 +477,8 @@ def tune(pairs: Path, output_dir: Path,
                          epochs=epochs, batch_size=batch_size, learning_rate=lr, max_steps=max_steps, seed=seed,
                          replay=[str(r) for r in replay or []], replay_rows=replay_rows,
                          normalizer=_state.get("normalizer") or "normalizer.rules.v2",
-                         work_dir=str(work) if work else None, precision=precision)
+                         work_dir=str(work) if work else None, precision=precision,
+                         check=str(check) if check else None)
         try:
             report = Tuner(cfg, log=_note).run()
         except (DataError, PrecisionError) as exc:
@@ -483,6 +486,10 @@ def tune(pairs: Path, output_dir: Path,
         for name, s in report["systems"].items():
             typer.echo(f"{name}: block F1 {s['f1']:.3f} (P {s['precision']:.3f}, R {s['recall']:.3f}), "
                        f"false blocks {s['false_block']['overall']:.3f}")
+        if "check" in report:
+            for name, s in report["check"]["systems"].items():
+                typer.echo(f"held out ({report['check']['rows']} pairs), {name}: block F1 {s['f1']:.3f} "
+                           f"(P {s['precision']:.3f}, R {s['recall']:.3f}), false blocks {s['false_block']['overall']:.3f}")
         typer.echo(f"tuned model and gate in {output_dir}; use it with guard --nli-model {output_dir}")
     _run(go)
 

@@ -101,7 +101,8 @@ def test_too_few_documents_or_pairs_for_the_folds():
     check_pairs(no_source, 5)           # each pair its own document
 
 
-@pytest.mark.parametrize("case", ["not-empty", "is-from", "adapter", "no-model", "unknown-replay"])
+@pytest.mark.parametrize("case", ["not-empty", "is-from", "adapter", "no-model", "unknown-replay", "check-shares",
+                                  "check-is-pairs"])
 def test_refusals_cost_nothing(tmp_path, case):
     pairs = _write(tmp_path / "pairs.jsonl", _pairs())
     out = tmp_path / "out"
@@ -120,9 +121,16 @@ def test_refusals_cost_nothing(tmp_path, case):
     elif case == "no-model":
         args += ["--from", str(tmp_path)]
         msg = "not a cross-encoder folder"
-    else:
+    elif case == "unknown-replay":
         args += ["--replay", str(tmp_path / "missing.jsonl")]
         msg = "no such replay file"
+    elif case == "check-shares":
+        swapped = {**_pairs()[5], "id": "other", "existing": _pairs()[5]["incoming"], "incoming": _pairs()[5]["existing"]}
+        args += ["--check", str(_write(tmp_path / "check.jsonl", [swapped]))]
+        msg = "shares 1 pair(s) with pairs.jsonl"
+    else:
+        args += ["--check", str(pairs)]
+        msg = "is the pairs file itself"
     before = sorted(p.name for p in tmp_path.iterdir())
     done = _cli(*args)
     assert done.returncode == 2, done.stderr
@@ -153,13 +161,21 @@ def test_a_gate_fitted_without_tension_pairs_predicts_three_classes(tmp_path):
 @pytest.mark.slow
 def test_tune_makes_a_model_folder_the_guard_uses(tmp_path):
     pairs = _write(tmp_path / "pairs.jsonl", _pairs())
+    held = _write(tmp_path / "held.jsonl", [
+        {"id": "h1", "existing": {"text": "Cron jobs run as the deploy user."}, "incoming": {"text": "Cron jobs run as root."},
+         "label": "contradiction"},
+        {"id": "h2", "existing": {"text": "Cron jobs run as the deploy user."},
+         "incoming": {"text": "The deploy user owns the cron jobs."}, "label": "compatible"}])
     out = tmp_path / "tuned"
-    done = _cli("tune", str(pairs), str(out), "--folds", "2", "--max-steps", "2", "--batch-size", "4")
+    done = _cli("tune", str(pairs), str(out), "--folds", "2", "--max-steps", "2", "--batch-size", "4",
+                "--check", str(held))
     assert done.returncode == 0, done.stderr[-3000:]
     lines = done.stdout.strip().splitlines()
     assert [ln.split(":")[0] for ln in lines[:3]] == [
         "starting model, its own gate", "starting model, gate refitted on these pairs", "tuned model and gate"]
     assert "block F1" in lines[2] and f"guard --nli-model {out}" in lines[-1]
+    assert [ln.split(":")[0] for ln in lines[3:6]] == [f"held out (2 pairs), {name}" for name in (
+        "starting model, its own gate", "starting model, gate refitted on the tuning pairs", "tuned model and gate")]
     assert not (tmp_path / "tuned.tune-work").exists()          # the work folder goes when all is done
     for name in ("model.safetensors", "learned_gate.json", "calibration.json", "tune_report.json", "README.md"):
         assert (out / name).is_file(), name
@@ -169,6 +185,7 @@ def test_tune_makes_a_model_folder_the_guard_uses(tmp_path):
     assert report["rows"] == 24 and report["labels"] == {"contradiction": 12, "tension": 0, "compatible": 12}
     assert set(report["systems"]["tuned model and gate"]) >= {"precision", "recall", "f1", "false_block"}
     assert report["training"]["steps"] == 2
+    assert report["check"]["rows"] == 2 and "Held-out check: held.jsonl" in (out / "README.md").read_text()
     from guard.claims import Claim
     from guard.nli.evidence_gate import EvidenceGate
     from guard.pipeline import Guard, GuardConfig

@@ -51,6 +51,7 @@ class TuneConfig:
     seed: int = 42
     replay: list[str] = field(default_factory=list)   # general 3-way NLI files mixed in, against forgetting
     replay_rows: int = 1000                  # at most this many rows of each replay file (seeded sample)
+    check: str | None = None                 # held-out labelled pairs, never trained or fitted on: judged at the end
     normalizer: str = "normalizer.rules.v2"  # the gate's structural evidence is read with it
     work_dir: str | None = None              # None → OUT.tune-work beside OUT
     precision: str = "auto"
@@ -155,6 +156,7 @@ class Tuner:
         check_destination(out, start)
         rows = read_labelled_pairs(pairs_path)
         check_pairs(rows, cfg.folds)
+        check_rows = self._check_rows(rows, pairs_path) if cfg.check else None
         for f in cfg.replay:
             if not Path(f).is_file():
                 raise DataError(f"no such replay file: {f}")
@@ -203,6 +205,8 @@ class Tuner:
         report["gate"] = {"block_threshold": gate.block_threshold_, "warn_threshold": gate.warn_threshold_,
                           "fitted_on": gate.fitted_on_}
         calibration = self._calibrate(rows, oof_file, final)
+        if check_rows is not None:
+            report["check"] = self._check(check_rows, rows, table, gate, final, start, work)
         report.update({"calibration": calibration, "training": {k: summary[k] for k in
                        ("pairs_total", "pairs_by_source", "steps", "wall_seconds", "hardware", "precision")},
                        "wall_seconds": round(time.time() - t0, 1)})
@@ -307,6 +311,61 @@ class Tuner:
                                                        "tension_warn_share", "confusion")}
         return out
 
+    def _check_rows(self, rows: list[dict], pairs_path: Path) -> list[dict]:
+        """The held-out file, read like the pairs, refused where it is the pairs file or shares a pair
+        with it (a check on pairs the model trained on would say nothing)."""
+        from guard.safe_output import same_file
+        check = Path(self.config.check)
+        if check.exists() and same_file(check, pairs_path):
+            raise DataError(f"--check {check} is the pairs file itself: give pairs the tune never sees")
+        check_rows = read_labelled_pairs(check)
+        key = lambda r: frozenset((r["existing"]["text"].strip(), r["incoming"]["text"].strip()))  # noqa: E731
+        shared = {key(r) for r in rows} & {key(r) for r in check_rows}
+        if shared:
+            raise DataError(f"--check {check} shares {len(shared)} pair(s) with {pairs_path.name}: a check must be "
+                            "pairs the tune never sees")
+        return check_rows
+
+    def _check(self, check_rows: list[dict], rows: list[dict], before, gate, final: Path, start: Path,
+               work: Path) -> dict:
+        """The held-out pairs judged by the starting model (with its own gate, and with a gate fitted on
+        its scores of the tuning pairs) and by the tuned model with its gate; nothing is fitted on them."""
+        from benchmarks.metrics import summarize
+        from guard.nli.learned_gate import GATE_FILE, LearnedGate
+        from training.cv_nli import score_fold
+        from training.fit_learned_gate import fit_on, pipeline_tiers
+        files = {}
+        for tag, model in (("before", start), ("tuned", final)):
+            files[tag] = work / f"check_{tag}.jsonl"
+            if not files[tag].exists():
+                self.log(f"check: scoring {len(check_rows)} held-out pairs with the {tag} model")
+                score_fold(model, check_rows, -1, files[tag], self.config.max_length)
+        idx = list(range(len(check_rows)))
+        t_before = self._table(check_rows, files["before"])
+        systems = {}
+        own = start / GATE_FILE
+        if own.is_file():
+            g = LearnedGate.load(own)
+            t = g.nli_temperature
+            if t is None:
+                from guard.nli.calibration import load_temperature
+                t = load_temperature(start)
+            table = t_before if t == 1.0 and g.backward_below == BACKWARD_BELOW else \
+                self._table(check_rows, files["before"], t, g.backward_below)
+            systems["starting model, its own gate"] = pipeline_tiers(g, table, idx)
+        refit = fit_on(before, list(range(len(rows))), _groups(rows, self.config.folds), nli_temperature=1.0)
+        systems["starting model, gate refitted on the tuning pairs"] = pipeline_tiers(refit, t_before, idx)
+        systems["tuned model and gate"] = pipeline_tiers(gate, self._table(check_rows, files["tuned"]), idx)
+        labels = [r["label"] for r in check_rows]
+        cats = [r.get("category") or r["label"] for r in check_rows]
+        out = {"pairs": self.config.check, "rows": len(check_rows),
+               "labels": {lab: labels.count(lab) for lab in LABELS}, "systems": {}}
+        for name, tiers in systems.items():
+            sm = summarize(labels, tiers, cats, bootstrap=200)
+            out["systems"][name] = {k: sm[k] for k in ("precision", "recall", "f1", "f1_ci95", "false_block",
+                                                        "tension_warn_share", "confusion")}
+        return out
+
     def _calibrate(self, rows: list[dict], oof_file: Path, final: Path) -> dict:
         """Temperature on the out-of-fold scores (pairs the fold models never saw), so the tuned
         model's displayed probabilities mean what they say on this kind of prose; the gate reads raw
@@ -356,10 +415,20 @@ def _disjoint(verdict) -> bool:
     return verdict.kind is VerdictKind.COEXIST
 
 
-def card(report: dict) -> str:
-    rows = [f"| {name} | {s['precision']:.3f} | {s['recall']:.3f} | {s['f1']:.3f} | "
+def _table_rows(systems: dict) -> list[str]:
+    return [f"| {name} | {s['precision']:.3f} | {s['recall']:.3f} | {s['f1']:.3f} | "
             f"{s['f1_ci95'][0]:.2f}–{s['f1_ci95'][1]:.2f} | {s['false_block']['overall']:.3f} |"
-            for name, s in report["systems"].items()]
+            for name, s in systems.items()]
+
+
+def _check_section(check: dict) -> list[str]:
+    return [f"## Held-out check: {Path(check['pairs']).name} ({check['rows']} pairs, never trained or fitted on)", "",
+            "| system | P | R | F1 | F1 95% CI | false-block |", "|---|---|---|---|---|---|",
+            *_table_rows(check["systems"]), ""]
+
+
+def card(report: dict) -> str:
+    rows = _table_rows(report["systems"])
     tr = report["training"]
     return "\n".join([
         f"# Tuned NLI model ({Path(report['pairs']).name})", "",
@@ -370,6 +439,7 @@ def card(report: dict) -> str:
         "fitted on them.", "",
         "## Grouped cross-validation on these pairs", "", report["protocol"] + ".", "",
         "| system | P | R | F1 | F1 95% CI | false-block |", "|---|---|---|---|---|---|", *rows, "",
+        *(_check_section(report["check"]) if "check" in report else []),
         f"Gate: block at p(contradiction) ≥ {report['gate']['block_threshold']:.3f}, warn at "
         f"{report['gate']['warn_threshold']:.3f}.", "",
         "## Training", "",
