@@ -34,7 +34,7 @@ TOPICS = [
 def _pairs() -> list[dict]:
     rows = []
     for k, (src, rule, opposite, paraphrase, other) in enumerate(TOPICS):
-        side = lambda t: {"text": t}  # noqa: E731
+        side = lambda t: {"text": t}
         rows += [
             {"id": f"{src}-c1", "existing": side(rule), "incoming": side(opposite), "label": "contradiction", "source": src},
             {"id": f"{src}-c2", "existing": side(paraphrase), "incoming": side(opposite), "label": "contradiction", "source": src},
@@ -52,22 +52,22 @@ def _write(path: Path, rows: list[dict]) -> Path:
 
 def _cli(*args: str, timeout: int = 600) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "guard.cli", *args], capture_output=True, text=True, cwd=ROOT,
-                          timeout=timeout, env={**os.environ, "PYTHONWARNINGS": "ignore"})
+                          check=False, timeout=timeout, env={**os.environ, "PYTHONWARNINGS": "ignore"})
 
 
 # ---- the pairs file is read whole or refused in one line -------------------------------------
 
 @pytest.mark.parametrize("lines, msg", [
     (['{"existing": {"text": "A is B."}, "incoming": {"text": "A is C."}, "label": "contradiction"}', "{oops"],
-     ":2: malformed JSON"),
+     r"p\.jsonl:2: malformed JSON"),
     (['{"existing": {"text": "A is B."}, "incoming": {"text": "A is C."}, "label": "conflict"}'],
-     ":1: label must be one of"),
-    (['{"existing": {"text": "A is B."}, "label": "compatible"}'], ":1: a labelled pair needs 'existing' and 'incoming'"),
-    (['{"existing": {"text": ""}, "incoming": {"text": "A is C."}, "label": "compatible"}'], ":1: text is empty"),
+     r"line 1: label must be one of"),
+    (['{"existing": {"text": "A is B."}, "label": "compatible"}'], r"line 1: a labelled pair needs 'existing' and 'incoming'"),
+    (['{"existing": {"text": ""}, "incoming": {"text": "A is C."}, "label": "compatible"}'], r"line 1: text is empty"),
     (['{"id": "x", "existing": {"text": "A is B."}, "incoming": {"text": "A is C."}, "label": "compatible"}'] * 2,
-     ":2: id 'x' is used twice"),
+     r"p\.jsonl:2: id 'x' is used twice"),
     (['{"existing": {"text": "A is B."}, "incoming": {"text": "A is C."}, "label": "compatible", "source": 3}'],
-     ":1: 'source' must be a string"),
+     r"line 1: 'source' must be a string"),
     ([], "no labelled pairs"),
 ])
 def test_a_bad_pairs_file_is_refused_naming_the_line(tmp_path, lines, msg):
@@ -75,7 +75,7 @@ def test_a_bad_pairs_file_is_refused_naming_the_line(tmp_path, lines, msg):
     from training.tune import read_labelled_pairs
     f = tmp_path / "p.jsonl"
     f.write_text("\n".join(lines) + "\n")
-    with pytest.raises(DataError, match=msg.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(DataError, match=msg):
         read_labelled_pairs(f)
 
 

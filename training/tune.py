@@ -61,44 +61,38 @@ def read_labelled_pairs(path: str | Path) -> list[dict]:
     """Every row, or a one-line ``DataError`` naming the first bad line: training on a file with
     a silently skipped row would fit on data the user did not mean."""
     from guard.claims import ClaimError
-    from training.claim_pairs import pair_claims
+    from guard.jsonl import read_jsonl
     path = Path(path)
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise DataError(f"cannot read {path}: {exc.strerror or exc}") from None
-    if raw.startswith(b"SQLite format 3\x00"):
-        raise DataError(f"{path} is a SQLite database, not a JSONL file of labelled pairs")
+        parsed, errors = read_jsonl(path, _labelled_pair)
+    except ClaimError as exc:
+        raise DataError(str(exc)) from None
+    if errors:
+        raise DataError(errors[0])
     rows, ids = [], set()
-    for lineno, line in enumerate(raw.removeprefix(b"\xef\xbb\xbf").split(b"\n"), 1):
-        if not line.strip():
-            continue
-        where = f"{path}:{lineno}"
-        try:
-            row = json.loads(line.decode("utf-8"))
-        except UnicodeDecodeError:
-            raise DataError(f"{where}: not valid UTF-8") from None
-        except json.JSONDecodeError as exc:
-            raise DataError(f"{where}: malformed JSON ({exc.msg})") from None
-        if not isinstance(row, dict) or not isinstance(row.get("existing"), dict) or not isinstance(row.get("incoming"), dict):
-            raise DataError(f"{where}: a labelled pair needs 'existing' and 'incoming' objects")
-        if row.get("label") not in LABELS:
-            raise DataError(f"{where}: label must be one of {', '.join(LABELS)}")
-        try:
-            pair_claims(row)
-        except ClaimError as exc:
-            raise DataError(f"{where}: {exc}") from None
-        for key in ("id", "source", "category", "family"):
-            if key in row and row[key] is not None and not isinstance(row[key], str):
-                raise DataError(f"{where}: {key!r} must be a string")
+    for lineno, row in parsed:
         row = {**row, "id": row.get("id") or f"line{lineno}"}
         if row["id"] in ids:
-            raise DataError(f"{where}: id {row['id']!r} is used twice")
+            raise DataError(f"{path}:{lineno}: id {row['id']!r} is used twice")
         ids.add(row["id"])
         rows.append(row)
     if not rows:
         raise DataError(f"{path}: no labelled pairs")
     return rows
+
+
+def _labelled_pair(row) -> dict:
+    from guard.claims import ClaimError
+    from training.claim_pairs import pair_claims
+    if not isinstance(row, dict) or not isinstance(row.get("existing"), dict) or not isinstance(row.get("incoming"), dict):
+        raise ClaimError("a labelled pair needs 'existing' and 'incoming' objects")
+    if row.get("label") not in LABELS:
+        raise ClaimError(f"label must be one of {', '.join(LABELS)}")
+    pair_claims(row)
+    for key in ("id", "source", "category", "family"):
+        if row.get(key) is not None and not isinstance(row[key], str):
+            raise ClaimError(f"{key!r} must be a string")
+    return row
 
 
 def check_pairs(rows: list[dict], folds: int) -> None:
@@ -224,7 +218,8 @@ class Tuner:
         (a fold scored by a model trained on other pairs must never be mixed in)."""
         cfg = self.config
         manifest = {"pairs": str(pairs_path), "pairs_sha256": _sha256(pairs_path), "from": str(start),
-                    "settings": {k: v for k, v in asdict(cfg).items() if k not in ("pairs", "output_dir", "work_dir")}}
+                    "settings": {k: v for k, v in asdict(cfg).items()
+                                 if k not in ("pairs", "output_dir", "work_dir", "check")}}
         mfile = work / MANIFEST
         if mfile.exists():
             old = json.loads(mfile.read_text())
@@ -279,37 +274,37 @@ class Tuner:
     def _evaluate(self, rows: list[dict], folds: list[int], before, before_file: Path, oof_file: Path, start: Path,
                   manifest: dict) -> dict:
         """Grouped cross-validation of the tuned pipeline beside the starting model's, on the same pairs."""
-        from benchmarks.metrics import summarize
-        from guard.nli.learned_gate import GATE_FILE, LearnedGate
-        from training.fit_learned_gate import cross_validated_tiers, pipeline_tiers
-        labels = [r["label"] for r in rows]
-        cats = [r.get("category") or r["label"] for r in rows]
+        from training.fit_learned_gate import cross_validated_tiers
         systems = {}
-        own = start / GATE_FILE
-        if own.is_file():
-            gate = LearnedGate.load(own)
-            t = gate.nli_temperature
-            if t is None:
-                from guard.nli.calibration import load_temperature
-                t = load_temperature(start)
-            same = t == 1.0 and gate.backward_below == BACKWARD_BELOW      # the evidence its gate reads
-            table = before if same else self._table(rows, before_file, t, gate.backward_below)
-            systems["starting model, its own gate"] = pipeline_tiers(gate, table, list(range(len(rows))))
+        own = self._own_gate_tiers(rows, before, before_file, start)
+        if own is not None:
+            systems["starting model, its own gate"] = own
         fams = _families(rows)
         systems["starting model, gate refitted on these pairs"] = cross_validated_tiers(before, folds, fams, 1.0)
         systems["tuned model and gate"] = cross_validated_tiers(self._table(rows, oof_file), folds, fams, 1.0)
-        out = {"pairs": manifest["pairs"], "pairs_sha256": manifest["pairs_sha256"], "rows": len(rows),
-               "labels": {lab: labels.count(lab) for lab in LABELS}, "from": str(start), "folds": self.config.folds,
-               "settings": manifest["settings"],
-               "protocol": "grouped cross-validation by source document: every pair judged by a model and a gate "
-                           "that never saw it (the starting model's own gate is fitted on its own data, not these "
-                           "pairs); false-block = share of compatible pairs blocked",
-               "systems": {}}
-        for name, tiers in systems.items():
-            s = summarize(labels, tiers, cats, bootstrap=200)
-            out["systems"][name] = {k: s[k] for k in ("precision", "recall", "f1", "f1_ci95", "false_block",
-                                                       "tension_warn_share", "confusion")}
-        return out
+        return {"pairs": manifest["pairs"], "pairs_sha256": manifest["pairs_sha256"], "from": str(start),
+                "folds": self.config.folds, "settings": manifest["settings"],
+                "protocol": "grouped cross-validation by source document: every pair judged by a model and a gate "
+                            "that never saw it (the starting model's own gate is fitted on its own data, not these "
+                            "pairs, and its scores are out of sample only if it never trained on them); "
+                            "false-block = share of compatible pairs blocked",
+                **_summaries(rows, systems)}
+
+    def _own_gate_tiers(self, rows: list[dict], table, pred_file: Path, start: Path) -> list[str] | None:
+        """The starting model's tiers under the learned gate it ships with (None: it has none), on the
+        evidence that gate reads (its temperature and second-direction rule)."""
+        from guard.nli.learned_gate import GATE_FILE, LearnedGate
+        from training.fit_learned_gate import pipeline_tiers
+        if not (start / GATE_FILE).is_file():
+            return None
+        gate = LearnedGate.load(start / GATE_FILE)
+        t = gate.nli_temperature
+        if t is None:
+            from guard.nli.calibration import load_temperature
+            t = load_temperature(start)
+        if t != 1.0 or gate.backward_below != BACKWARD_BELOW:
+            table = self._table(rows, pred_file, t, gate.backward_below)
+        return pipeline_tiers(gate, table, list(range(len(rows))))
 
     def _check_rows(self, rows: list[dict], pairs_path: Path) -> list[dict]:
         """The held-out file, read like the pairs, refused where it is the pairs file or shares a pair
@@ -319,7 +314,7 @@ class Tuner:
         if check.exists() and same_file(check, pairs_path):
             raise DataError(f"--check {check} is the pairs file itself: give pairs the tune never sees")
         check_rows = read_labelled_pairs(check)
-        key = lambda r: frozenset((r["existing"]["text"].strip(), r["incoming"]["text"].strip()))  # noqa: E731
+        key = lambda r: frozenset((r["existing"]["text"].strip(), r["incoming"]["text"].strip()))
         shared = {key(r) for r in rows} & {key(r) for r in check_rows}
         if shared:
             raise DataError(f"--check {check} shares {len(shared)} pair(s) with {pairs_path.name}: a check must be "
@@ -330,41 +325,25 @@ class Tuner:
                work: Path) -> dict:
         """The held-out pairs judged by the starting model (with its own gate, and with a gate fitted on
         its scores of the tuning pairs) and by the tuned model with its gate; nothing is fitted on them."""
-        from benchmarks.metrics import summarize
-        from guard.nli.learned_gate import GATE_FILE, LearnedGate
         from training.cv_nli import score_fold
         from training.fit_learned_gate import fit_on, pipeline_tiers
         files = {}
+        sha = _sha256(Path(self.config.check))[:16]       # a check added or changed on a rerun is scored anew
         for tag, model in (("before", start), ("tuned", final)):
-            files[tag] = work / f"check_{tag}.jsonl"
+            files[tag] = work / f"check_{tag}_{sha}.jsonl"
             if not files[tag].exists():
                 self.log(f"check: scoring {len(check_rows)} held-out pairs with the {tag} model")
                 score_fold(model, check_rows, -1, files[tag], self.config.max_length)
         idx = list(range(len(check_rows)))
         t_before = self._table(check_rows, files["before"])
         systems = {}
-        own = start / GATE_FILE
-        if own.is_file():
-            g = LearnedGate.load(own)
-            t = g.nli_temperature
-            if t is None:
-                from guard.nli.calibration import load_temperature
-                t = load_temperature(start)
-            table = t_before if t == 1.0 and g.backward_below == BACKWARD_BELOW else \
-                self._table(check_rows, files["before"], t, g.backward_below)
-            systems["starting model, its own gate"] = pipeline_tiers(g, table, idx)
+        own = self._own_gate_tiers(check_rows, t_before, files["before"], start)
+        if own is not None:
+            systems["starting model, its own gate"] = own
         refit = fit_on(before, list(range(len(rows))), _groups(rows, self.config.folds), nli_temperature=1.0)
         systems["starting model, gate refitted on the tuning pairs"] = pipeline_tiers(refit, t_before, idx)
         systems["tuned model and gate"] = pipeline_tiers(gate, self._table(check_rows, files["tuned"]), idx)
-        labels = [r["label"] for r in check_rows]
-        cats = [r.get("category") or r["label"] for r in check_rows]
-        out = {"pairs": self.config.check, "rows": len(check_rows),
-               "labels": {lab: labels.count(lab) for lab in LABELS}, "systems": {}}
-        for name, tiers in systems.items():
-            sm = summarize(labels, tiers, cats, bootstrap=200)
-            out["systems"][name] = {k: sm[k] for k in ("precision", "recall", "f1", "f1_ci95", "false_block",
-                                                        "tension_warn_share", "confusion")}
-        return out
+        return {"pairs": self.config.check, **_summaries(check_rows, systems)}
 
     def _calibrate(self, rows: list[dict], oof_file: Path, final: Path) -> dict:
         """Temperature on the out-of-fold scores (pairs the fold models never saw), so the tuned
@@ -390,6 +369,17 @@ class Tuner:
                                                         "after": reliability(_softmax(lp / t), y)}}}
         (final / CALIBRATION_FILE).write_text(json.dumps(report, indent=2))
         return {k: report[k] for k in ("temperature", "fit_nll")}
+
+
+def _summaries(rows: list[dict], systems: dict[str, list[str]]) -> dict:
+    """Rows, label counts and each system's block P/R/F1 (bootstrap interval) and false blocks."""
+    from benchmarks.metrics import summarize
+    labels = [r["label"] for r in rows]
+    cats = [r.get("category") or r["label"] for r in rows]
+    keep = ("precision", "recall", "f1", "f1_ci95", "false_block", "tension_warn_share", "confusion")
+    return {"rows": len(rows), "labels": {lab: labels.count(lab) for lab in LABELS},
+            "systems": {name: {k: v for k, v in summarize(labels, tiers, cats, bootstrap=200).items() if k in keep}
+                        for name, tiers in systems.items()}}
 
 
 def _families(rows: list[dict]) -> list[int] | None:
@@ -428,21 +418,21 @@ def _check_section(check: dict) -> list[str]:
 
 
 def card(report: dict) -> str:
-    rows = _table_rows(report["systems"])
     tr = report["training"]
+    labels = ", ".join(f"{v} {k}" for k, v in report["labels"].items())
+    intro = (f"Made by `guard tune` from `{report['from']}` on `{report['pairs']}` (sha256 {report['pairs_sha256']}): "
+             f"{report['rows']} labelled pairs ({labels}), {report['folds']} folds grouped by source document. Use it "
+             "with `guard --nli-model <this folder> …`: `learned_gate.json` is the gate fitted on the out-of-fold "
+             "scores, `calibration.json` the temperature fitted on them.")
+    gate = (f"Gate: block at p(contradiction) ≥ {report['gate']['block_threshold']:.3f}, warn at "
+            f"{report['gate']['warn_threshold']:.3f}.")
+    training = (f"Settings: `{json.dumps(report['settings'])}`. Final model: {tr['pairs_total']} training pairs "
+                f"({json.dumps(tr['pairs_by_source'])}), {tr['steps']} steps, {tr['wall_seconds']:.0f} s on "
+                f"{tr['hardware']} ({tr['precision']}); the whole tune {report['wall_seconds']:.0f} s.")
     return "\n".join([
-        f"# Tuned NLI model ({Path(report['pairs']).name})", "",
-        f"Made by `guard tune` from `{report['from']}` on `{report['pairs']}` (sha256 {report['pairs_sha256']}): "
-        f"{report['rows']} labelled pairs ({', '.join(f'{v} {k}' for k, v in report['labels'].items())}), "
-        f"{report['folds']} folds grouped by source document. Use it with `guard --nli-model <this folder> …`: "
-        "`learned_gate.json` is the gate fitted on the out-of-fold scores, `calibration.json` the temperature "
-        "fitted on them.", "",
+        f"# Tuned NLI model ({Path(report['pairs']).name})", "", intro, "",
         "## Grouped cross-validation on these pairs", "", report["protocol"] + ".", "",
-        "| system | P | R | F1 | F1 95% CI | false-block |", "|---|---|---|---|---|---|", *rows, "",
+        "| system | P | R | F1 | F1 95% CI | false-block |", "|---|---|---|---|---|---|",
+        *_table_rows(report["systems"]), "", gate, "",
         *(_check_section(report["check"]) if "check" in report else []),
-        f"Gate: block at p(contradiction) ≥ {report['gate']['block_threshold']:.3f}, warn at "
-        f"{report['gate']['warn_threshold']:.3f}.", "",
-        "## Training", "",
-        f"Settings: `{json.dumps(report['settings'])}`. Final model: {tr['pairs_total']} training pairs "
-        f"({json.dumps(tr['pairs_by_source'])}), {tr['steps']} steps, {tr['wall_seconds']:.0f} s on {tr['hardware']} "
-        f"({tr['precision']}); the whole tune {report['wall_seconds']:.0f} s.", ""])
+        "## Training", "", training, ""])
