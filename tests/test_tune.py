@@ -156,6 +156,16 @@ def test_a_gate_fitted_without_tension_pairs_predicts_three_classes(tmp_path):
     assert np.allclose(LearnedGate.load(tmp_path / "g.json").predict_proba(X), p)
 
 
+def test_pairs_structure_decides_leave_the_gate_nothing(tmp_path):
+    from training.data import DataError
+    from training.tune import check_gate_rows
+    rows = _pairs()
+    check_gate_rows(rows, [None] * len(rows), 2)
+    decided = ["block" if r["label"] == "contradiction" else None for r in rows]
+    with pytest.raises(DataError, match="structure decides 12 of the 24 pairs on its own and leaves 0 contradiction"):
+        check_gate_rows(rows, decided, 2)
+
+
 # ---- end to end, with the real cross-encoder ---------------------------------------------------
 
 @pytest.mark.slow

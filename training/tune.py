@@ -109,6 +109,17 @@ def check_pairs(rows: list[dict], folds: int) -> None:
             raise DataError(f"{n} {label} pair(s): at least {2 * folds} are needed for {folds} folds")
 
 
+def check_gate_rows(rows: list[dict], structural: list[str | None], folds: int) -> None:
+    """The gate learns from the pairs structure leaves undecided; a file structure decides almost
+    whole ("port 80" / "port 8080" pairs) leaves it nothing to learn from."""
+    left = [r["label"] for r, d in zip(rows, structural) if d is None]
+    for label in ("contradiction", "compatible"):
+        if left.count(label) < 2 * folds:
+            raise DataError(f"structure decides {len(rows) - len(left)} of the {len(rows)} pairs on its own and leaves "
+                            f"{left.count(label)} {label} pair(s) to the gate: at least {2 * folds} are needed for "
+                            f"{folds} folds (the tuned model and gate only matter for pairs structure cannot decide)")
+
+
 def _sha256(path: Path) -> str:
     h = hashlib.sha256()
     with path.open("rb") as fh:
@@ -165,6 +176,7 @@ class Tuner:
             self.log(f"scoring the {len(rows)} pairs with the starting model {start}")
             score_fold(start, rows, -1, before_file, cfg.max_length)
         table = self._table(rows, before_file)
+        check_gate_rows(rows, table.structural, cfg.folds)
         usable = [r for r, v in zip(rows, table.verdicts) if not _disjoint(v)]
         usable_ids = {r["id"] for r in usable}
         for f in range(cfg.folds):
