@@ -141,6 +141,18 @@ def test_refusals_cost_nothing(tmp_path, case):
         assert (out / "notes.txt").read_text() == "mine"
 
 
+@pytest.mark.parametrize("flag, value, msg", [("--folds", "1", "--folds must be at least 2"),
+                                               ("--epochs", "0", "--epochs must be above 0"),
+                                               ("--batch-size", "0", "--batch-size must be at least 1"),
+                                               ("--lr", "-1", "--lr must be between 0 and 1"),
+                                               ("--replay-rows", "0", "--replay-rows must be at least 1")])
+def test_settings_that_would_train_nothing_are_refused(tmp_path, flag, value, msg):
+    pairs = _write(tmp_path / "pairs.jsonl", _pairs())
+    done = _cli("tune", str(pairs), str(tmp_path / "out"), flag, value)
+    assert done.returncode == 2 and msg in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pairs.jsonl"]
+
+
 def test_a_gate_fitted_without_tension_pairs_predicts_three_classes(tmp_path):
     """Teams often label only contradiction / compatible: the gate is then a two-class model."""
     from guard.nli.evidence import FEATURES

@@ -97,8 +97,6 @@ def _labelled_pair(row) -> dict:
 
 def check_pairs(rows: list[dict], folds: int) -> None:
     """Enough of each kind, and enough documents, for every fold to train and to be judged."""
-    if folds < 2:
-        raise DataError("--folds must be at least 2")
     groups = {r.get("source") or r["id"] for r in rows}
     if len(groups) < folds:
         raise DataError(f"{len(groups)} source document(s) cannot fill {folds} folds grouped by document: "
@@ -107,6 +105,22 @@ def check_pairs(rows: list[dict], folds: int) -> None:
         n = sum(r["label"] == label for r in rows)
         if n < 2 * folds:
             raise DataError(f"{n} {label} pair(s): at least {2 * folds} are needed for {folds} folds")
+
+
+def check_settings(cfg: TuneConfig) -> None:
+    """Numbers that would train nothing, or forever, refused before any work."""
+    if cfg.folds < 2:
+        raise DataError("--folds must be at least 2")
+    if not cfg.epochs > 0 and cfg.max_steps <= 0:
+        raise DataError("--epochs must be above 0 (or give --max-steps)")
+    if cfg.batch_size < 1:
+        raise DataError("--batch-size must be at least 1")
+    if not 0 < cfg.learning_rate < 1:
+        raise DataError("--lr must be between 0 and 1")
+    if cfg.replay_rows < 1:
+        raise DataError("--replay-rows must be at least 1")
+    if not 16 <= cfg.max_length <= 512:
+        raise DataError("max_length must be 16-512 tokens")
 
 
 def check_gate_rows(rows: list[dict], structural: list[str | None], folds: int) -> None:
@@ -151,6 +165,7 @@ class Tuner:
         from guard.nli.adapters import has_adapter
         from guard.nli.scorer import default_model_path
         cfg = self.config
+        check_settings(cfg)
         t0 = time.time()
         pairs_path, out = Path(cfg.pairs), Path(cfg.output_dir)
         start = Path(cfg.from_model) if cfg.from_model else default_model_path()
