@@ -418,6 +418,20 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
     _run(go)
 
 
+def _need_training_extra(command: str) -> None:
+    """Training needs the [train] extra; without it, one line saying so, not an ImportError."""
+    import importlib
+    missing = []
+    for module in ("datasets", "accelerate"):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            missing.append(module)
+    if missing:
+        raise ClaimError(f"guard {command} needs the training extra ({', '.join(missing)} missing): "
+                         "pip install 'claim-guard[train]'")
+
+
 @app.command()
 def train(output_dir: Path, data: Optional[list[Path]] = typer.Option(None, "--data", help="JSONL files (repeatable)"),
           base: Optional[str] = typer.Option(None, help="base model id or directory"),
@@ -431,6 +445,7 @@ def train(output_dir: Path, data: Optional[list[Path]] = typer.Option(None, "--d
                                                      "or the CPU (AMX) runs it natively, else fp32")):
     """Fine-tune the NLI gate's cross-encoder (see training/)."""
     def go():
+        _need_training_extra("train")
         from training.data import DataError
         from training.precision import PrecisionError
         from training.train import TrainConfig, check_output_dir, train as run
@@ -470,6 +485,7 @@ def tune(pairs: Path, output_dir: Path,
     """Fine-tune the NLI model on your own labelled claim pairs and refit the learned gate on
     out-of-fold scores; reports the starting and the tuned pipeline on grouped cross-validation."""
     def go():
+        _need_training_extra("tune")
         from training.data import DataError
         from training.precision import PrecisionError
         from training.tune import TuneConfig, Tuner

@@ -153,6 +153,28 @@ def test_settings_that_would_train_nothing_are_refused(tmp_path, flag, value, ms
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pairs.jsonl"]
 
 
+def test_without_the_training_extra_one_line_says_what_to_install(tmp_path):
+    """A site folder that hides `datasets` stands in for an install without [train]."""
+    hide = tmp_path / "site"
+    hide.mkdir()
+    (hide / "sitecustomize.py").write_text(
+        "import importlib.abc, sys\n"
+        "class Hide(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'datasets' or name.startswith('datasets.'):\n"
+        "            raise ModuleNotFoundError(name)\n"
+        "        return None\n"
+        "sys.meta_path.insert(0, Hide())\n")
+    pairs = _write(tmp_path / "pairs.jsonl", _pairs())
+    env = {**os.environ, "PYTHONPATH": f"{hide}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    for command in (["tune", str(pairs), str(tmp_path / "out")], ["train", str(tmp_path / "out2")]):
+        done = subprocess.run([sys.executable, "-m", "guard.cli", *command], capture_output=True, text=True,
+                              cwd=ROOT, env=env, check=False, timeout=120)
+        assert done.returncode == 2, done.stderr
+        assert "needs the training extra (datasets missing): pip install 'claim-guard[train]'" in done.stderr
+        assert done.stderr.count("\n") == 1
+
+
 def test_a_gate_fitted_without_tension_pairs_predicts_three_classes(tmp_path):
     """Teams often label only contradiction / compatible: the gate is then a two-class model."""
     from guard.nli.evidence import FEATURES
