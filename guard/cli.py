@@ -11,7 +11,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Optional
+from typing import Annotated, Optional
 
 import typer
 
@@ -471,17 +471,17 @@ def train(output_dir: Path, data: Optional[list[Path]] = typer.Option(None, "--d
 
 @app.command()
 def tune(pairs: Path, output_dir: Path,
-         from_model: Optional[str] = typer.Option(None, "--from", help="cross-encoder folder to start from "
-                                                   "(default: the shipped model)"),
-         folds: int = typer.Option(5, help="folds grouped by each pair's 'source' document"),
+         from_model: Annotated[str | None, typer.Option("--from", help="cross-encoder folder to start from "
+                                                        "(default: the shipped model)")] = None,
+         folds: Annotated[int, typer.Option(help="folds grouped by each pair's 'source' document")] = 5,
          epochs: float = 3.0, batch_size: int = 16, lr: float = 5e-5, max_steps: int = -1, seed: int = 42,
-         replay: Optional[list[Path]] = typer.Option(None, "--replay", help="general 3-way NLI JSONL mixed in "
-                                                     "against forgetting (repeatable)"),
-         replay_rows: int = typer.Option(1000, help="at most this many rows of each --replay file"),
-         check: Optional[Path] = typer.Option(None, help="held-out labelled pairs (other documents), never "
-                                              "trained or fitted on: judged by the starting and the tuned pipeline"),
-         work: Optional[Path] = typer.Option(None, help="where folds and checkpoints go (default OUT.tune-work)"),
-         precision: str = typer.Option("auto", help="auto | fp32 | bf16")):
+         replay: Annotated[list[Path] | None, typer.Option("--replay", help="general 3-way NLI JSONL mixed in "
+                                                          "against forgetting (repeatable)")] = None,
+         replay_rows: Annotated[int, typer.Option(help="at most this many rows of each --replay file")] = 1000,
+         check: Annotated[Path | None, typer.Option(help="held-out labelled pairs (other documents), never trained "
+                                                    "or fitted on: judged by the starting and the tuned pipeline")] = None,
+         work: Annotated[Path | None, typer.Option(help="where folds and checkpoints go (default OUT.tune-work)")] = None,
+         precision: Annotated[str, typer.Option(help="auto | fp32 | bf16")] = "auto"):
     """Fine-tune the NLI model on your own labelled claim pairs and refit the learned gate on
     out-of-fold scores; reports the starting and the tuned pipeline on grouped cross-validation."""
     def go():
