@@ -200,6 +200,23 @@ def test_pairs_structure_decides_leave_the_gate_nothing(tmp_path):
         check_gate_rows(rows, decided, 2)
 
 
+@pytest.mark.slow
+def test_cross_validated_tiers_when_a_fold_leaves_one_document_to_fit_on():
+    """Two folds over two documents: each gate is fitted on one document, its operating point chosen
+    on folds of that document's pairs."""
+    from guard.embed import Embedder
+    from guard.pipeline import Guard, GuardConfig
+    from training.fit_learned_gate import cross_validated_tiers
+    from training.gate_data import build
+    rows = [{**r, "source": "doc-a" if k < 12 else "doc-b"} for k, r in enumerate(_pairs())]
+    def scores(p):
+        return {"contradiction": p, "entailment": (1 - p) / 2, "neutral": (1 - p) / 2}
+    preds = {r["id"]: (scores(0.9 if r["label"] == "contradiction" else 0.1),) * 2 for r in rows}
+    table = build(rows, preds, Guard(GuardConfig(stages=("structural",))), Embedder())
+    tiers = cross_validated_tiers(table, [0 if r["source"] == "doc-a" else 1 for r in rows])
+    assert len(tiers) == len(rows) and set(tiers) <= {"block", "warn", "clean"}
+
+
 # ---- end to end, with the real cross-encoder ---------------------------------------------------
 
 @pytest.mark.slow

@@ -62,6 +62,8 @@ def cross_validated_tiers(table, folds: list[int], families: list[int] | None = 
         groups = list(families) if families is not None else [0] * n
         if len({groups[i] for i in fit_idx}) < 2:
             fit_rows = [table.rows[i] for i in fit_idx]
+            if len({r.get("source") or r["id"] for r in fit_rows}) < 2:    # one document: its pairs as groups
+                fit_rows = [{"id": r["id"]} for r in fit_rows]
             k = min(inner_folds, len({r.get("source") or r["id"] for r in fit_rows}))
             for i, g in zip(fit_idx, grouped_folds(fit_rows, k)):
                 groups[i] = g
