@@ -102,7 +102,7 @@ def test_too_few_documents_or_pairs_for_the_folds():
 
 
 @pytest.mark.parametrize("case", ["not-empty", "is-from", "adapter", "no-model", "unknown-replay", "check-shares",
-                                  "check-is-pairs"])
+                                  "check-is-pairs", "work-taken"])
 def test_refusals_cost_nothing(tmp_path, case):
     pairs = _write(tmp_path / "pairs.jsonl", _pairs())
     out = tmp_path / "out"
@@ -128,9 +128,14 @@ def test_refusals_cost_nothing(tmp_path, case):
         swapped = {**_pairs()[5], "id": "other", "existing": _pairs()[5]["incoming"], "incoming": _pairs()[5]["existing"]}
         args += ["--check", str(_write(tmp_path / "check.jsonl", [swapped]))]
         msg = "shares 1 pair(s) with pairs.jsonl"
-    else:
+    elif case == "check-is-pairs":
         args += ["--check", str(pairs)]
         msg = "is the pairs file itself"
+    else:
+        (tmp_path / "scratch").mkdir()
+        (tmp_path / "scratch" / "keep.txt").write_text("mine")
+        args += ["--work", str(tmp_path / "scratch")]
+        msg = "exists and is not a tune work folder"
     before = sorted(p.name for p in tmp_path.iterdir())
     done = _cli(*args)
     assert done.returncode == 2, done.stderr
@@ -139,6 +144,8 @@ def test_refusals_cost_nothing(tmp_path, case):
     assert sorted(p.name for p in tmp_path.iterdir()) == before       # no work folder, no output
     if case == "not-empty":
         assert (out / "notes.txt").read_text() == "mine"
+    if case == "work-taken":
+        assert [p.name for p in (tmp_path / "scratch").iterdir()] == ["keep.txt"]
 
 
 @pytest.mark.parametrize("flag, value, msg", [("--folds", "1", "--folds must be at least 2"),
