@@ -217,7 +217,7 @@ class Tuner:
         if not (final / "model.safetensors").exists():
             t = time.time()
             self.log(f"final model: training on all {len(usable)} usable pairs")
-            summary = self._train(final, usable, start)
+            self._train(final, usable, start)
             self.log(f"final model: {time.time() - t:.0f} s")
         summary = json.loads((final / "training_summary.json").read_text())
         report = self._evaluate(rows, folds, table, before_file, oof_file, start, manifest)
