@@ -496,7 +496,7 @@ def tune(pairs: Path, output_dir: Path,
                          work_dir=str(work) if work else None, precision=precision,
                          check=str(check) if check else None)
         try:
-            report = Tuner(cfg, log=_note).run()
+            report = Tuner(cfg, log=_note, quiet=bool(_state.get("quiet"))).run()
         except (DataError, PrecisionError) as exc:
             raise ClaimError(str(exc)) from None
         for name, s in report["systems"].items():

@@ -235,9 +235,10 @@ def test_tune_makes_a_model_folder_the_guard_uses(tmp_path):
         {"id": "h2", "existing": {"text": "Cron jobs run as the deploy user."},
          "incoming": {"text": "The deploy user owns the cron jobs."}, "label": "compatible"}])
     out = tmp_path / "tuned"
-    done = _cli("tune", str(pairs), str(out), "--folds", "2", "--max-steps", "2", "--batch-size", "4",
+    done = _cli("--quiet", "tune", str(pairs), str(out), "--folds", "2", "--max-steps", "2", "--batch-size", "4",
                 "--check", str(held))
     assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stderr == ""                                      # --quiet: not even the trainer's loss lines
     lines = done.stdout.strip().splitlines()
     assert [ln.split(":")[0] for ln in lines[:3]] == [
         "starting model, its own gate", "starting model, gate refitted on these pairs", "tuned model and gate"]

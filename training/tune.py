@@ -157,9 +157,10 @@ def check_destination(out: Path, start: Path) -> None:
 class Tuner:
     """``run() -> report``: folds, out-of-fold scores, the gate on them, the final model, the report."""
 
-    def __init__(self, config: TuneConfig, log=print):
+    def __init__(self, config: TuneConfig, log=print, quiet: bool = False):
         self.config = config
         self.log = log
+        self.quiet = quiet            # the trainer's own loss lines too (guard -q tune: nothing on stderr)
 
     def run(self) -> dict:
         from guard.nli.adapters import has_adapter
@@ -287,7 +288,11 @@ class Tuner:
 
         from transformers.utils import logging as hf_logging
         hf_logging.disable_progress_bar()              # weight loading and shard bars: the log lines say it
-        with contextlib.redirect_stdout(sys.stderr):   # the trainer prints its loss dicts: stdout stays the report
+        import os
+        with contextlib.ExitStack() as stack:
+            # the trainer prints its loss dicts: to stderr, so stdout stays the report (nowhere when quiet)
+            sink = stack.enter_context(open(os.devnull, "w")) if self.quiet else sys.stderr
+            stack.enter_context(contextlib.redirect_stdout(sink))
             return train(tc, extra=to_nli_pairs(rows, source=f"claims:{Path(cfg.pairs).name}"))
 
     def _fit_gate(self, rows: list[dict], oof_file: Path, manifest: dict):
