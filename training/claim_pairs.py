@@ -305,11 +305,16 @@ def _both(out: list[Pair], a: str, b: str, label: str, source: str) -> None:
     out.append(Pair(b, a, label, source + ":swapped"))
 
 
+def document_of(row: dict) -> str:
+    """The document a pair comes from (its ``source``), or the pair itself where none is named."""
+    return row.get("source") or row["id"]
+
+
 def grouped_folds(rows: list[dict], k: int = 5) -> list[int]:
     """Fold index per row, grouped by ``source`` document, deterministic (no shuffling): sklearn's
     GroupKFold balances fold sizes by greedily assigning the largest groups first."""
     from sklearn.model_selection import GroupKFold
-    groups = [r.get("source") or r["id"] for r in rows]
+    groups = [document_of(r) for r in rows]
     fold = [0] * len(rows)
     for f, (_, test) in enumerate(GroupKFold(n_splits=k).split(rows, groups=groups)):
         for i in test:

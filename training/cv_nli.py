@@ -144,8 +144,8 @@ def _member(work: Path, part: str, seed: int, several: bool) -> tuple[Path, Path
     return base / part, base / f"oof_{part}.jsonl"
 
 
-def _write_oof(pred_files: list[Path], out: Path, order: dict[str, int]) -> None:
-    """The fold files joined into one out-of-fold file, in claims_train's row order."""
+def write_oof(pred_files: list[Path], out: Path, order: dict[str, int]) -> None:
+    """The fold files joined into one out-of-fold file, in the rows' order (``order``: id → row index)."""
     preds = [json.loads(x) for f in pred_files for x in f.read_text().splitlines()]
     preds.sort(key=lambda p: order[p["id"]])
     out.write_text("".join(json.dumps(p) + "\n" for p in preds))
@@ -233,9 +233,9 @@ def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | N
             soup = average([_member(work, f"fold{f}", s, True)[0] for s in all_seeds], work / f"fold{f}")
             score_fold(soup, [r for r, x in zip(rows, fold) if x == f], f, pred_file, recipe["max_length"])
         for seed in all_seeds:              # each seed alone, beside the soup: is the soup better?
-            _write_oof([_member(work, f"fold{f}", seed, True)[1] for f in range(k)],
+            write_oof([_member(work, f"fold{f}", seed, True)[1] for f in range(k)],
                        out / f"oof_nli_{name}-s{seed}.jsonl", order)
-    _write_oof([work / f"oof_fold{f}.jsonl" for f in range(k)], out / f"oof_nli_{name}.jsonl", order)
+    write_oof([work / f"oof_fold{f}.jsonl" for f in range(k)], out / f"oof_nli_{name}.jsonl", order)
     if folds_only:
         return summary
     if several:

@@ -53,7 +53,7 @@ def cross_validated_tiers(table, folds: list[int], families: list[int] | None = 
     """Out-of-fold tiers: each fold judged by a gate fitted on the others, its operating point chosen
     on leave-one-group-out predictions over ``families`` — or, where those give the fitting rows
     fewer than two groups, over ``inner_folds`` folds of them grouped by source document."""
-    from training.claim_pairs import grouped_folds
+    from training.claim_pairs import document_of, grouped_folds
     n = len(folds)
     out: list[str | None] = [None] * n
     for f in sorted(set(folds)):
@@ -62,15 +62,16 @@ def cross_validated_tiers(table, folds: list[int], families: list[int] | None = 
         groups = list(families) if families is not None else [0] * n
         if len({groups[i] for i in fit_idx}) < 2:
             fit_rows = [table.rows[i] for i in fit_idx]
-            if len({r.get("source") or r["id"] for r in fit_rows}) < 2:    # one document: its pairs as groups
+            if len({document_of(r) for r in fit_rows}) < 2:    # one document: its pairs as groups
                 fit_rows = [{"id": r["id"]} for r in fit_rows]
-            k = min(inner_folds, len({r.get("source") or r["id"] for r in fit_rows}))
+            k = min(inner_folds, len({document_of(r) for r in fit_rows}))
             for i, g in zip(fit_idx, grouped_folds(fit_rows, k)):
                 groups[i] = g
         gate = fit_on(table, fit_idx, groups, nli_temperature=nli_temperature)
         for i, tier in zip(app_idx, pipeline_tiers(gate, table, app_idx)):
             out[i] = tier
     return out  # type: ignore[return-value]
+
 
 def main(argv: list[str] | None = None) -> None:
     import argparse

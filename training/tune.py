@@ -97,7 +97,8 @@ def _labelled_pair(row) -> dict:
 
 def check_pairs(rows: list[dict], folds: int) -> None:
     """Enough of each kind, and enough documents, for every fold to train and to be judged."""
-    groups = {r.get("source") or r["id"] for r in rows}
+    from training.claim_pairs import document_of
+    groups = {document_of(r) for r in rows}
     if len(groups) < folds:
         raise DataError(f"{len(groups)} source document(s) cannot fill {folds} folds grouped by document: "
                         "give each pair its 'source', or fewer --folds")
@@ -135,11 +136,8 @@ def check_gate_rows(rows: list[dict], structural: list[str | None], folds: int) 
 
 
 def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
     with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+        return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
 def check_destination(out: Path, start: Path) -> None:
@@ -186,7 +184,7 @@ class Tuner:
 
         from training.claim_pairs import grouped_folds
         folds = grouped_folds(rows, cfg.folds)
-        from training.cv_nli import score_fold
+        from training.cv_nli import score_fold, write_oof
         before_file = work / "before.jsonl"
         if not before_file.exists():
             self.log(f"scoring the {len(rows)} pairs with the starting model {start}")
@@ -210,9 +208,9 @@ class Tuner:
             self.log(f"fold {f + 1}/{cfg.folds}: trained on {len(train_rows)} pairs, scored {len(held)}, "
                      f"{time.time() - t:.0f} s")
         oof_file = work / "oof.jsonl"
-        order = {r["id"]: i for i, r in enumerate(rows)}
-        preds = [json.loads(x) for f in range(cfg.folds) for x in (work / f"oof_fold{f}.jsonl").read_text().splitlines()]
-        oof_file.write_text("".join(json.dumps(p) + "\n" for p in sorted(preds, key=lambda p: order[p["id"]])))
+        write_oof([work / f"oof_fold{f}.jsonl" for f in range(cfg.folds)], oof_file,
+                  {r["id"]: i for i, r in enumerate(rows)})
+        oof = self._table(rows, oof_file)
 
         final = work / "final"
         if not (final / "model.safetensors").exists():
@@ -221,8 +219,8 @@ class Tuner:
             self._train(final, usable, start)
             self.log(f"final model: {time.time() - t:.0f} s")
         summary = json.loads((final / "training_summary.json").read_text())
-        report = self._evaluate(rows, folds, table, before_file, oof_file, start, manifest)
-        gate = self._fit_gate(rows, oof_file, manifest)
+        report = self._evaluate(rows, folds, table, before_file, oof, start, manifest)
+        gate = self._fit_gate(rows, oof, manifest)
         gate.save(final / "learned_gate.json")
         report["gate"] = {"block_threshold": gate.block_threshold_, "warn_threshold": gate.warn_threshold_,
                           "fitted_on": gate.fitted_on_}
@@ -295,15 +293,14 @@ class Tuner:
             stack.enter_context(contextlib.redirect_stdout(sink))
             return train(tc, extra=to_nli_pairs(rows, source=f"claims:{Path(cfg.pairs).name}"))
 
-    def _fit_gate(self, rows: list[dict], oof_file: Path, manifest: dict):
+    def _fit_gate(self, rows: list[dict], oof, manifest: dict):
         from training.fit_learned_gate import fit_on
-        table = self._table(rows, oof_file)
-        return fit_on(table, list(range(len(rows))), _groups(rows, self.config.folds), nli_temperature=1.0,
+        return fit_on(oof, list(range(len(rows))), _groups(rows, self.config.folds), nli_temperature=1.0,
                       fitted_on=(f"{Path(manifest['pairs']).name} (sha256 {manifest['pairs_sha256'][:12]}): "
                                  f"{len(rows)} pairs; out-of-fold NLI scores of {self.config.folds} folds grouped "
                                  f"by source document (guard tune); normalizer {self.config.normalizer}"))
 
-    def _evaluate(self, rows: list[dict], folds: list[int], before, before_file: Path, oof_file: Path, start: Path,
+    def _evaluate(self, rows: list[dict], folds: list[int], before, before_file: Path, oof, start: Path,
                   manifest: dict) -> dict:
         """Grouped cross-validation of the tuned pipeline beside the starting model's, on the same pairs."""
         from training.fit_learned_gate import cross_validated_tiers
@@ -313,7 +310,7 @@ class Tuner:
             systems["starting model, its own gate"] = own
         fams = _families(rows)
         systems["starting model, gate refitted on these pairs"] = cross_validated_tiers(before, folds, fams, 1.0)
-        systems["tuned model and gate"] = cross_validated_tiers(self._table(rows, oof_file), folds, fams, 1.0)
+        systems["tuned model and gate"] = cross_validated_tiers(oof, folds, fams, 1.0)
         return {"pairs": manifest["pairs"], "pairs_sha256": manifest["pairs_sha256"], "from": str(start),
                 "folds": self.config.folds, "settings": manifest["settings"],
                 "protocol": "grouped cross-validation by source document: every pair judged by a model and a gate "
