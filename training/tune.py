@@ -26,7 +26,7 @@ import hashlib
 import json
 import shutil
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from guard.nli.learned_gate import BACKWARD_BELOW
@@ -45,7 +45,7 @@ class TuneConfig:
     folds: int = 5
     epochs: float = 3.0                      # the shipped claim stage's: 3 epochs, batch 16, lr 5e-5
     batch_size: int = 16
-    learning_rate: float = 5e-5
+    learning_rate: float | None = None       # None → the shipped claim stages' rate for the start: see start_rate
     max_steps: int = -1
     max_length: int = 128
     seed: int = 42
@@ -108,6 +108,42 @@ def check_pairs(rows: list[dict], folds: int) -> None:
             raise DataError(f"{n} {label} pair(s): at least {2 * folds} are needed for {folds} folds")
 
 
+FULL_MODEL_RATE = 5e-5      # nli-minilm-l6-v2's claim stage, every weight trained
+ADAPTER_RATE = 8e-4         # nli-mpnet-lora-lr8's claim stage: a LoRA adapter needs a far higher rate to move
+
+
+def start_rate(adapter: bool) -> float:
+    """The learning rate a tune uses where none is given: the rate the shipped model of the same kind
+    had in its claim stage. Why two: an adapter's few low-rank weights barely move at a full model's
+    rate, and a full model forgets its general NLI at an adapter's."""
+    return ADAPTER_RATE if adapter else FULL_MODEL_RATE
+
+
+def adapter_spec(start: Path) -> dict:
+    """The ``lora`` block that trains ``start``'s adapter further (``training.train``), read from the
+    adapter's own config, so the tuned adapter has the shape of the one it started from."""
+    from guard.nli.adapters import ADAPTER_DIR
+    c = json.loads((start / ADAPTER_DIR / "adapter_config.json").read_text())
+    return {"r": int(c.get("r", 16)), "alpha": int(c.get("lora_alpha", 32)),
+            "dropout": float(c.get("lora_dropout", 0.1)), "targets": sorted(c.get("target_modules") or [])}
+
+
+def check_adapter_start(start: Path) -> None:
+    """What training an adapter further needs, said in one line before any work: peft, and the
+    packaged base the adapter was trained on."""
+    from guard.nli.adapters import base_of
+    try:
+        import peft  # noqa: F401
+    except ImportError:
+        raise DataError(f"{start} is a LoRA adapter model: tuning it needs peft (pip install 'claim-guard[large]')") \
+            from None
+    from training.bases import resolve
+    try:
+        resolve(base_of(start))
+    except SystemExit as exc:
+        raise DataError(f"{start} is a LoRA adapter model: {exc}") from None
+
+
 def check_settings(cfg: TuneConfig) -> None:
     """Numbers that would train nothing, or forever, refused before any work."""
     if cfg.folds < 2:
@@ -116,7 +152,7 @@ def check_settings(cfg: TuneConfig) -> None:
         raise DataError("--epochs must be above 0 (or give --max-steps)")
     if cfg.batch_size < 1:
         raise DataError("--batch-size must be at least 1")
-    if not 0 < cfg.learning_rate < 1:
+    if cfg.learning_rate is not None and not 0 < cfg.learning_rate < 1:
         raise DataError("--lr must be between 0 and 1")
     if cfg.replay_rows < 1:
         raise DataError("--replay-rows must be at least 1")
@@ -159,19 +195,25 @@ class Tuner:
         self.config = config
         self.log = log
         self.quiet = quiet            # the trainer's own loss lines too (guard -q tune: nothing on stderr)
+        self.adapter = False          # set by run(): whether the start is a LoRA adapter model
 
     def run(self) -> dict:
         from guard.nli.adapters import has_adapter
         from guard.nli.scorer import default_model_path
         cfg = self.config
         check_settings(cfg)
+        from transformers.utils import logging as hf_logging
+        hf_logging.disable_progress_bar()    # weight-loading bars of every model loaded: the log lines say it
         t0 = time.time()
         pairs_path, out = Path(cfg.pairs), Path(cfg.output_dir)
         start = Path(cfg.from_model) if cfg.from_model else default_model_path()
         if not (start / "config.json").is_file():
             raise DataError(f"{start} is not a cross-encoder folder (no config.json)")
-        if has_adapter(start):
-            raise DataError(f"{start} is a LoRA adapter folder; tune starts from a full model")
+        self.adapter = has_adapter(start)
+        if self.adapter:
+            check_adapter_start(start)
+        if cfg.learning_rate is None:
+            cfg = self.config = replace(cfg, learning_rate=start_rate(self.adapter))
         check_destination(out, start)
         rows = read_labelled_pairs(pairs_path)
         check_pairs(rows, cfg.folds)
@@ -213,7 +255,7 @@ class Tuner:
         oof = self._table(rows, oof_file)
 
         final = work / "final"
-        if not (final / "model.safetensors").exists():
+        if not (final / "training_summary.json").exists():         # written last: the final model is whole
             t = time.time()
             self.log(f"final model: training on all {len(usable)} usable pairs")
             self._train(final, usable, start)
@@ -227,11 +269,19 @@ class Tuner:
         calibration = self._calibrate(rows, oof_file, final)
         if check_rows is not None:
             report["check"] = self._check(check_rows, rows, table, gate, final, start, work)
+        if self.adapter:
+            from guard.nli.adapters import base_of
+            report["adapter"] = {"base": base_of(start), **adapter_spec(start)}
         report.update({"calibration": calibration, "training": {k: summary[k] for k in
                        ("pairs_total", "pairs_by_source", "steps", "wall_seconds", "hardware", "precision")},
                        "wall_seconds": round(time.time() - t0, 1)})
         (final / REPORT).write_text(json.dumps(report, indent=2))
         (final / "README.md").write_text(card(report))
+        if self.adapter:
+            # ship the adapter, as the large profile does: a few MB against the merged weights' hundreds;
+            # the guard rebuilds the full model from the packaged base on first use (guard.nli.adapters)
+            for name in ("model.safetensors", "pytorch_model.bin"):
+                (final / name).unlink(missing_ok=True)
         if out.exists():
             out.rmdir()                                      # empty (checked): the finished folder takes its place
         shutil.move(str(final), str(out))                   # a rename where the work folder is beside OUT
@@ -280,17 +330,22 @@ class Tuner:
                          sample={Path(f).name: cfg.replay_rows for f in cfg.replay}, from_checkpoint=str(start),
                          domain_pairs=False, epochs=cfg.epochs, batch_size=cfg.batch_size,
                          learning_rate=cfg.learning_rate, max_steps=cfg.max_steps, max_length=cfg.max_length,
-                         seed=cfg.seed, group_by_length=True, precision=cfg.precision, save_steps=100)
+                         seed=cfg.seed, group_by_length=True, precision=cfg.precision, save_steps=100,
+                         lora=adapter_spec(start) if self.adapter else None)
         import contextlib
         import sys
+        import warnings
 
-        from transformers.utils import logging as hf_logging
-        hf_logging.disable_progress_bar()              # weight loading and shard bars: the log lines say it
         import os
         with contextlib.ExitStack() as stack:
             # the trainer prints its loss dicts: to stderr, so stdout stays the report (nowhere when quiet)
             sink = stack.enter_context(open(os.devnull, "w")) if self.quiet else sys.stderr
             stack.enter_context(contextlib.redirect_stdout(sink))
+            stack.enter_context(warnings.catch_warnings())
+            # two library notices on every fold that say nothing to the user: transformers' deprecation of a
+            # name the trainer still calls, and peft's remark that a packaged base has no hub config
+            warnings.filterwarnings("ignore", message=".*is_gradient_checkpointing.*is deprecated")
+            warnings.filterwarnings("ignore", message="Could not find a config file in")
             return train(tc, extra=to_nli_pairs(rows, source=f"claims:{Path(cfg.pairs).name}"))
 
     def _fit_gate(self, rows: list[dict], oof, manifest: dict):
@@ -453,6 +508,11 @@ def card(report: dict) -> str:
              f"{report['rows']} labelled pairs ({labels}), {report['folds']} folds grouped by source document. Use it "
              "with `guard --nli-model <this folder> …`: `learned_gate.json` is the gate fitted on the out-of-fold "
              "scores, `calibration.json` the temperature fitted on them.")
+    if "adapter" in report:
+        intro += (f" It is a LoRA adapter (`lora/`, rank {report['adapter']['r']}) on `{report['adapter']['base']}`, "
+                  "trained further from the starting model's adapter; the folder holds no base weights: the first "
+                  "use rebuilds the full model once (needs peft, `pip install 'claim-guard[large]'`, and the base's "
+                  "packages).")
     gate = (f"Gate: block at p(contradiction) ≥ {report['gate']['block_threshold']:.3f}, warn at "
             f"{report['gate']['warn_threshold']:.3f}.")
     training = (f"Settings: `{json.dumps(report['settings'])}`. Final model: {tr['pairs_total']} training pairs "
