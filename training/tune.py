@@ -333,10 +333,9 @@ class Tuner:
                          seed=cfg.seed, group_by_length=True, precision=cfg.precision, save_steps=100,
                          lora=adapter_spec(start) if self.adapter else None)
         import contextlib
+        import os
         import sys
         import warnings
-
-        import os
         with contextlib.ExitStack() as stack:
             # the trainer prints its loss dicts: to stderr, so stdout stays the report (nowhere when quiet)
             sink = stack.enter_context(open(os.devnull, "w")) if self.quiet else sys.stderr
