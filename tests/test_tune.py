@@ -291,6 +291,9 @@ def test_tune_makes_a_model_folder_the_guard_uses(tmp_path):
     [j] = g.judge_pairs(g.pair_items([(Claim(text="Deploys of the cart need two approvals."),
                                        Claim(text="The cart ships without any review."))]))
     assert j.tier.value in ("block", "warn", "clean") and j.stage
+    again = _cli("tune", str(pairs), str(tmp_path / "again"), "--from", str(out))     # re-tuned on the same pairs
+    assert again.returncode == 2 and "was tuned on these very pairs (pairs.jsonl)" in again.stderr, again.stderr
+    assert len(again.stderr.strip().splitlines()) == 1 and not (tmp_path / "again.tune-work").exists()
 
 
 @pytest.mark.slow
