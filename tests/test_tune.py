@@ -104,7 +104,8 @@ def test_too_few_documents_or_pairs_for_the_folds():
 
 
 @pytest.mark.parametrize("case", ["not-empty", "is-from", "is-profile-model", "is-global-model", "adapter-base-unknown",
-                                  "no-model", "unknown-replay", "check-shares", "check-is-pairs", "work-taken"])
+                                  "no-model", "unknown-replay", "check-shares", "check-is-pairs", "work-taken",
+                                  "work-is-out", "work-in-out", "out-in-work"])
 def test_refusals_cost_nothing(tmp_path, case):
     if case in ("is-profile-model", "adapter-base-unknown"):
         pytest.importorskip("peft")               # an adapter start is checked for peft and its base first
@@ -149,6 +150,15 @@ def test_refusals_cost_nothing(tmp_path, case):
     elif case == "check-is-pairs":
         args += ["--check", str(pairs)]
         msg = "is the pairs file itself"
+    elif case == "work-is-out":
+        args += ["--work", str(out)]
+        msg = "must be apart"
+    elif case == "work-in-out":
+        args += ["--work", str(out / "w")]
+        msg = "must be apart"
+    elif case == "out-in-work":           # the tuned model would be deleted with the work folder at the end
+        args = ["tune", str(pairs), str(tmp_path / "w" / "out"), "--work", str(tmp_path / "w")]
+        msg = "must be apart"
     else:
         (tmp_path / "scratch").mkdir()
         (tmp_path / "scratch" / "keep.txt").write_text("mine")

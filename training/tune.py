@@ -193,6 +193,16 @@ def check_not_tuned_on(start: Path, pairs_path: Path) -> None:
                         "of sample; tune from the model it started from (its tune_report.json says which)")
 
 
+def check_apart(work: Path, out: Path) -> None:
+    """The work folder and OUT must not hold one another: the finished model moves out of the work
+    folder into OUT and the work folder is then deleted, so OUT inside it would be deleted with it
+    (after a whole tune), and a work folder inside OUT, or OUT itself, would leave OUT not empty."""
+    w, o = work.resolve(), out.resolve()
+    if w == o or o.is_relative_to(w) or w.is_relative_to(o):
+        raise DataError(f"--work {work} and {out} must be apart: the work folder is deleted when the tuned model is "
+                        "in place, so neither may hold the other")
+
+
 def check_destination(out: Path, start: Path) -> None:
     """OUT must be new (or an empty folder) and not the starting model: nothing in it is replaced."""
     from guard.safe_output import same_file
@@ -240,6 +250,7 @@ class Tuner:
             if not Path(f).is_file():
                 raise DataError(f"no such replay file: {f}")
         work = Path(cfg.work_dir) if cfg.work_dir else out.with_name(out.name + ".tune-work")
+        check_apart(work, out)
         manifest = self._claim_work(work, pairs_path, start)
 
         from training.claim_pairs import grouped_folds
