@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -105,7 +106,7 @@ def test_too_few_documents_or_pairs_for_the_folds():
 
 @pytest.mark.parametrize("case", ["not-empty", "is-from", "is-profile-model", "is-global-model", "adapter-base-unknown",
                                   "no-model", "unknown-replay", "check-shares", "check-is-pairs", "work-taken",
-                                  "work-is-out", "work-in-out", "out-in-work"])
+                                  "work-is-out", "work-in-out", "out-in-work", "work-locked"])
 def test_refusals_cost_nothing(tmp_path, case):
     if case in ("is-profile-model", "adapter-base-unknown"):
         pytest.importorskip("peft")               # an adapter start is checked for peft and its base first
@@ -156,6 +157,12 @@ def test_refusals_cost_nothing(tmp_path, case):
     elif case == "work-in-out":
         args += ["--work", str(out / "w")]
         msg = "must be apart"
+    elif case == "work-locked":          # another process holds the work folder (released below)
+        from filelock import FileLock
+        (tmp_path / "out.tune-work").mkdir()
+        held = FileLock(str(tmp_path / "out.tune-work" / ".tune.lock"), timeout=0)
+        held.acquire()
+        msg = "another guard tune is working in"
     elif case == "out-in-work":           # the tuned model would be deleted with the work folder at the end
         args = ["tune", str(pairs), str(tmp_path / "w" / "out"), "--work", str(tmp_path / "w")]
         msg = "must be apart"
@@ -174,6 +181,9 @@ def test_refusals_cost_nothing(tmp_path, case):
         assert (out / "notes.txt").read_text() == "mine"
     if case == "work-taken":
         assert [p.name for p in (tmp_path / "scratch").iterdir()] == ["keep.txt"]
+    if case == "work-locked":
+        assert [p.name for p in (tmp_path / "out.tune-work").iterdir()] == [".tune.lock"]   # no manifest written
+        held.release()
 
 
 @pytest.mark.parametrize("flag, value, msg", [("--folds", "1", "--folds must be at least 2"),
@@ -360,3 +370,32 @@ def test_tune_from_the_large_profiles_adapter_gives_an_adapter_folder(tmp_path):
     [j] = g.judge_pairs(g.pair_items([(Claim(text="Deploys of the cart need two approvals."),
                                        Claim(text="The cart ships without any review."))]))
     assert j.tier.value in ("block", "warn", "clean") and j.stage
+
+
+@pytest.mark.slow
+def test_a_second_tune_of_the_same_command_is_refused_while_the_first_runs(tmp_path):
+    """Two processes, one command (a retried job): the second is refused in one line at once, and the
+    first finishes whole, its work folder untouched by the second."""
+    pairs = _write(tmp_path / "pairs.jsonl", _pairs())
+    out = tmp_path / "tuned"
+    cmd = ["tune", str(pairs), str(out), "--folds", "2", "--max-steps", "60", "--batch-size", "4"]
+    first = subprocess.Popen([sys.executable, "-m", "guard.cli", "--quiet", *cmd], cwd=ROOT, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONWARNINGS": "ignore"})
+    try:
+        manifest = tmp_path / "tuned.tune-work" / "tune_manifest.json"
+        for _ in range(1200):
+            if manifest.exists() or first.poll() is not None:
+                break
+            time.sleep(0.1)
+        assert manifest.exists(), first.communicate()[1][-2000:]
+        written = manifest.read_text()
+        second = _cli(*cmd)
+        assert first.poll() is None, "the first tune ended before the second was tried: give it more steps"
+        assert second.returncode == 2 and "another guard tune is working in" in second.stderr, second.stderr
+        assert len(second.stderr.strip().splitlines()) == 1 and manifest.read_text() == written
+        _, stderr = first.communicate(timeout=600)
+    finally:
+        if first.poll() is None:
+            first.kill()
+    assert first.returncode == 0, stderr[-3000:]
+    assert (out / "learned_gate.json").is_file() and not (tmp_path / "tuned.tune-work").exists()

@@ -34,6 +34,7 @@ from training.data import DataError
 
 LABELS = ("contradiction", "tension", "compatible")
 MANIFEST = "tune_manifest.json"
+LOCK = ".tune.lock"             # held by the one process working in a work folder
 REPORT = "tune_report.json"
 
 
@@ -223,8 +224,17 @@ class Tuner:
         self.log = log
         self.quiet = quiet            # the trainer's own loss lines too (guard -q tune: nothing on stderr)
         self.adapter = False          # set by run(): whether the start is a LoRA adapter model
+        self._lock = None             # the work folder's, while run() works in it
 
     def run(self) -> dict:
+        try:
+            return self._run()
+        finally:                      # the work folder is free again however the run ended
+            if self._lock is not None:
+                self._lock.release()
+                self._lock = None
+
+    def _run(self) -> dict:
         from guard.nli.adapters import has_adapter
         from guard.nli.scorer import default_model_path
         cfg = self.config
@@ -326,6 +336,13 @@ class Tuner:
                     "settings": {k: v for k, v in asdict(cfg).items()
                                  if k not in ("pairs", "output_dir", "work_dir", "check")}}
         mfile = work / MANIFEST
+        if (work / LOCK).exists():        # a tune's folder: is another process working in it now?
+            self._lock = _hold(work / LOCK)
+        if not mfile.exists() and work.exists() and any(p.name != LOCK for p in work.iterdir()):
+            raise DataError(f"{work} exists and is not a tune work folder; remove it or give --work")
+        work.mkdir(parents=True, exist_ok=True)
+        if self._lock is None:
+            self._lock = _hold(work / LOCK)
         if mfile.exists():
             old = json.loads(mfile.read_text())
             if old != manifest:
@@ -333,10 +350,9 @@ class Tuner:
                                 "rerun that command")
             self.log(f"resuming the unfinished run in {work}")
         else:
-            if work.exists() and any(work.iterdir()):
-                raise DataError(f"{work} exists and is not a tune work folder; remove it or give --work")
-            work.mkdir(parents=True, exist_ok=True)
-            mfile.write_text(json.dumps(manifest, indent=2))
+            from guard.safe_output import atomic_write
+            with atomic_write(mfile) as fh:
+                fh.write(json.dumps(manifest, indent=2))
         return manifest
 
     def _guard_and_embedder(self):
@@ -492,6 +508,22 @@ def _summaries(rows: list[dict], systems: dict[str, list[str]]) -> dict:
     return {"rows": len(rows), "labels": {lab: labels.count(lab) for lab in LABELS},
             "systems": {name: {k: v for k, v in summarize(labels, tiers, cats, bootstrap=200).items() if k in keep}
                         for name, tiers in systems.items()}}
+
+
+def _hold(path: Path):
+    """The work folder's lock, held while ``Tuner.run`` works (the lock file goes with the folder).
+
+    Why: two tunes of one command — a retried job, a second terminal — would both resume the same
+    work folder, train the final model into one checkpoint folder at once and delete the folder under
+    each other; the second is refused at once instead. A lock left by a killed run is free again (the
+    operating system drops it with the process), so a rerun resumes."""
+    from filelock import FileLock, Timeout
+    lock = FileLock(str(path), timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise DataError(f"another guard tune is working in {path.parent}; wait for it to finish") from None
+    return lock
 
 
 def _families(rows: list[dict]) -> list[int] | None:
