@@ -485,7 +485,10 @@ def tune(pairs: Path, output_dir: Path,
          check: Annotated[Path | None, typer.Option(help="held-out labelled pairs (other documents), never trained "
                                                     "or fitted on: judged by the starting and the tuned pipeline")] = None,
          work: Annotated[Path | None, typer.Option(help="where folds and checkpoints go (default OUT.tune-work)")] = None,
-         precision: Annotated[str, typer.Option(help="auto | fp32 | bf16")] = "auto"):
+         precision: Annotated[str, typer.Option(help="auto | fp32 | bf16")] = "auto",
+         gate_only: Annotated[bool, typer.Option("--gate-only", help="no training: the starting model unchanged, its "
+                                                 "learned gate refitted on its scores of the pairs (minutes on a "
+                                                 "CPU)")] = False):
     """Fine-tune the NLI model on your own labelled claim pairs and refit the learned gate on
     out-of-fold scores; reports the starting and the tuned pipeline on grouped cross-validation."""
     def go():
@@ -502,7 +505,7 @@ def tune(pairs: Path, output_dir: Path,
                          replay=[str(r) for r in replay or []], replay_rows=replay_rows,
                          normalizer=_state.get("normalizer") or "normalizer.rules.v2",
                          work_dir=str(work) if work else None, precision=precision,
-                         check=str(check) if check else None)
+                         check=str(check) if check else None, gate_only=gate_only)
         try:
             report = Tuner(cfg, log=_note, quiet=bool(_state.get("quiet"))).run()
         except (DataError, PrecisionError) as exc:
@@ -514,7 +517,8 @@ def tune(pairs: Path, output_dir: Path,
             for name, s in report["check"]["systems"].items():
                 typer.echo(f"held out ({report['check']['rows']} pairs), {name}: block F1 {s['f1']:.3f} "
                            f"(P {s['precision']:.3f}, R {s['recall']:.3f}), false blocks {s['false_block']['overall']:.3f}")
-        typer.echo(f"tuned model and gate in {output_dir}; use it with guard --nli-model {output_dir}")
+        what = "the starting model with the refitted gate" if gate_only else "tuned model and gate"
+        typer.echo(f"{what} in {output_dir}; use it with guard --nli-model {output_dir}")
     _run(go)
 
 

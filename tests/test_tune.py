@@ -48,6 +48,13 @@ def _pairs() -> list[dict]:
     return rows
 
 
+HELD_OUT = [          # two pairs of a document the tuning pairs do not hold
+    {"id": "h1", "existing": {"text": "Cron jobs run as the deploy user."}, "incoming": {"text": "Cron jobs run as root."},
+     "label": "contradiction"},
+    {"id": "h2", "existing": {"text": "Cron jobs run as the deploy user."},
+     "incoming": {"text": "The deploy user owns the cron jobs."}, "label": "compatible"}]
+
+
 def _write(path: Path, rows: list[dict]) -> Path:
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     return path
@@ -106,7 +113,7 @@ def test_too_few_documents_or_pairs_for_the_folds():
 
 @pytest.mark.parametrize("case", ["not-empty", "is-from", "is-profile-model", "is-global-model", "adapter-base-unknown",
                                   "no-model", "unknown-replay", "check-shares", "check-is-pairs", "work-taken",
-                                  "work-is-out", "work-in-out", "out-in-work", "work-locked"])
+                                  "work-is-out", "work-in-out", "out-in-work", "work-locked", "gate-only-replay"])
 def test_refusals_cost_nothing(tmp_path, case):
     if case in ("is-profile-model", "adapter-base-unknown"):
         pytest.importorskip("peft")               # an adapter start is checked for peft and its base first
@@ -151,6 +158,10 @@ def test_refusals_cost_nothing(tmp_path, case):
     elif case == "check-is-pairs":
         args += ["--check", str(pairs)]
         msg = "is the pairs file itself"
+    elif case == "gate-only-replay":
+        (tmp_path / "nli.jsonl").write_text('{"premise": "A.", "hypothesis": "B.", "label": "neutral"}\n')
+        args += ["--gate-only", "--replay", str(tmp_path / "nli.jsonl")]
+        msg = "--gate-only trains no model: --replay does not apply"
     elif case == "work-is-out":
         args += ["--work", str(out)]
         msg = "must be apart"
@@ -267,11 +278,7 @@ def test_cross_validated_tiers_when_a_fold_leaves_one_document_to_fit_on():
 @pytest.mark.slow
 def test_tune_makes_a_model_folder_the_guard_uses(tmp_path):
     pairs = _write(tmp_path / "pairs.jsonl", _pairs())
-    held = _write(tmp_path / "held.jsonl", [
-        {"id": "h1", "existing": {"text": "Cron jobs run as the deploy user."}, "incoming": {"text": "Cron jobs run as root."},
-         "label": "contradiction"},
-        {"id": "h2", "existing": {"text": "Cron jobs run as the deploy user."},
-         "incoming": {"text": "The deploy user owns the cron jobs."}, "label": "compatible"}])
+    held = _write(tmp_path / "held.jsonl", HELD_OUT)
     out = tmp_path / "tuned"
     done = _cli("--quiet", "tune", str(pairs), str(out), "--folds", "2", "--max-steps", "2", "--batch-size", "4",
                 "--check", str(held))
@@ -399,3 +406,32 @@ def test_a_second_tune_of_the_same_command_is_refused_while_the_first_runs(tmp_p
             first.kill()
     assert first.returncode == 0, stderr[-3000:]
     assert (out / "learned_gate.json").is_file() and not (tmp_path / "tuned.tune-work").exists()
+
+
+def test_gate_only_keeps_the_model_and_refits_its_gate(tmp_path):
+    """--gate-only trains nothing: the folder holds the starting model's very weights with a gate fitted on
+    its scores of the pairs, reported against its own gate on grouped CV and on the held-out check."""
+    start = ROOT / "models" / "nli-minilm-l6-v2"
+    pairs = _write(tmp_path / "pairs.jsonl", _pairs())
+    held = _write(tmp_path / "held.jsonl", HELD_OUT)
+    out = tmp_path / "gated"
+    done = _cli("--quiet", "tune", str(pairs), str(out), "--folds", "2", "--gate-only", "--check", str(held))
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stderr == ""
+    lines = done.stdout.strip().splitlines()
+    assert [ln.split(":")[0] for ln in lines[:-1]] == [
+        "starting model, its own gate", "starting model, gate refitted on these pairs",
+        "held out (2 pairs), starting model, its own gate",
+        "held out (2 pairs), starting model, gate refitted on the tuning pairs"]
+    assert lines[-1].startswith(f"the starting model with the refitted gate in {out}")
+    assert (out / "model.safetensors").read_bytes() == (start / "model.safetensors").read_bytes()
+    assert (out / "calibration.json").read_text() == (start / "calibration.json").read_text()
+    gate = json.loads((out / "learned_gate.json").read_text())
+    assert "pairs.jsonl" in gate["fitted_on"] and gate != json.loads((start / "learned_gate.json").read_text())
+    report = json.loads((out / "tune_report.json").read_text())
+    assert report["gate_only"] is True and report["training"] is None
+    assert "tuned model and gate" not in report["systems"] and "**gate only**" in (out / "README.md").read_text()
+    assert not (tmp_path / "gated.tune-work").exists()
+    from guard.nli.evidence_gate import EvidenceGate
+    from guard.pipeline import Guard, GuardConfig
+    assert isinstance(Guard(GuardConfig(nli_model=str(out))).nli_gate, EvidenceGate)

@@ -56,6 +56,7 @@ class TuneConfig:
     normalizer: str = "normalizer.rules.v2"  # the gate's structural evidence is read with it
     work_dir: str | None = None              # None → OUT.tune-work beside OUT
     precision: str = "auto"
+    gate_only: bool = False                  # refit the gate on the start's scores; no model is trained
 
 
 def read_labelled_pairs(path: str | Path) -> list[dict]:
@@ -157,6 +158,8 @@ def check_settings(cfg: TuneConfig) -> None:
         raise DataError("--lr must be between 0 and 1")
     if cfg.replay_rows < 1:
         raise DataError("--replay-rows must be at least 1")
+    if cfg.gate_only and cfg.replay:
+        raise DataError("--gate-only trains no model: --replay does not apply")
     if not 16 <= cfg.max_length <= 512:
         raise DataError("max_length must be 16-512 tokens")
 
@@ -272,6 +275,8 @@ class Tuner:
             score_fold(start, rows, -1, before_file, cfg.max_length)
         table = self._table(rows, before_file)
         check_gate_rows(rows, table.structural, cfg.folds)
+        if cfg.gate_only:
+            return self._gate_only(rows, folds, table, before_file, start, manifest, check_rows, work, out, t0)
         usable = [r for r, v in zip(rows, table.verdicts) if not _disjoint(v)]
         usable_ids = {r["id"] for r in usable}
         for f in range(cfg.folds):
@@ -314,6 +319,10 @@ class Tuner:
         report.update({"calibration": calibration, "training": {k: summary[k] for k in
                        ("pairs_total", "pairs_by_source", "steps", "wall_seconds", "hardware", "precision")},
                        "wall_seconds": round(time.time() - t0, 1)})
+        return self._finish(report, final, work, out)
+
+    def _finish(self, report: dict, final: Path, work: Path, out: Path) -> dict:
+        """The report and card into the finished folder, which then takes OUT's place; the work goes."""
         (final / REPORT).write_text(json.dumps(report, indent=2))
         (final / "README.md").write_text(card(report))
         if self.adapter:
@@ -326,6 +335,36 @@ class Tuner:
         shutil.move(str(final), str(out))                   # a rename where the work folder is beside OUT
         shutil.rmtree(work, ignore_errors=True)
         return report
+
+    def _gate_only(self, rows: list[dict], folds: list[int], table, before_file: Path, start: Path,
+                   manifest: dict, check_rows: list[dict] | None, work: Path, out: Path, t0: float) -> dict:
+        """``--gate-only``: the starting model unchanged, its gate refitted on its own scores of the pairs.
+
+        Why offer it: it needs no training (minutes on a CPU, no GPU), cannot make the model forget
+        anything, and the scores it is fitted on are out of sample wherever the model never trained
+        on these pairs — the refusal of a start tuned on them guards the one case known here. What it
+        can fix is where the gate draws its lines for this team's prose; what it cannot is the
+        model's evidence, which only training changes (see the report's rows)."""
+        final = work / "final"
+        if not (final / "config.json").is_file():
+            part = work / "final.part"
+            shutil.rmtree(part, ignore_errors=True)
+            shutil.copytree(start, part, ignore=shutil.ignore_patterns("onnx", REPORT, "README.md", "learned_gate.json",
+                                                                      "_checkpoints"))
+            part.rename(final)
+        report = self._evaluate(rows, folds, table, before_file, None, start, manifest)
+        gate = self._fit_gate(rows, table, manifest)
+        gate.save(final / "learned_gate.json")
+        report["gate"] = {"block_threshold": gate.block_threshold_, "warn_threshold": gate.warn_threshold_,
+                          "fitted_on": gate.fitted_on_}
+        if check_rows is not None:
+            report["check"] = self._check(check_rows, rows, table, gate, None, start, work)
+        if self.adapter:
+            from guard.nli.adapters import base_of
+            report["adapter"] = {"base": base_of(start), **adapter_spec(start)}
+        report.update({"gate_only": True, "calibration": "the starting model's, unchanged", "training": None,
+                       "wall_seconds": round(time.time() - t0, 1)})
+        return self._finish(report, final, work, out)
 
     # ---- steps ---------------------------------------------------------------------------------
     def _claim_work(self, work: Path, pairs_path: Path, start: Path) -> dict:
@@ -409,7 +448,8 @@ class Tuner:
             systems["starting model, its own gate"] = own
         fams = _families(rows)
         systems["starting model, gate refitted on these pairs"] = cross_validated_tiers(before, folds, fams, 1.0)
-        systems["tuned model and gate"] = cross_validated_tiers(oof, folds, fams, 1.0)
+        if oof is not None:                                 # None: --gate-only, no model was trained
+            systems["tuned model and gate"] = cross_validated_tiers(oof, folds, fams, 1.0)
         return {"pairs": manifest["pairs"], "pairs_sha256": manifest["pairs_sha256"], "from": str(start),
                 "folds": self.config.folds, "settings": manifest["settings"],
                 "protocol": "grouped cross-validation by source document: every pair judged by a model and a gate "
@@ -457,7 +497,7 @@ class Tuner:
         from training.fit_learned_gate import fit_on, pipeline_tiers
         files = {}
         sha = _sha256(Path(self.config.check))[:16]       # a check added or changed on a rerun is scored anew
-        for tag, model in (("before", start), ("tuned", final)):
+        for tag, model in (("before", start), ("tuned", final)) if final is not None else (("before", start),):
             files[tag] = work / f"check_{tag}_{sha}.jsonl"
             if not files[tag].exists():
                 self.log(f"check: scoring {len(check_rows)} held-out pairs with the {tag} model")
@@ -470,7 +510,8 @@ class Tuner:
             systems["starting model, its own gate"] = own
         refit = fit_on(before, list(range(len(rows))), _groups(rows, self.config.folds), nli_temperature=1.0)
         systems["starting model, gate refitted on the tuning pairs"] = pipeline_tiers(refit, t_before, idx)
-        systems["tuned model and gate"] = pipeline_tiers(gate, self._table(check_rows, files["tuned"]), idx)
+        if final is not None:                               # None: --gate-only, the refitted gate is the product
+            systems["tuned model and gate"] = pipeline_tiers(gate, self._table(check_rows, files["tuned"]), idx)
         return {"pairs": self.config.check, **_summaries(check_rows, systems)}
 
     def _calibrate(self, rows: list[dict], oof_file: Path, final: Path) -> dict:
@@ -566,9 +607,18 @@ def card(report: dict) -> str:
     labels = ", ".join(f"{v} {k}" for k, v in report["labels"].items())
     intro = (f"Made by `guard tune` from `{report['from']}` on `{report['pairs']}` (sha256 {report['pairs_sha256']}): "
              f"{report['rows']} labelled pairs ({labels}), {report['folds']} folds grouped by source document. Use it "
-             "with `guard --nli-model <this folder> …`: `learned_gate.json` is the gate fitted on the out-of-fold "
-             "scores, `calibration.json` the temperature fitted on them.")
-    if "adapter" in report:
+             "with `guard --nli-model <this folder> …`: ")
+    if report.get("gate_only"):
+        intro += ("**gate only** — the model is the starting model, unchanged (its weights, calibration and "
+                  "training summary are copies); `learned_gate.json` is a gate refitted on the starting model's "
+                  "scores of these pairs, its operating point chosen on grouped cross-validation.")
+    else:
+        intro += ("`learned_gate.json` is the gate fitted on the out-of-fold scores, `calibration.json` the "
+                  "temperature fitted on them.")
+    if "adapter" in report and report.get("gate_only"):
+        intro += (f" The model is a LoRA adapter (`lora/`) on `{report['adapter']['base']}`: the first use rebuilds "
+                  "the full model once (needs peft and the base's packages).")
+    elif "adapter" in report:
         intro += (f" It is a LoRA adapter (`lora/`, rank {report['adapter']['r']}) on `{report['adapter']['base']}`, "
                   "trained further from the starting model's adapter; the folder holds no base weights: the first "
                   "use rebuilds the full model once (needs peft, `pip install 'claim-guard[large]'`, and the base's "
@@ -577,7 +627,8 @@ def card(report: dict) -> str:
             f"{report['gate']['warn_threshold']:.3f}.")
     training = (f"Settings: `{json.dumps(report['settings'])}`. Final model: {tr['pairs_total']} training pairs "
                 f"({json.dumps(tr['pairs_by_source'])}), {tr['steps']} steps, {tr['wall_seconds']:.0f} s on "
-                f"{tr['hardware']} ({tr['precision']}); the whole tune {report['wall_seconds']:.0f} s.")
+                f"{tr['hardware']} ({tr['precision']}); the whole tune {report['wall_seconds']:.0f} s."
+                if tr else f"No model was trained (`--gate-only`); the whole tune {report['wall_seconds']:.0f} s.")
     return "\n".join([
         f"# Tuned NLI model ({Path(report['pairs']).name})", "", intro, "",
         "## Grouped cross-validation on these pairs", "", report["protocol"] + ".", "",
