@@ -435,3 +435,22 @@ def test_gate_only_keeps_the_model_and_refits_its_gate(tmp_path):
     from guard.nli.evidence_gate import EvidenceGate
     from guard.pipeline import Guard, GuardConfig
     assert isinstance(Guard(GuardConfig(nli_model=str(out))).nli_gate, EvidenceGate)
+
+
+def test_a_start_tuned_on_the_same_pairs_is_refused_unless_only_its_gate_was(tmp_path):
+    import hashlib
+
+    from training.data import DataError
+    from training.tune import check_not_tuned_on
+    pairs = _write(tmp_path / "pairs.jsonl", _pairs())
+    other = _write(tmp_path / "other.jsonl", _pairs()[:8])
+    start = tmp_path / "start"
+    start.mkdir()
+    sha = hashlib.sha256(pairs.read_bytes()).hexdigest()
+    check_not_tuned_on(start, pairs)                                   # no report: not made by guard tune
+    (start / "tune_report.json").write_text(json.dumps({"pairs_sha256": sha}))
+    with pytest.raises(DataError, match="was tuned on these very pairs"):
+        check_not_tuned_on(start, pairs)
+    check_not_tuned_on(start, other)                                   # other pairs: out of sample
+    (start / "tune_report.json").write_text(json.dumps({"pairs_sha256": sha, "gate_only": True}))
+    check_not_tuned_on(start, pairs)                                   # only the gate saw them

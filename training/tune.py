@@ -189,10 +189,12 @@ def check_not_tuned_on(start: Path, pairs_path: Path) -> None:
     if not report.is_file():
         return
     try:
-        before = json.loads(report.read_text()).get("pairs_sha256")
+        made = json.loads(report.read_text())
     except (OSError, ValueError):
         return
-    if before == _sha256(pairs_path):
+    if made.get("gate_only"):                 # only its gate saw the pairs: the model's scores are out of sample
+        return
+    if made.get("pairs_sha256") == _sha256(pairs_path):
         raise DataError(f"{start} was tuned on these very pairs ({pairs_path.name}): its scores of them are not out "
                         "of sample; tune from the model it started from (its tune_report.json says which)")
 
