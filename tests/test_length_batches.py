@@ -129,6 +129,7 @@ def test_guard_train_groups_by_length_unless_asked_for_random_batches(tmp_path):
         assert r.exit_code == 0, r.output
         summary = json.loads((out / "training_summary.json").read_text())
         assert summary["config"]["group_by_length"] is expected and summary["steps"] == 1
+        assert not (out / ".train.lock").exists()              # the run's lock goes with the run
 
 
 def test_rows_taken_are_the_rows_of_the_first_batches():

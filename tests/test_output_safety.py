@@ -120,6 +120,26 @@ def test_training_into_a_model_folder_is_refused_before_any_work(tmp_path):
     assert {p.name: digest(p) for p in model.iterdir()} == before
 
 
+def test_a_second_training_run_into_one_folder_is_refused_at_once(tmp_path):
+    """A run in progress holds its output folder (training.folder_lock); another run of the same command
+    would take the first's checkpoints for its own, so it is refused in one line and touches nothing."""
+    pytest.importorskip("filelock")
+    from filelock import FileLock
+    out = tmp_path / "model"
+    (out / "_checkpoints").mkdir(parents=True)
+    (out / "_checkpoints" / "trainer_state.json").write_text("{}")
+    lock = FileLock(str(out / ".train.lock"), timeout=0)
+    lock.acquire()                                  # the run in progress
+    try:
+        data = tmp_path / "pairs.jsonl"
+        data.write_text(json.dumps({"premise": "A runs.", "hypothesis": "A stops.", "label": "contradiction"}) + "\n")
+        before = sorted(str(p.relative_to(out)) for p in out.rglob("*"))
+        refused(guard("train", out, "--data", data, "--max-steps", "1"), "another training run is working in")
+        assert sorted(str(p.relative_to(out)) for p in out.rglob("*")) == before
+    finally:
+        lock.release()
+
+
 def test_check_outputs_names_each_problem(tmp_path):
     inp = tmp_path / "in.jsonl"
     inp.write_text("{}\n")

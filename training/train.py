@@ -159,7 +159,16 @@ def check_output_dir(output_dir: str | Path, from_checkpoint: str | None = None)
 
 
 def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
-    """Train, save to ``cfg.output_dir`` and return a summary (data counts, steps, wall time)."""
+    """Train, save to ``cfg.output_dir`` and return a summary (data counts, steps, wall time); one
+    process at a time per output folder (``training.folder_lock``: a second is refused at once)."""
+    from training.folder_lock import held
+    out = Path(cfg.output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    with held(out / ".train.lock", "training run"):
+        return _train(cfg, extra)
+
+
+def _train(cfg: TrainConfig, extra: list[Pair] | None) -> dict:
     import torch
     from datasets import Dataset
     from sentence_transformers.cross_encoder import (

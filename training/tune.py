@@ -31,6 +31,7 @@ from pathlib import Path
 
 from guard.nli.learned_gate import BACKWARD_BELOW
 from training.data import DataError
+from training.folder_lock import hold
 
 LABELS = ("contradiction", "tension", "compatible")
 MANIFEST = "tune_manifest.json"
@@ -378,12 +379,12 @@ class Tuner:
                                  if k not in ("pairs", "output_dir", "work_dir", "check")}}
         mfile = work / MANIFEST
         if (work / LOCK).exists():        # a tune's folder: is another process working in it now?
-            self._lock = _hold(work / LOCK)
+            self._lock = hold(work / LOCK, "guard tune")
         if not mfile.exists() and work.exists() and any(p.name != LOCK for p in work.iterdir()):
             raise DataError(f"{work} exists and is not a tune work folder; remove it or give --work")
         work.mkdir(parents=True, exist_ok=True)
         if self._lock is None:
-            self._lock = _hold(work / LOCK)
+            self._lock = hold(work / LOCK, "guard tune")
         if mfile.exists():
             old = json.loads(mfile.read_text())
             if old != manifest:
@@ -551,22 +552,6 @@ def _summaries(rows: list[dict], systems: dict[str, list[str]]) -> dict:
     return {"rows": len(rows), "labels": {lab: labels.count(lab) for lab in LABELS},
             "systems": {name: {k: v for k, v in summarize(labels, tiers, cats, bootstrap=200).items() if k in keep}
                         for name, tiers in systems.items()}}
-
-
-def _hold(path: Path):
-    """The work folder's lock, held while ``Tuner.run`` works (the lock file goes with the folder).
-
-    Why: two tunes of one command — a retried job, a second terminal — would both resume the same
-    work folder, train the final model into one checkpoint folder at once and delete the folder under
-    each other; the second is refused at once instead. A lock left by a killed run is free again (the
-    operating system drops it with the process), so a rerun resumes."""
-    from filelock import FileLock, Timeout
-    lock = FileLock(str(path), timeout=0)
-    try:
-        lock.acquire()
-    except Timeout:
-        raise DataError(f"another guard tune is working in {path.parent}; wait for it to finish") from None
-    return lock
 
 
 def _families(rows: list[dict]) -> list[int] | None:
