@@ -163,9 +163,18 @@ def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
     process at a time per output folder (``training.folder_lock``: a second is refused at once)."""
     from training.folder_lock import held
     out = Path(cfg.output_dir)
+    made = [d for d in (out, *out.parents) if not d.exists()]       # deepest first
     out.mkdir(parents=True, exist_ok=True)
-    with held(out / ".train.lock", "training run"):
-        return _train(cfg, extra)
+    try:
+        with held(out / ".train.lock", "training run"):
+            return _train(cfg, extra)
+    except BaseException:
+        for d in made:                # a run refused before any work leaves no folder behind
+            try:
+                d.rmdir()             # only while empty: an interrupted run's checkpoints stay to resume
+            except OSError:
+                break
+        raise
 
 
 def _train(cfg: TrainConfig, extra: list[Pair] | None) -> dict:
