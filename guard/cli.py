@@ -70,15 +70,29 @@ def main(store: Path = typer.Option(Path(os.environ.get("GUARD_STORE", "claims.s
     _state["t0"] = time.monotonic()
 
 
-def _guard(stages: Optional[str] = None, require_nli: bool = True):
-    from guard.pipeline import Guard, GuardConfig
+def _profile_config():
+    """The ``--profile``'s config, or a usage error naming the profiles."""
+    from guard.pipeline import GuardConfig
     try:
-        cfg = GuardConfig.profile(_state["profile"])
-        if stages:
-            cfg = GuardConfig(stages=tuple(s.strip() for s in stages.replace("+", ",").split(",") if s.strip()))
+        return GuardConfig.profile(_state["profile"])
     except ValueError as exc:
         _die(str(exc), EXIT_USAGE)
-    cfg.nli_model = _state.get("nli_model") or cfg.nli_model
+
+
+def _nli_model(profile_model: str | None) -> str | None:
+    """The NLI model the command runs: ``--nli-model``, else the profile's (None: the shipped default)."""
+    return _state.get("nli_model") or profile_model
+
+
+def _guard(stages: Optional[str] = None, require_nli: bool = True):
+    from guard.pipeline import Guard, GuardConfig
+    cfg = _profile_config()
+    if stages:
+        try:
+            cfg = GuardConfig(stages=tuple(s.strip() for s in stages.replace("+", ",").split(",") if s.strip()))
+        except ValueError as exc:
+            _die(str(exc), EXIT_USAGE)
+    cfg.nli_model = _nli_model(cfg.nli_model)
     cfg.nli_quantize = _state.get("quantize", False)
     cfg.nli_backend = _state.get("nli_backend", "auto")
     cfg.normalizer = _state.get("normalizer") or cfg.normalizer
@@ -496,10 +510,8 @@ def tune(pairs: Path, output_dir: Path,
         from training.data import DataError
         from training.precision import PrecisionError
         from training.tune import TuneConfig, Tuner
-        start = from_model or _state.get("nli_model")          # guard --nli-model M tune …: from M
-        if start is None and _state.get("profile") == "large":   # guard --profile large tune …: its model
-            from guard.nli.scorer import large_model_path
-            start = str(large_model_path())
+        # --from, else the model the command would run: guard --nli-model M / --profile large tune …
+        start = from_model or _nli_model(_profile_config().nli_model)
         cfg = TuneConfig(pairs=str(pairs), output_dir=str(output_dir), from_model=start, folds=folds,
                          epochs=epochs, batch_size=batch_size, learning_rate=lr, max_steps=max_steps, seed=seed,
                          replay=[str(r) for r in replay or []], replay_rows=replay_rows,
