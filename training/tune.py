@@ -309,23 +309,28 @@ class Tuner:
             self.log(f"final model: {time.time() - t:.0f} s")
         summary = json.loads((final / "training_summary.json").read_text())
         report = self._evaluate(rows, folds, table, before_file, oof, start, manifest)
-        gate = self._fit_gate(rows, oof, manifest)
-        gate.save(final / "learned_gate.json")
-        report["gate"] = {"block_threshold": gate.block_threshold_, "warn_threshold": gate.warn_threshold_,
-                          "fitted_on": gate.fitted_on_}
+        gate = self._save_gate(report, self._fit_gate(rows, oof, manifest), final)
         calibration = self._calibrate(rows, oof_file, final)
         if check_rows is not None:
             report["check"] = self._check(check_rows, rows, table, gate, final, start, work)
+        report.update({"calibration": calibration, "training": {k: summary[k] for k in
+                       ("pairs_total", "pairs_by_source", "steps", "wall_seconds", "hardware", "precision")}})
+        return self._finish(report, start, final, work, out, t0)
+
+    @staticmethod
+    def _save_gate(report: dict, gate, final: Path):
+        """The fitted gate beside the model, and its operating point in the report."""
+        gate.save(final / "learned_gate.json")
+        report["gate"] = {"block_threshold": gate.block_threshold_, "warn_threshold": gate.warn_threshold_,
+                          "fitted_on": gate.fitted_on_}
+        return gate
+
+    def _finish(self, report: dict, start: Path, final: Path, work: Path, out: Path, t0: float) -> dict:
+        """The report and card into the finished folder, which then takes OUT's place; the work goes."""
         if self.adapter:
             from guard.nli.adapters import base_of
             report["adapter"] = {"base": base_of(start), **adapter_spec(start)}
-        report.update({"calibration": calibration, "training": {k: summary[k] for k in
-                       ("pairs_total", "pairs_by_source", "steps", "wall_seconds", "hardware", "precision")},
-                       "wall_seconds": round(time.time() - t0, 1)})
-        return self._finish(report, final, work, out)
-
-    def _finish(self, report: dict, final: Path, work: Path, out: Path) -> dict:
-        """The report and card into the finished folder, which then takes OUT's place; the work goes."""
+        report["wall_seconds"] = round(time.time() - t0, 1)
         (final / REPORT).write_text(json.dumps(report, indent=2))
         (final / "README.md").write_text(card(report))
         if self.adapter:
@@ -356,18 +361,11 @@ class Tuner:
                                                                       "_checkpoints"))
             part.rename(final)
         report = self._evaluate(rows, folds, table, before_file, None, start, manifest)
-        gate = self._fit_gate(rows, table, manifest)
-        gate.save(final / "learned_gate.json")
-        report["gate"] = {"block_threshold": gate.block_threshold_, "warn_threshold": gate.warn_threshold_,
-                          "fitted_on": gate.fitted_on_}
+        gate = self._save_gate(report, self._fit_gate(rows, table, manifest), final)
         if check_rows is not None:
             report["check"] = self._check(check_rows, rows, table, gate, None, start, work)
-        if self.adapter:
-            from guard.nli.adapters import base_of
-            report["adapter"] = {"base": base_of(start), **adapter_spec(start)}
-        report.update({"gate_only": True, "calibration": "the starting model's, unchanged", "training": None,
-                       "wall_seconds": round(time.time() - t0, 1)})
-        return self._finish(report, final, work, out)
+        report.update({"gate_only": True, "calibration": "the starting model's, unchanged", "training": None})
+        return self._finish(report, start, final, work, out, t0)
 
     # ---- steps ---------------------------------------------------------------------------------
     def _claim_work(self, work: Path, pairs_path: Path, start: Path) -> dict:
@@ -500,7 +498,7 @@ class Tuner:
         from training.fit_learned_gate import fit_on, pipeline_tiers
         files = {}
         sha = _sha256(Path(self.config.check))[:16]       # a check added or changed on a rerun is scored anew
-        for tag, model in (("before", start), ("tuned", final)) if final is not None else (("before", start),):
+        for tag, model in [("before", start)] + ([("tuned", final)] if final is not None else []):
             files[tag] = work / f"check_{tag}_{sha}.jsonl"
             if not files[tag].exists():
                 self.log(f"check: scoring {len(check_rows)} held-out pairs with the {tag} model")
@@ -511,7 +509,9 @@ class Tuner:
         own = self._own_gate_tiers(check_rows, t_before, files["before"], start)
         if own is not None:
             systems["starting model, its own gate"] = own
-        refit = fit_on(before, list(range(len(rows))), _groups(rows, self.config.folds), nli_temperature=1.0)
+        # --gate-only (final None): the gate given is that very refit, fitted on the same scores and groups
+        refit = gate if final is None else fit_on(before, list(range(len(rows))), _groups(rows, self.config.folds),
+                                                  nli_temperature=1.0)
         systems["starting model, gate refitted on the tuning pairs"] = pipeline_tiers(refit, t_before, idx)
         if final is not None:                               # None: --gate-only, the refitted gate is the product
             systems["tuned model and gate"] = pipeline_tiers(gate, self._table(check_rows, files["tuned"]), idx)
