@@ -428,6 +428,7 @@ def test_gate_only_keeps_the_model_and_refits_its_gate(tmp_path):
     assert (out / "calibration.json").read_text() == (start / "calibration.json").read_text()
     gate = json.loads((out / "learned_gate.json").read_text())
     assert "pairs.jsonl" in gate["fitted_on"] and gate != json.loads((start / "learned_gate.json").read_text())
+    assert "--gate-only" in gate["fitted_on"] and "out-of-fold" not in gate["fitted_on"]   # what it was fitted on
     report = json.loads((out / "tune_report.json").read_text())
     assert report["gate_only"] is True and report["training"] is None
     assert "tuned model and gate" not in report["systems"] and "**gate only**" in (out / "README.md").read_text()

@@ -432,12 +432,15 @@ class Tuner:
             warnings.filterwarnings("ignore", message="Could not find a config file in")
             return train(tc, extra=to_nli_pairs(rows, source=f"claims:{Path(cfg.pairs).name}"))
 
-    def _fit_gate(self, rows: list[dict], oof, manifest: dict):
+    def _fit_gate(self, rows: list[dict], scores, manifest: dict):
         from training.fit_learned_gate import fit_on
-        return fit_on(oof, list(range(len(rows))), _groups(rows, self.config.folds), nli_temperature=1.0,
+        cfg = self.config
+        what = ("the starting model's own NLI scores (guard tune --gate-only; operating point on grouped "
+                f"folds of {cfg.folds})" if cfg.gate_only else
+                f"out-of-fold NLI scores of {cfg.folds} folds grouped by source document (guard tune)")
+        return fit_on(scores, list(range(len(rows))), _groups(rows, cfg.folds), nli_temperature=1.0,
                       fitted_on=(f"{Path(manifest['pairs']).name} (sha256 {manifest['pairs_sha256'][:12]}): "
-                                 f"{len(rows)} pairs; out-of-fold NLI scores of {self.config.folds} folds grouped "
-                                 f"by source document (guard tune); normalizer {self.config.normalizer}"))
+                                 f"{len(rows)} pairs; {what}; normalizer {cfg.normalizer}"))
 
     def _evaluate(self, rows: list[dict], folds: list[int], before, before_file: Path, oof, start: Path,
                   manifest: dict) -> dict:
