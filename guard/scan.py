@@ -157,7 +157,7 @@ class Scanner:
         store = source if isinstance(source, ClaimStore) else ClaimStore(source)
         previous = self.guard.score_cache
         try:
-            pairs = stored_norms(store.active_rows(), self.guard, processes=self.config.processes)
+            pairs = stored_norms(store, store.active_rows(), self.guard, processes=self.config.processes)
             claims, norms = [c for c, _ in pairs], [n for _, n in pairs]
             vectors = None
             if self.config.neighbours > 0 and not self.config.exhaustive:

@@ -94,7 +94,7 @@ class GuardService:
 
     def _norm_rows(self, rows) -> list[tuple[Claim, Norm]]:
         from guard.stored import stored_norms
-        return stored_norms(rows, self.guard)
+        return stored_norms(self.store, rows, self.guard)
 
     def _add_all(self, pairs: list[tuple[Claim, Norm]]) -> None:
         gate = self.guard.nli_gate if pairs else None
@@ -178,7 +178,7 @@ class GuardService:
                 return WriteResult(False, decision, None)
             if before_insert:
                 before_insert()
-            self.store.insert(claim, norm)
+            self.store.insert(claim, norm, build=self.guard.normalizer.build)
             detail = {"tier": decision.tier.value, "reasons": decision.reasons}
             if claim.source:
                 detail["source"] = claim.source
@@ -264,10 +264,10 @@ class GuardService:
             for c, n in zip(claims, norms):
                 r = self.store.row(c.id)
                 if r is None:
-                    self.store.insert(c, n, kind="reference")
+                    self.store.insert(c, n, kind="reference", build=self.guard.normalizer.build)
                     self.store.event("ingest", c.id, {"source": c.source} if c.source else None)
                 elif _changed(r, c):
-                    self.store.revise(c, n)
+                    self.store.revise(c, n, build=self.guard.normalizer.build)
                     self.store.event("ingest-update", c.id, {"source": c.source} if c.source else None)
         return len(claims)
 

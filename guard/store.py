@@ -49,6 +49,10 @@ CREATE TABLE IF NOT EXISTS embeddings (
     claim_id TEXT NOT NULL, model TEXT NOT NULL, text_hash TEXT NOT NULL, vec BLOB NOT NULL,
     PRIMARY KEY (claim_id, model)
 );
+CREATE TABLE IF NOT EXISTS norms (
+    claim_id TEXT NOT NULL, build TEXT NOT NULL, key TEXT NOT NULL, norm TEXT NOT NULL,
+    PRIMARY KEY (claim_id, build)
+);
 CREATE TABLE IF NOT EXISTS nli_scores (
     model TEXT NOT NULL, pair_hash TEXT NOT NULL, logits BLOB NOT NULL,
     UNIQUE (model, pair_hash)
@@ -121,11 +125,10 @@ class ClaimStore:
                      supersedes=r["supersedes"], reason=r["reason"])
 
     @staticmethod
-    def row_norm(r: sqlite3.Row) -> Norm | None:
-        try:
-            return Norm.from_dict(json.loads(r["norm"])) if r["norm"] else None
-        except (ValueError, KeyError, TypeError):
-            return None          # a norm of an older build: renormalised on load
+    def row_norm(r: sqlite3.Row, build: str | None = None) -> Norm | None:
+        """The norm stored with the claim; None where there is none, it does not parse, or (with
+        ``build``) another normalizer build read it — older rows name no build."""
+        return parse_norm(r["norm"], build)
 
     def row(self, claim_id: str) -> sqlite3.Row | None:
         return self.db.execute("SELECT * FROM claims WHERE id=?", (claim_id,)).fetchone()
@@ -169,7 +172,7 @@ class ClaimStore:
         return self._cache_write("INSERT OR REPLACE INTO embeddings (claim_id, model, text_hash, vec) VALUES (?, ?, ?, ?)",
                                  rows)
 
-    def _cache_write(self, sql: str, rows: list[tuple], after: str | None = None) -> bool:
+    def _cache_write(self, sql: str, rows: list[tuple], after: str | None = None, after_args: tuple = ()) -> bool:
         """Best effort: inside a caller's transaction the rows commit with it; otherwise in a short
         one of their own, skipped (False) if the store is busy or read-only — a cache miss costs
         one recomputation, never a failed write."""
@@ -180,7 +183,7 @@ class ClaimStore:
             if db.in_transaction:
                 db.executemany(sql, rows)
                 if after:
-                    db.execute(after)
+                    db.execute(after, after_args)
                 return True
             db.execute("PRAGMA busy_timeout = 2000")       # a cache may wait a little, not a minute
             try:
@@ -188,7 +191,7 @@ class ClaimStore:
                 try:
                     db.executemany(sql, rows)
                     if after:
-                        db.execute(after)
+                        db.execute(after, after_args)
                     db.execute("COMMIT")
                 except BaseException:
                     db.execute("ROLLBACK")
@@ -198,6 +201,25 @@ class ClaimStore:
             return True
         except sqlite3.OperationalError:
             return False
+
+    # ---- the norm cache -----------------------------------------------------------------------
+    # Derived data too: a claim's norm as read by a normalizer build other than the one that wrote
+    # the claim (an upgrade, or another normalizer), keyed by that build and by what was read (text,
+    # scope and window), so each build reads a claim once, not on every open.
+    def norms(self, claim_ids: list[str], build: str) -> dict[str, tuple[str, str]]:
+        return {r["claim_id"]: (r["key"], r["norm"])
+                for r in self._rows_in("SELECT claim_id, key, norm FROM norms WHERE build=? AND claim_id",
+                                       build, claim_ids)}
+
+    def put_norms(self, build: str, rows: list[tuple[str, str, Norm]]) -> bool:
+        """(claim id, key, norm) rows read by ``build``; rows of an earlier build of the same
+        normalizer (the same name before the ``@``) go, as an upgrade replaces its predecessor."""
+        name = build.split("@", 1)[0]
+        return self._cache_write(
+            "INSERT OR REPLACE INTO norms (claim_id, build, key, norm) VALUES (?, ?, ?, ?)",
+            [(cid, build, key, norm_json(n, build)) for cid, key, n in rows],
+            after="DELETE FROM norms WHERE build <> ? AND substr(build, 1, ?) = ?",
+            after_args=(build, len(name) + 1, name + "@"))
 
     # ---- the NLI score cache ---------------------------------------------------------------
     # Derived data too: a cross-encoder's raw logits for one (premise, hypothesis), keyed by the
@@ -264,16 +286,15 @@ class ClaimStore:
         return {r["status"]: r["n"] for r in rows}
 
     # ---- writing (inside ``transaction``) ----------------------------------------------------
-    def insert(self, claim: Claim, norm: Norm | None, kind: str = "claim") -> None:
+    def insert(self, claim: Claim, norm: Norm | None, kind: str = "claim", build: str | None = None) -> None:
         s, w = claim.scope, claim.window
         self.db.execute(
             "INSERT INTO claims(id,text,env,team,tenant,valid_from,valid_until,status,kind,source,created_at,"
             "supersedes,reason,norm) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (claim.id, claim.text, s.env, s.team, s.tenant, *w.to_dict().values(), claim.status.value, kind,
-             claim.source, claim.created_at, claim.supersedes, claim.reason,
-             json.dumps(norm.to_dict()) if norm else None))
+             claim.source, claim.created_at, claim.supersedes, claim.reason, norm_json(norm, build)))
 
-    def revise(self, claim: Claim, norm: Norm | None) -> None:
+    def revise(self, claim: Claim, norm: Norm | None, build: str | None = None) -> None:
         """Replace a claim's content, keeping the old version as a revision row first."""
         old = self.row(claim.id)
         self.db.execute("INSERT INTO revisions(claim_id, row) VALUES (?,?)",
@@ -282,7 +303,7 @@ class ClaimStore:
         self.db.execute("UPDATE claims SET text=?, env=?, team=?, tenant=?, valid_from=?, valid_until=?, source=?, "
                         "supersedes=?, norm=? WHERE id=?",
                         (claim.text, s.env, s.team, s.tenant, *w.to_dict().values(), claim.source, claim.supersedes,
-                         json.dumps(norm.to_dict()) if norm else None, claim.id))
+                         norm_json(norm, build), claim.id))
 
     def set_status(self, claim_id: str, status: Status, reason: str | None = None) -> None:
         self.db.execute("UPDATE claims SET status=?, reason=COALESCE(?, reason) WHERE id=?",
@@ -295,3 +316,23 @@ class ClaimStore:
     def exception(self, claim_id: str, reason: str, conflicts: list[dict]) -> None:
         self.db.execute("INSERT INTO exceptions(claim_id, reason, conflicts) VALUES (?,?,?)",
                         (claim_id, reason, json.dumps(conflicts)))
+
+
+def norm_json(norm: Norm | None, build: str | None) -> str | None:
+    """A norm as stored, stamped with the normalizer build that read it (``guard.normalize.build``)."""
+    if norm is None:
+        return None
+    return json.dumps({**norm.to_dict(), "build": build} if build else norm.to_dict())
+
+
+def parse_norm(text: str | None, build: str | None = None) -> Norm | None:
+    """A stored norm; None where there is none, it does not parse, or ``build`` did not read it."""
+    if not text:
+        return None
+    try:
+        d = json.loads(text)
+        if build is not None and d.get("build") != build:
+            return None
+        return Norm.from_dict(d)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None          # a norm of an older build: read again

@@ -10,12 +10,13 @@ bi-encoder for claims the store already read (10k claims: ~7 s of normalising, ~
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from guard.claims import Claim, Norm
-from guard.store import ClaimStore
+from guard.store import ClaimStore, parse_norm
 
 if TYPE_CHECKING:
     import sqlite3
@@ -24,16 +25,34 @@ if TYPE_CHECKING:
     from guard.pipeline import Guard
 
 
-def stored_norms(rows: "list[sqlite3.Row]", guard: "Guard", processes: int = 1) -> list[tuple[Claim, Norm]]:
-    """Each row's claim with its stored norm where the running normalizer wrote it; the rest (a norm
-    of another normalizer or of an older build) are read again, in worker processes when many."""
+def stored_norms(store: ClaimStore, rows: "list[sqlite3.Row]", guard: "Guard",
+                 processes: int = 1) -> list[tuple[Claim, Norm]]:
+    """Each row's claim with a norm the running normalizer build read: the one stored with the
+    claim, else the store's norm cache; the rest (another normalizer's, an older build's) are read
+    again — in worker processes when many — and cached, so the next open finds them."""
+    build = guard.normalizer.build
     claims = [ClaimStore.row_claim(r) for r in rows]
-    norms = [ClaimStore.row_norm(r) for r in rows]
-    stale = [i for i, n in enumerate(norms) if n is None or n.normalizer != guard.normalizer.name]
-    if stale:
-        for i, n in zip(stale, guard.normalize_claims([claims[i] for i in stale], processes=processes)):
+    norms = [ClaimStore.row_norm(r, build) for r in rows]
+    stale = [i for i, n in enumerate(norms) if n is None]
+    if not stale:
+        return list(zip(claims, norms))
+    keys = {i: norm_key(claims[i]) for i in stale}
+    cached = store.norms([claims[i].id for i in stale], build)
+    for i in stale:
+        got = cached.get(claims[i].id)
+        if got and got[0] == keys[i]:
+            norms[i] = parse_norm(got[1], build)
+    todo = [i for i in stale if norms[i] is None]
+    if todo:
+        for i, n in zip(todo, guard.normalize_claims([claims[i] for i in todo], processes=processes)):
             norms[i] = n
+        store.put_norms(build, [(claims[i].id, keys[i], norms[i]) for i in todo])
     return list(zip(claims, norms))
+
+
+def norm_key(claim: Claim) -> str:
+    """What a norm was read from: the text, scope and window (an ingest may change any of them)."""
+    return text_hash(json.dumps([claim.text, claim.scope.to_dict(), claim.window.to_dict()]))
 
 
 def text_hash(text: str) -> str:

@@ -159,6 +159,36 @@ def test_a_write_goes_on_when_the_model_fails(tmp_path, fake):
     assert [c.text for c in svc.list()] == ["Releases are paused during the freeze. [error]"]
 
 
+def test_a_store_does_not_ask_the_model_again_for_claims_it_read(tmp_path, fake):
+    """Each CLI write is a fresh process that opens the store: the hybrid's model-read norms
+    ("normalizer.hybrid.v1+llm") were taken for another normalizer's and read again on every open —
+    one request per such claim per write. Each open below is a new guard with empty caches."""
+    from guard.pipeline import Guard, GuardConfig
+    from guard.service import GuardService
+
+    def opened(model="fake"):
+        cfg = GuardConfig(normalizer="normalizer.hybrid.v1", stages=("structural",), use_embedder=False,
+                          normalizer_config={"base_url": fake.base_url, "model": model})
+        return GuardService(tmp_path / "s.sqlite", guard=Guard(cfg))
+
+    about = lambda: sum("turned on" in json.dumps(q["body"]) for q in fake.requests)
+    svc = opened()
+    assert svc.remember("It must be turned on.").stored and about() == 1
+    svc.close()
+    for k in range(3):
+        svc = opened()
+        assert svc.remember(f"Backups run every {k + 2} hours.").stored is (k == 0)
+        svc.close()
+    assert about() == 1
+    svc = opened(model="another")                  # another model reads the store once, itself
+    svc.refresh()
+    svc.close()
+    svc = opened(model="another")
+    svc.refresh()
+    svc.close()
+    assert about() == 2
+
+
 def test_cli_without_an_endpoint_says_so_in_one_line(tmp_path):
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
     p = subprocess.run([sys.executable, "-m", "guard.cli", "--store", str(tmp_path / "s.sqlite"), "--profile", "fast",

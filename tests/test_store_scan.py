@@ -93,7 +93,9 @@ def test_a_store_scan_finds_what_a_list_scan_finds_and_reads_again_nothing(examp
     assert g2.score_cache is None                          # the store's cache is detached after the scan
 
 
-def test_a_norm_of_another_normalizer_is_read_again(tmp_path, fast_guard, monkeypatch):
+@pytest.mark.parametrize("stamp", [{"normalizer": "normalizer.elsewhere.v0", "build": "normalizer.elsewhere.v0@1"},
+                                   {"build": "normalizer.rules.v1@000000000000"}], ids=["other-normalizer", "other-build"])
+def test_a_norm_of_another_normalizer_is_read_again(tmp_path, fast_guard, monkeypatch, stamp):
     path = tmp_path / "s.sqlite"
     texts = ["Backups run every 6 hours.", "Backups run every 24 hours.", "The docs site is built with MkDocs."]
     from guard.claims import Claim
@@ -102,7 +104,7 @@ def test_a_norm_of_another_normalizer_is_read_again(tmp_path, fast_guard, monkey
     svc.close()
     db = sqlite3.connect(path)
     norm = json.loads(db.execute("SELECT norm FROM claims WHERE id='c1'").fetchone()[0])
-    db.execute("UPDATE claims SET norm=? WHERE id='c1'", (json.dumps({**norm, "normalizer": "normalizer.elsewhere.v0"}),))
+    db.execute("UPDATE claims SET norm=? WHERE id='c1'", (json.dumps({**norm, **stamp}),))
     db.commit()
     db.close()
     seen = []

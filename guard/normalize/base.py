@@ -71,6 +71,9 @@ class SafeNormalizer:
     def __init__(self, inner: Normalizer):
         self.inner = inner
         self.name = getattr(inner, "name", type(inner).__name__)
+        # what a stored norm must have been read by to be reused (``guard.normalize.build``); a
+        # normalizer that names no build is trusted by its name, as before builds were recorded
+        self.build = getattr(inner, "build", None) or self.name
 
     def normalize(self, text: str, scope: Scope, window: Window) -> Norm:
         norm = fail_open(self.name, text, scope, window, lambda: self.inner.normalize(text, scope, window))

@@ -28,6 +28,7 @@ from typing import Literal, Optional
 from guard.claims import Modality, Norm, Scope, StateVerb, SubjectKind, Window
 from guard.json_text import NoJSONObject, first_json_object, validated
 from guard.normalize.base import register
+from guard.normalize.build import build_id
 from guard.normalize.lexicon import QUANTIFIERS
 from guard.normalize.llm_client import ChatClient, LLMConfig, LLMError
 
@@ -158,6 +159,8 @@ class LLMNormalizer:
         self._cache: LRUCache = LRUCache(maxsize=self.client.config.cache_size)
         self._lock = threading.Lock()
         self._schema = answer_schema()
+        # the model asked (not the endpoint): another model reads statements differently
+        self.build = build_id(self.name, self.client.config.model)
 
     @property
     def model(self) -> str:
@@ -209,6 +212,7 @@ class HybridNormalizer:
         self.llm = llm or LLMNormalizer(**llm_config)      # first: a missing endpoint fails before spaCy loads
         self.rules = rules or RuleNormalizerV2()
         self.asked = 0
+        self.build = build_id(self.name, getattr(self.rules, "build", self.rules.name), self.llm.build)
 
     @staticmethod
     def needs_llm(norm: Norm) -> bool:

@@ -15,6 +15,7 @@ from functools import cached_property
 
 from guard.claims import Modality, Norm, Scope, StateVerb, SubjectKind, Window
 from guard.normalize.base import fail_open, register
+from guard.normalize.build import build_id
 from guard.normalize.lexicon import (FUZZY_SUBJECTS, IMPERATIVE_PREFIXES, MODAL_PREDICATES, MODAL_VERBS,
                                      MODAL_WORDS, NEGATIONS, PERSON_SUBJECTS, POLE, QUANTIFIERS, VERBS)
 from guard.normalize.values import Value, extract_values, primary_value
@@ -217,6 +218,8 @@ class RuleNormalizer:
             use_numpy_blas(self.nlp)
         self.batch_size = batch_size
         self.n_process = n_process or min(2, os.cpu_count() or 1)
+        meta = self.nlp.meta
+        self.build = build_id(self.name, meta.get("lang"), meta.get("name"), meta.get("version"), spacy.__version__)
 
     def normalize(self, text: str, scope: Scope, window: Window) -> Norm:
         return self.normalize_many([(text, scope, window)])[0]
