@@ -42,15 +42,68 @@ def weights_file(model_dir: Path) -> Path | None:
 
 
 def file_fingerprint(path: Path) -> str:
-    """A cheap content hash: size plus the first and last 64 KiB (a safetensors header names every
-    tensor and its offsets; the tail holds the last layers' weights)."""
+    """A digest of the file's whole content (20 hex): what an ONNX export and a store's NLI scores
+    are keyed by.
+
+    Why the whole file: it was size plus the first and last 64 KiB, and a safetensors file keeps
+    its tensors sorted by name, so two models that differ in any middle layer (bert.encoder…)
+    but not in the embeddings or the head shared a fingerprint — the second would run the first's
+    cached ONNX export and read the first's scores from a store (session 33: one query weight of
+    the shipped model changed, same fingerprint). Hashing is ~45 ms for the default model and
+    ~0.5 s for the large one, so a digest is remembered per file state (path, size, inode, mtime
+    and ctime: any rewrite changes ctime) in the cache folder; a cold start reads it back."""
+    st = path.stat()
+    key = f"{path.resolve()}|{st.st_size}|{st.st_ino}|{st.st_mtime_ns}|{st.st_ctime_ns}"
+    known = _fingerprints()
+    if key in known:
+        return known[key]
     h = hashlib.sha1()
-    size = path.stat().st_size
     with path.open("rb") as fh:
-        h.update(str(size).encode() + fh.read(65536))
-        fh.seek(max(0, size - 65536))
-        h.update(fh.read())
-    return h.hexdigest()[:20]
+        while chunk := fh.read(1 << 20):
+            h.update(chunk)
+    digest = h.hexdigest()[:20]
+    known[key] = digest
+    _remember_fingerprints(known)
+    return digest
+
+
+_FINGERPRINTS: dict[str, str] | None = None
+MAX_FINGERPRINTS = 512
+
+
+def _fingerprint_file() -> Path:
+    return cache_dir() / "fingerprints.json"
+
+
+def _fingerprints() -> dict[str, str]:
+    global _FINGERPRINTS
+    if _FINGERPRINTS is None:
+        got = read_json(_fingerprint_file())
+        _FINGERPRINTS = {k: v for k, v in got.items() if isinstance(k, str) and isinstance(v, str)} \
+            if isinstance(got, dict) else {}
+    return _FINGERPRINTS
+
+
+def _remember_fingerprints(known: dict[str, str]) -> None:
+    """Best effort, atomic (another process's copy is replaced whole, never torn): a digest that is
+    not kept is computed again next time."""
+    f = _fingerprint_file()
+    try:
+        f.parent.mkdir(parents=True, exist_ok=True)
+        keep = dict(list(known.items())[-MAX_FINGERPRINTS:])
+        fd, tmp = tempfile.mkstemp(dir=f.parent, suffix=".json.tmp")
+    except OSError as exc:
+        log.debug("fingerprints not remembered (%s)", exc)
+        return
+    try:
+        with os.fdopen(fd, "w") as fh:
+            json.dump(keep, fh)
+        os.replace(tmp, f)
+    except OSError as exc:
+        log.debug("fingerprints not remembered (%s)", exc)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 DEFAULT_CACHE_MB = 2048

@@ -80,6 +80,39 @@ def test_an_export_is_keyed_by_the_weights_and_made_once_under_concurrency(tmp_p
         del os.environ["GUARD_CACHE_DIR"]
 
 
+def test_models_differing_in_a_middle_layer_get_their_own_export_and_scores(tmp_path, monkeypatch):
+    """The fingerprint read only the file's two ends; safetensors sorts tensors by name, so a model
+    with another encoder layer but the same embeddings and head ran the first model's cached
+    export and read its scores from a store."""
+    import guard.onnx_runtime as ort_mod
+    from safetensors.torch import load_file, save_file
+
+    from guard.nli.scorer import NLIScorer, default_model_path
+    monkeypatch.setenv("GUARD_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(ort_mod, "_FINGERPRINTS", None)
+    a, b = tmp_path / "a", tmp_path / "b"
+    for d in (a, b):
+        shutil.copytree(default_model_path(), d, ignore=shutil.ignore_patterns("onnx"))
+    weights = load_file(str(b / "model.safetensors"))
+    name = next(k for k in weights if "layer.2.attention.self.query.weight" in k)
+    weights[name] = weights[name] * 0.0                         # another model, same ends of the file
+    save_file(weights, str(b / "model.safetensors"), metadata={"format": "pt"})
+    assert (a / "model.safetensors").stat().st_size == (b / "model.safetensors").stat().st_size
+    assert export_path(a, "cross-encoder") != export_path(b, "cross-encoder")
+    sa, sb = NLIScorer(str(a)), NLIScorer(str(b))
+    assert sa.fingerprint != sb.fingerprint                        # a store's NLI cache keeps them apart
+    pa, pb = sa.predict(PAIRS[:2]), sb.predict(PAIRS[:2])
+    assert max(abs(x[k] - y[k]) for x, y in zip(pa, pb) for k in x) > 1e-3
+    # each digest is remembered by the file's state: a later process reads it back, and a file
+    # rewritten in place (same size) is hashed again
+    remembered = ort_mod.read_json(tmp_path / "cache" / "fingerprints.json")
+    assert sorted(remembered.values()) == sorted({export_path(a, "cross-encoder").stem.split("-", 2)[-1],
+                                                  export_path(b, "cross-encoder").stem.split("-", 2)[-1]})
+    before = export_path(a, "cross-encoder")
+    shutil.copyfile(b / "model.safetensors", a / "model.safetensors")
+    assert export_path(a, "cross-encoder") == export_path(b, "cross-encoder") != before
+
+
 def test_no_export_possible_falls_back_to_torch(tmp_path, caplog):
     from guard.nli.scorer import NLIScorer, default_model_path
     blocked = tmp_path / "not-a-dir"
