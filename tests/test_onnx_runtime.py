@@ -84,9 +84,9 @@ def test_models_differing_in_a_middle_layer_get_their_own_export_and_scores(tmp_
     """The fingerprint read only the file's two ends; safetensors sorts tensors by name, so a model
     with another encoder layer but the same embeddings and head ran the first model's cached
     export and read its scores from a store."""
-    import guard.onnx_runtime as ort_mod
     from safetensors.torch import load_file, save_file
 
+    import guard.onnx_runtime as ort_mod
     from guard.nli.scorer import NLIScorer, default_model_path
     monkeypatch.setenv("GUARD_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(ort_mod, "_FINGERPRINTS", None)
