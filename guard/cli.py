@@ -581,10 +581,13 @@ def _read_json(path: str):
         raise ClaimError(f"cannot read {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise ClaimError(f"{path} is not UTF-8 text") from None
+    from guard.jsonl import TooDeep, loads
     try:
-        return json.loads(raw)
+        return loads(raw)
     except json.JSONDecodeError as exc:
         raise ClaimError(f"{path}: not JSON ({exc.msg} at line {exc.lineno})") from None
+    except TooDeep as exc:
+        raise ClaimError(f"{path}: not JSON ({exc})") from None
 
 
 def _answer(handler: str, body, trace: Optional[Path], engine: bool = False, source: str | None = None) -> None:

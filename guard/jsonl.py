@@ -15,6 +15,20 @@ from guard.claims import ClaimError
 T = TypeVar("T")
 
 
+class TooDeep(ValueError):
+    """JSON nested deeper than Python's parser goes (~1,000 levels)."""
+
+
+def loads(text: str):
+    """``json.loads``, where nesting too deep for the parser is bad input (``TooDeep``), not the
+    RecursionError that reached users as "error: RecursionError: maximum recursion depth exceeded"
+    (exit 1, as if the guard had failed) and ended a whole ingest over one line."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise TooDeep("nested too deeply") from None
+
+
 def read_jsonl(path: str | Path, parse: Callable[[dict], T]) -> tuple[list[tuple[int, T]], list[str]]:
     """Returns ([(line number, parsed)], [error messages naming the line])."""
     path = Path(path)
@@ -37,9 +51,12 @@ def read_jsonl(path: str | Path, parse: Callable[[dict], T]) -> tuple[list[tuple
             errors.append(f"{path}:{lineno}: not valid UTF-8")
             continue
         try:
-            obj = json.loads(text)
+            obj = loads(text)
         except json.JSONDecodeError as exc:
             errors.append(f"{path}:{lineno}: malformed JSON ({exc.msg})")
+            continue
+        except TooDeep as exc:
+            errors.append(f"{path}:{lineno}: malformed JSON ({exc})")
             continue
         try:
             ok.append((lineno, parse(obj)))

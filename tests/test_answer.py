@@ -235,6 +235,9 @@ def test_cli_exit_codes_and_trace(tmp_path):
     bad.write_text("{nope")
     r = cli("answer", "check", str(bad))
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "not JSON" in r.stderr
+    bad.write_text("[" * 100_000 + "]" * 100_000)         # was a RecursionError, exit 1
+    r = cli("answer", "check", str(bad))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "not JSON (nested too deeply)" in r.stderr
 
 
 def test_http_answer_endpoints(tmp_path):

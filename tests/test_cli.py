@@ -64,7 +64,8 @@ def _pairs_file(path: Path):
             "incoming": {"text": "Deploys must use a red canary.", "scope": {"env": None}}}
     lines = [json.dumps(good).encode(), b"{not json", json.dumps({"id": "p2", "existing": {"text": ""},
                                                                      "incoming": {"text": "a"}}).encode(),
-             b"\xff\xfe bad bytes", json.dumps({**good, "id": "p3"}).encode()]
+             b"\xff\xfe bad bytes", json.dumps({**good, "id": "p3"}).encode(),
+             b"[" * 100_000 + b"]" * 100_000]      # deeper than Python's parser: was a RecursionError, exit 1
     path.write_bytes(b"\n".join(lines) + b"\n")
 
 
@@ -75,7 +76,8 @@ def test_compare_skips_bad_lines_with_line_numbers(tmp_path):
     r = guard("compare", str(pf), "--out", str(out), "--stages", "structural")
     assert r.returncode == 0, r.stderr
     assert ":2: malformed JSON" in r.stderr and ":3: text is empty" in r.stderr and ":4: not valid UTF-8" in r.stderr
-    assert "skipped 3 bad line(s)" in r.stderr
+    assert ":6: malformed JSON (nested too deeply)" in r.stderr
+    assert "skipped 4 bad line(s)" in r.stderr
     recs = [json.loads(x) for x in out.read_text().splitlines()]
     assert [x["id"] for x in recs] == ["p1", "p3"]
     assert set(recs[0]) == {"id", "tier", "verdict", "stage", "confidence", "reason"}
