@@ -73,6 +73,9 @@ class Guard:
         self.config.validate()
         inner = normalizer or get_normalizer(self.config.normalizer, **self.config.normalizer_config)
         self.normalizer = SafeNormalizer(inner)
+        # what a worker process needs to build the same normalizer (a given instance: its defaults;
+        # the pool checks the workers' build against this one's either way)
+        self._normalizer_config = {} if normalizer is not None else dict(self.config.normalizer_config)
         self.comparator = StructuralComparator()
         self.judge = Judge()
         self._nli_gate = nli_gate
@@ -141,7 +144,8 @@ class Guard:
         from guard.normalize.pool import normalize_in_pool, poolable
         if processes > 1 and len(items) >= min_pool and poolable(self.normalizer.name):
             try:
-                return normalize_in_pool(self.normalizer.name, items, processes, progress)
+                return normalize_in_pool(self.normalizer.name, items, processes, progress,
+                                         config=self._normalizer_config, build=self.normalizer.build)
             except Exception as exc:  # noqa: BLE001 — a pool is an optimisation, never a failure
                 log.warning("normaliser pool failed (%s); normalising in this process", exc)
         norms: list[Norm] = []

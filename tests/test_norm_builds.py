@@ -174,3 +174,19 @@ def test_a_read_only_store_still_opens_and_reads_its_claims(tmp_path, v2_guard):
     assert pairs[0][1].subject == "page"
     assert not ro.put_norms(v2_guard.normalizer.build, [("r1", "k", pairs[0][1])])
     ro.close()
+
+
+def test_pool_workers_reading_with_another_build_are_not_trusted(normalizer_v2, caplog):
+    """A scan normalises big batches in worker processes, which build the normalizer by name; a
+    guard whose normalizer was built otherwise would have cached the workers' readings under its
+    own build. The workers now say which build read, and another build means normalising here."""
+    import logging
+    g = Guard(GuardConfig(stages=("structural",)), normalizer=normalizer_v2)
+    claims = [Claim(text=f"The svc-{i} listens on port {8000 + i}.", id=f"c{i}") for i in range(24)]
+    here = [g.normalizer.normalize(c.text, c.scope, c.window) for c in claims]
+    with caplog.at_level(logging.WARNING, logger="guard.pipeline"):
+        assert g.normalize_claims(claims, processes=2, min_pool=10) == here
+        assert "pool failed" not in caplog.text                    # the same build: the pool's readings
+        g.normalizer.build = "normalizer.rules.v2@customised"      # e.g. another spaCy model given by hand
+        assert g.normalize_claims(claims, processes=2, min_pool=10) == here
+    assert "the pool's workers read with normalizer.rules.v2@" in caplog.text

@@ -20,14 +20,14 @@ log = logging.getLogger(__name__)
 _WORKER = None
 
 
-def _init(name: str, parent: int | None = None) -> None:
+def _init(name: str, parent: int | None = None, config: dict | None = None) -> None:
     global _WORKER
     from guard.normalize.base import SafeNormalizer, get_normalizer
     from guard.normalize.blas_ops import single_threaded_blas
     if parent is not None:
         exit_with_parent(parent)
     single_threaded_blas()            # a worker per core: numpy's GEMM on this worker's core only
-    _WORKER = SafeNormalizer(get_normalizer(name, gemm="numpy"))
+    _WORKER = SafeNormalizer(get_normalizer(name, **{**(config or {}), "gemm": "numpy"}))
 
 
 def exit_with_parent(parent: int, every: float = 0.5) -> None:
@@ -46,14 +46,19 @@ def exit_with_parent(parent: int, every: float = 0.5) -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
-def executor(name: str, processes: int) -> ProcessPoolExecutor:
-    """``processes`` spawned whole-normalizer workers that end with this process."""
+def executor(name: str, processes: int, config: dict | None = None) -> ProcessPoolExecutor:
+    """``processes`` spawned whole-normalizer workers (built with ``config``, as the caller's
+    normalizer was) that end with this process."""
     return ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn"), initializer=_init,
-                               initargs=(name, os.getpid()))
+                               initargs=(name, os.getpid(), config))
 
 
-def _run(items: list[tuple[str, Scope, Window]]) -> list[Norm]:
-    return _WORKER.normalize_many(items)
+class OtherBuild(RuntimeError):
+    """The workers read statements with another normalizer build than the caller's."""
+
+
+def _run(items: list[tuple[str, Scope, Window]]) -> tuple[str, list[Norm]]:
+    return _WORKER.build, _WORKER.normalize_many(items)
 
 
 def poolable(name: str) -> bool:
@@ -61,10 +66,15 @@ def poolable(name: str) -> bool:
 
 
 def normalize_in_pool(name: str, items: list[tuple[str, Scope, Window]], processes: int,
-                      progress=None) -> list[Norm]:
+                      progress=None, config: dict | None = None, build: str | None = None) -> list[Norm]:
     """The norms of ``items`` in order, computed once per distinct (text, scope, window) by
     ``processes`` spawned workers. Spawned, not forked: the parent may hold torch's thread pool.
-    ``progress(n)`` hears of each finished slice (repeated statements counted at the end)."""
+    ``progress(n)`` hears of each finished slice (repeated statements counted at the end).
+
+    ``build``: the caller's normalizer build (``guard.normalize.build``); workers that read with
+    another (the caller's normalizer was built with settings ``config`` does not carry, or is not
+    the registered one) raise ``OtherBuild`` instead of returning readings the caller's own
+    normalizer would not give — a store caches the norms under the caller's build."""
     keys = [(t, repr(s), repr(w)) for t, s, w in items]
     first: dict = {}
     for i, k in enumerate(keys):
@@ -73,9 +83,11 @@ def normalize_in_pool(name: str, items: list[tuple[str, Scope, Window]], process
     n_chunks = max(processes * 4, len(unique) // 4000)    # slices small enough that both workers stay busy
     size = max(1, -(-len(unique) // n_chunks))
     chunks = [unique[s:s + size] for s in range(0, len(unique), size)]
-    with executor(name, processes) as ex:
+    with executor(name, processes, config) as ex:
         norms = []
-        for part in ex.map(_run, chunks):
+        for read_by, part in ex.map(_run, chunks):
+            if build is not None and read_by != build:
+                raise OtherBuild(f"the pool's workers read with {read_by}, this process with {build}")
             norms += part
             if progress:
                 progress(len(part))
