@@ -50,6 +50,16 @@ def as_older_release(path, claim_id: str, stamp: str | None) -> None:
     db.close()
 
 
+def older_store(tmp_path, guard):
+    """A store holding PAGE_0 as reference fact "r1", read as an older release read it."""
+    path = tmp_path / "s.sqlite"
+    svc = GuardService(path, guard=guard)
+    svc.ingest([Claim(text=PAGE_0, id="r1")])
+    svc.close()
+    as_older_release(path, "r1", None)
+    return path
+
+
 def claims_digest(path) -> str:
     db = sqlite3.connect(path)
     rows = db.execute("SELECT * FROM claims ORDER BY id").fetchall()
@@ -145,12 +155,7 @@ def test_an_upgrade_replaces_its_predecessors_cached_readings(tmp_path):
 def test_a_cached_reading_of_other_words_or_scope_is_not_reused(tmp_path, v2_guard, monkeypatch):
     """An older release may revise a claim (ingest) after the new one cached its reading: the cache
     is keyed by what was read, so the revised claim is read again."""
-    path = tmp_path / "s.sqlite"
-    svc = GuardService(path, guard=v2_guard)
-    svc.ingest([Claim(text=PAGE_0, id="r1")])
-    svc.close()
-    as_older_release(path, "r1", None)
-    store = ClaimStore(path)
+    store = ClaimStore(older_store(tmp_path, v2_guard))
     seen = counting(monkeypatch, v2_guard)
     stored_norms(store, store.active_rows(), v2_guard)
     moved = Claim(text=PAGE_0, id="r1", scope=Scope(env="prod"))
@@ -163,12 +168,7 @@ def test_a_cached_reading_of_other_words_or_scope_is_not_reused(tmp_path, v2_gua
 
 
 def test_a_read_only_store_still_opens_and_reads_its_claims(tmp_path, v2_guard):
-    path = tmp_path / "s.sqlite"
-    svc = GuardService(path, guard=v2_guard)
-    svc.ingest([Claim(text=PAGE_0, id="r1")])
-    svc.close()
-    as_older_release(path, "r1", None)
-    ro = ClaimStore(path)
+    ro = ClaimStore(older_store(tmp_path, v2_guard))
     ro.db.execute("PRAGMA query_only=ON")                      # every write fails, as on read-only media
     pairs = stored_norms(ro, ro.active_rows(), v2_guard)
     assert pairs[0][1].subject == "page"
