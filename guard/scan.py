@@ -262,6 +262,17 @@ def _finding(a: Claim, b: Claim, pj: PairJudgement, na: Norm, nb: Norm) -> dict:
     return out
 
 
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value):
+    """A text cell a spreadsheet would run as a formula gets a leading apostrophe (OWASP's CSV
+    injection advice). Why: claims come from teams and agents, and a report is opened in Excel or
+    Sheets — "=HYPERLINK(…)" stored as a claim ran as a formula there. Only the CSV report: the
+    JSONL and Parquet reports keep the text as written."""
+    return "'" + value if isinstance(value, str) and value.startswith(_FORMULA_START) else value
+
+
 def write_report(report: ScanReport, out: str | Path, fmt: str) -> Path:
     """Written beside ``out`` and renamed over it when complete (``safe_output.atomic_write``)."""
     from guard.safe_output import atomic_write
@@ -278,7 +289,8 @@ def write_report(report: ScanReport, out: str | Path, fmt: str) -> Path:
             w = csv.DictWriter(fh, fieldnames=cols, extrasaction="ignore")
             w.writeheader()
             for f in report.findings:
-                w.writerow({**f, "p_contradiction": f.get("nli", {}).get("p_contradiction", "")})
+                w.writerow({**{k: csv_cell(v) for k, v in f.items()},
+                            "p_contradiction": f.get("nli", {}).get("p_contradiction", "")})
     elif fmt == "parquet":
         try:
             import pyarrow as pa

@@ -131,3 +131,25 @@ def test_ingest_then_scan_store_and_csv(tmp_path):
     assert "1 block" in r.stdout
     text = out.read_text()
     assert text.startswith("tier,existing_id,incoming_id") and "a,b" in text and ",c,d" not in text
+
+
+def test_the_csv_report_does_not_hand_a_spreadsheet_formulas(tmp_path):
+    """Claims come from teams and agents; a text a spreadsheet runs as a formula is written with a
+    leading apostrophe in the CSV report, and kept as written in the JSONL one."""
+    import csv
+    st = tmp_path / "s.sqlite"
+    src = tmp_path / "claims.jsonl"
+    hostile = ['=HYPERLINK("http://x.example") The API gateway listens on port 8443.',
+               "+The API gateway listens on port 9443.", "-The API gateway listens on port 7443.",
+               "@The API gateway listens on port 6443."]
+    src.write_text("\n".join(json.dumps({"id": f"h{i}", "text": t}) for i, t in enumerate(hostile)) + "\n")
+    assert guard("ingest", str(src), store=st).returncode == 0
+    out, raw = tmp_path / "r.csv", tmp_path / "r.jsonl"
+    for o in (out, raw):
+        r = guard("scan", str(st), "--out", str(o), "--neighbours", "0", "--fail-on", "never", store=st)
+        assert r.returncode == 0, r.stderr
+    rows = list(csv.DictReader(out.open(newline="")))
+    cells = [row[c] for row in rows for c in ("existing", "incoming")]
+    assert cells and all(c[0] == "'" and c[1:] in hostile for c in cells)
+    kept = [json.loads(x) for x in raw.read_text().splitlines()]
+    assert {f["existing"] for f in kept} | {f["incoming"] for f in kept} <= set(hostile)
