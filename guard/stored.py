@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from guard.claims import Claim, Norm
+from guard.normalize.base import is_provisional
 from guard.store import ClaimStore, parse_norm
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ def stored_norms(store: ClaimStore, rows: "list[sqlite3.Row]", guard: "Guard",
     again — in worker processes when many — and cached, so the next open finds them."""
     build = guard.normalizer.build
     claims = [ClaimStore.row_claim(r) for r in rows]
-    norms = [ClaimStore.row_norm(r, build) for r in rows]
+    norms = [_usable(ClaimStore.row_norm(r, build)) for r in rows]
     stale = [i for i, n in enumerate(norms) if n is None]
     if not stale:
         return list(zip(claims, norms))
@@ -41,13 +42,18 @@ def stored_norms(store: ClaimStore, rows: "list[sqlite3.Row]", guard: "Guard",
     for i in stale:
         got = cached.get(claims[i].id)
         if got and got[0] == keys[i]:
-            norms[i] = parse_norm(got[1], build)
+            norms[i] = _usable(parse_norm(got[1], build))
     todo = [i for i in stale if norms[i] is None]
     if todo:
         for i, n in zip(todo, guard.normalize_claims([claims[i] for i in todo], processes=processes)):
             norms[i] = n
-        store.put_norms(build, [(claims[i].id, keys[i], norms[i]) for i in todo])
+        store.put_norms(build, [(claims[i].id, keys[i], norms[i]) for i in todo if not is_provisional(norms[i])])
     return list(zip(claims, norms))
+
+
+def _usable(norm: Norm | None) -> Norm | None:
+    """A stored norm to reuse; None for one to read again (see ``is_provisional``)."""
+    return None if norm is None or is_provisional(norm) else norm
 
 
 def norm_key(claim: Claim) -> str:

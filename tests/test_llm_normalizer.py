@@ -61,8 +61,11 @@ def test_chatter_around_the_json_is_tolerated(fake):
     ("[html]", "not a chat completion"), ("[error]", "HTTP 500"), ("[huge]", "subject"),
 ])
 def test_a_bad_answer_fails_open_with_its_reason(fake, cue, reason):
+    from guard.normalize.base import is_provisional
     _, norm = norm_with(fake, f"Releases are paused. {cue}", max_retries=1)
-    assert norm.is_unknown and reason in norm.error and norm.error.startswith("llm: ")
+    assert norm.is_unknown and reason in norm.error and "llm: " in norm.error
+    # an endpoint that could not answer may answer later; a bad answer to this statement will not
+    assert is_provisional(norm) is (cue == "[error]")
 
 
 def test_a_value_the_model_invented_is_dropped(fake):
@@ -96,7 +99,7 @@ def test_a_server_without_json_schema_gets_plain_json():
 
 
 def test_answers_are_cached_by_text_and_failures_are_not(fake):
-    n, _ = norm_with(fake, PORT)
+    n, _ = norm_with(fake, PORT, cooldown_s=0)
     n.normalize_many([(PORT, Scope(env="prod"), Window()), (PORT, Scope(), Window())])
     assert len(fake.requests) == 1
     again = n.normalize(PORT, Scope(env="dev"), Window())
@@ -104,6 +107,54 @@ def test_answers_are_cached_by_text_and_failures_are_not(fake):
     n.normalize("Flaky one. [error]", Scope(), Window())
     n.normalize("Flaky one. [error]", Scope(), Window())
     assert len(fake.requests) == 1 + 2 * 3           # each write asks again (3 attempts each)
+
+
+def test_an_endpoint_found_down_is_not_asked_again_until_the_cooldown_ends(fake):
+    """Opening a store whose claims were written during an outage asks again for each of them; a
+    down endpoint must cost one wait, not one per claim."""
+    fake.mode = "[error]"
+    n = LLMNormalizer(base_url=fake.base_url, model="fake", timeout_s=2, backoff_s=0.01, max_retries=1,
+                      concurrency=1, cooldown_s=0.6)
+    t = time.perf_counter()
+    norms = n.normalize_many([(f"Statement {i} must hold.", Scope(), Window()) for i in range(12)])
+    assert len(fake.requests) == 2 and time.perf_counter() - t < 1.5      # one statement's two attempts
+    assert all(x.is_unknown and "not asked again" in x.error for x in norms[1:])
+    time.sleep(0.7)
+    fake.mode = ""
+    assert not n.normalize("Statement 1 must hold.", Scope(), Window()).is_unknown
+    assert len(fake.requests) == 3
+
+
+def test_a_claim_written_during_an_outage_is_read_again_when_the_endpoint_is_back(tmp_path):
+    """Its norm was kept as unknown for good: structure never again saw the claim, and a conflicting
+    write went in. Now a store reads it again on the next open, and keeps the reading."""
+    from guard.pipeline import Guard, GuardConfig
+    from guard.service import GuardService
+    answers = {t: {"modality": "must", "subject": "the API", "object": "listen", "value": f"port {p}",
+                   "attribute": "port", "theme": None, "subject_kind": "PRESENT", "exclusive": False, "qualifiers": []}
+               for t, p in ((PORT, 8443), ("The API listens on port 9443.", 9443))}
+
+    def opened(fake):
+        cfg = GuardConfig(normalizer="normalizer.llm.v1", stages=("structural",), use_embedder=False,
+                          normalizer_config={"base_url": fake.base_url, "model": "fake", "max_retries": 0})
+        return GuardService(tmp_path / "s.sqlite", guard=Guard(cfg))
+
+    with FakeLLM(answers=answers) as fake:
+        fake.mode = "[error]"                                    # the endpoint is down
+        svc = opened(fake)
+        assert svc.remember(PORT).stored
+        svc.close()
+        fake.mode = ""                                           # and back
+        svc = opened(fake)
+        res = svc.remember("The API listens on port 9443.")
+        svc.close()
+        assert not res.stored and "8443" in res.decision.reasons[0]
+        asked = lambda: sum(PORT in json.dumps(q["body"]) for q in fake.requests)
+        assert asked() == 2
+        svc = opened(fake)                                       # the new reading was kept
+        svc.refresh()
+        svc.close()
+        assert asked() == 2
 
 
 def test_a_batch_runs_concurrently_within_the_cap():

@@ -52,6 +52,17 @@ def _import_builtins() -> None:
     import guard.normalize.llm  # noqa: F401  (registers normalizer.llm.v1, normalizer.hybrid.v1)
 
 
+PROVISIONAL = "unavailable: "
+
+
+def is_provisional(norm: Norm) -> bool:
+    """A norm its normalizer could not make *for now* (its backend was down, e.g. the LLM endpoint),
+    as opposed to one it could not make of this statement. Why it matters: a store keeps the norm
+    of every claim, and a claim written during an outage would have kept no structure for good;
+    a store reads provisional norms again when opened, and never caches them."""
+    return bool(norm.error) and norm.error.startswith(PROVISIONAL)
+
+
 def fail_open(name: str, text: str, scope: Scope, window: Window, read: Callable[[], Norm]) -> Norm:
     """``read()``, or an unknown norm that says why when it raises: one statement's error costs
     that statement its structure, never the write, and never its batch-mates' norms."""

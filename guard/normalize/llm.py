@@ -27,10 +27,10 @@ from typing import Literal, Optional
 
 from guard.claims import Modality, Norm, Scope, StateVerb, SubjectKind, Window
 from guard.json_text import NoJSONObject, first_json_object, validated
-from guard.normalize.base import register
+from guard.normalize.base import PROVISIONAL, register
 from guard.normalize.build import build_id
 from guard.normalize.lexicon import QUANTIFIERS
-from guard.normalize.llm_client import ChatClient, LLMConfig, LLMError
+from guard.normalize.llm_client import ChatClient, EndpointDown, LLMConfig, LLMError
 
 log = logging.getLogger(__name__)
 
@@ -192,6 +192,9 @@ class LLMNormalizer:
             ans = self.client.complete([{"role": "system", "content": SYSTEM_PROMPT},
                                         {"role": "user", "content": text}], self._schema)
             norm = to_norm(first_json_object(ans.content), text, Scope(), Window(), self.name)
+        except EndpointDown as exc:          # the next open of a store asks again (is_provisional)
+            log.warning("LLM normalizer failed on %r: %s", text[:60], exc)
+            return f"{PROVISIONAL}llm: {exc}"
         except (LLMError, NoJSONObject, ValueError) as exc:
             log.warning("LLM normalizer failed on %r: %s", text[:60], exc)
             return f"llm: {exc}"

@@ -27,6 +27,11 @@ class LLMError(RuntimeError):
     """A request that produced no usable answer; ``str()`` is the one-line reason."""
 
 
+class EndpointDown(LLMError):
+    """The endpoint could not answer (timeouts, no connection, 5xx/429 after the retries), or did
+    not a moment ago: a later request may well succeed, unlike a bad answer to this statement."""
+
+
 @dataclass
 class LLMConfig:
     base_url: str | None = None          # e.g. http://127.0.0.1:8080/v1 ; env GUARD_LLM_BASE_URL
@@ -38,6 +43,7 @@ class LLMConfig:
     concurrency: int = 4                 # requests in flight at once, across all threads
     max_tokens: int = 400
     cache_size: int = 4096               # normalised texts remembered (successful answers only)
+    cooldown_s: float = 30.0             # after the endpoint is found down, requests fail at once this long
 
     def resolved(self) -> "LLMConfig":
         """Fill unset fields from the environment and check that an endpoint is named."""
@@ -56,8 +62,8 @@ class LLMConfig:
                              f"and {ENV_MODEL}")
         if not cfg.base_url.startswith(("http://", "https://")):
             raise ValueError(f"{ENV_BASE_URL} must be an http(s) URL, got {cfg.base_url!r}")
-        if cfg.timeout_s <= 0 or cfg.max_retries < 0 or cfg.concurrency < 1:
-            raise ValueError("LLM timeout must be > 0, retries >= 0 and concurrency >= 1")
+        if cfg.timeout_s <= 0 or cfg.max_retries < 0 or cfg.concurrency < 1 or cfg.cooldown_s < 0:
+            raise ValueError("LLM timeout must be > 0, retries >= 0, concurrency >= 1 and cooldown >= 0")
         return cfg
 
 
@@ -83,6 +89,10 @@ class ChatClient:
         self._format = "json_schema"
         self._lock = threading.Lock()
         self.usage = {"requests": 0, "prompt_tokens": 0, "completion_tokens": 0, "failures": 0}
+        # a circuit breaker: once the endpoint is found down, the next requests fail at once for
+        # ``cooldown_s`` instead of each waiting out its own timeouts and retries (opening a store
+        # whose claims were written during an outage asks again for each of them)
+        self._down_until, self._down_reason = 0.0, ""
 
     @property
     def url(self) -> str:
@@ -103,6 +113,9 @@ class ChatClient:
         headers = {"Authorization": f"Bearer {self.config.api_key}"} if self.config.api_key else {}
         attempt = 0
         t0 = time.perf_counter()
+        wait = self._down_until - time.monotonic()
+        if wait > 0:
+            raise EndpointDown(f"{self._down_reason}; not asked again for {wait:.0f} s")
         while True:
             fmt = self._format
             try:
@@ -132,9 +145,13 @@ class ChatClient:
                         attempt += 1
                         continue
             if not transient or attempt >= self.config.max_retries:
+                reason += f" ({attempt + 1} attempts)" if attempt else ""
                 with self._lock:
                     self.usage["failures"] += 1
-                raise LLMError(reason + (f" ({attempt + 1} attempts)" if attempt else ""))
+                    if transient:
+                        self._down_until = time.monotonic() + self.config.cooldown_s
+                        self._down_reason = reason
+                raise (EndpointDown if transient else LLMError)(reason)
             time.sleep(min(8.0, self.config.backoff_s * 2 ** attempt) * (0.5 + random.random() / 2))
             attempt += 1
 
