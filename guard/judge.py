@@ -45,7 +45,11 @@ class PairJudgement:
 
     @property
     def reason(self) -> str:
-        if self.stage == "nli" and self.nli is not None:
+        """The deciding stage's reason. A learned-gate decision (stage "gate") gave the structural
+        verdict's until session 33: the shipped example scan's six gate blocks read "different
+        subjects", and a floor's "capped at warn" never showed; the gate's reason names its
+        probabilities, the NLI scores and the structural verdict it weighed."""
+        if self.stage in ("nli", "gate") and self.nli is not None:
             return self.nli.reason
         return self.verdict.reason
 

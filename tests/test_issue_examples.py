@@ -83,3 +83,9 @@ def test_unrelated_statements_that_share_a_word_are_not_blocked(default_guard):
     for j in js[:2]:
         assert j.nli.gates["p_gate"]["contradiction"] >= j.nli.gates["thresholds"]["block"]    # the gate said block
         assert "similarity floor" in j.nli.reason
+    # what a user reads (the CLI line, a 409's reasons, a scan report) is the deciding stage's reason:
+    # a gate decision gave the structural verdict's ("different subjects") until session 33
+    for j in js:
+        assert j.stage == "gate" and j.reason == j.nli.reason == j.to_dict()["reason"]
+        assert j.reason.startswith("learned gate: p(contradiction)")
+    assert "similarity floor" in js[0].reason and js[0].verdict.reason not in js[0].reason
