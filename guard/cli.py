@@ -581,11 +581,11 @@ def _read_json(path: str):
         raise ClaimError(f"cannot read {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise ClaimError(f"{path} is not UTF-8 text") from None
-    from guard.jsonl import TooDeep, loads
+    from guard.jsonl import TooDeep, loads, what_is_wrong
     try:
         return loads(raw)
     except json.JSONDecodeError as exc:
-        raise ClaimError(f"{path}: not JSON ({exc.msg} at line {exc.lineno})") from None
+        raise ClaimError(f"{path}: not JSON ({what_is_wrong(exc, line=True)})") from None
     except TooDeep as exc:
         raise ClaimError(f"{path}: not JSON ({exc})") from None
 

@@ -19,6 +19,13 @@ class TooDeep(ValueError):
     """JSON nested deeper than Python's parser goes (~1,000 levels)."""
 
 
+def what_is_wrong(exc: json.JSONDecodeError, line: bool = False) -> str:
+    """The parser's message with its position: several of them end in "at" and expect one
+    ("Invalid control character at", "Unterminated string starting at")."""
+    where = f"line {exc.lineno} column {exc.colno}" if line else f"column {exc.colno}"
+    return f"{exc.msg} {where}" if exc.msg.endswith(" at") else f"{exc.msg} at {where}"
+
+
 def loads(text: str):
     """``json.loads``, where nesting too deep for the parser is bad input (``TooDeep``), not the
     RecursionError that reached users as "error: RecursionError: maximum recursion depth exceeded"
@@ -53,7 +60,7 @@ def read_jsonl(path: str | Path, parse: Callable[[dict], T]) -> tuple[list[tuple
         try:
             obj = loads(text)
         except json.JSONDecodeError as exc:
-            errors.append(f"{path}:{lineno}: malformed JSON ({exc.msg})")
+            errors.append(f"{path}:{lineno}: malformed JSON ({what_is_wrong(exc)})")
             continue
         except TooDeep as exc:
             errors.append(f"{path}:{lineno}: malformed JSON ({exc})")

@@ -77,6 +77,7 @@ def test_compare_skips_bad_lines_with_line_numbers(tmp_path):
     assert r.returncode == 0, r.stderr
     assert ":2: malformed JSON" in r.stderr and ":3: text is empty" in r.stderr and ":4: not valid UTF-8" in r.stderr
     assert ":6: malformed JSON (nested too deeply)" in r.stderr
+    assert ":2: malformed JSON (Expecting property name enclosed in double quotes at column 2)" in r.stderr
     assert "skipped 4 bad line(s)" in r.stderr
     recs = [json.loads(x) for x in out.read_text().splitlines()]
     assert [x["id"] for x in recs] == ["p1", "p3"]
