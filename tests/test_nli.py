@@ -1,5 +1,6 @@
 """Stage 3: the gate's logic with a stub scorer, the scorer's loading, and the shipped model."""
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -143,6 +144,33 @@ def test_two_way_files_are_never_silently_mixed(tmp_path):
         load_pairs(f)
     pairs = load_pairs(f, map_2way={"not_entailment": "neutral"})
     assert pairs[0].label == "neutral"
+
+
+@pytest.mark.parametrize("line, msg", [
+    ('{"premise": 5, "hypothesis": "b", "label": "neutral"}', "row 1: 'premise' must be a string"),
+    ('{"premise": "a", "label": "neutral"}', "row 1: 'hypothesis' must be a string"),
+    ('{"premise": "a", "hypothesis": "b", "label": "maybe"}', "row 1: label 'maybe' is not one of"),
+    ('["a", "b", "neutral"]', ":1: a row must be a JSON object, not list"),
+    ("[" * 100_000 + "]" * 100_000, ":1: not valid JSON (nested too deeply)"),
+    ('{"premise": "a\tb"', ":1: not valid JSON (Invalid control character at column 15)"),
+])
+def test_a_bad_nli_row_is_refused_naming_it(tmp_path, line, msg):
+    """These ended `guard eval-nli` with "error: TypeError: TextInputSequence must be str" or a
+    RecursionError (exit 1), or scored a label outside the set; `guard train --data` likewise."""
+    import subprocess
+    import sys
+
+    from training.data import DataError, load_pairs
+    from training.evaluate import evaluate_files
+    f = tmp_path / "mine.jsonl"
+    f.write_text(line + "\n")
+    with pytest.raises(DataError, match=re.escape(msg)):
+        load_pairs(f)
+    with pytest.raises(DataError, match=re.escape(msg)):
+        evaluate_files("unused", [str(f)], scorer=object())
+    r = subprocess.run([sys.executable, "-m", "guard.cli", "eval-nli", "models/nli-minilm-l6-v2", str(f)],
+                       capture_output=True, text=True, cwd=ROOT, check=False)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and msg in r.stderr, r.stderr[-300:]
 
 
 def test_eval_splits_are_never_trained_on(tmp_path):

@@ -49,16 +49,43 @@ def is_eval_only(path: str | Path) -> bool:
 
 
 def _read_jsonl(path: Path) -> list[dict]:
+    """Every line an object; the first that is not is refused naming its line (a training or an
+    evaluation file is used whole or not at all: a skipped row would change what the figures mean)."""
+    from guard.jsonl import TooDeep, loads, what_is_wrong
     rows = []
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise DataError(f"{path}:{lineno}: not valid JSON ({exc.msg})") from None
+    try:
+        fh = path.open(encoding="utf-8")
+    except OSError as exc:
+        raise DataError(f"cannot read {path}: {exc.strerror or exc}") from None
+    with fh:
+        try:
+            for lineno, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    row = loads(line)
+                except json.JSONDecodeError as exc:
+                    raise DataError(f"{path}:{lineno}: not valid JSON ({what_is_wrong(exc)})") from None
+                except TooDeep as exc:
+                    raise DataError(f"{path}:{lineno}: not valid JSON ({exc})") from None
+                if not isinstance(row, dict):
+                    raise DataError(f"{path}:{lineno}: a row must be a JSON object, not {type(row).__name__}")
+                rows.append(row)
+        except UnicodeDecodeError:
+            raise DataError(f"{path}: not UTF-8 text") from None
     return rows
+
+
+def check_nli_rows(path: str | Path, rows: list[dict]) -> None:
+    """premise and hypothesis strings and a 3-way or 2-way label on every row; the first row that
+    is not so is refused naming its line (blank lines are not counted)."""
+    known = set(LABELS_3WAY) | set(LABELS_2WAY)
+    for i, r in enumerate(rows, 1):
+        for k in ("premise", "hypothesis"):
+            if not isinstance(r.get(k), str):
+                raise DataError(f"{path}: row {i}: '{k}' must be a string")
+        if r.get("label") not in known:
+            raise DataError(f"{path}: row {i}: label {str(r.get('label'))[:40]!r} is not one of {sorted(known)}")
 
 
 def load_pairs(path: str | Path, map_2way: dict[str, str] | None = None,
@@ -85,6 +112,7 @@ def load_pairs(path: str | Path, map_2way: dict[str, str] | None = None,
                 raise DataError(f"{path}:{i}: claim-pair label {r.get('label')!r} not in {sorted(claim_map)}")
             pairs.append(Pair(r["existing"]["text"], r["incoming"]["text"], lab, path.name))
         return pairs
+    check_nli_rows(path, rows)
     labels = {r.get("label") for r in rows}
     if labels <= set(LABELS_3WAY):
         return [Pair(r["premise"], r["hypothesis"], r["label"], path.name) for r in rows]

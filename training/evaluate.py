@@ -9,7 +9,7 @@ import json
 import time
 from pathlib import Path
 
-from training.data import LABELS_2WAY, LABELS_3WAY, _read_jsonl
+from training.data import LABELS_2WAY, LABELS_3WAY, _read_jsonl, check_nli_rows
 
 
 def metrics(gold: list[str], pred: list[str], labels: tuple[str, ...]) -> dict:
@@ -30,6 +30,7 @@ def evaluate_files(model: str, files: list[str], quantize: bool = False, limit: 
     out = {"model": model, "quantized": quantize, "backend": getattr(scorer, "backend", None), "files": {}}
     for f in files:
         rows = _read_jsonl(Path(f))[:limit] if limit else _read_jsonl(Path(f))
+        check_nli_rows(f, rows)
         labels = {r["label"] for r in rows}
         two_way = labels <= set(LABELS_2WAY)
         t = time.perf_counter()
