@@ -256,6 +256,20 @@ class Claim:
                 raise ClaimError(f"unknown status {d['status']!r}") from None
         return cls(**kw)
 
+    @classmethod
+    def reference_from_dict(cls, d: Any) -> Claim:
+        """A reference fact to ingest: as ``from_dict``, and without an id its id is derived from
+        what it says (text, scope, window). Why: ingest upserts by id, and a random id made every
+        run of `guard ingest facts.jsonl` (a nightly sync) store every id-less fact once more."""
+        c = cls.from_dict(d)
+        if d.get("id") is None:
+            c.id = reference_id(c)
+        return c
+
+    def content(self) -> tuple:
+        """What the claim says and how it stands, without the time it was read."""
+        return (self.text, self.scope, self.window, self.status, self.source, self.supersedes, self.reason)
+
     def to_dict(self) -> dict:
         return {"id": self.id, "text": self.text, "scope": self.scope.to_dict(), **self.window.to_dict(),
                 "status": self.status.value, "source": self.source, "created_at": self.created_at,
@@ -352,3 +366,12 @@ def comparison_text(text: str) -> str:
     t = unicodedata.normalize("NFKC", text)
     t = "".join(ch for ch in t if unicodedata.category(ch) != "Cf")
     return re.sub(r"\s+", " ", t.translate(_CONFUSABLES)).strip()
+
+
+def reference_id(claim: Claim) -> str:
+    """``r_`` + a digest of the text, scope and window: the same fact gets the same id on every
+    ingest, whatever file or source it came from."""
+    import hashlib
+    import json
+    key = json.dumps([claim.text, claim.scope.to_dict(), claim.window.to_dict()], ensure_ascii=False)
+    return "r_" + hashlib.sha1(key.encode("utf-8")).hexdigest()[:12]

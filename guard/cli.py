@@ -248,10 +248,11 @@ def check(text: str, env: Optional[str] = ENV, team: Optional[str] = TEAM, tenan
 
 @app.command()
 def ingest(path: Path, as_json: bool = JSON):
-    """Upsert reference facts from a JSONL file of claims, without the guard."""
+    """Upsert reference facts from a JSONL file of claims, without the guard (by id; an id-less
+    fact's id comes from its text, scope and window, so ingesting a file again changes nothing)."""
     def go():
         from guard.jsonl import read_jsonl
-        rows, errors = read_jsonl(path, Claim.from_dict)
+        rows, errors = read_jsonl(path, Claim.reference_from_dict)
         for e in errors:
             _note(f"skipped {e}")
         for c in (c for _, c in rows):

@@ -190,7 +190,7 @@ def create_app(service: GuardService, token: str | None = None, warm: bool = Tru
         claims = []
         for i, d in enumerate(body.claims):
             try:
-                claims.append(Claim.from_dict(d))
+                claims.append(Claim.reference_from_dict(d))
             except ClaimError as exc:
                 return _error(422, f"claims[{i}]: {exc}")
         return {"ingested": service.ingest(claims)}

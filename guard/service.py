@@ -239,10 +239,7 @@ class GuardService:
         old version as a revision; a cancelled or superseded claim is never reactivated; a claim
         stored through the guard is never rewritten (supersede it); ``supersedes`` must name a
         known claim and form no cycle."""
-        from collections import Counter
-        dup = sorted(i for i, n in Counter(c.id for c in claims).items() if n > 1)    # (list.count was O(n²))
-        if dup:
-            raise ClaimError(f"ingest: id(s) appear more than once: {_few(dup)}")
+        claims = _one_per_id(claims)
         from guard.normalize.pool import default_processes   # normalised outside the lock; big batches in workers
         norms = self.guard.normalize_claims(claims, processes=default_processes(), min_pool=POOL_MIN,
                                             progress=progress)
@@ -306,6 +303,20 @@ def _supersession_problems(claims: list[Claim], batch: dict[str, Claim], store: 
             seen.add(cur)
             cur = parent(cur)
     return out
+
+
+def _one_per_id(claims: list[Claim]) -> list[Claim]:
+    """A fact listed twice, word for word, is one fact (a file's id-less repeats share their
+    derived id); one id with two different contents is refused."""
+    first: dict[str, Claim] = {}
+    clash = set()
+    for c in claims:
+        seen = first.setdefault(c.id, c)
+        if seen is not c and seen.content() != c.content():
+            clash.add(c.id)
+    if clash:
+        raise ClaimError(f"ingest: id(s) appear more than once with different content: {_few(sorted(clash))}")
+    return list(first.values())
 
 
 def _few(xs: list[str]) -> str:

@@ -115,6 +115,45 @@ def test_ingest_refuses_bad_supersession_and_stores_nothing(store, batch, msg):
     assert len(store.store.list(None)) == before
 
 
+def test_ingesting_the_same_id_less_facts_again_changes_nothing(store, tmp_path):
+    """Ingest upserts by id; an id-less fact got a random one, so each run of a sync job
+    (`guard ingest facts.jsonl` nightly) stored every such fact once more. Its id is now derived
+    from what it says; a line repeated word for word is one fact; one id with two contents is
+    still refused."""
+    facts = [{"text": "Backups run every 24 hours."}, {"text": "The docs site is built with MkDocs."},
+             {"text": "Backups run every 24 hours.", "scope": {"env": "prod"}}]
+    for _ in range(2):
+        assert store.ingest([Claim.reference_from_dict(d) for d in facts + facts[:1]]) == 3
+    rows = store.store.list(None)
+    assert len(rows) == 3 and all(c.id.startswith("r_") for c in rows)
+    assert len(store.store.events()) == 3                    # the second run: no insert, no update
+    same_id = [{"id": "k", "text": "A is on."}, {"id": "k", "text": "A is on."}]
+    assert store.ingest([Claim.reference_from_dict(d) for d in same_id]) == 1
+    # the CLI and the HTTP service read files and bodies the same way
+    f = tmp_path / "facts.jsonl"
+    f.write_text("\n".join(json.dumps(d) for d in facts) + "\n")
+    st = tmp_path / "cli.sqlite"
+    for _ in range(2):
+        r = subprocess.run([sys.executable, "-m", "guard.cli", "--store", str(st), "--profile", "fast", "ingest", str(f)],
+                           capture_output=True, text=True, cwd=ROOT, check=False)
+        assert r.returncode == 0 and "ingested 3 claims" in r.stdout, r.stderr
+    from guard.store import ClaimStore
+    assert ClaimStore(st).count() == 3
+
+
+def test_http_ingest_of_id_less_facts_is_idempotent(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from guard.pipeline import Guard, GuardConfig
+    from guard.server import create_app
+    svc = GuardService(tmp_path / "s.sqlite", guard=Guard(GuardConfig.profile("fast")))
+    body = {"claims": [{"text": "Backups run every 24 hours."}, {"text": "Backups run every 24 hours."}]}
+    with TestClient(create_app(svc, token="", warm=False)) as c:
+        assert [c.post("/ingest", json=body).json() for _ in range(2)] == [{"ingested": 1}] * 2
+        assert c.get("/claims").json()["total"] == 1
+    svc.close()
+
+
 def test_a_corrupt_cycle_cannot_hang_history(store):
     store.ingest([Claim.from_dict({"id": "a", "text": "A is on."}), Claim.from_dict({"id": "b", "text": "B is on."})])
     db = store.store.db
