@@ -100,8 +100,18 @@ def load_claims(source: str | Path) -> tuple[list[Claim], list[str]]:
             return store.list("active"), []
         finally:
             store.close()
-    rows, errors = read_jsonl(p, Claim.from_dict)
-    return [c for _, c in rows], errors
+    rows, errors = read_jsonl(p, lambda d: (Claim.from_dict(d), d.get("id") is None))
+    # an id-less line is named by its line number, so two scans of one file report the same ids
+    # (they were random: reports could not be compared run to run, nor traced back to the file)
+    taken = {c.id for _, (c, unnamed) in rows if not unnamed}
+    claims = []
+    for lineno, (c, unnamed) in rows:
+        if unnamed:
+            c.id = next(i for i in (f"line-{lineno}", *(f"line-{lineno}-{k}" for k in range(2, 10**6)))
+                        if i not in taken)
+            taken.add(c.id)
+        claims.append(c)
+    return claims, errors
 
 
 class Scanner:

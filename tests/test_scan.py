@@ -70,8 +70,9 @@ def test_a_big_ingest_normalises_in_workers_and_reports_progress(fast_guard, tmp
     rows = {r["id"]: svc.store.row_norm(r) for r in svc.store.active_rows()}
     sample = claims[::97]
     assert [repr(rows[c.id]) for c in sample] == [repr(n) for n in fast_guard.normalize_claims(sample)]
-    with pytest.raises(ClaimError, match="more than once"):
-        svc.ingest(claims[:5] + claims[:1])
+    from dataclasses import replace
+    with pytest.raises(ClaimError, match="more than once with different content"):
+        svc.ingest(claims[:5] + [replace(claims[0], text="Something else entirely.")])
     svc.close()
 
 
@@ -206,3 +207,18 @@ def test_scope_codes_split_pairs_exactly_as_the_pairwise_check():
     kept = ScopeCodes(norms).overlapping(pairs)
     assert kept == [(i, j) for i, j in pairs if not scopes_disjoint(norms[i], norms[j])]
     assert 0 < len(kept) < len(pairs) and ScopeCodes(norms).overlapping([]) == []
+
+
+def test_id_less_lines_of_a_file_are_named_by_their_line(tmp_path):
+    """Their ids were random, so two scans of one file reported different ids: reports could not
+    be compared run to run, nor a finding traced back to its line. An explicit id wins."""
+    from guard.scan import load_claims
+    f = tmp_path / "c.jsonl"
+    f.write_text('{"text": "The API listens on port 8443."}\n\n{"id": "line-3", "text": "A is on."}\n'
+                 '{"text": "The API listens on port 9443."}\nnot json\n{"text": "The API listens on port 9443."}\n')
+    runs = [load_claims(f) for _ in range(2)]
+    assert [c.id for c in runs[0][0]] == [c.id for c in runs[1][0]] == ["line-1", "line-3", "line-4", "line-6"]
+    assert len(runs[0][1]) == 1                                  # the bad line, reported
+    g = tmp_path / "d.jsonl"
+    g.write_text('{"id": "line-2", "text": "A is on."}\n{"text": "B is on."}\n')
+    assert [c.id for c in load_claims(g)[0]] == ["line-2", "line-2-2"]
