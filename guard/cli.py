@@ -307,7 +307,8 @@ def history(claim_id: str):
 def _pair_claims(obj: dict) -> tuple[str, Claim, Claim]:
     if not isinstance(obj, dict) or "existing" not in obj or "incoming" not in obj:
         raise ClaimError("a pair needs 'existing' and 'incoming' objects")
-    return str(obj.get("id", "")), Claim.from_dict(obj["existing"]), Claim.from_dict(obj["incoming"])
+    pid = obj.get("id")
+    return ("" if pid is None else str(pid)), Claim.from_dict(obj["existing"]), Claim.from_dict(obj["incoming"])
 
 
 @app.command()
@@ -335,8 +336,9 @@ def compare(pairs_file: Path, out: Optional[Path] = typer.Option(None, "--out", 
         for note in g.notes:
             _note(f"note: {note}")
         with atomic_write(out) if out else contextlib.nullcontext(sys.stdout) as fh:
-            for (_, (pid, _, _)), j in zip(rows, results):
-                rec = {"id": pid, "tier": j.tier.value, "verdict": j.verdict.kind.value, "stage": j.stage,
+            for (lineno, (pid, _, _)), j in zip(rows, results):
+                # an id-less pair is named by its line, as a scan names id-less claims (it was "")
+                rec = {"id": pid or f"line-{lineno}", "tier": j.tier.value, "verdict": j.verdict.kind.value, "stage": j.stage,
                        "confidence": j.verdict.confidence.value, "reason": j.reason}
                 if j.nli is not None:
                     rec["p_contradiction"] = round(j.nli.p_contradiction, 4)

@@ -85,6 +85,15 @@ def test_compare_skips_bad_lines_with_line_numbers(tmp_path):
     assert recs[0]["tier"] == "block" and recs[0]["verdict"] == "value_contradiction"
 
 
+def test_compare_names_an_id_less_pair_by_its_line(tmp_path):
+    pf = tmp_path / "pairs.jsonl"
+    pair = {"existing": {"text": "Deploys must use a blue canary."}, "incoming": {"text": "Deploys must use a red canary."}}
+    pf.write_text(json.dumps({**pair, "id": "p1"}) + "\n\n" + json.dumps(pair) + "\n")
+    r = guard("compare", str(pf), "--stages", "structural")
+    assert r.returncode == 0, r.stderr
+    assert [json.loads(x)["id"] for x in r.stdout.splitlines()] == ["p1", "line-3"]
+
+
 def test_compare_rejects_unknown_stage(tmp_path):
     pf = tmp_path / "pairs.jsonl"
     _pairs_file(pf)
