@@ -206,6 +206,10 @@ def validate_text(text: Any) -> str:
         raise ClaimError("text is empty")
     if len(stripped) > MAX_TEXT_CHARS:
         raise ClaimError(f"text is {len(stripped)} characters; the limit is {MAX_TEXT_CHARS}")
+    if not any(ch.isalpha() for ch in stripped):
+        # ".", "!!!", "123": a stray keystroke or a broken template, never a rule or a fact, and
+        # stored it would sit in the store for good (it was stored clean)
+        raise ClaimError("text has no words")
     return stripped
 
 

@@ -32,6 +32,8 @@ def test_remember_block_exit_codes(tmp_path):
 
 @pytest.mark.parametrize("args, msg", [
     (("remember", "   "), "text is empty"),
+    (("remember", "!!!"), "text has no words"),
+    (("remember", " 123. "), "text has no words"),
     (("remember", "x", "--from", "2025-13-01"), "not a valid ISO date"),
     (("remember", "x", "--from", "2025-02-01", "--until", "2025-01-01"), "after valid_until"),
     (("cancel", "c_missing"), "unknown claim id"),
