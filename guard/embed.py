@@ -64,8 +64,24 @@ class Embedder:
 
     @property
     def name(self) -> str:
-        """What a stored vector was computed with: the model folder's name and the dimension."""
+        """The model folder's name and the dimension: which model, as a person reads it."""
         return f"{os.path.basename(str(self.path).rstrip('/'))}:{self.dimension}"
+
+    @property
+    def cache_key(self) -> str:
+        """What a stored vector was computed with: ``name`` and, for a local folder, the digest of
+        its weights (``onnx_runtime.file_fingerprint``). Why: by name alone another bi-encoder in a
+        folder of the same name (a fine-tuned copy, a newer package) read the first one's vectors
+        back from every store; a hub id has no file to digest and keeps its name."""
+        key = getattr(self, "_cache_key", None)
+        if key is None:
+            from pathlib import Path
+
+            from guard.onnx_runtime import file_fingerprint, weights_file
+            d = Path(str(self.path))
+            w = weights_file(d) if d.is_dir() else None
+            key = self._cache_key = self.name + (f"@{file_fingerprint(w)[:12]}" if w is not None else "")
+        return key
 
     def encode(self, texts: list[str], show_progress: bool = False) -> np.ndarray:
         with self._cache_lock:          # shared by the server's request threads; cachetools is not thread-safe

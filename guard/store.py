@@ -168,9 +168,22 @@ class ClaimStore:
             chunk = keys[s:s + 900]
             yield from self.db.execute(f"{select} IN ({','.join('?' * len(chunk))})", [model, *chunk])
 
-    def put_embeddings(self, rows: list[tuple[str, str, str, bytes]]) -> bool:
-        return self._cache_write("INSERT OR REPLACE INTO embeddings (claim_id, model, text_hash, vec) VALUES (?, ?, ?, ?)",
-                                 rows)
+    def put_embeddings(self, rows: list[tuple[str, str, str, bytes]], replaces: tuple[str, str] | None = None) -> bool:
+        """``replaces`` = (model name, kind): these claims' vectors of that kind from other weights of
+        the same-named model (an upgrade; or keys from before weights were digested, the bare name)
+        go, so a store keeps one vector per claim, kind and model name."""
+        ok = self._cache_write("INSERT OR REPLACE INTO embeddings (claim_id, model, text_hash, vec) VALUES (?, ?, ?, ?)",
+                               rows)
+        if ok and rows and replaces is not None:
+            name, kind = replaces
+            suffix = f"|{kind}" if kind else ""
+            same_kind = "substr(model, -?) = ?" if suffix else "instr(model, '|') = 0"
+            self._cache_write(
+                "DELETE FROM embeddings WHERE claim_id = ? AND model <> ? AND "
+                f"(model = ? OR (substr(model, 1, ?) = ? AND {same_kind}))",
+                [(cid, model, name + suffix, len(name) + 1, name + "@", *((len(suffix), suffix) if suffix else ()))
+                 for cid, model, _, _ in rows])
+        return ok
 
     def _cache_write(self, sql: str, rows: list[tuple], after: str | None = None, after_args: tuple = ()) -> bool:
         """Best effort: inside a caller's transaction the rows commit with it; otherwise in a short

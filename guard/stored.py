@@ -77,7 +77,7 @@ def stored_vectors(store: ClaimStore, claims: list[Claim], embedder: "Embedder",
     ``<model>|<kind>``."""
     if not claims:
         return []
-    model = embedder.name + (f"|{kind}" if kind else "")
+    model = embedder.cache_key + (f"|{kind}" if kind else "")
     texts = [c.text for c in claims] if texts is None else texts
     hashes = [text_hash(t) for t in texts]
     cached = store.embeddings([c.id for c in claims], model)
@@ -94,7 +94,8 @@ def stored_vectors(store: ClaimStore, claims: list[Claim], embedder: "Embedder",
         half = embedder.encode([texts[i] for i in todo]).astype(np.float16)
         for i, v in zip(todo, half):
             out[i] = v.astype(np.float32)
-        store.put_embeddings([(claims[i].id, model, hashes[i], v.tobytes()) for i, v in zip(todo, half)])
+        store.put_embeddings([(claims[i].id, model, hashes[i], v.tobytes()) for i, v in zip(todo, half)],
+                             replaces=(embedder.name, kind))
     return out
 
 

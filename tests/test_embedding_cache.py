@@ -137,3 +137,37 @@ def test_priming_more_vectors_than_the_cache_holds_keeps_them_all(guard):
     assert all(t in e._cache for t in texts)
     got = e.encode(texts)
     assert got.dtype == np.float32 and np.array_equal(got[7], vecs[7].astype(np.float16).astype(np.float32))
+
+
+def test_vectors_of_other_weights_in_a_same_named_folder_are_not_read_back(tmp_path):
+    """Stored vectors were keyed by the bi-encoder folder's name and dimension: another model in a
+    folder of the same name (a fine-tuned copy, a newer package) read the first one's vectors back.
+    The key now carries the weights' digest, and a claim keeps one vector per kind and model name
+    (an upgrade's and the old bare-name rows go)."""
+    import shutil
+
+    from safetensors.torch import load_file, save_file
+
+    from guard.embed import Embedder, default_embedder_path
+    from guard.store import ClaimStore
+    from guard.stored import stored_vectors
+    src = default_embedder_path()
+    a, b = tmp_path / "a" / "all-MiniLM-L6-v2", tmp_path / "b" / "all-MiniLM-L6-v2"
+    for d in (a, b):
+        shutil.copytree(src, d, ignore=shutil.ignore_patterns("onnx", "*.onnx"))
+    w = load_file(str(b / "model.safetensors"))
+    k = next(k for k in w if "layer.2.attention.self.query.weight" in k)
+    w[k] = w[k] * 0.5
+    save_file(w, str(b / "model.safetensors"), metadata={"format": "pt"})
+    ea, eb = Embedder(str(a)), Embedder(str(b))
+    assert ea.name == eb.name and ea.cache_key != eb.cache_key
+    store = ClaimStore(tmp_path / "s.sqlite")
+    claims = [Claim(text="Backups run nightly.", id="c1"), Claim(text="The API listens on port 8443.", id="c2")]
+    store.put_embeddings([("c1", ea.name, "stale", b"\x00" * 768)])       # a row from before weights were digested
+    va = stored_vectors(store, claims, ea)
+    vb = stored_vectors(store, claims, eb)
+    assert np.array_equal(np.stack(vb), eb.encode([c.text for c in claims]))
+    assert not np.allclose(np.stack(va), np.stack(vb), atol=1e-3)
+    models = store.db.execute("SELECT claim_id, model FROM embeddings ORDER BY claim_id").fetchall()
+    assert [tuple(r) for r in models] == [("c1", eb.cache_key), ("c2", eb.cache_key)]
+    store.close()
