@@ -373,9 +373,16 @@ def comparison_text(text: str) -> str:
 
 
 def reference_id(claim: Claim) -> str:
-    """``r_`` + a digest of the text, scope and window: the same fact gets the same id on every
-    ingest, whatever file or source it came from."""
+    """``r_`` + the claim's ``read_digest``: the same fact gets the same id on every ingest,
+    whatever file or source it came from."""
+    return "r_" + read_digest(claim)[:12]
+
+
+def read_digest(claim: Claim) -> str:
+    """sha1 of what a reader of the claim sees — its text, scope and window — and nothing of how it
+    stands (status, source). One digest for both uses: an ingested fact's id and the key a cached
+    norm was read from, so the two never disagree on what "the same claim" means."""
     import hashlib
     import json
     key = json.dumps([claim.text, claim.scope.to_dict(), claim.window.to_dict()], ensure_ascii=False)
-    return "r_" + hashlib.sha1(key.encode("utf-8")).hexdigest()[:12]
+    return hashlib.sha1(key.encode("utf-8")).hexdigest()

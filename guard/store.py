@@ -172,39 +172,41 @@ class ClaimStore:
         """``replaces`` = (model name, kind): these claims' vectors of that kind from other weights of
         the same-named model (an upgrade; or keys from before weights were digested, the bare name)
         go, so a store keeps one vector per claim, kind and model name."""
-        ok = self._cache_write("INSERT OR REPLACE INTO embeddings (claim_id, model, text_hash, vec) VALUES (?, ?, ?, ?)",
-                               rows)
-        if ok and rows and replaces is not None:
+        steps = [("INSERT OR REPLACE INTO embeddings (claim_id, model, text_hash, vec) VALUES (?, ?, ?, ?)", rows)]
+        if replaces is not None:
             name, kind = replaces
             suffix = f"|{kind}" if kind else ""
             same_kind = "substr(model, -?) = ?" if suffix else "instr(model, '|') = 0"
-            self._cache_write(
-                "DELETE FROM embeddings WHERE claim_id = ? AND model <> ? AND "
-                f"(model = ? OR (substr(model, 1, ?) = ? AND {same_kind}))",
+            prune = ("DELETE FROM embeddings WHERE claim_id = ? AND model <> ? AND "
+                     f"(model = ? OR (substr(model, 1, ?) = ? AND {same_kind}))")
+            steps.append((
+                prune,
                 [(cid, model, name + suffix, len(name) + 1, name + "@", *((len(suffix), suffix) if suffix else ()))
-                 for cid, model, _, _ in rows])
-        return ok
+                 for cid, model, _, _ in rows]))
+        return self._cache_write(steps)
 
-    def _cache_write(self, sql: str, rows: list[tuple], after: str | None = None, after_args: tuple = ()) -> bool:
+    def _cache_write(self, steps: list[tuple[str, list[tuple]]]) -> bool:
         """Best effort: inside a caller's transaction the rows commit with it; otherwise in a short
         one of their own, skipped (False) if the store is busy or read-only — a cache miss costs
-        one recomputation, never a failed write."""
-        if not rows:
+        one recomputation, never a failed write. ``steps``: (statement, rows of arguments), run in
+        order in one transaction, so a cache's insert and the pruning it implies land together."""
+        if not steps or not steps[0][1]:
             return True
         db = self.db
+
+        def run() -> None:
+            for sql, rows in steps:
+                db.executemany(sql, rows)
+
         try:
             if db.in_transaction:
-                db.executemany(sql, rows)
-                if after:
-                    db.execute(after, after_args)
+                run()
                 return True
             db.execute("PRAGMA busy_timeout = 2000")       # a cache may wait a little, not a minute
             try:
                 db.execute("BEGIN")
                 try:
-                    db.executemany(sql, rows)
-                    if after:
-                        db.execute(after, after_args)
+                    run()
                     db.execute("COMMIT")
                 except BaseException:
                     db.execute("ROLLBACK")
@@ -228,11 +230,10 @@ class ClaimStore:
         """(claim id, key, norm) rows read by ``build``; rows of an earlier build of the same
         normalizer (the same name before the ``@``) go, as an upgrade replaces its predecessor."""
         name = build.split("@", 1)[0]
-        return self._cache_write(
-            "INSERT OR REPLACE INTO norms (claim_id, build, key, norm) VALUES (?, ?, ?, ?)",
-            [(cid, build, key, norm_json(n, build)) for cid, key, n in rows],
-            after="DELETE FROM norms WHERE build <> ? AND substr(build, 1, ?) = ?",
-            after_args=(build, len(name) + 1, name + "@"))
+        return self._cache_write([
+            ("INSERT OR REPLACE INTO norms (claim_id, build, key, norm) VALUES (?, ?, ?, ?)",
+             [(cid, build, key, norm_json(n, build)) for cid, key, n in rows]),
+            ("DELETE FROM norms WHERE build <> ? AND substr(build, 1, ?) = ?", [(build, len(name) + 1, name + "@")])])
 
     # ---- the NLI score cache ---------------------------------------------------------------
     # Derived data too: a cross-encoder's raw logits for one (premise, hypothesis), keyed by the
@@ -244,9 +245,9 @@ class ClaimStore:
                                        model, pair_hashes)}
 
     def put_nli_logits(self, rows: list[tuple[str, str, bytes]], limit: int = MAX_NLI_SCORES) -> bool:
-        return self._cache_write(
-            "INSERT OR IGNORE INTO nli_scores (model, pair_hash, logits) VALUES (?, ?, ?)", rows,
-            after=f"DELETE FROM nli_scores WHERE rowid <= (SELECT MAX(rowid) FROM nli_scores) - {int(limit)}")
+        return self._cache_write([
+            ("INSERT OR IGNORE INTO nli_scores (model, pair_hash, logits) VALUES (?, ?, ?)", rows),
+            ("DELETE FROM nli_scores WHERE rowid <= (SELECT MAX(rowid) FROM nli_scores) - ?", [(int(limit),)])])
 
     def active_rows(self) -> list[sqlite3.Row]:
         """In ``list``'s order (oldest first), which is the order a scan pairs them in."""

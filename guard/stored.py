@@ -10,12 +10,11 @@ bi-encoder for claims the store already read (10k claims: ~7 s of normalising, ~
 from __future__ import annotations
 
 import hashlib
-import json
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from guard.claims import Claim, Norm
+from guard.claims import Claim, Norm, read_digest
 from guard.normalize.base import is_provisional
 from guard.store import ClaimStore, parse_norm
 
@@ -58,7 +57,7 @@ def _usable(norm: Norm | None) -> Norm | None:
 
 def norm_key(claim: Claim) -> str:
     """What a norm was read from: the text, scope and window (an ingest may change any of them)."""
-    return text_hash(json.dumps([claim.text, claim.scope.to_dict(), claim.window.to_dict()]))
+    return read_digest(claim)[:16]
 
 
 def text_hash(text: str) -> str:

@@ -171,3 +171,21 @@ def test_vectors_of_other_weights_in_a_same_named_folder_are_not_read_back(tmp_p
     models = store.db.execute("SELECT claim_id, model FROM embeddings ORDER BY claim_id").fetchall()
     assert [tuple(r) for r in models] == [("c1", eb.cache_key), ("c2", eb.cache_key)]
     store.close()
+
+
+def test_a_vector_and_the_pruning_of_its_predecessor_commit_in_one_transaction(tmp_path):
+    """The new vector and the removal of the claim's older same-named vector ran in two transactions:
+    a reader between them saw both, and a busy store could keep the insert and skip the pruning."""
+    from guard.store import ClaimStore
+    store = ClaimStore(tmp_path / "s.sqlite")
+    store.put_embeddings([("c1", "mini", "h0", b"\x00\x00")])             # a bare-name row from before digests
+    seen: list[str] = []
+    store.db.set_trace_callback(seen.append)
+    assert store.put_embeddings([("c1", "mini@abc", "h1", b"\x01\x00")], replaces=("mini", "")) is True
+    store.db.set_trace_callback(None)
+    verbs = [s.split()[0].upper() for s in seen if not s.upper().startswith("PRAGMA")]
+    assert verbs.count("BEGIN") == 1 and verbs.count("COMMIT") == 1
+    assert verbs.index("BEGIN") < verbs.index("INSERT") < verbs.index("DELETE") < verbs.index("COMMIT")
+    rows = store.db.execute("SELECT model FROM embeddings WHERE claim_id='c1'").fetchall()
+    assert [r[0] for r in rows] == ["mini@abc"]
+    store.close()

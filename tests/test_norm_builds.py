@@ -190,3 +190,13 @@ def test_pool_workers_reading_with_another_build_are_not_trusted(normalizer_v2, 
         g.normalizer.build = "normalizer.rules.v2@customised"      # e.g. another spaCy model given by hand
         assert g.normalize_claims(claims, processes=2, min_pool=10) == here
     assert "the pool's workers read with normalizer.rules.v2@" in caplog.text
+
+
+def test_an_ingested_facts_id_and_its_norm_key_digest_the_same_reading():
+    """Both say "the same claim" by text, scope and window; they were two hand-written digests that
+    differed on non-ASCII text. Ingested ids must not move: the id is pinned here."""
+    from guard.claims import read_digest, reference_id
+    c = Claim(text="Der Cache läuft auf Port 6379.", scope=Scope(env="prod"))
+    assert reference_id(c) == "r_" + read_digest(c)[:12] and norm_key(c) == read_digest(c)[:16]
+    assert reference_id(c) == "r_3a529176b563"
+    assert norm_key(Claim(text=c.text, scope=Scope(env="dev"))) != norm_key(c)
