@@ -108,7 +108,9 @@ class Scope:
             v = d.get(k)
             if v is not None and (not isinstance(v, str) or not v.strip()):
                 raise ClaimError(f"scope.{k} must be a non-empty string or null")
-            vals[k] = validate_field(v, f"scope.{k}", 200).lower() if isinstance(v, str) else None
+            vals[k] = scope_value(validate_field(v, f"scope.{k}", 200)) if isinstance(v, str) else None
+            if vals[k] == "":
+                raise ClaimError(f"scope.{k} has no visible characters")
         return cls(**vals)
 
     def overlaps(self, other: "Scope") -> bool:
@@ -370,6 +372,20 @@ def comparison_text(text: str) -> str:
     t = unicodedata.normalize("NFKC", text)
     t = "".join(ch for ch in t if unicodedata.category(ch) != "Cf")
     return re.sub(r"\s+", " ", t.translate(_CONFUSABLES)).strip()
+
+
+@lru_cache(maxsize=4096)        # a store's claims share a handful of scope values
+def scope_value(value: str) -> str:
+    """The form a scope value is stored and compared in. Scopes decide whether two claims can
+    conflict at all (disjoint scopes coexist), so "ｐｒｏｄ" (fullwidth), "prod" + a zero-width
+    space, "Prod", "prod  eu" or "prоd" with a Cyrillic о must all be "prod"/"prod eu", or a
+    conflicting claim is stored beside the rule it breaks. Look-alike letters are folded only in a
+    value that also has Latin letters: a tenant written wholly in Cyrillic keeps its name."""
+    t = unicodedata.normalize("NFKC", value)
+    t = "".join(ch for ch in t if unicodedata.category(ch) != "Cf")
+    if any("a" <= ch <= "z" or "A" <= ch <= "Z" for ch in t):
+        t = t.translate(_CONFUSABLES)
+    return re.sub(r"\s+", " ", t).strip().lower()
 
 
 def reference_id(claim: Claim) -> str:

@@ -18,7 +18,7 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
-from guard.claims import Claim, ClaimError, Norm, Scope, Status, Window
+from guard.claims import Claim, ClaimError, Norm, Scope, Status, Window, scope_value
 
 DEFAULT_PATH = os.environ.get("GUARD_STORE", "claims.sqlite")
 BUSY_TIMEOUT_MS = 60_000
@@ -119,7 +119,10 @@ class ClaimStore:
     # ---- reading ------------------------------------------------------------------------
     @staticmethod
     def row_claim(r: sqlite3.Row) -> Claim:
-        return Claim(text=r["text"], scope=Scope(r["env"], r["team"], r["tenant"]),
+        # scope values folded as they are read: a store written before values were folded may
+        # hold "prod" + a zero-width space, which must still meet "prod"
+        return Claim(text=r["text"], scope=Scope(*(scope_value(r[k]) or None if r[k] else None
+                                                      for k in ("env", "team", "tenant"))),
                      window=Window.parse(r["valid_from"], r["valid_until"]), id=r["id"],
                      status=Status(r["status"]), source=r["source"], created_at=r["created_at"],
                      supersedes=r["supersedes"], reason=r["reason"])

@@ -175,6 +175,42 @@ def test_invisible_and_confusable_characters_do_not_bypass_the_guard(store, snea
     assert not res.stored and res.decision.tier.value == "block"
 
 
+@pytest.mark.parametrize("sneaky_env", [
+    "ｐｒｏｄ",                    # full-width
+    "pro\u200bd",                 # zero-width space
+    "PROD ",                      # case, trailing space
+    "pr\u043ed",                  # Cyrillic о among Latin letters
+])
+def test_a_scope_written_differently_still_meets_the_claims_of_that_scope(store, sneaky_env):
+    """Disjoint scopes coexist, so a scope value that only looked different stored a conflicting
+    claim beside the rule it breaks (the text was folded, its scope was not)."""
+    assert store.remember("The API listens on port 8443.", scope={"env": "prod"}).stored
+    res = store.remember("The API listens on port 9000.", scope={"env": sneaky_env})
+    assert not res.stored and res.decision.tier.value == "block"
+
+
+def test_scope_values_are_stored_folded_and_a_wholly_cyrillic_one_keeps_its_letters(store):
+    c = store.remember("Backups run every 6 hours.", scope={"team": "data  platform\u200b", "tenant": "москва"}).claim
+    got = store.get(c.id).scope
+    assert (got.team, got.tenant) == ("data platform", "москва")
+    with pytest.raises(ClaimError, match="scope.env has no visible characters"):
+        store.remember("Backups run daily.", scope={"env": "\u200b\u2060"})
+
+
+def test_a_scope_stored_unfolded_by_an_earlier_release_still_meets_its_claims(store):
+    """Rows are never rewritten in place: a value stored before folding is folded as it is read."""
+    assert store.remember("The API listens on port 8443.", scope={"env": "prod"}).stored
+    store.store.db.execute("UPDATE claims SET env = 'pro' || char(8203) || 'd'")
+    store.refresh()
+    fresh = GuardService(store.path, guard=store.guard)
+    try:
+        assert fresh.list()[0].scope.env == "prod"
+        res = fresh.remember("The API listens on port 9000.", scope={"env": "prod"})
+        assert not res.stored and res.decision.tier.value == "block"
+    finally:
+        fresh.close()
+
+
 def test_what_the_user_wrote_is_what_is_stored(store):
     c = store.remember("Caf\u00e9 hours are 9\u201317.").claim
     assert store.get(c.id).text == "Caf\u00e9 hours are 9\u201317."
