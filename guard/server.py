@@ -21,6 +21,7 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from guard.body_limit import BodyLimit
 from guard.claims import Claim, ClaimError
 from guard.service import GuardService, UnknownClaim
 
@@ -268,6 +269,7 @@ def create_app(service: GuardService, token: str | None = None, warm: bool = Tru
     def history(claim_id: str):
         return service.history(claim_id)
 
+    app.add_middleware(BodyLimit, max_bytes=MAX_BODY_BYTES)      # outermost: counts chunked bodies too
     return app
 
 

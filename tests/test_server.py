@@ -32,3 +32,20 @@ def test_bad_input_is_422_and_unknown_id_404(server):
     r = httpx.post(server + "/claims", json={"text": "ok", "scope": {"planet": "mars"}})
     assert r.status_code == 422 and "unknown scope key" in r.json()["error"]
     assert httpx.get(server + "/claims/c_nope").status_code == 404
+
+
+def test_a_chunked_body_over_the_limit_is_refused_as_it_arrives(server):
+    """The 1 MB limit read only Content-Length: a chunked body declares none, and the whole of it was
+    read into memory and served (here 1.2 MB of blanks before a valid statement: stored, 201)."""
+    def body(blanks: int):
+        for _ in range(blanks // 65536):
+            yield b" " * 65536
+        yield b'{"text": "Backups run every 6 hours."}'
+
+    json_type = {"content-type": "application/json"}
+    r = httpx.post(server + "/claims", content=body(1_200_000), headers=json_type, timeout=60)
+    assert r.status_code == 413 and r.json()["error"] == "request body over 1000000 bytes"
+    assert httpx.get(server + "/claims").json()["total"] == 0
+    r = httpx.post(server + "/claims", content=body(131_072), headers=json_type, timeout=60)   # chunked, under
+    assert r.status_code == 201
+    assert httpx.get(server + "/claims").json()["total"] == 1
