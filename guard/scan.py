@@ -74,17 +74,8 @@ def is_store(path: str | Path) -> bool:
     with Path(path).open("rb") as fh:
         if not fh.read(16).startswith(b"SQLite format 3"):
             return False
-    import sqlite3
-    try:
-        db = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True)
-        try:
-            found = db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='claims'").fetchone()
-        finally:
-            db.close()
-    except sqlite3.DatabaseError as exc:
-        raise ClaimError(f"{path} is not a claim store ({exc})") from None
-    if found is None:
-        raise ClaimError(f"{path} is a SQLite database but not a claim store (it has no claims table)")
+    from guard.store import check_is_claim_store
+    check_is_claim_store(Path(path))
     return True
 
 

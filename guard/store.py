@@ -15,7 +15,7 @@ import json
 import os
 import sqlite3
 import threading
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 from guard.claims import Claim, ClaimError, Norm, Scope, Status, Window, scope_value
@@ -59,6 +59,36 @@ CREATE TABLE IF NOT EXISTS nli_scores (
 );
 """
 MAX_NLI_SCORES = 500_000     # ~60 MB of cache rows; the oldest go first beyond this
+APPLICATION_ID = 0x436C4744  # "ClGD" in the SQLite header: this file is a claim store
+OUR_TABLES = frozenset({"claims", "events", "exceptions", "revisions", "embeddings", "norms", "nli_scores"})
+CLAIM_COLUMNS = frozenset({"id", "text", "env", "team", "tenant", "valid_from", "valid_until", "status", "kind",
+                           "source", "created_at", "supersedes", "reason", "norm"})
+
+
+def check_is_claim_store(path: Path) -> None:
+    """Refuse a SQLite file that belongs to something else, before anything is written to it.
+    Why: every open ran the schema and switched the file to WAL, so a mistyped ``--store app.db``
+    added seven tables and a claim to another application's database; one with a ``claims`` table
+    of its own failed with "OperationalError: no such column". A claim store carries our
+    application id; a store from before the id (every release until session 34) is recognised by
+    its tables and adopted."""
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    try:
+        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
+            app_id = db.execute("PRAGMA application_id").fetchone()[0]
+            if app_id == APPLICATION_ID:
+                return
+            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table' "
+                                                "AND name NOT LIKE 'sqlite_%'")}
+            columns = {r[1] for r in db.execute("PRAGMA table_info(claims)")}
+    except sqlite3.DatabaseError as exc:
+        raise ClaimError(f"{path} is not a claim store ({exc})") from None
+    if app_id == 0 and (not tables or (tables <= OUR_TABLES and CLAIM_COLUMNS <= columns)):
+        return
+    what = f"application id {app_id:#x}" if app_id else "tables " + ", ".join(sorted(tables)[:6])
+    raise ClaimError(f"{path} is a SQLite database of another application ({what}), not a claim store; "
+                     "nothing was written to it (choose another path)")
 
 
 class UnknownClaim(ClaimError):
@@ -71,11 +101,17 @@ class ClaimStore:
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
+        check_is_claim_store(self.path)
         try:
             self.db.executescript(SCHEMA)
         except sqlite3.DatabaseError as exc:
             self.close()
             raise ClaimError(f"{self.path} is not a claim store ({exc})") from None
+        try:
+            if self.db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+                self.db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        except sqlite3.OperationalError:
+            pass              # a read-only store: recognised by its tables on every open
 
     @property
     def db(self) -> sqlite3.Connection:

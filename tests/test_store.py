@@ -150,3 +150,45 @@ def test_not_a_store_is_a_clear_error(tmp_path):
     p.write_bytes(b"this is not sqlite at all" * 100)
     with pytest.raises(ClaimError, match="not a claim store"):
         ClaimStore(p)
+
+
+def _foreign(path, ddl, insert):
+    db = sqlite3.connect(path)
+    db.execute(ddl)
+    db.execute(insert)
+    db.commit()
+    db.close()
+
+
+@pytest.mark.parametrize("ddl, insert", [
+    ("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)", "INSERT INTO users (name) VALUES ('ada')"),
+    # an insurance app's claims: same table name, other columns (was "OperationalError: no such column")
+    ("CREATE TABLE claims (id INTEGER PRIMARY KEY, amount REAL, status TEXT)",
+     "INSERT INTO claims (amount, status) VALUES (12.5, 'open')"),
+])
+def test_another_applications_database_is_refused_before_anything_is_written(tmp_path, fast_guard, ddl, insert):
+    """A mistyped --store used to get seven tables, a claim and WAL mode written into it."""
+    other = tmp_path / "app.db"
+    _foreign(other, ddl, insert)
+    before = other.read_bytes()
+    with pytest.raises(ClaimError, match="another application .* nothing was written to it"):
+        GuardService(other, guard=fast_guard).remember("Backups run daily.")
+    assert other.read_bytes() == before and not (tmp_path / "app.db-wal").exists()
+
+
+def test_a_store_of_an_earlier_release_is_adopted_and_stamped(tmp_path, fast_guard):
+    """Stores written before the application id carry none: recognised by their tables."""
+    from guard.store import APPLICATION_ID, SCHEMA
+    old = tmp_path / "old.sqlite"
+    db = sqlite3.connect(old)
+    db.executescript(SCHEMA)
+    db.close()
+    svc = GuardService(old, guard=fast_guard)
+    assert svc.remember("Backups run daily.").stored
+    svc.close()
+    assert sqlite3.connect(old).execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    db = sqlite3.connect(old)
+    db.execute("PRAGMA application_id = 1234")          # another program's id on a file of our tables
+    db.close()
+    with pytest.raises(ClaimError, match=r"another application \(application id 0x4d2\)"):
+        ClaimStore(old)
