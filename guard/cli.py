@@ -413,6 +413,14 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
             scanner = Scanner(_guard(), scan_cfg)
         # a store is scanned with what it already holds (norms, vectors, NLI scores): guard.stored
         report = scanner.scan_store(source) if store else scanner.scan(claims, skipped)
+        if source_is_store and not store:          # the Ray engine read the store's claims: its exceptions too
+            from guard.scan import mark_excepted
+            from guard.store import ClaimStore
+            st = ClaimStore(source)
+            try:
+                mark_excepted(report, st)
+            finally:
+                st.close()
         path = write_report(report, out, f)
         s = report.summary
         if html is not None:
@@ -422,14 +430,17 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
             _note(f"note: {note}")
         typer.echo(f"{s['claims']} claims, {s['pairs_compared']} candidate pairs of {s['all_pairs']} "
                    f"in {s['seconds']}s: {s['block']} block, {s['warn']} warn"
+                   + (f" ({s['excepted']} of them excepted by a forced write)" if s["excepted"] else "")
                    + (f"; skipped {len(skipped)} bad line(s)" if skipped else ""))
         for fd in report.findings[:show]:
-            typer.echo(f"  {fd['tier'].upper():5s} {fd['existing_id']} ~ {fd['incoming_id']}: {fd['reason']}\n"
+            ex = fd.get("excepted")
+            typer.echo(f"  {fd['tier'].upper():5s} {fd['existing_id']} ~ {fd['incoming_id']}: {fd['reason']}"
+                       + (f" [excepted: {ex['by']} forced, {ex['reason']!r}]" if ex else "") + "\n"
                        f"        \"{fd['existing'][:90]}\"\n        \"{fd['incoming'][:90]}\"")
         if len(report.findings) > show:
             typer.echo(f"  … {len(report.findings) - show} more")
         typer.echo(f"report: {path}" + (f"\nhtml: {html}" if html is not None else ""))
-        tiers = {fd["tier"] for fd in report.findings}
+        tiers = {fd["tier"] for fd in report.open_findings}      # a recorded exception does not fail the gate
         if fail_on == "block" and "block" in tiers or fail_on == "warn" and tiers & {"block", "warn"}:
             raise typer.Exit(EXIT_BLOCKED)
     _run(go)

@@ -58,13 +58,20 @@ class ScanReport:
 
     @property
     def summary(self) -> dict:
+        """``block``/``warn``: every finding; ``excepted``: those a recorded forced exception covers
+        (counted in their tier too, but no reason to fail a CI gate — see ``open_findings``)."""
         tiers = {"block": 0, "warn": 0}
         for f in self.findings:
             tiers[f["tier"]] += 1
         n = self.claims
         return {"claims": n, "pairs_compared": self.pairs_compared, "all_pairs": n * (n - 1) // 2,
-                "block": tiers["block"], "warn": tiers["warn"], "skipped_lines": len(self.skipped),
+                "block": tiers["block"], "warn": tiers["warn"],
+                "excepted": sum(1 for f in self.findings if "excepted" in f), "skipped_lines": len(self.skipped),
                 "seconds": round(self.seconds, 2), "stage_seconds": self.stage_seconds, "notes": self.notes}
+
+    @property
+    def open_findings(self) -> list[dict]:
+        return [f for f in self.findings if "excepted" not in f]
 
 
 def is_store(path: str | Path) -> bool:
@@ -175,6 +182,7 @@ class Scanner:
             if getattr(previous, "store", None) is not store:
                 self.guard.use_score_cache(StoreScoreCache(store))
             report = self.scan(claims, norms=norms, vectors=vectors)
+            mark_excepted(report, store)
         finally:
             if self.guard.score_cache is not previous:
                 self.guard.use_score_cache(previous)
@@ -220,6 +228,27 @@ class Scanner:
         findings.sort(key=lambda f: (f["tier"] != "block", f["existing_id"], f["incoming_id"]))
         return ScanReport(len(claims), n_pairs, findings, time.perf_counter() - t0, skipped or [],
                           timings, list(self.guard.notes))
+
+
+def mark_excepted(report: ScanReport, store: ClaimStore) -> int:
+    """Mark the findings a recorded exception covers: the pair of a forced claim and a claim it was
+    forced over, while the overridden one still says what it said then. Why: ``force`` is one of
+    the three documented ways to resolve a block, yet a scan reported the pair as an open block
+    forever, so a CI job gating on ``guard scan --fail-on block`` could never pass again. The tier
+    stays what the guard decides; the finding says who forced it and why, and sorts last."""
+    pairs = store.excepted_pairs()
+    n = 0
+    for f in report.findings:
+        e = pairs.get(frozenset((f["existing_id"], f["incoming_id"])))
+        if e is None:
+            continue
+        now = f["existing"] if f["existing_id"] == e["overrides"] else f["incoming"]
+        if e["overridden_text"] is not None and now != e["overridden_text"]:
+            continue           # the overridden claim was revised since: a new conflict
+        f["excepted"] = {"by": e["by"], "reason": e["reason"], "at": e["at"]}
+        n += 1
+    report.findings.sort(key=lambda f: ("excepted" in f, f["tier"] != "block", f["existing_id"], f["incoming_id"]))
+    return n
 
 
 class ScopeCodes:

@@ -370,6 +370,23 @@ class ClaimStore:
         self.db.execute("INSERT INTO exceptions(claim_id, reason, conflicts) VALUES (?,?,?)",
                         (claim_id, reason, json.dumps(conflicts)))
 
+    def excepted_pairs(self) -> dict[frozenset, dict]:
+        """Every pair a forced write overrode: {forced id, overridden id} → who forced it, why, when,
+        and the overridden claim's text as it then stood (an exception covers that conflict, not
+        whatever the other claim is later revised to say)."""
+        out: dict[frozenset, dict] = {}
+        for r in self.db.execute("SELECT claim_id, reason, conflicts, at FROM exceptions ORDER BY id"):
+            try:
+                conflicts = json.loads(r["conflicts"])
+            except ValueError:
+                continue
+            for c in conflicts if isinstance(conflicts, list) else ():
+                if isinstance(c, dict) and isinstance(c.get("claim_id"), str):
+                    out[frozenset((r["claim_id"], c["claim_id"]))] = {
+                        "by": r["claim_id"], "reason": r["reason"], "at": r["at"],
+                        "overrides": c["claim_id"], "overridden_text": c.get("claim_text")}
+        return out
+
 
 def norm_json(norm: Norm | None, build: str | None) -> str | None:
     """A norm as stored, stamped with the normalizer build that read it (``guard.normalize.build``)."""

@@ -193,3 +193,37 @@ def test_a_sqlite_file_that_is_not_a_claim_store_is_refused_and_left_untouched(t
     assert other.read_bytes() == before
     with pytest.raises(Exception, match="not a claim store"):
         load_claims(other)
+
+
+def test_a_recorded_exception_is_reported_and_does_not_fail_the_gate(tmp_path, fast_guard):
+    """force is a documented way to resolve a block, but the scan reported the forced pair as an
+    open block for good, so `guard scan --fail-on block` in CI could never pass again. The finding
+    stays (its tier is the guard's), marked with who forced it and why; once the overridden fact
+    is revised to say something else, the exception no longer covers it."""
+    from guard.claims import Claim
+    path = tmp_path / "s.sqlite"
+    svc = GuardService(path, guard=fast_guard)
+    svc.ingest([Claim.from_dict({"id": "port", "text": "The API listens on port 8443."})])
+    forced = svc.force("The API listens on port 9000.", reason="migration window").claim
+    assert svc.remember("Backups run every 6 hours.").stored
+    svc.close()
+
+    def scan():
+        r = subprocess.run([sys.executable, "-m", "guard.cli", "--profile", "fast", "scan", str(path),
+                            "--out", str(tmp_path / "r.jsonl"), "--fail-on", "block"],
+                           cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+        return r, [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
+
+    r, found = scan()
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "1 block, 0 warn (1 of them excepted by a forced write)" in r.stdout
+    assert [(f["tier"], f["excepted"]["by"], f["excepted"]["reason"]) for f in found] == \
+        [("block", forced.id, "migration window")]
+    report = Scanner(fast_guard, ScanConfig(progress=False)).scan_store(path)
+    assert report.summary["excepted"] == 1 and report.open_findings == []
+
+    svc = GuardService(path, guard=fast_guard)
+    svc.ingest([Claim.from_dict({"id": "port", "text": "The API listens on port 8444."})])
+    svc.close()
+    r, found = scan()
+    assert r.returncode == 3 and [("excepted" in f) for f in found] == [False]
