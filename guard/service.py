@@ -11,7 +11,7 @@ are cache hits. A blocked write stores nothing; a stored write is one transactio
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from guard.candidates import NEIGHBOURS, CandidateIndex
@@ -236,7 +236,9 @@ class GuardService:
     def ingest(self, claims: list[Claim], progress=None) -> int:
         """Upsert reference facts without the guard (they are the ground truth others are checked
         against). All in one transaction: a refused row stores none of them. An update keeps the
-        old version as a revision; a cancelled or superseded claim is never reactivated; a claim
+        old version as a revision; a fact the file marks cancelled or superseded, or that another
+        fact in it supersedes, is retired (the file's status was ignored for a stored fact, and a
+        superseded one stayed active); a cancelled or superseded claim is never reactivated; a claim
         stored through the guard is never rewritten (supersede it); ``supersedes`` must name a
         known claim and form no cycle."""
         claims = _one_per_id(claims)
@@ -245,6 +247,17 @@ class GuardService:
                                             progress=progress)
         with self._view, self.store.transaction():
             batch = {c.id: c for c in claims}
+            # a fact another one in the file supersedes is retired, as `guard supersede` retires
+            # its claim: before session 34 both stayed active, and writes and scans were checked
+            # against the outdated one too
+            successor: dict[str, str] = {}
+            for c in claims:
+                if c.supersedes:
+                    successor.setdefault(c.supersedes, c.id)
+
+            def status_of(c: Claim) -> Status:
+                return Status.SUPERSEDED if c.id in successor and c.status is Status.ACTIVE else c.status
+
             problems = []
             for c in claims:
                 r = self.store.row(c.id)
@@ -252,20 +265,36 @@ class GuardService:
                     continue
                 if r["kind"] != "reference":
                     problems.append(f"{c.id} was stored through the guard; supersede it instead of ingesting")
-                elif r["status"] != Status.ACTIVE.value and c.status is Status.ACTIVE:
+                elif r["status"] != Status.ACTIVE.value and status_of(c) is Status.ACTIVE:
                     problems.append(f"{c.id} is {r['status']}; ingest does not reactivate claims")
+            for p in sorted(successor.keys() - batch.keys()):
+                r = self.store.row(p)
+                if r is not None and r["status"] == Status.ACTIVE.value and r["kind"] != "reference":
+                    problems.append(f"{p} was stored through the guard; ingest cannot retire it "
+                                    f"(guard supersede {p} …)")
             problems += _supersession_problems(claims, batch, self.store)
             if problems:
                 raise ClaimError("ingest refused, nothing stored: " + "; ".join(problems[:5]) +
                                  (f" (+{len(problems) - 5} more)" if len(problems) > 5 else ""))
+            retire = [(p, Status.SUPERSEDED, None) for p in sorted(successor.keys() - batch.keys())]
             for c, n in zip(claims, norms):
                 r = self.store.row(c.id)
                 if r is None:
-                    self.store.insert(c, n, kind="reference", build=self.guard.normalizer.build)
+                    self.store.insert(replace(c, status=status_of(c)), n, kind="reference", build=self.guard.normalizer.build)
                     self.store.event("ingest", c.id, {"source": c.source} if c.source else None)
-                elif _changed(r, c):
+                    continue
+                if _changed(r, c):
                     self.store.revise(c, n, build=self.guard.normalizer.build)
                     self.store.event("ingest-update", c.id, {"source": c.source} if c.source else None)
+                if status_of(c) is not Status.ACTIVE:
+                    retire.append((c.id, status_of(c), c.reason))
+            for cid, status, reason in retire:            # only active ones change; a rerun changes nothing
+                r = self.store.row(cid)
+                if r is None or r["status"] != Status.ACTIVE.value:
+                    continue
+                self.store.set_status(cid, status, reason)
+                by = {"by": successor[cid]} if cid in successor else {}
+                self.store.event("superseded" if status is Status.SUPERSEDED else "cancel", cid, {"via": "ingest", **by})
         return len(claims)
 
 

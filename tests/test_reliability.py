@@ -102,6 +102,37 @@ def test_ingest_never_rewrites_a_guarded_claim(store):
     assert store.get(c.id).text == "The API gateway listens on port 8443."
 
 
+def test_an_ingested_successor_retires_the_fact_it_supersedes(store):
+    """A sync file's new fact that supersedes an older one left both active, so writes were still
+    checked against the outdated fact: here "every 12 hours" was blocked by the superseded "every
+    24 hours". The file's status of a stored fact was ignored too. Ingesting again changes nothing."""
+    store.ingest([Claim.from_dict({"id": "ref-1", "text": "Backups run every 24 hours."}),
+                  Claim.from_dict({"id": "ref-x", "text": "The docs site is built with MkDocs."})])
+    batch = [Claim.from_dict({"id": "ref-2", "text": "Backups run every 12 hours.", "supersedes": "ref-1"}),
+             Claim.from_dict({"id": "ref-x", "text": "The docs site is built with MkDocs.", "status": "cancelled"})]
+    store.ingest(batch)
+    assert store.get("ref-1").status is Status.SUPERSEDED and store.get("ref-x").status is Status.CANCELLED
+    assert store.history("ref-1")["superseded_by"] == ["ref-2"]
+    assert store.remember("Backups run every 12 hours.").stored
+    events = len(store.store.events())
+    store.ingest(batch)
+    assert len(store.store.events()) == events
+    # one file with a whole chain: the older version is stored retired, and a rerun is accepted
+    chain = [Claim.from_dict({"id": "tls-1", "text": "TLS 1.1 is allowed."}),
+             Claim.from_dict({"id": "tls-2", "text": "TLS 1.1 is not allowed.", "supersedes": "tls-1"})]
+    for _ in range(2):
+        store.ingest(chain)
+    assert [store.get(i).status for i in ("tls-1", "tls-2")] == [Status.SUPERSEDED, Status.ACTIVE]
+
+
+def test_ingest_cannot_retire_a_guarded_claim(store):
+    c = store.remember("The API gateway listens on port 8443.").claim
+    with pytest.raises(ClaimError, match=f"{c.id} was stored through the guard; ingest cannot retire it"):
+        store.ingest([Claim.from_dict({"id": "ref-9", "text": "The API gateway listens on port 9443.",
+                                       "supersedes": c.id})])
+    assert store.get(c.id).status is Status.ACTIVE and len(store.list()) == 1
+
+
 @pytest.mark.parametrize("batch, msg", [
     ([{"id": "a", "text": "A is on.", "supersedes": "a"}], "supersedes itself"),
     ([{"id": "a", "text": "A is on.", "supersedes": "nope"}], "unknown claim"),
