@@ -198,7 +198,10 @@ class Scanner:
         t0 = time.perf_counter()
         ids = [c.id for c in claims]
         if len(set(ids)) != len(ids):
-            raise ClaimError("claim ids must be unique within a scan")
+            seen: set[str] = set()
+            twice = sorted({i for i in ids if i in seen or seen.add(i)})
+            raise ClaimError(f"claim ids must be unique within a scan; listed more than once: "
+                             f"{', '.join(map(ascii, twice[:5]))}" + (f" (+{len(twice) - 5} more)" if len(twice) > 5 else ""))
         if any(x is not None and len(x) != len(claims) for x in (norms, vectors)):
             raise ValueError("norms and vectors must be given for every claim")
         timings: dict = {}

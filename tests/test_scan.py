@@ -222,3 +222,11 @@ def test_id_less_lines_of_a_file_are_named_by_their_line(tmp_path):
     g = tmp_path / "d.jsonl"
     g.write_text('{"id": "line-2", "text": "A is on."}\n{"text": "B is on."}\n')
     assert [c.id for c in load_claims(g)[0]] == ["line-2", "line-2-2"]
+
+
+def test_a_scan_of_repeated_ids_names_them(fast_guard):
+    from guard.claims import ClaimError
+    claims = [Claim(text=t, id=i) for t, i in [("Backups run daily.", "a"), ("Backups run weekly.", "a"),
+                                                ("Logs are JSON.", "b"), ("Logs are text.", "b"), ("X is on.", "c")]]
+    with pytest.raises(ClaimError, match=r"listed more than once: 'a', 'b'$"):
+        Scanner(fast_guard, ScanConfig(progress=False)).scan(claims)
