@@ -137,7 +137,9 @@ def _print_decision(res, as_json: bool) -> int:
     else:
         for note in decision.notes:
             typer.echo(f"note: {note}", err=True)
-        if res.stored:
+        if res.duplicate_of:
+            typer.echo(f"already stored as {res.duplicate_of}: nothing new stored")
+        elif res.stored:
             typer.echo(f"stored {res.claim.id}" + (" (with warnings)" if decision.tier.value == "warn" else ""))
         elif decision.tier.value == "block":
             typer.echo("BLOCKED: the statement conflicts with active claims; nothing was stored.")

@@ -71,6 +71,7 @@ class WriteBody(BaseModel):
     reasons: list[str] = []
     notes: list[str] = []
     resolve: list[dict] = []
+    duplicate_of: Optional[str] = None
 
 
 def _error(status: int, msg: str, details: list[str] | None = None) -> JSONResponse:
@@ -138,11 +139,14 @@ def create_app(service: GuardService, token: str | None = None, warm: bool = Tru
 
     def write(res, statement: Statement | None = None):
         body = res.to_dict()
-        if not res.stored and statement is not None:
+        if not res.stored and not res.duplicate_of and statement is not None:
             body["resolve"] = _resolutions(body, statement)
-        return JSONResponse(body, status_code=201 if res.stored else 409)
+        # 200: the same statement was already active (``duplicate_of``), nothing new stored
+        return JSONResponse(body, status_code=201 if res.stored else 200 if res.duplicate_of else 409)
 
     responses = {201: {"model": WriteBody, "description": "stored"},
+                 200: {"model": WriteBody, "description": "already stored: the same statement, scope, window and "
+                                                          "source is active as duplicate_of; nothing new stored"},
                  409: {"model": WriteBody, "description": "blocked: nothing stored; see conflicts and resolve"},
                  422: {"model": Error, "description": "bad input"}}
 

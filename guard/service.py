@@ -29,10 +29,14 @@ class WriteResult:
     decision: Decision
     claim: Claim | None = None
     notes: list[str] = field(default_factory=list)
+    duplicate_of: str | None = None     # the same statement was already active: nothing new stored, ``claim`` is it
 
     def to_dict(self) -> dict:
-        return {"stored": self.stored, "claim": self.claim.to_dict() if self.claim else None,
-                **self.decision.to_dict()}
+        out = {"stored": self.stored, "claim": self.claim.to_dict() if self.claim else None,
+               **self.decision.to_dict()}
+        if self.duplicate_of:
+            out["duplicate_of"] = self.duplicate_of
+        return out
 
 
 POOL_MIN = 2000      # an ingest this big normalises in worker processes (their start costs ~2 s)
@@ -47,6 +51,7 @@ class GuardService:
         self._index: CandidateIndex | None = None
         self._claims: dict[str, Claim] = {}
         self._norms: dict[str, Norm] = {}
+        self._same: dict[tuple, set[str]] = {}     # _same_key → active claim ids
         self._seq = 0
 
     # ---- models ---------------------------------------------------------------------------
@@ -103,12 +108,28 @@ class GuardService:
             prime_subjects(self.store, pairs, gate.embedder)
         for (claim, norm), vec in zip(pairs, self._vectors([c for c, _ in pairs])):
             self._claims[claim.id], self._norms[claim.id] = claim, norm
+            self._same.setdefault(_same_key(claim), set()).add(claim.id)
             self._index.add(claim.id, norm, vec)
 
     def _remove(self, claim_id: str) -> None:
         self._index.remove(claim_id)
-        self._claims.pop(claim_id, None)
+        claim = self._claims.pop(claim_id, None)
         self._norms.pop(claim_id, None)
+        if claim is not None:
+            ids = self._same.get(_same_key(claim), set())
+            ids.discard(claim_id)
+            if not ids:
+                self._same.pop(_same_key(claim), None)
+
+    def _duplicate(self, claim: Claim) -> Claim | None:
+        """An active claim that says the same as ``claim``: the same words (as the guard reads
+        them), scope, window and source. Why: an agent that retries a write after a timeout, or a
+        script run twice, stored the statement once per try — the store filled with copies, each
+        a candidate of every later write and a pair in every scan."""
+        with self._view:
+            self.refresh()
+            ids = self._same.get(_same_key(claim))
+            return self._claims[min(ids, key=lambda i: (self._claims[i].created_at, i))] if ids else None
 
     def refresh(self) -> None:
         """Bring the view up to the committed state: a full load the first time, then only the
@@ -116,7 +137,7 @@ class GuardService:
         with self._view:
             if self._index is None:
                 seq = self.store.last_seq()           # read before the rows: a change in between is re-applied
-                self._index, self._claims, self._norms = CandidateIndex(), {}, {}
+                self._index, self._claims, self._norms, self._same = CandidateIndex(), {}, {}, {}
                 self._add_all(self._norm_rows(self.store.active_rows()))
                 self._seq = seq
                 return
@@ -165,12 +186,17 @@ class GuardService:
     def _guarded(self, claim: Claim, action: str, exclude: str | None = None,
                  force_reason: str | None = None, before_insert=None) -> WriteResult:
         self.warm()
+        idempotent = action in ("remember", "learn")
+        if idempotent and (dup := self._duplicate(claim)) is not None:
+            return _already(dup)
         norm = self.guard.normalize(claim.text, claim.scope, claim.window)
         with self._view:
             candidates, seen = self.candidates(norm, claim, exclude), self._seq
         first = self.guard.check(claim, candidates, norm)        # outside the locks: the models run here
         with self._view, self.store.transaction():
             self.refresh()
+            if idempotent and (dup := self._duplicate(claim)) is not None:     # another writer's, meanwhile
+                return _already(dup)
             # under the write lock: the decision stands if no write committed since it was made (the
             # view, and so the candidates and their scores, are the same); else it is made again
             decision = first if self._seq == seen else self.guard.check(claim, self.candidates(norm, claim, exclude), norm)
@@ -296,6 +322,14 @@ class GuardService:
                 by = {"by": successor[cid]} if cid in successor else {}
                 self.store.event("superseded" if status is Status.SUPERSEDED else "cancel", cid, {"via": "ingest", **by})
         return len(claims)
+
+
+def _same_key(c: Claim) -> tuple:
+    return (comparison_text(c.text), c.scope, c.window, c.source)
+
+
+def _already(dup: Claim) -> WriteResult:
+    return WriteResult(False, Decision(Tier.CLEAN), dup, duplicate_of=dup.id)
 
 
 def _changed(row, c: Claim) -> bool:

@@ -60,7 +60,9 @@ def test_remembering_a_claim_twice_in_a_store_is_a_clean_write(default_guard, tm
         first = svc.remember("The catalog-api-10 runs 8 replicas.")
         again = svc.remember("The catalog-api-10 runs 8 replicas.")
         assert first.decision.tier.value == "clean" and again.decision.tier.value == "clean", again.decision
-        assert again.stored
+        assert not again.stored and again.duplicate_of == first.claim.id       # nothing new stored (session 34)
+        recased = svc.remember("the catalog-api-10 runs 8 replicas")          # not word for word: structure decides
+        assert recased.stored and recased.decision.tier.value == "clean", recased.decision
     finally:
         svc.close()
 

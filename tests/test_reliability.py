@@ -113,7 +113,7 @@ def test_an_ingested_successor_retires_the_fact_it_supersedes(store):
     store.ingest(batch)
     assert store.get("ref-1").status is Status.SUPERSEDED and store.get("ref-x").status is Status.CANCELLED
     assert store.history("ref-1")["superseded_by"] == ["ref-2"]
-    assert store.remember("Backups run every 12 hours.").stored
+    assert store.learn("Backups run every 12 hours.", source="ops runbook").stored     # not blocked by ref-1
     events = len(store.store.events())
     store.ingest(batch)
     assert len(store.store.events()) == events
@@ -321,14 +321,17 @@ def test_many_clients_racing_conflicting_writes(live):
     [t.start() for t in ts]
     [t.join() for t in ts]
     assert not errors
-    assert all(code in (201, 409) for code, _ in out), [c for c, _ in out if c not in (201, 409)]
+    assert all(code in (201, 200, 409) for code, _ in out), [c for c, _ in out if c not in (201, 200, 409)]
     listed = httpx.get(base + "/claims", params={"limit": 1000}, headers=AUTH).json()
     active = {c["id"] for c in listed["claims"]}
     stored = {b["claim"]["id"] for code, b in out if code == 201}
     assert stored <= active and listed["total"] == len(active)
     assert all(b["claim"] is None for code, b in out if code == 409)
+    # a repeat of an active statement is a 200 naming it (nothing new stored)
+    assert all(b["duplicate_of"] == b["claim"]["id"] and b["claim"]["id"] in active for code, b in out if code == 200)
     texts = [c["text"] for c in listed["claims"]]
-    # equal statements may repeat; two different values of one setting never both stand
+    # an equal statement is stored once; two different values of one setting never both stand
+    assert len(texts) == len(set(texts))
     assert len({t for t in texts if t.startswith("The cache TTL")}) == 1
     assert len({t for t in texts if t.startswith("Prod deploys need")}) == 1
     assert "Audit logs are retained for 365 days." in texts
@@ -474,3 +477,35 @@ def test_normalizer_workers_end_when_their_parent_is_killed():
     while time.time() < deadline and any(_alive(p) for p in workers):
         time.sleep(0.2)
     assert not any(_alive(p) for p in workers)
+
+
+def test_a_repeated_write_stores_nothing_new(store):
+    """An agent retrying a write after a timeout, or a script run twice, stored one copy per try."""
+    first = store.remember("Backups run every 6 hours.", scope={"env": "prod"}).claim
+    again = store.remember("Backups  run every 6 hours.", scope={"env": "Prod"})
+    assert not again.stored and again.duplicate_of == first.id and again.claim.id == first.id
+    assert again.to_dict()["duplicate_of"] == first.id and again.decision.tier.value == "clean"
+    # another scope, window or source is another statement
+    assert store.remember("Backups run every 6 hours.").stored
+    assert store.remember("Backups run every 6 hours.", scope={"env": "prod"}, window={"valid_from": "2027-01-01"}).stored
+    learnt = store.learn("Backups run every 6 hours.", source="runbook", scope={"env": "prod"})
+    assert learnt.stored and store.learn("Backups run every 6 hours.", source="runbook", scope={"env": "prod"}).duplicate_of
+    # once the first is cancelled, saying it again stores it again
+    store.cancel(first.id)
+    assert store.remember("Backups run every 6 hours.", scope={"env": "prod"}).stored
+    assert len(store.list()) == 4
+
+
+def test_concurrent_identical_writes_store_one_claim(store, twin):
+    barrier = threading.Barrier(6)
+    results = []
+
+    def go(svc):
+        barrier.wait()
+        results.append(svc.remember("Audit logs are retained for 365 days."))
+
+    ts = [threading.Thread(target=go, args=(store if i % 2 else twin,)) for i in range(6)]
+    [t.start() for t in ts]
+    [t.join() for t in ts]
+    assert sum(r.stored for r in results) == 1 and len(store.list()) == 1
+    assert {r.claim.id for r in results} == {store.list()[0].id}
