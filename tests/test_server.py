@@ -49,3 +49,15 @@ def test_a_chunked_body_over_the_limit_is_refused_as_it_arrives(server):
     r = httpx.post(server + "/claims", content=body(131_072), headers=json_type, timeout=60)   # chunked, under
     assert r.status_code == 201
     assert httpx.get(server + "/claims").json()["total"] == 1
+
+
+def test_a_check_batch_is_bounded(server):
+    """A batch check holds a worker thread for its whole run (~30 ms a statement): 1 MB of short
+    statements was half an hour of one request."""
+    many = {"statements": [{"text": f"Service {i} owns queue q{i}."} for i in range(1001)]}
+    r = httpx.post(server + "/check", json=many, timeout=60)
+    assert r.status_code == 422 and "1000" in r.json()["error"], r.json()
+    r = httpx.post(server + "/check", json={"statements": []}, timeout=60)
+    assert r.status_code == 422
+    r = httpx.post(server + "/check", json={"statements": [{"text": "Backups run daily."}]}, timeout=60)
+    assert r.status_code == 200 and [d["tier"] for d in r.json()["decisions"]] == ["clean"]
