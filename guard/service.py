@@ -333,10 +333,12 @@ def _already(dup: Claim) -> WriteResult:
 
 
 def _changed(row, c: Claim) -> bool:
-    s, w = c.scope, c.window.to_dict()
-    return (row["text"], row["env"], row["team"], row["tenant"], row["valid_from"], row["valid_until"],
-            row["source"], row["supersedes"]) != (c.text, s.env, s.team, s.tenant, w["valid_from"], w["valid_until"],
-                                                  c.source, c.supersedes)
+    """Whether an ingested fact says something else than its stored row, compared as the store
+    reads the row (scope values folded): a row stored before folding is not revised by an ingest
+    of the same fact."""
+    old = ClaimStore.row_claim(row)
+    return (old.text, old.scope, old.window, old.source, old.supersedes) != (c.text, c.scope, c.window, c.source,
+                                                                             c.supersedes)
 
 
 def _supersession_problems(claims: list[Claim], batch: dict[str, Claim], store: ClaimStore) -> list[str]:

@@ -220,6 +220,14 @@ def test_a_scope_written_differently_still_meets_the_claims_of_that_scope(store,
     assert not res.stored and res.decision.tier.value == "block"
 
 
+def test_a_fact_stored_with_an_unfolded_scope_is_not_revised_by_the_same_ingest(store):
+    store.ingest([Claim.from_dict({"id": "f", "text": "Backups run daily.", "scope": {"env": "prod"}})])
+    store.store.db.execute("UPDATE claims SET env = 'pro' || char(8203) || 'd'")
+    events = len(store.store.events())
+    store.ingest([Claim.from_dict({"id": "f", "text": "Backups run daily.", "scope": {"env": "prod"}})])
+    assert len(store.store.events()) == events and store.history("f")["revisions"] == []
+
+
 def test_scope_values_are_stored_folded_and_a_wholly_cyrillic_one_keeps_its_letters(store):
     c = store.remember("Backups run every 6 hours.", scope={"team": "data  platform\u200b", "tenant": "москва"}).claim
     got = store.get(c.id).scope
