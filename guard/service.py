@@ -181,7 +181,11 @@ class GuardService:
     def check(self, text: str, scope: dict | Scope | None = None, window: dict | Window | None = None) -> Decision:
         claim = self._new_claim(text, scope, window)
         norm = self.guard.normalize(claim.text, claim.scope, claim.window)
-        return self.guard.check(claim, self.candidates(norm, claim), norm)
+        decision = self.guard.check(claim, self.candidates(norm, claim), norm)
+        dup = self._duplicate(claim)
+        if dup is not None:       # what a write would do: store nothing new
+            decision.notes.append(f"already stored as {dup.id}: a write would store nothing new")
+        return decision
 
     def _guarded(self, claim: Claim, action: str, exclude: str | None = None,
                  force_reason: str | None = None, before_insert=None) -> WriteResult:

@@ -493,6 +493,7 @@ def test_a_repeated_write_stores_nothing_new(store):
     again = store.remember("Backups  run every 6 hours.", scope={"env": "Prod"})
     assert not again.stored and again.duplicate_of == first.id and again.claim.id == first.id
     assert again.to_dict()["duplicate_of"] == first.id and again.decision.tier.value == "clean"
+    assert f"already stored as {first.id}" in " ".join(store.check("Backups run every 6 hours.", scope={"env": "prod"}).notes)
     # another scope, window or source is another statement
     assert store.remember("Backups run every 6 hours.").stored
     assert store.remember("Backups run every 6 hours.", scope={"env": "prod"}, window={"valid_from": "2027-01-01"}).stored
