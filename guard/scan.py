@@ -295,6 +295,12 @@ def _finding(a: Claim, b: Claim, pj: PairJudgement, na: Norm, nb: Norm) -> dict:
     return out
 
 
+def _excepted_text(f: dict) -> str:
+    """A report cell for a finding a recorded exception covers: who forced it and why."""
+    e = f.get("excepted")
+    return f"{e['by']} forced ({e['at']}): {e['reason']}" if e else ""
+
+
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -317,13 +323,14 @@ def write_report(report: ScanReport, out: str | Path, fmt: str) -> Path:
                 fh.write(json.dumps(f, ensure_ascii=False) + "\n")
     elif fmt == "csv":
         cols = ["tier", "existing_id", "incoming_id", "verdict", "confidence", "stage", "reason", "existing",
-                "incoming", "p_contradiction"]
+                "incoming", "p_contradiction", "excepted"]
         with atomic_write(out, newline="") as fh:
             w = csv.DictWriter(fh, fieldnames=cols, extrasaction="ignore")
             w.writeheader()
             for f in report.findings:
                 w.writerow({**{k: csv_cell(v) for k, v in f.items()},
-                            "p_contradiction": f.get("nli", {}).get("p_contradiction", "")})
+                            "p_contradiction": f.get("nli", {}).get("p_contradiction", ""),
+                            "excepted": csv_cell(_excepted_text(f))})
     elif fmt == "parquet":
         try:
             import pyarrow as pa
@@ -334,6 +341,7 @@ def write_report(report: ScanReport, out: str | Path, fmt: str) -> Path:
                 "existing", "incoming"]
         table = {c: [f.get(c) for f in report.findings] for c in cols}
         table["p_contradiction"] = [f.get("nli", {}).get("p_contradiction") for f in report.findings]
+        table["excepted"] = [_excepted_text(f) or None for f in report.findings]
         for side in ("existing", "incoming"):       # nested parts as JSON text: one flat, typed table
             for part in ("scope", "window"):
                 table[f"{side}_{part}"] = [json.dumps(f.get(f"{side}_{part}")) for f in report.findings]

@@ -3,7 +3,6 @@
 One Ray start per module (a few seconds); the structural profile on ~2,000 claims (the CI-sized
 store the issue asks for) and the accurate profile on a smaller one, plus the CLI path with a
 Parquet report."""
-import json
 import subprocess
 import sys
 
@@ -48,17 +47,28 @@ def test_both_engines_find_the_same_with_the_nli_gate():
     assert a == b and a
 
 
-def test_cli_ray_engine_writes_parquet(tmp_path):
+def test_cli_ray_engine_writes_parquet(tmp_path, fast_guard):
+    """A store scanned by the Ray engine: its recorded exceptions mark their findings as the local
+    engine's do, and the Parquet report carries them."""
+    from guard.claims import Claim
+    from guard.service import GuardService
     pq = pytest.importorskip("pyarrow.parquet")
     claims, _ = make_store(300, seed=3)
-    src = tmp_path / "claims.jsonl"
-    src.write_text("\n".join(json.dumps(c.to_dict()) for c in claims))
+    src = tmp_path / "claims.sqlite"
+    svc = GuardService(src, guard=fast_guard)
+    svc.ingest(claims + [Claim.from_dict({"id": "port", "text": "The edge proxy listens on port 8443."})])
+    forced = svc.force("The edge proxy listens on port 9443.", reason="cut-over week").claim
+    svc.close()
     out = tmp_path / "report.parquet"
     r = subprocess.run([sys.executable, "-m", "guard.cli", "--profile", "fast", "scan", str(src), "--engine", "ray",
                         "--out", str(out), "--fail-on", "never"], capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert r.returncode == 0, r.stderr[-2000:]
     table = pq.read_table(out)
-    assert table.num_rows > 0 and {"tier", "existing_id", "incoming_id", "reason"} <= set(table.column_names)
+    assert table.num_rows > 1 and {"tier", "existing_id", "incoming_id", "reason", "excepted"} <= set(table.column_names)
+    rows = table.to_pylist()
+    marked = [x for x in rows if x["excepted"]]
+    assert [(x["existing_id"], x["incoming_id"]) for x in marked] == [("port", forced.id)]
+    assert marked[0]["excepted"].startswith(f"{forced.id} forced (") and marked[0]["excepted"].endswith("cut-over week")
     r = subprocess.run([sys.executable, "-m", "guard.cli", "--profile", "fast", "scan", str(src), "--engine", "spark"],
                        capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert r.returncode == 2 and "--engine must be local or ray" in r.stderr

@@ -221,6 +221,12 @@ def test_a_recorded_exception_is_reported_and_does_not_fail_the_gate(tmp_path, f
         [("block", forced.id, "migration window")]
     report = Scanner(fast_guard, ScanConfig(progress=False)).scan_store(path)
     assert report.summary["excepted"] == 1 and report.open_findings == []
+    import csv
+
+    from guard.scan import write_report
+    with write_report(report, tmp_path / "r.csv", "csv").open() as fh:
+        [row] = list(csv.DictReader(fh))
+    assert row["excepted"].startswith(f"{forced.id} forced (") and row["excepted"].endswith("): migration window")
 
     svc = GuardService(path, guard=fast_guard)
     svc.ingest([Claim.from_dict({"id": "port", "text": "The API listens on port 8444."})])
