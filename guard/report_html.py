@@ -91,6 +91,7 @@ def scan_page(summary: dict, findings: list[dict], source: str = "") -> str:
     cards = "".join(f'<div class="card"><b class="{c}">{html.escape(str(v))}</b>{html.escape(k)}</div>' for k, v, c in [
         ("claims", summary.get("claims", "?"), ""), ("candidate pairs", summary.get("pairs_compared", "?"), ""),
         ("block", summary.get("block", 0), "block"), ("warn", summary.get("warn", 0), "warn"),
+        *([("excepted (forced)", summary["excepted"], "")] if summary.get("excepted") else []),
         ("seconds", summary.get("seconds", "?"), "")])
     stage_rows = "".join(f"<tr><td>{html.escape(st)}</td><td>{c['block']}</td><td>{c['warn']}</td></tr>"
                          for st, c in sorted(by_stage.items()))

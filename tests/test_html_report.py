@@ -75,11 +75,14 @@ def test_a_large_report_pages_and_hostile_text_stays_text(browser, tmp_path):
                  "verdict": "contradiction", "confidence": "HIGH", "stage": "structural", "reason": "opposing modality",
                  "subject": f"setting {i}", "existing_scope": {"team": f"t{i % 4}"}, "incoming_scope": {},
                  "existing_window": {}, "incoming_window": {}} for i in range(200)]
-    page = write(tmp_path / "big.html", scan_page({"claims": 10000, "block": 133, "warn": 67}, findings))
+    findings[0]["excepted"] = {"by": "c_forced", "reason": evil, "at": "2026-11-28T08:00:00Z"}
+    page = write(tmp_path / "big.html", scan_page({"claims": 10000, "block": 133, "warn": 67, "excepted": 1}, findings))
     browser.get(page.as_uri())
     assert browser.title == "claim-guard scan report"
     assert len(visible(browser, ".finding")) == 25                 # one page of subject groups
     assert "200 of 200 findings, page 1 of 8" in browser.find_element("id", "shown").text
+    assert "excepted (forced)" in browser.find_element("css selector", ".cards").text
+    assert "excepted: c_forced was forced over it" in browser.find_element("id", "list").text
     browser.find_element("id", "next").click()
     assert "page 2 of 8" in browser.find_element("id", "shown").text
     assert browser.title == "claim-guard scan report" and "</script>" not in browser.find_element("id", "list").text
