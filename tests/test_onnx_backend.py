@@ -69,6 +69,30 @@ def test_a_damaged_export_is_refused_in_one_line(exported, tmp_path):
     assert "\n" not in str(err.value)
 
 
+def test_an_export_of_other_weights_is_refused_in_one_line(exported, tmp_path):
+    """The int8 graph beside the weights it was made from: weights replaced later (a copied-in
+    fine-tune) kept running the old model's graph under the new name."""
+    from safetensors.torch import load_file, save_file
+
+    from guard.nli.scorer import ModelUnavailable, NLIScorer
+    info = json.loads((exported / "onnx" / "export.json").read_text())
+    assert info["weights"]["file"] == "model.safetensors" and len(info["weights"]["fingerprint"]) == 20
+    moved = tmp_path / "moved"
+    shutil.copytree(exported, moved)
+    w = load_file(str(moved / "model.safetensors"))
+    k = next(k for k in w if "layer.2.attention.self.query.weight" in k)
+    w[k] = w[k] * 0.5
+    save_file(w, str(moved / "model.safetensors"), metadata={"format": "pt"})
+    with pytest.raises(ModelUnavailable, match="made from other weights than this folder's model.safetensors") as err:
+        NLIScorer(moved, quantize=True)
+    assert "\n" not in str(err.value) and "training.export_onnx" in str(err.value)
+    old = tmp_path / "old"
+    shutil.copytree(exported, old)
+    (old / "onnx" / "export.json").write_text(json.dumps({k: v for k, v in info.items() if k != "weights"}))
+    with pytest.raises(ModelUnavailable, match="does not record the weights it was made from"):
+        NLIScorer(old, quantize=True)
+
+
 def test_an_unknown_calibration_method_is_refused_before_any_work(tmp_path):
     from training.export_onnx import export
     with pytest.raises(ValueError, match="minmax, percentile, entropy"):

@@ -130,7 +130,11 @@ def export(model_dir: str | Path, calibration: Path | None = None, n_calibration
     cal = f"{calibration.name}: {len(claim_pairs)} pairs, both directions"
     if general_pairs:
         cal += f"; {len(general_pairs)} general NLI pairs from " + ", ".join(Path(g).name for g in general)
+    from guard.onnx_runtime import file_fingerprint, weights_file
+    weights = weights_file(model_dir)
     info = {"file": str(ONNX_EXPORT), "calibration": cal, "method": method,
+            # what the guard checks before it runs this export (guard.nli.scorer.stale_export)
+            "weights": {"file": weights.name, "fingerprint": file_fingerprint(weights)} if weights else None,
             "kept_fp32_groups": list(keep_fp32), "kept_fp32": kept, "seconds": round(time.time() - t0, 1),
             "format": f"ONNX Runtime static int8 (QOperator, per-channel weights, {_METHODS[method]} activations)"}
     (out_dir / "export.json").write_text(json.dumps(info, indent=2))

@@ -47,6 +47,26 @@ OPENVINO_BACKENDS = {"openvino": "fp32", "openvino-bf16": "bf16"}
 UNQUANTISED_BACKENDS = ("bf16", *OPENVINO_BACKENDS)     # fp32 or bf16 only: --quantize excludes them
 
 
+def stale_export(model_dir: Path) -> str | None:
+    """Why the folder's static int8 export must not run, or None. Why check: the export sits beside
+    the weights it was made from, and a folder whose weights were replaced (a copied-in fine-tune,
+    a newer release of the model) kept running the old model's int8 graph under the new name — its
+    scores, and the gate fitted for the new weights on top of them. The export records its weights'
+    fingerprint (since session 34); one without that record cannot be told apart from a stale one."""
+    from guard.onnx_runtime import file_fingerprint, read_json, weights_file
+    weights = weights_file(model_dir)
+    if weights is None:
+        return None                          # an export-only folder: nothing it could disagree with
+    again = f"run python -m training.export_onnx {model_dir} again"
+    info = read_json(model_dir / ONNX_EXPORT.parent / "export.json")
+    made = info.get("weights") if isinstance(info, dict) else None
+    if not isinstance(made, dict) or not made.get("fingerprint"):
+        return f"{model_dir / ONNX_EXPORT} does not record the weights it was made from (an export before session 34): {again}"
+    if made["fingerprint"] != file_fingerprint(weights):
+        return f"{model_dir / ONNX_EXPORT} was made from other weights than this folder's {weights.name}: {again}"
+    return None
+
+
 class NLIScorer:
     """Loads a 3-way NLI cross-encoder from a hub id or a local directory.
 
@@ -107,6 +127,9 @@ class NLIScorer:
         static = Path(path) / ONNX_EXPORT if local else None
         if quantize and static is not None and static.is_file():
             from guard.onnx_runtime import OrtModel
+            stale = stale_export(Path(path))
+            if stale:
+                raise ModelUnavailable(stale)
             try:
                 self._ort = OrtModel(path, "cross-encoder", max_length, batch_size=batch_size, onnx_file=static)
             except Exception as exc:  # noqa: BLE001 — a damaged export: no stage 3, in one line
