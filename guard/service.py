@@ -239,20 +239,38 @@ class GuardService:
         if not isinstance(reason, str) or not reason.strip():
             raise ClaimError("supersede needs a reason")
         old = self.store.get(old_id)
-        if old.status is not Status.ACTIVE:
-            raise ClaimError(f"claim {old_id} is {old.status.value}, only active claims can be superseded")
         claim = self._new_claim(text, scope if scope is not None else old.scope,
                                 window if window is not None else old.window,
                                 supersedes=old_id, reason=reason.strip())
+        if old.status is not Status.ACTIVE:
+            if (done := self._successor_saying(claim)) is not None:
+                return _already(done)
+            raise ClaimError(f"claim {old_id} is {old.status.value}, only active claims can be superseded")
 
         def retire():     # inside the write transaction: the old claim may have changed meanwhile
             now = self.store.get(old_id)
             if now.status is not Status.ACTIVE:
+                if (done := self._successor_saying(claim)) is not None:
+                    raise _AlreadyDone(done)
                 raise ClaimError(f"claim {old_id} is {now.status.value}, only active claims can be superseded")
             self.store.set_status(old_id, Status.SUPERSEDED)
             self.store.event("superseded", old_id, {"by": claim.id, "reason": reason.strip()})
 
-        return self._guarded(claim, "supersede", exclude=old_id, before_insert=retire)
+        try:
+            return self._guarded(claim, "supersede", exclude=old_id, before_insert=retire)
+        except _AlreadyDone as done:            # another writer's identical supersede, meanwhile
+            return _already(done.claim)
+
+    def _successor_saying(self, claim: Claim) -> Claim | None:
+        """The active claim that already superseded ``claim.supersedes`` with the same words, scope
+        and window. Why: an agent retrying a supersede whose answer it never got (a timeout) was
+        told the old claim "is superseded" — an error for a change that had gone through."""
+        for r in self.store.db.execute("SELECT * FROM claims WHERE supersedes=? AND status='active'",
+                                       (claim.supersedes,)):
+            c = ClaimStore.row_claim(r)
+            if (comparison_text(c.text), c.scope, c.window) == (comparison_text(claim.text), claim.scope, claim.window):
+                return c
+        return None
 
     def cancel(self, claim_id: str, reason: str | None = None) -> Claim:
         with self._view, self.store.transaction():
@@ -326,6 +344,12 @@ class GuardService:
                 by = {"by": successor[cid]} if cid in successor else {}
                 self.store.event("superseded" if status is Status.SUPERSEDED else "cancel", cid, {"via": "ingest", **by})
         return len(claims)
+
+
+class _AlreadyDone(Exception):
+    def __init__(self, claim: Claim):
+        super().__init__(claim.id)
+        self.claim = claim
 
 
 def _same_key(c: Claim) -> tuple:

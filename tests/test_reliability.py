@@ -518,3 +518,15 @@ def test_concurrent_identical_writes_store_one_claim(store, twin):
     [t.join() for t in ts]
     assert sum(r.stored for r in results) == 1 and len(store.list()) == 1
     assert {r.claim.id for r in results} == {store.list()[0].id}
+
+
+def test_a_retried_supersede_answers_with_the_claim_it_made(store):
+    """An agent that never got the answer to a supersede (a timeout) and sends it again was told the
+    old claim "is superseded": an error for a change that had gone through."""
+    old = store.remember("The API gateway listens on port 8443.", scope={"env": "prod"}).claim
+    first = store.supersede(old.id, "The API gateway listens on port 9443.", reason="port change")
+    again = store.supersede(old.id, "The API gateway listens on port 9443.", reason="port change (retry)")
+    assert first.stored and not again.stored and again.duplicate_of == first.claim.id == again.claim.id
+    with pytest.raises(ClaimError, match="is superseded"):
+        store.supersede(old.id, "The API gateway listens on port 7443.", reason="another change")
+    assert [c.id for c in store.list()] == [first.claim.id]
