@@ -249,12 +249,22 @@ def check(text: str, env: Optional[str] = ENV, team: Optional[str] = TEAM, tenan
 
 
 @app.command()
-def ingest(path: Path, as_json: bool = JSON):
+def ingest(path: Path, as_json: bool = JSON,
+           skip_bad_lines: bool = typer.Option(False, "--skip-bad-lines",
+                                               help="store the readable lines of a file with bad ones (default: "
+                                                    "refuse the file, store nothing)")):
     """Upsert reference facts from a JSONL file of claims, without the guard (by id; an id-less
-    fact's id comes from its text, scope and window, so ingesting a file again changes nothing)."""
+    fact's id comes from its text, scope and window, so ingesting a file again changes nothing).
+    A file with a bad line stores nothing unless --skip-bad-lines."""
     def go():
         from guard.jsonl import read_jsonl
         rows, errors = read_jsonl(path, Claim.reference_from_dict)
+        if errors and not skip_bad_lines:
+            # all or nothing, as a write is: a sync file half applied (the line that supersedes a
+            # fact among the bad ones) left the store in a state no file described
+            raise ClaimError(f"ingest refused, nothing stored: {len(errors)} bad line(s): " + "; ".join(errors[:3])
+                             + (f" (+{len(errors) - 3} more)" if len(errors) > 3 else "")
+                             + " — fix them, or --skip-bad-lines to store the rest")
         for e in errors:
             _note(f"skipped {e}")
         for c in (c for _, c in rows):

@@ -135,7 +135,11 @@ def test_ingest_then_scan_store_and_csv(tmp_path):
         json.dumps({"id": "c", "text": "Backups run every 6 hours.", "scope": {"env": "prod"}}),
         json.dumps({"id": "d", "text": "Backups run every 24 hours.", "scope": {"env": "dev"}}),
     ]) + "\n")
-    r = guard("ingest", str(src), store=st)
+    r = guard("ingest", str(src), store=st)          # all or nothing: a bad line stores nothing
+    assert r.returncode == 2 and "ingest refused, nothing stored: 1 bad line(s): " in r.stderr
+    assert "claims.jsonl:3:" in r.stderr and "--skip-bad-lines" in r.stderr and r.stderr.count("\n") == 1
+    assert guard("list", store=st).stdout == ""
+    r = guard("ingest", str(src), "--skip-bad-lines", store=st)
     assert r.returncode == 0 and "ingested 4 claims; skipped 1 bad line(s)" in r.stdout
     out = tmp_path / "report.csv"
     r = guard("scan", str(st), "--out", str(out), "--neighbours", "0", store=st)
