@@ -108,7 +108,7 @@ class Scope:
             v = d.get(k)
             if v is not None and (not isinstance(v, str) or not v.strip()):
                 raise ClaimError(f"scope.{k} must be a non-empty string or null")
-            vals[k] = scope_value(validate_field(v, f"scope.{k}", 200)) if isinstance(v, str) else None
+            vals[k] = scope_value(validate_field(v, f"scope.{k}", 200), k) if isinstance(v, str) else None
             if vals[k] == "":
                 raise ClaimError(f"scope.{k} has no visible characters")
         return cls(**vals)
@@ -374,18 +374,28 @@ def comparison_text(text: str) -> str:
     return re.sub(r"\s+", " ", t.translate(_CONFUSABLES)).strip()
 
 
+# An environment's usual names, one value each: the normalizer reads "in production" from the text
+# as env "prod", so a scope field written "production" must be "prod" too, or the two are disjoint
+# scopes and their claims never meet (session 34: "… port 8443." with env production and "… port
+# 9000 in production." were clean).
+ENV_NAMES = {"production": "prod", "prod": "prod", "staging": "staging", "stage": "staging", "development": "dev",
+             "dev": "dev", "qa": "qa", "sandbox": "sandbox", "test": "test", "testing": "test"}
+
+
 @lru_cache(maxsize=4096)        # a store's claims share a handful of scope values
-def scope_value(value: str) -> str:
+def scope_value(value: str, key: str = "") -> str:
     """The form a scope value is stored and compared in. Scopes decide whether two claims can
     conflict at all (disjoint scopes coexist), so "ｐｒｏｄ" (fullwidth), "prod" + a zero-width
-    space, "Prod", "prod  eu" or "prоd" with a Cyrillic о must all be "prod"/"prod eu", or a
-    conflicting claim is stored beside the rule it breaks. Look-alike letters are folded only in a
+    space, "Prod", "prod  eu" or "prоd" with a Cyrillic о must all be "prod"/"prod eu", and an
+    environment ``key`` "production" must be "prod" (``ENV_NAMES``), or a conflicting claim is
+    stored beside the rule it breaks. Look-alike letters are folded only in a
     value that also has Latin letters: a tenant written wholly in Cyrillic keeps its name."""
     t = unicodedata.normalize("NFKC", value)
     t = "".join(ch for ch in t if unicodedata.category(ch) != "Cf")
     if any("a" <= ch <= "z" or "A" <= ch <= "Z" for ch in t):
         t = t.translate(_CONFUSABLES)
-    return re.sub(r"\s+", " ", t).strip().lower()
+    t = re.sub(r"\s+", " ", t).strip().lower()
+    return ENV_NAMES.get(t, t) if key == "env" else t
 
 
 def reference_id(claim: Claim) -> str:

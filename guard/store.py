@@ -157,7 +157,7 @@ class ClaimStore:
     def row_claim(r: sqlite3.Row) -> Claim:
         # scope values folded as they are read: a store written before values were folded may
         # hold "prod" + a zero-width space, which must still meet "prod"
-        return Claim(text=r["text"], scope=Scope(*(scope_value(r[k]) or None if r[k] else None
+        return Claim(text=r["text"], scope=Scope(*(scope_value(r[k], k) or None if r[k] else None
                                                       for k in ("env", "team", "tenant"))),
                      window=Window.parse(r["valid_from"], r["valid_until"]), id=r["id"],
                      status=Status(r["status"]), source=r["source"], created_at=r["created_at"],

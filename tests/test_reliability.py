@@ -211,6 +211,7 @@ def test_invisible_and_confusable_characters_do_not_bypass_the_guard(store, snea
     "pro\u200bd",                 # zero-width space
     "PROD ",                      # case, trailing space
     "pr\u043ed",                  # Cyrillic о among Latin letters
+    "Production",                 # the environment's other name
 ])
 def test_a_scope_written_differently_still_meets_the_claims_of_that_scope(store, sneaky_env):
     """Disjoint scopes coexist, so a scope value that only looked different stored a conflicting
@@ -228,6 +229,16 @@ def test_a_fact_stored_with_an_unfolded_scope_is_not_revised_by_the_same_ingest(
     assert len(store.store.events()) == events and store.history("f")["revisions"] == []
 
 
+def test_an_environment_named_in_the_text_meets_the_same_environment_in_a_scope_field(store):
+    """The normalizer reads "in production" as env prod; a scope field "production" stayed
+    "production", a disjoint scope, so these were clean (session 34)."""
+    assert store.remember("The API listens on port 8443.", scope={"env": "production"}).stored
+    assert store.list()[0].scope.env == "prod"
+    for text in ("The API listens on port 9000 in production.", "The API listens on port 9000 in prod."):
+        assert store.check(text).tier.value == "block", text
+    assert store.check("The API listens on port 9000.", scope={"env": "staging"}).tier.value == "clean"
+
+
 def test_scope_values_are_stored_folded_and_a_wholly_cyrillic_one_keeps_its_letters(store):
     c = store.remember("Backups run every 6 hours.", scope={"team": "data  platform\u200b", "tenant": "москва"}).claim
     got = store.get(c.id).scope
@@ -239,7 +250,7 @@ def test_scope_values_are_stored_folded_and_a_wholly_cyrillic_one_keeps_its_lett
 def test_a_scope_stored_unfolded_by_an_earlier_release_still_meets_its_claims(store):
     """Rows are never rewritten in place: a value stored before folding is folded as it is read."""
     assert store.remember("The API listens on port 8443.", scope={"env": "prod"}).stored
-    store.store.db.execute("UPDATE claims SET env = 'pro' || char(8203) || 'd'")
+    store.store.db.execute("UPDATE claims SET env = 'Pro' || char(8203) || 'duction'")
     store.refresh()
     fresh = GuardService(store.path, guard=store.guard)
     try:

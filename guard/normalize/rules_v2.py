@@ -21,7 +21,7 @@ import re
 from dataclasses import replace
 from functools import lru_cache
 
-from guard.claims import Modality, Norm, Scope, StateVerb, SubjectKind, Window
+from guard.claims import ENV_NAMES, Modality, Norm, Scope, StateVerb, SubjectKind, Window
 from guard.normalize.base import fail_open, register
 from guard.normalize.lexicon import HALT_PREDICATES, MODAL_PREDICATES, PERSON_SUBJECTS
 from guard.normalize.rules import _NAMING, Parsed, RuleNormalizer, _merge_hyphenated
@@ -40,8 +40,7 @@ _TRAIL = re.compile(r"(?:,\s*|\s+)(?:unless|except|provided that|as long as|even
                     r"whereas|while|but|because|since|although|though|otherwise|in which case)\b.*$", re.I)
 _IDENT = re.compile(r"`([^`]{1,60})`|(?<![\w-])(--?[a-z][\w-]*(?:=\S+)?)|\b([a-z][a-z0-9]*(?:[_.][a-z0-9]+)+)\b|"
                     r"\b([a-z]+[A-Z][A-Za-z0-9]+)\b")
-_ENV = {"production": "prod", "prod": "prod", "staging": "staging", "stage": "staging", "development": "dev",
-        "dev": "dev", "qa": "qa", "sandbox": "sandbox", "test": "test", "testing": "test"}
+_ENV = ENV_NAMES          # the scope fields' names for an environment, so the two always meet
 _ENV_RE = re.compile(r"\b(?:in|on|for|to|across)\s+(?:the\s+|our\s+)?(" + "|".join(_ENV) + r")\b(?:\s+environments?)?",
                      re.I)
 _EOS = re.compile(r"\b(end[- ]of[- ]life|eol|supported|support ends?|long[- ]term support|lts|security (?:support|updates)"
