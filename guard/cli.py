@@ -267,13 +267,11 @@ def ingest(path: Path, as_json: bool = JSON,
                              + " — fix them, or --skip-bad-lines to store the rest")
         for e in errors:
             _note(f"skipped {e}")
-        for c in (c for _, c in rows):
-            c.source = c.source or str(path)
         claims = [c for _, c in rows]
         from guard.service import GuardService
         store = GuardService(_state["store"], guard=_guard("structural"))   # unguarded: no NLI model to load
         with _progress(len(claims), "ingest", "claim") as bar:
-            n = store.ingest(claims, progress=bar.update)
+            n = store.ingest(claims, progress=bar.update, default_source=str(path))
         typer.echo(f"ingested {n} claims" + (f"; skipped {len(errors)} bad line(s)" if errors else ""))
     _run(go)
 

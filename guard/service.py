@@ -281,14 +281,16 @@ class GuardService:
             self.store.event("cancel", claim_id, {"reason": reason} if reason else None)
         return self.store.get(claim_id)
 
-    def ingest(self, claims: list[Claim], progress=None) -> int:
+    def ingest(self, claims: list[Claim], progress=None, default_source: str | None = None) -> int:
         """Upsert reference facts without the guard (they are the ground truth others are checked
         against). All in one transaction: a refused row stores none of them. An update keeps the
         old version as a revision; a fact the file marks cancelled or superseded, or that another
         fact in it supersedes, is retired (the file's status was ignored for a stored fact, and a
         superseded one stayed active); a cancelled or superseded claim is never reactivated; a claim
         stored through the guard is never rewritten (supersede it); ``supersedes`` must name a
-        known claim and form no cycle."""
+        known claim and form no cycle. A fact that names no source keeps the one it is stored with
+        (``default_source`` — the CLI's file path — goes only to new facts): the same facts from a
+        renamed or date-stamped export file were each "updated", a revision per fact per sync."""
         claims = _one_per_id(claims)
         from guard.normalize.pool import default_processes   # normalised outside the lock; big batches in workers
         norms = self.guard.normalize_claims(claims, processes=default_processes(), min_pool=POOL_MIN,
@@ -327,6 +329,8 @@ class GuardService:
             retire = [(p, Status.SUPERSEDED, None) for p in sorted(successor.keys() - batch.keys())]
             for c, n in zip(claims, norms):
                 r = self.store.row(c.id)
+                if c.source is None:
+                    c = replace(c, source=r["source"] if r is not None else default_source)
                 if r is None:
                     self.store.insert(replace(c, status=status_of(c)), n, kind="reference", build=self.guard.normalizer.build)
                     self.store.event("ingest", c.id, {"source": c.source} if c.source else None)

@@ -541,3 +541,18 @@ def test_a_retried_supersede_answers_with_the_claim_it_made(store):
     with pytest.raises(ClaimError, match="is superseded"):
         store.supersede(old.id, "The API gateway listens on port 7443.", reason="another change")
     assert [c.id for c in store.list()] == [first.claim.id]
+
+
+def test_the_same_facts_from_a_renamed_file_change_nothing(store):
+    """A fact's source defaulted to the file's path, so a nightly sync from date-stamped export
+    files "updated" every fact every night (a revision and an event each); a fact that names no
+    source now keeps the one it is stored with."""
+    facts = [{"id": "f1", "text": "Backups run daily."}, {"text": "The docs site is built with MkDocs."}]
+    store.ingest([Claim.reference_from_dict(d) for d in facts], default_source="export-2026-11-27.jsonl")
+    events = len(store.store.events())
+    store.ingest([Claim.reference_from_dict(d) for d in facts], default_source="export-2026-11-28.jsonl")
+    assert len(store.store.events()) == events and store.get("f1").source == "export-2026-11-27.jsonl"
+    store.ingest([Claim.from_dict({**facts[0], "source": "wiki"})])           # a source named: an update
+    assert store.get("f1").source == "wiki" and len(store.history("f1")["revisions"]) == 1
+    store.ingest([Claim.from_dict(facts[0])])                                  # none named (HTTP): kept
+    assert store.get("f1").source == "wiki" and len(store.history("f1")["revisions"]) == 1
