@@ -51,7 +51,7 @@ class GuardService:
         self._index: CandidateIndex | None = None
         self._claims: dict[str, Claim] = {}
         self._norms: dict[str, Norm] = {}
-        self._same: dict[tuple, set[str]] = {}     # _same_key → active claim ids
+        self._same: dict[tuple, dict[str, None]] = {}     # _same_key → active claim ids, oldest first
         self._seq = 0
 
     # ---- models ---------------------------------------------------------------------------
@@ -108,7 +108,7 @@ class GuardService:
             prime_subjects(self.store, pairs, gate.embedder)
         for (claim, norm), vec in zip(pairs, self._vectors([c for c, _ in pairs])):
             self._claims[claim.id], self._norms[claim.id] = claim, norm
-            self._same.setdefault(_same_key(claim), set()).add(claim.id)
+            self._same.setdefault(_same_key(claim), {})[claim.id] = None
             self._index.add(claim.id, norm, vec)
 
     def _remove(self, claim_id: str) -> None:
@@ -116,20 +116,23 @@ class GuardService:
         claim = self._claims.pop(claim_id, None)
         self._norms.pop(claim_id, None)
         if claim is not None:
-            ids = self._same.get(_same_key(claim), set())
-            ids.discard(claim_id)
+            ids = self._same.get(_same_key(claim), {})
+            ids.pop(claim_id, None)
             if not ids:
                 self._same.pop(_same_key(claim), None)
 
-    def _duplicate(self, claim: Claim) -> Claim | None:
+    def _duplicate(self, claim: Claim, same_reason: bool = False) -> Claim | None:
         """An active claim that says the same as ``claim``: the same words (as the guard reads
-        them), scope, window and source. Why: an agent that retries a write after a timeout, or a
-        script run twice, stored the statement once per try — the store filled with copies, each
-        a candidate of every later write and a pair in every scan."""
+        them), scope, window and source — and with ``same_reason`` (a force) the same reason. Why: an agent
+        that retries a write after a timeout, or a script run twice, stored the statement once per
+        try — the store filled with copies, each a candidate of every later write and a pair in
+        every scan (a retried force also recorded its exceptions again)."""
         with self._view:
             self.refresh()
-            ids = self._same.get(_same_key(claim))
-            return self._claims[min(ids, key=lambda i: (self._claims[i].created_at, i))] if ids else None
+            # the first stored (the view adds claims in the store's order)
+            first = next((i for i in self._same.get(_same_key(claim), {})
+                          if not same_reason or self._claims[i].reason == claim.reason), None)
+            return self._claims[first] if first is not None else None
 
     def refresh(self) -> None:
         """Bring the view up to the committed state: a full load the first time, then only the
@@ -190,8 +193,9 @@ class GuardService:
     def _guarded(self, claim: Claim, action: str, exclude: str | None = None,
                  force_reason: str | None = None, before_insert=None) -> WriteResult:
         self.warm()
-        idempotent = action in ("remember", "learn")
-        if idempotent and (dup := self._duplicate(claim)) is not None:
+        # a repeat stores nothing new; a forced one only when it repeats the force itself (same reason)
+        idempotent = action in ("remember", "learn", "force")
+        if idempotent and (dup := self._duplicate(claim, same_reason=action == "force")) is not None:
             return _already(dup)
         norm = self.guard.normalize(claim.text, claim.scope, claim.window)
         with self._view:
@@ -199,7 +203,7 @@ class GuardService:
         first = self.guard.check(claim, candidates, norm)        # outside the locks: the models run here
         with self._view, self.store.transaction():
             self.refresh()
-            if idempotent and (dup := self._duplicate(claim)) is not None:     # another writer's, meanwhile
+            if idempotent and (dup := self._duplicate(claim, action == "force")) is not None:    # another writer's, meanwhile
                 return _already(dup)
             # under the write lock: the decision stands if no write committed since it was made (the
             # view, and so the candidates and their scores, are the same); else it is made again

@@ -556,3 +556,16 @@ def test_the_same_facts_from_a_renamed_file_change_nothing(store):
     assert store.get("f1").source == "wiki" and len(store.history("f1")["revisions"]) == 1
     store.ingest([Claim.from_dict(facts[0])])                                  # none named (HTTP): kept
     assert store.get("f1").source == "wiki" and len(store.history("f1")["revisions"]) == 1
+
+
+def test_a_retried_force_stores_and_records_nothing_new(store):
+    """A force sent again (its answer lost) stored a second copy and recorded its exceptions again;
+    a remember of a statement that stands as a forced claim is that claim too."""
+    assert store.remember("The cache TTL is 5 minutes.").stored
+    forced = store.force("The cache TTL is 10 minutes.", reason="load test week")
+    again = store.force("The cache TTL is 10 minutes.", reason="load test week")
+    assert forced.stored and not again.stored and again.duplicate_of == forced.claim.id
+    assert len(store.history(forced.claim.id)["exceptions"]) == 1
+    other = store.force("The cache TTL is 10 minutes.", reason="another exception")      # another reason: recorded
+    assert other.stored and other.claim.id != forced.claim.id
+    assert store.remember("The cache TTL is 10 minutes.").duplicate_of == forced.claim.id
