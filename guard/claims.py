@@ -369,9 +369,17 @@ def comparison_text(text: str) -> str:
     """The text the stages compare: NFKC, format characters (zero-width, bidi overrides) removed,
     common confusable letters folded to Latin. What the user wrote is what is stored; this is
     only what the guard reads, so invisible or look-alike characters cannot slip a conflict past it."""
+    return _fold(text, look_alikes=True)
+
+
+def _fold(text: str, look_alikes: bool) -> str:
+    """NFKC, format characters (Cf) dropped, look-alike letters folded to Latin if asked, runs of
+    whitespace made one space: what a claim's text and its scope values are compared as."""
     t = unicodedata.normalize("NFKC", text)
     t = "".join(ch for ch in t if unicodedata.category(ch) != "Cf")
-    return re.sub(r"\s+", " ", t.translate(_CONFUSABLES)).strip()
+    if look_alikes:
+        t = t.translate(_CONFUSABLES)
+    return re.sub(r"\s+", " ", t).strip()
 
 
 # An environment's usual names, one value each: the normalizer reads "in production" from the text
@@ -390,11 +398,8 @@ def scope_value(value: str, key: str = "") -> str:
     environment ``key`` "production" must be "prod" (``ENV_NAMES``), or a conflicting claim is
     stored beside the rule it breaks. Look-alike letters are folded only in a
     value that also has Latin letters: a tenant written wholly in Cyrillic keeps its name."""
-    t = unicodedata.normalize("NFKC", value)
-    t = "".join(ch for ch in t if unicodedata.category(ch) != "Cf")
-    if any("a" <= ch <= "z" or "A" <= ch <= "Z" for ch in t):
-        t = t.translate(_CONFUSABLES)
-    t = re.sub(r"\s+", " ", t).strip().lower()
+    latin = any("a" <= ch <= "z" or "A" <= ch <= "Z" for ch in unicodedata.normalize("NFKC", value))
+    t = _fold(value, look_alikes=latin).lower()
     return ENV_NAMES.get(t, t) if key == "env" else t
 
 

@@ -40,8 +40,8 @@ _TRAIL = re.compile(r"(?:,\s*|\s+)(?:unless|except|provided that|as long as|even
                     r"whereas|while|but|because|since|although|though|otherwise|in which case)\b.*$", re.I)
 _IDENT = re.compile(r"`([^`]{1,60})`|(?<![\w-])(--?[a-z][\w-]*(?:=\S+)?)|\b([a-z][a-z0-9]*(?:[_.][a-z0-9]+)+)\b|"
                     r"\b([a-z]+[A-Z][A-Za-z0-9]+)\b")
-_ENV = ENV_NAMES          # the scope fields' names for an environment, so the two always meet
-_ENV_RE = re.compile(r"\b(?:in|on|for|to|across)\s+(?:the\s+|our\s+)?(" + "|".join(_ENV) + r")\b(?:\s+environments?)?",
+# the scope fields' names for an environment (claims.ENV_NAMES), so the two always meet
+_ENV_RE = re.compile(r"\b(?:in|on|for|to|across)\s+(?:the\s+|our\s+)?(" + "|".join(ENV_NAMES) + r")\b(?:\s+environments?)?",
                      re.I)
 _EOS = re.compile(r"\b(end[- ]of[- ]life|eol|supported|support ends?|long[- ]term support|lts|security (?:support|updates)"
                   r"|maintained)\b", re.I)
@@ -80,7 +80,7 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
 
 
 def text_scope(text: str) -> Scope | None:
-    envs = {_ENV[m.group(1).lower()] for m in _ENV_RE.finditer(text)}
+    envs = {ENV_NAMES[m.group(1).lower()] for m in _ENV_RE.finditer(text)}
     return Scope(env=envs.pop()) if len(envs) == 1 else None
 
 
