@@ -272,7 +272,7 @@ class GuardService:
         for r in self.store.db.execute("SELECT * FROM claims WHERE supersedes=? AND status='active'",
                                        (claim.supersedes,)):
             c = ClaimStore.row_claim(r)
-            if (comparison_text(c.text), c.scope, c.window) == (comparison_text(claim.text), claim.scope, claim.window):
+            if _reading(c) == _reading(claim):
                 return c
         return None
 
@@ -312,9 +312,11 @@ class GuardService:
             def status_of(c: Claim) -> Status:
                 return Status.SUPERSEDED if c.id in successor and c.status is Status.ACTIVE else c.status
 
+            # every row the batch touches, read once (nothing is written before the last use)
+            rows = {i: self.store.row(i) for i in {*batch, *successor}}
             problems = []
             for c in claims:
-                r = self.store.row(c.id)
+                r = rows[c.id]
                 if r is None:
                     continue
                 if r["kind"] != "reference":
@@ -322,7 +324,7 @@ class GuardService:
                 elif r["status"] != Status.ACTIVE.value and status_of(c) is Status.ACTIVE:
                     problems.append(f"{c.id} is {r['status']}; ingest does not reactivate claims")
             for p in sorted(successor.keys() - batch.keys()):
-                r = self.store.row(p)
+                r = rows[p]
                 if r is not None and r["status"] == Status.ACTIVE.value and r["kind"] != "reference":
                     problems.append(f"{p} was stored through the guard; ingest cannot retire it "
                                     f"(guard supersede {p} …)")
@@ -332,7 +334,7 @@ class GuardService:
                                  (f" (+{len(problems) - 5} more)" if len(problems) > 5 else ""))
             retire = [(p, Status.SUPERSEDED, None) for p in sorted(successor.keys() - batch.keys())]
             for c, n in zip(claims, norms):
-                r = self.store.row(c.id)
+                r = rows[c.id]
                 if c.source is None:
                     c = replace(c, source=r["source"] if r is not None else default_source)
                 if r is None:
@@ -345,7 +347,7 @@ class GuardService:
                 if status_of(c) is not Status.ACTIVE:
                     retire.append((c.id, status_of(c), c.reason))
             for cid, status, reason in retire:            # only active ones change; a rerun changes nothing
-                r = self.store.row(cid)
+                r = rows[cid]         # as read before this batch: revising a row leaves its status
                 if r is None or r["status"] != Status.ACTIVE.value:
                     continue
                 self.store.set_status(cid, status, reason)
@@ -360,8 +362,13 @@ class _AlreadyDone(Exception):
         self.claim = claim
 
 
+def _reading(c: Claim) -> tuple:
+    """What a claim says, as the guard reads it: its words, scope and window."""
+    return (comparison_text(c.text), c.scope, c.window)
+
+
 def _same_key(c: Claim) -> tuple:
-    return (comparison_text(c.text), c.scope, c.window, c.source)
+    return (*_reading(c), c.source)
 
 
 def _already(dup: Claim) -> WriteResult:
