@@ -375,7 +375,7 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
     """Score a whole store: every pair the guard would block or warn on, with reasons.
     Exits 3 when a finding reaches --fail-on, so a CI job can gate on it."""
     def go():
-        from guard.scan import ScanConfig, Scanner, is_store, load_claims, write_report
+        from guard.scan import ScanConfig, Scanner, excepted_text, is_store, load_claims, mark_excepted, write_report
         f = fmt or {".csv": "csv", ".parquet": "parquet"}.get(out.suffix, "jsonl")
         if f not in ("jsonl", "csv", "parquet"):
             raise ClaimError(f"--format must be jsonl, csv or parquet, not {ascii(f)}")
@@ -424,7 +424,6 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
         # a store is scanned with what it already holds (norms, vectors, NLI scores): guard.stored
         report = scanner.scan_store(source) if store else scanner.scan(claims, skipped)
         if source_is_store and not store:          # the Ray engine read the store's claims: its exceptions too
-            from guard.scan import mark_excepted
             from guard.store import ClaimStore
             st = ClaimStore(source)
             try:
@@ -443,9 +442,9 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
                    + (f" ({s['excepted']} of them excepted by a forced write)" if s["excepted"] else "")
                    + (f"; skipped {len(skipped)} bad line(s)" if skipped else ""))
         for fd in report.findings[:show]:
-            ex = fd.get("excepted")
+            ex = excepted_text(fd)
             typer.echo(f"  {fd['tier'].upper():5s} {fd['existing_id']} ~ {fd['incoming_id']}: {fd['reason']}"
-                       + (f" [excepted: {ex['by']} forced, {ex['reason']!r}]" if ex else "") + "\n"
+                       + (f" [excepted: {ex}]" if ex else "") + "\n"
                        f"        \"{fd['existing'][:90]}\"\n        \"{fd['incoming'][:90]}\"")
         if len(report.findings) > show:
             typer.echo(f"  … {len(report.findings) - show} more")

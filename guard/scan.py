@@ -295,8 +295,8 @@ def _finding(a: Claim, b: Claim, pj: PairJudgement, na: Norm, nb: Norm) -> dict:
     return out
 
 
-def _excepted_text(f: dict) -> str:
-    """A report cell for a finding a recorded exception covers: who forced it and why."""
+def excepted_text(f: dict) -> str:
+    """A finding's recorded exception in words (report cells, the CLI): who forced it, when, why."""
     e = f.get("excepted")
     return f"{e['by']} forced ({e['at']}): {e['reason']}" if e else ""
 
@@ -330,7 +330,7 @@ def write_report(report: ScanReport, out: str | Path, fmt: str) -> Path:
             for f in report.findings:
                 w.writerow({**{k: csv_cell(v) for k, v in f.items()},
                             "p_contradiction": f.get("nli", {}).get("p_contradiction", ""),
-                            "excepted": csv_cell(_excepted_text(f))})
+                            "excepted": csv_cell(excepted_text(f))})
     elif fmt == "parquet":
         try:
             import pyarrow as pa
@@ -341,7 +341,7 @@ def write_report(report: ScanReport, out: str | Path, fmt: str) -> Path:
                 "existing", "incoming"]
         table = {c: [f.get(c) for f in report.findings] for c in cols}
         table["p_contradiction"] = [f.get("nli", {}).get("p_contradiction") for f in report.findings]
-        table["excepted"] = [_excepted_text(f) or None for f in report.findings]
+        table["excepted"] = [excepted_text(f) or None for f in report.findings]
         for side in ("existing", "incoming"):       # nested parts as JSON text: one flat, typed table
             for part in ("scope", "window"):
                 table[f"{side}_{part}"] = [json.dumps(f.get(f"{side}_{part}")) for f in report.findings]
