@@ -5,6 +5,8 @@ that cannot run here (a language model). What it answers is chosen by a cue in t
   [invent] a value not in the statement  [refuse] a refusal              [html] not a chat completion
   [error] HTTP 500 every time            [flaky] HTTP 503 twice, then a good answer
   [slow] answers after ``slow_s``        [huge] a 5,000-character subject
+  [trickle] a good answer, one byte every ``trickle_s``     [flood] 200 with an endless body
+  [oddusage] token counts that are not numbers              [badmessage] a message that is a string
 (or the cue in ``mode``, for every statement); otherwise a good answer from ``answers`` (keyed by statement) or a generic one.
 ``schema_supported=False`` makes it refuse ``response_format: json_schema`` with HTTP 400.
 """
@@ -18,8 +20,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 class FakeLLM:
     def __init__(self, answers: dict[str, dict] | None = None, schema_supported: bool = True, slow_s: float = 3.0,
-                 delay_s: float = 0.0):
+                 delay_s: float = 0.0, trickle_s: float = 0.2):
         self.answers = answers or {}
+        self.trickle_s = trickle_s
+        self.bytes_sent = 0           # by [flood], until the client hung up
         self.schema_supported = schema_supported
         self.slow_s, self.delay_s = slow_s, delay_s
         self.mode = ""           # a cue applied to every statement (e.g. "[error]": the endpoint is down)
@@ -46,12 +50,24 @@ class FakeLLM:
                     with fake._lock:
                         fake.in_flight -= 1
                 raw = payload.encode() if isinstance(payload, str) else json.dumps(payload).encode()
+                text = str(body.get("messages", [{}])[-1].get("content", "")) + fake.mode
                 try:
                     self.send_response(status)
                     self.send_header("Content-Type", "application/json")
+                    if "[flood]" in text:                  # no length: the body ends when the client hangs up
+                        self.end_headers()
+                        while True:
+                            self.wfile.write(b" " * 65536)
+                            fake.bytes_sent += 65536
                     self.send_header("Content-Length", str(len(raw)))
                     self.end_headers()
-                    self.wfile.write(raw)
+                    if "[trickle]" in text:
+                        for i in range(len(raw)):
+                            self.wfile.write(raw[i:i + 1])
+                            self.wfile.flush()
+                            time.sleep(fake.trickle_s)
+                    else:
+                        self.wfile.write(raw)
                 except (BrokenPipeError, ConnectionResetError):
                     pass       # the client gave up (a timeout): nothing to answer
 
@@ -111,6 +127,10 @@ class FakeLLM:
             return 200, self.completion(json.dumps({**good, "value": "9999"}))
         if "[huge]" in text:
             return 200, self.completion(json.dumps({**good, "subject": "x" * 5000}))
+        if "[oddusage]" in text:
+            return 200, {**self.completion(json.dumps(good)), "usage": {"prompt_tokens": "n/a", "completion_tokens": [1]}}
+        if "[badmessage]" in text:
+            return 200, {**self.completion(None), "choices": [{"index": 0, "message": "hello"}]}
         if "[chatter]" in text:
             return 200, self.completion("Sure! Here is the reading you asked for:\n```json\n"
                                         + json.dumps(good) + "\n```\nLet me know if you need more.")

@@ -89,6 +89,37 @@ def test_a_slow_endpoint_times_out_within_the_limit(fake):
     assert time.perf_counter() - t < 1.5             # two attempts of 0.3 s and a short backoff
 
 
+def test_an_answer_sent_a_byte_at_a_time_still_ends_within_the_limit():
+    """httpx's timeout bounds each read, not the answer: a 0.5 s timeout on an answer trickled a byte
+    every 0.05 s (~400 bytes) took about 20 s; now the attempt ends at its limit (plus one read's)."""
+    with FakeLLM(answers=ANSWERS, trickle_s=0.05) as fake:
+        t = time.perf_counter()
+        _, norm = norm_with(fake, "Caches expire daily. [trickle]", timeout_s=0.5, max_retries=0)
+        took = time.perf_counter() - t
+        assert norm.is_unknown and "timed out" in norm.error
+        assert took < 2.0, took
+
+
+def test_an_endless_answer_is_cut_off_and_fails_open():
+    with FakeLLM(answers=ANSWERS) as fake:
+        _, norm = norm_with(fake, "Caches expire daily. [flood]", timeout_s=10, max_retries=2)
+        assert norm.is_unknown and "over 1 MiB" in norm.error
+        assert len(fake.requests) == 1                    # a bad answer, not an outage: not retried
+        time.sleep(0.2)
+        assert fake.bytes_sent < 64 * 2**20               # the client hung up; the server did not fill our memory
+
+
+def test_odd_token_counts_cost_nothing_and_a_message_that_is_not_an_object_is_a_bad_answer(fake):
+    n, norm = norm_with(fake, "The API listens on port 8443. [oddusage]")
+    assert not norm.is_unknown and n.client.usage["requests"] == 1
+    fake.requests.clear()
+    # in a batch: one bad answer costs its own statement only, and nobody is asked twice
+    norms = SafeNormalizer(n).normalize_many([("Caches expire daily. [badmessage]", Scope(), Window()),
+                                              ("Logs are kept. [oddusage]", Scope(), Window())])
+    assert norms[0].is_unknown and "not a chat completion" in norms[0].error
+    assert not norms[1].is_unknown and len(fake.requests) == 2
+
+
 def test_a_server_without_json_schema_gets_plain_json():
     with FakeLLM(answers=ANSWERS, schema_supported=False) as fake:
         n, norm = norm_with(fake, PORT)

@@ -21,6 +21,8 @@ log = logging.getLogger(__name__)
 
 ENV_BASE_URL, ENV_MODEL, ENV_KEY, ENV_TIMEOUT = "GUARD_LLM_BASE_URL", "GUARD_LLM_MODEL", "GUARD_LLM_API_KEY", "GUARD_LLM_TIMEOUT"
 _TRANSIENT = {408, 409, 425, 429, 500, 502, 503, 504}
+# a chat completion of a norm (max_tokens 400) is a few kilobytes; anything near this is not one
+MAX_ANSWER_BYTES = 1 << 20
 
 
 class LLMError(RuntimeError):
@@ -37,7 +39,7 @@ class LLMConfig:
     base_url: str | None = None          # e.g. http://127.0.0.1:8080/v1 ; env GUARD_LLM_BASE_URL
     model: str | None = None             # env GUARD_LLM_MODEL
     api_key: str | None = None           # env GUARD_LLM_API_KEY (sent as a bearer token when set)
-    timeout_s: float = 20.0              # per HTTP attempt; env GUARD_LLM_TIMEOUT
+    timeout_s: float = 20.0              # per HTTP attempt, the whole answer read within it; env GUARD_LLM_TIMEOUT
     max_retries: int = 2                 # transient failures only (timeouts, 429, 5xx)
     backoff_s: float = 0.5               # first wait; doubles per retry, with jitter, capped at 8 s
     concurrency: int = 4                 # requests in flight at once, across all threads
@@ -120,7 +122,7 @@ class ChatClient:
             fmt = self._format
             try:
                 with self._slots:
-                    resp = self._http.post(self.url, json=self._body(messages, schema, fmt), headers=headers)
+                    resp = self._post(self._body(messages, schema, fmt), headers)
             except httpx.TimeoutException:
                 reason = f"timed out after {self.config.timeout_s:g} s"
                 transient = True
@@ -155,10 +157,33 @@ class ChatClient:
             time.sleep(min(8.0, self.config.backoff_s * 2 ** attempt) * (0.5 + random.random() / 2))
             attempt += 1
 
+    def _post(self, body: dict, headers: dict):
+        """One attempt, its answer read whole within ``timeout_s`` and at most ``MAX_ANSWER_BYTES``.
+
+        Why not a plain ``post``: httpx's timeout bounds each network read, not the answer, so an
+        endpoint (or a proxy) that sends its answer a few bytes at a time held a write for as long
+        as it liked — a 2 s timeout took 33 s on a 430-byte answer sent a byte every 0.5 s — and an
+        endpoint that never stops sending filled the memory. The deadline is checked after each
+        piece that arrives, so an attempt ends within ``timeout_s`` plus one read's timeout."""
+        import httpx
+        deadline = time.monotonic() + self.config.timeout_s
+        with self._http.stream("POST", self.url, json=body, headers=headers) as resp:
+            size, pieces = 0, []
+            for piece in resp.iter_bytes():
+                size += len(piece)
+                if size > MAX_ANSWER_BYTES:
+                    raise LLMError(f"the endpoint's answer is over {MAX_ANSWER_BYTES >> 20} MiB: not a chat completion")
+                if time.monotonic() > deadline:
+                    raise httpx.ReadTimeout("the answer did not arrive whole within the timeout")
+                pieces.append(piece)
+            return httpx.Response(resp.status_code, headers=resp.headers, content=b"".join(pieces))
+
     def _answer(self, resp, t0: float) -> ChatAnswer:
         try:
             data = resp.json()
             msg = data["choices"][0]["message"]
+            if not isinstance(msg, dict):
+                raise TypeError
         except (ValueError, KeyError, IndexError, TypeError):
             raise LLMError("the endpoint's answer is not a chat completion") from None
         if msg.get("refusal"):
@@ -166,9 +191,9 @@ class ChatClient:
         content = msg.get("content")
         if not isinstance(content, str) or not content.strip():
             raise LLMError("the model answered with no content")
-        usage = data.get("usage") or {}
+        usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
         ans = ChatAnswer(content, str(data.get("model") or self.config.model),
-                         int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0),
+                         _count(usage.get("prompt_tokens")), _count(usage.get("completion_tokens")),
                          time.perf_counter() - t0)
         with self._lock:
             self.usage["requests"] += 1
@@ -179,6 +204,16 @@ class ChatClient:
 
     def close(self) -> None:
         self._http.close()
+
+
+def _count(v) -> int:
+    """A token count as the server gave it, or 0: the counts are for the usage report only, so a
+    server that fills them oddly ("n/a", a list) must not cost the answer (it escaped as a
+    TypeError, and the whole batch was asked again one statement at a time)."""
+    try:
+        return max(0, int(v or 0))
+    except (TypeError, ValueError, OverflowError):
+        return 0
 
 
 def _format_refused(body: str) -> bool:
