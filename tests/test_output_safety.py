@@ -120,6 +120,32 @@ def test_training_into_a_model_folder_is_refused_before_any_work(tmp_path):
     assert {p.name: digest(p) for p in model.iterdir()} == before
 
 
+@pytest.mark.parametrize("setting, words", [
+    ({"epochs": 0}, "--epochs must be above 0"), ({"epochs": -1}, "--epochs must be above 0"),
+    ({"epochs": float("nan")}, "finite"), ({"learning_rate": -1}, "--lr must be between 0 and 1"),
+    ({"learning_rate": float("inf")}, "finite"), ({"batch_size": 0}, "--batch-size must be at least 1"),
+    ({"limit": -5}, "--limit must be at least 1"), ({"max_length": 4}, "max_length must be 16-512"),
+    ({"repeat": {"pairs.jsonl": 0}}, "repeat and sample counts"),
+])
+def test_settings_that_would_train_nothing_or_something_else_are_refused_before_any_work(tmp_path, setting, words):
+    """`guard train OUT --epochs 0` saved a model whose classifier head was never trained (random weights
+    the guard would gate writes with); `--limit -5` trained on all but five pairs; `--lr -1` failed only
+    after the model had loaded."""
+    from training.data import DataError
+    from training.train import TrainConfig, train
+    out = tmp_path / "new" / "model"
+    with pytest.raises(DataError, match=words.replace("-", "\\-").replace(".", "\\.")):
+        train(TrainConfig(output_dir=str(out), train_files=[], **setting))
+    assert not (tmp_path / "new").exists()
+
+
+def test_the_cli_refuses_a_run_that_would_train_nothing_in_one_line(tmp_path):
+    out = tmp_path / "model"
+    refused(guard("train", out, "--epochs", "0"), "--epochs must be above 0")
+    refused(guard("train", out, "--limit", "-5"), "--limit must be at least 1")
+    assert not out.exists()
+
+
 def test_a_second_training_run_into_one_folder_is_refused_at_once(tmp_path):
     """A run in progress holds its output folder (training.folder_lock); another run of the same command
     would take the first's checkpoints for its own, so it is refused in one line and touches nothing."""

@@ -158,10 +158,43 @@ def check_output_dir(output_dir: str | Path, from_checkpoint: str | None = None)
                          "under what was fitted on them; write the new model to another folder")
 
 
+def check_settings(cfg: TrainConfig) -> None:
+    """Numbers that would train nothing, train on something else than asked, or fail only after the
+    model and the data are loaded, refused before any work (``guard tune`` has its own, stricter set).
+
+    Why: ``guard train OUT --epochs 0`` (or -1) saved a "model" whose classification head had never
+    been trained — random weights the guard would then gate writes with; ``--limit -5`` silently
+    trained on all but the last five pairs; ``--lr -1``, ``--batch-size 0`` or ``--epochs nan`` failed
+    with a library's message after the model had loaded."""
+    from training.data import DataError
+    finite = (cfg.epochs, cfg.learning_rate, cfg.warmup_ratio)
+    if any(v != v or v in (float("inf"), float("-inf")) for v in finite):
+        raise DataError("epochs, learning rate and warm-up ratio must be finite numbers")
+    if not cfg.epochs > 0 and cfg.max_steps <= 0:
+        raise DataError("--epochs must be above 0 (or give --max-steps): this run would train nothing "
+                        "and save an untrained classifier")
+    if cfg.batch_size < 1:
+        raise DataError("--batch-size must be at least 1")
+    if not 0 < cfg.learning_rate < 1:
+        raise DataError("--lr must be between 0 and 1")
+    if not 0 <= cfg.warmup_ratio < 1:
+        raise DataError("warmup_ratio must be in [0, 1)")
+    if not 16 <= cfg.max_length <= 512:
+        raise DataError("max_length must be 16-512 tokens")
+    if cfg.limit is not None and cfg.limit < 1:
+        raise DataError("--limit must be at least 1 (or left out for every pair)")
+    if cfg.save_steps < 1:
+        raise DataError("save_steps must be at least 1")
+    if cfg.domain_repeat < 0 or any(n < 1 for n in (cfg.repeat or {}).values()) \
+            or any(n < 1 for n in (cfg.sample or {}).values()):
+        raise DataError("repeat and sample counts must be at least 1 (domain_repeat at least 0)")
+
+
 def train(cfg: TrainConfig, extra: list[Pair] | None = None) -> dict:
     """Train, save to ``cfg.output_dir`` and return a summary (data counts, steps, wall time); one
     process at a time per output folder (``training.folder_lock``: a second is refused at once)."""
     from training.folder_lock import held
+    check_settings(cfg)               # before the folder is made: a refused run leaves nothing behind
     out = Path(cfg.output_dir)
     made = [d for d in (out, *out.parents) if not d.exists()]       # deepest first
     out.mkdir(parents=True, exist_ok=True)
@@ -450,6 +483,7 @@ def main(argv: list[str] | None = None) -> None:
         cfg.train_files = a.data
     try:
         check_output_dir(cfg.output_dir, cfg.from_checkpoint)
+        check_settings(cfg)
     except ValueError as exc:
         ap.error(str(exc))
     print(json.dumps(train(cfg), indent=2))
