@@ -361,10 +361,10 @@ def compare(pairs_file: Path, out: Optional[Path] = typer.Option(None, "--out", 
 def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSONL file of claims"),
          out: Path = typer.Option(Path("scan-report.jsonl"), "--out", "-o", help="report path (.jsonl or .csv)"),
          fmt: Optional[str] = typer.Option(None, "--format", help="jsonl or csv (default: from --out)"),
-         neighbours: Optional[int] = typer.Option(None, help="bi-encoder neighbours per claim (0 = blocking only; "
+         neighbours: Optional[int] = typer.Option(None, min=0, help="bi-encoder neighbours per claim (0 = blocking only; "
                                                   "default: as many as a write checks, 8)"),
          exhaustive: bool = typer.Option(False, help="compare all pairs (slow; for measuring recall)"),
-         show: int = typer.Option(10, help="findings to print"),
+         show: int = typer.Option(10, min=0, help="findings to print"),
          fail_on: str = typer.Option("block", help="exit 3 when a finding reaches this tier: block, warn or never"),
          html: Optional[Path] = typer.Option(None, "--html", help="also write a self-contained HTML report"),
          engine: str = typer.Option("local", help="local (one process) or ray (Ray Data; pip install claim-guard[ray])"),
@@ -389,6 +389,10 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
             raise ClaimError(f"--fail-on must be block, warn or never, not {ascii(fail_on)}")
         if processes < 0:
             raise ClaimError(f"--processes must be 0 or more, not {processes}")
+        if processes > (os.cpu_count() or 1):
+            # each worker loads its own spaCy pipeline (~250 MB): 1,000 of them filled the memory
+            raise ClaimError(f"--processes {processes} is more than this machine's {os.cpu_count() or 1} CPUs "
+                             "(each worker is a whole normalizer; 0 picks the number)")
         if not source.exists():
             raise ClaimError(f"no such file: {source}")
         from guard.safe_output import check_outputs
@@ -559,7 +563,8 @@ def tune(pairs: Path, output_dir: Path,
 
 @app.command("eval-nli")
 def eval_nli(model: str, files: list[Path], quantize: bool = typer.Option(False, help="int8 (static ONNX export if present, else torch dynamic)"),
-             limit: Optional[int] = None, out: Optional[Path] = typer.Option(None, help="JSON report path")):
+             limit: Optional[int] = typer.Option(None, min=1, help="the first N pairs of each file"),
+             out: Optional[Path] = typer.Option(None, help="JSON report path")):
     """Accuracy, per-class P/R/F1 and confusion of an NLI model on 3-way or 2-way files (run by the
     backend --nli-backend names)."""
     def go():
@@ -769,7 +774,7 @@ def bench_speed(sizes: str = typer.Option("1000,10000,100000", help="store sizes
 
 
 @app.command()
-def serve(host: str = "127.0.0.1", port: int = 8765,
+def serve(host: str = "127.0.0.1", port: int = typer.Option(8765, min=1, max=65535),
           token: Optional[str] = typer.Option(None, help="bearer token clients must send (env GUARD_TOKEN)")):
     """Serve the store over HTTP (a blocked write answers 409 with the conflicts)."""
     def go():

@@ -52,6 +52,23 @@ def test_scan_checks_its_options_before_the_work(tmp_path):
     assert r.returncode == 2 and "no such file" in r.stderr
 
 
+def test_numbers_out_of_range_are_refused_in_one_line(tmp_path):
+    """Each of these ran before session 35: `eval-nli --limit -3` scored all but the last three pairs of
+    each file (and `--limit 0` every pair), `scan --processes 1000` would spawn a thousand spaCy workers
+    on a store of 2,000+ claims, `serve --port 70000` ended in "OverflowError" (exit 1)."""
+    out = tmp_path / "r.jsonl"
+    for args, words in ((("eval-nli", "models/nli-minilm-l6", str(EXAMPLES), "--limit", "-3"), "--limit"),
+                        (("eval-nli", "models/nli-minilm-l6", str(EXAMPLES), "--limit", "0"), "--limit"),
+                        (("scan", str(EXAMPLES), "--out", str(out), "--processes", str((os.cpu_count() or 1) + 1)),
+                         "more than this machine's"),
+                        (("scan", str(EXAMPLES), "--out", str(out), "--neighbours", "-1"), "--neighbours"),
+                        (("scan", str(EXAMPLES), "--out", str(out), "--show", "-3"), "--show"),
+                        (("serve", "--port", "70000"), "--port"), (("serve", "--port", "-1"), "--port")):
+        r = guard(*args)
+        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and words in r.stderr, (args, r.stderr)
+    assert not out.exists()
+
+
 def test_a_closed_pipe_is_not_an_error(tmp_path):
     st = tmp_path / "s.sqlite"
     (tmp_path / "many.jsonl").write_text("".join(f'{{"id": "r{i}", "text": "Service {i} owns queue q{i}."}}\n'
