@@ -101,6 +101,8 @@ class ClaimStore:
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
+        if not self.path.parent.is_dir():          # SQLite says only "unable to open database file"
+            raise ClaimError(f"cannot open the store {self.path}: the folder {self.path.parent} does not exist")
         check_is_claim_store(self.path)
         try:
             self.db.executescript(SCHEMA)

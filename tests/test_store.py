@@ -152,6 +152,12 @@ def test_not_a_store_is_a_clear_error(tmp_path):
         ClaimStore(p)
 
 
+def test_a_store_in_a_folder_that_does_not_exist_is_named_so(tmp_path):
+    with pytest.raises(ClaimError, match="the folder .*nowhere does not exist"):
+        ClaimStore(tmp_path / "nowhere" / "s.sqlite")          # SQLite said "unable to open database file"
+    assert not (tmp_path / "nowhere").exists()
+
+
 def _foreign(path, ddl, insert):
     db = sqlite3.connect(path)
     db.execute(ddl)
