@@ -233,22 +233,25 @@ def create_app(service: GuardService, token: str | None = None, warm: bool = Tru
         """A handoff (with ``evidence`` to audit locally) → ACCEPT / RETRY / REJECT."""
         return answer("audit", body)
 
-    last_scan: dict = {}
+    # the last scan's answer, replaced whole: it was one dict cleared and refilled in place, so a
+    # GET /conflicts served while another POST /scan finished could read it half-written
+    last_scan: list[dict] = []
 
     @app.post("/scan")
     def scan():
         """Scan the store's active claims (the same engine as ``guard scan``); kept as /conflicts."""
         from guard.scan import ScanConfig, Scanner
         report = Scanner(service.guard, ScanConfig(progress=False)).scan_store(service.store)   # its norms, vectors, scores
-        last_scan.clear()
-        last_scan.update(summary=report.summary, findings=report.findings)
-        return last_scan
+        answer = {"summary": report.summary, "findings": report.findings}
+        last_scan[:] = [answer]
+        return answer
 
     @app.get("/conflicts", responses={404: {"model": Error}})
     def conflicts():
-        if not last_scan:
+        done = last_scan[-1:]
+        if not done:
             return _error(404, "no scan has run yet: POST /scan")
-        return last_scan
+        return done[0]
 
     @app.post("/claims/{claim_id}/cancel", responses={404: {"model": Error}, 409: {"model": Error}})
     def cancel(claim_id: str, body: Optional[Cancel] = None):
