@@ -5,6 +5,8 @@ which claims are candidates, the CLI decides what to print.
 """
 from __future__ import annotations
 
+import json
+
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -116,7 +118,21 @@ class Guard:
         embedder = self._load_embedder()
         learned_path = Path(scorer.path) / GATE_FILE
         if self.config.gate == "learned" and self.config.gated and learned_path.exists():
-            return EvidenceGate(scorer, LearnedGate.load(learned_path), embedder)
+            try:
+                learned = LearnedGate.load(learned_path)
+            except (ValueError, KeyError, TypeError, OSError) as exc:
+                # a damaged or another build's gate: no stage 3, said in one line (it ended every
+                # write in "JSONDecodeError: …", exit 1); the accurate profile then refuses to run
+                # structural-only unless asked, as for a model that does not load
+                reason = exc.args[0] if isinstance(exc, ValueError) and exc.args else f"{type(exc).__name__}: {exc}"
+                msg = (f"NLI stage unavailable, running structural-only: the learned gate cannot be used: {reason}; "
+                       f"refit it (guard tune PAIRS OUT --gate-only --from {scorer.path})")
+                if isinstance(exc, json.JSONDecodeError):
+                    msg = msg.replace(reason, f"{learned_path} is damaged (not JSON: {exc.msg} at line {exc.lineno})")
+                log.warning(msg)
+                self.notes.append(msg)
+                return None
+            return EvidenceGate(scorer, learned, embedder)
         gate_path = Path(self.config.gate_config) if self.config.gate_config else Path(scorer.path) / "gate.json"
         gate_cfg = GateConfig.load(gate_path) if gate_path.exists() else GateConfig()
         return NLIGate(scorer, gate_cfg, embedder, gated=self.config.gated)

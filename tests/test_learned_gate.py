@@ -4,14 +4,20 @@ import json
 
 import numpy as np
 import pytest
+from conftest import ROOT
 
 from guard.claims import Claim, Scope, Window
 from guard.compare import Confidence, StructuralComparator, Verdict, VerdictKind
 from guard.judge import Judge, NLIResult, Tier, structure_decides
 from guard.nli.evidence import FEATURES, pair_features, vector
 from guard.nli.evidence_gate import EvidenceGate, veto
-from guard.nli.learned_gate import (CLASSES, LearnedGate, bagged_thresholds, choose_thresholds,
-                                    expected_calibration_error)
+from guard.nli.learned_gate import (
+    CLASSES,
+    LearnedGate,
+    bagged_thresholds,
+    choose_thresholds,
+    expected_calibration_error,
+)
 
 
 def synthetic(n=300, seed=0):
@@ -377,3 +383,31 @@ def test_every_shipped_gate_carries_both_floors(model):
     path = Path(__file__).resolve().parents[1] / "models" / model / "learned_gate.json"
     gate = LearnedGate.load(path)
     assert 0.1 < gate.min_block_similarity_ < 0.5 and 0.05 < gate.min_block_predicate_similarity_ < 0.5
+
+
+@pytest.mark.parametrize("damage, words", [
+    (lambda text: text[:100], "is damaged (not JSON"),
+    (lambda text: json.dumps({**json.loads(text), "features": json.loads(text)["features"][:-1]}),
+     "fitted on 29 features, this build computes 30 (it lacks pc_x_subject_similarity)"),
+    (lambda text: "[1]", "is not a learned gate"),
+])
+def test_a_damaged_or_foreign_gate_is_no_stage_3_said_in_one_line(tmp_path, damage, words):
+    """A truncated learned_gate.json ended every write in "JSONDecodeError: …" (exit 1), and a gate of
+    another build printed both feature lists whole; now the stage is unavailable with the reason and the
+    way to mend it, and the CLI's accurate profile refuses in one line (exit 2) as for a model that
+    does not load."""
+    import shutil
+    import subprocess
+    import sys
+
+    from guard.pipeline import Guard, GuardConfig
+    model = tmp_path / "model"
+    shutil.copytree(ROOT / "models" / "nli-minilm-l6-v2", model, ignore=shutil.ignore_patterns("*.png", "eval_*"))
+    gate = model / "learned_gate.json"
+    gate.write_text(damage(gate.read_text()))
+    g = Guard(GuardConfig(nli_model=str(model)))
+    assert g.nli_gate is None and words in " ".join(g.notes) and "guard tune PAIRS OUT --gate-only" in " ".join(g.notes)
+    r = subprocess.run([sys.executable, "-m", "guard.cli", "--nli-model", str(model), "--store", str(tmp_path / "s.sqlite"),
+                        "remember", "Backups run daily."], capture_output=True, text=True, cwd=ROOT, check=False)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and words in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr and not (tmp_path / "s.sqlite").exists()

@@ -6,6 +6,7 @@ model config (id2label) so the scorer never has to guess it.
 from __future__ import annotations
 
 import json
+import math
 import random
 import time
 from dataclasses import asdict, dataclass, field
@@ -167,8 +168,7 @@ def check_settings(cfg: TrainConfig) -> None:
     trained on all but the last five pairs; ``--lr -1``, ``--batch-size 0`` or ``--epochs nan`` failed
     with a library's message after the model had loaded."""
     from training.data import DataError
-    finite = (cfg.epochs, cfg.learning_rate, cfg.warmup_ratio)
-    if any(v != v or v in (float("inf"), float("-inf")) for v in finite):
+    if not all(math.isfinite(v) for v in (cfg.epochs, cfg.learning_rate, cfg.warmup_ratio)):
         raise DataError("epochs, learning rate and warm-up ratio must be finite numbers")
     if not cfg.epochs > 0 and cfg.max_steps <= 0:
         raise DataError("--epochs must be above 0 (or give --max-steps): this run would train nothing "

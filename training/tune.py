@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import sys
 import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -469,7 +470,12 @@ class Tuner:
         from training.fit_learned_gate import pipeline_tiers
         if not (start / GATE_FILE).is_file():
             return None
-        gate = LearnedGate.load(start / GATE_FILE)
+        try:
+            gate = LearnedGate.load(start / GATE_FILE)
+        except (ValueError, KeyError, TypeError) as exc:   # damaged, or another build's: what --gate-only mends
+            print(f"note: {start / GATE_FILE} cannot be used ({str(exc)[:200]}): the starting model is reported "
+                  "with a gate refitted on these pairs only", file=sys.stderr)
+            return None
         t = gate.nli_temperature
         if t is None:
             from guard.nli.calibration import load_temperature

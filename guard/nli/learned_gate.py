@@ -186,8 +186,15 @@ class LearnedGate:
     @classmethod
     def load(cls, path: str | Path) -> "LearnedGate":
         d = json.loads(Path(path).read_text())
+        if not isinstance(d, dict):
+            raise ValueError(f"{path} is not a learned gate (a JSON object)")
         if d.get("features") != list(FEATURES):
-            raise ValueError(f"{path}: fitted on features {d.get('features')}, this build computes {list(FEATURES)}")
+            got = d.get("features") if isinstance(d.get("features"), list) else []
+            gone, new = [f for f in FEATURES if f not in got], [f for f in got if f not in FEATURES]
+            raise ValueError(f"{path} was fitted on {len(got)} features, this build computes {len(FEATURES)}"
+                             + (f" (it lacks {', '.join(gone[:3])}{' …' if len(gone) > 3 else ''})" if gone else "")
+                             + (f" (it has {', '.join(map(str, new[:3]))}{' …' if len(new) > 3 else ''})" if new else "")
+                             + ("" if gone or new else " (in another order)"))
         params = dict(d.get("params", {}))
         params.setdefault("backward_below", None)       # fitted before the rule: both directions always
         params.setdefault("similarity_floor_quantile", None)    # fitted before the floor: none
