@@ -411,3 +411,18 @@ def test_a_damaged_or_foreign_gate_is_no_stage_3_said_in_one_line(tmp_path, dama
                         "remember", "Backups run daily."], capture_output=True, text=True, cwd=ROOT, check=False)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and words in r.stderr, r.stderr
     assert "Traceback" not in r.stderr and not (tmp_path / "s.sqlite").exists()
+
+
+def test_a_damaged_config_json_is_no_stage_3_said_in_one_line(tmp_path):
+    """The ONNX export is keyed by the weights, so a model whose config.json was damaged after its export
+    ran on to read its labels from it: every write ended in "AttributeError: 'NoneType' object has no
+    attribute 'get'" (exit 1)."""
+    import shutil
+
+    from guard.pipeline import Guard, GuardConfig
+    model = tmp_path / "model"
+    shutil.copytree(ROOT / "models" / "nli-minilm-l6-v2", model, ignore=shutil.ignore_patterns("*.png", "eval_*"))
+    assert Guard(GuardConfig(nli_model=str(model))).nli_gate is not None   # its export made (or found) first
+    (model / "config.json").write_text((model / "config.json").read_text()[:50])
+    g = Guard(GuardConfig(nli_model=str(model)))
+    assert g.nli_gate is None and "config.json is missing or damaged" in " ".join(g.notes), g.notes

@@ -145,7 +145,14 @@ class NLIScorer:
             self.backend = "onnxruntime fp32"
         if self._ort is not None:
             from guard.onnx_runtime import read_json
-            id2label = {int(k): str(v).lower() for k, v in (read_json(Path(path) / "config.json").get("id2label") or {}).items()}
+            # the export is keyed by the weights, so a damaged config.json is met first here (it ended
+            # every write in "AttributeError: 'NoneType' object has no attribute 'get'", exit 1)
+            config = read_json(Path(path) / "config.json")
+            labels = config.get("id2label") if isinstance(config, dict) else None
+            try:
+                id2label = {int(k): str(v).lower() for k, v in labels.items()}
+            except (AttributeError, TypeError, ValueError):
+                raise ModelUnavailable(f"{Path(path) / 'config.json'} is missing or damaged (no readable id2label)") from None
         elif backend == "bf16":
             self._load_tiles(path, local, max_length)
             id2label = {int(k): str(v).lower() for k, v in self._tiles.model.config.id2label.items()}
