@@ -626,7 +626,9 @@ def _answer(handler: str, body, trace: Optional[Path], engine: bool = False, sou
             from guard.safe_output import check_outputs
             check_outputs({"--trace": trace}, {"the request file": Path(source)} if source not in (None, "-") else {})
         # the answer gate fails closed itself (REJECT checker_unavailable) when the NLI model is missing
-        gates = AnswerGates(guard=_guard(require_nli=False) if engine else None, trace_path=trace)
+        # the auditor runs --nli-model / the profile's model, as the server's does (it ran the shipped one)
+        gates = AnswerGates(guard=_guard(require_nli=False) if engine else None, trace_path=trace,
+                            nli_model=_nli_model(_profile_config().nli_model))
         try:
             out = getattr(gates, handler)(body() if callable(body) else body)
         except ValueError as exc:

@@ -253,3 +253,21 @@ def test_http_answer_endpoints(tmp_path):
         assert r.status_code == 200 and r.json()["verdict"] == "ACCEPT"
         r = httpx.post(base + "/answer/check", json={"retrieved_ids": [], "output": "x"}, timeout=60)
         assert r.status_code == 422 and "constraints" in r.json()["error"]
+
+
+def test_cli_audit_runs_the_model_it_is_given_and_refuses_a_damaged_auditor_file(tmp_path):
+    """`guard --nli-model M answer audit` ran the shipped model and its thresholds whatever M was (the
+    server ran M): the CLI and the HTTP service answered the same handoff differently. And a damaged
+    auditor.json ended the audit in "JSONDecodeError" (exit 1)."""
+    import shutil
+    model = tmp_path / "model"
+    shutil.copytree(ROOT / "models" / "nli-minilm-l6-v2", model, ignore=shutil.ignore_patterns("*.png", "eval_*"))
+    # this model's auditor asks for certainty no score reaches: the claim the shipped one accepts is retried
+    (model / "auditor.json").write_text(json.dumps({"thresholds": {"entail": 1.0, "contradict": 0.5}, "fitted_on": "t"}))
+    h = tmp_path / "h.json"
+    h.write_text(json.dumps({**handoff("X is a constrained mapping.", ["p1#1"]), "evidence": EVIDENCE}))
+    r = cli("--nli-model", str(model), "answer", "audit", str(h))
+    assert r.returncode == 4 and json.loads(r.stdout)["verdict"] == "RETRY", r.stdout + r.stderr
+    (model / "auditor.json").write_text('{"thresholds": {"entail": 0.')
+    r = cli("--nli-model", str(model), "answer", "audit", str(h))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "auditor.json is damaged" in r.stderr, r.stderr

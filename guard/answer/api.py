@@ -26,9 +26,10 @@ def _strings(body: dict, key: str, required: bool = True) -> list[str]:
 class AnswerGates:
     """Holds the engine and the auditor, loaded on first use and shared by every request."""
 
-    def __init__(self, guard=None, trace_path=None):
+    def __init__(self, guard=None, trace_path=None, nli_model: str | None = None):
         self._guard = guard
         self.trace_path = trace_path
+        self.nli_model = nli_model        # the auditor's model where no engine is given (None: the shipped one)
         self._gate = None
         self._auditor = None
         self._lock = threading.Lock()
@@ -45,7 +46,7 @@ class AnswerGates:
         with self._lock:
             if self._auditor is None:
                 g = self._guard.nli_gate if self._guard is not None else None
-                self._auditor = LocalAuditor(scorer=getattr(g, "scorer", None))
+                self._auditor = LocalAuditor(scorer=getattr(g, "scorer", None), model=self.nli_model)
             return self._auditor
 
     # ---- handlers -----------------------------------------------------------------------------

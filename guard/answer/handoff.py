@@ -145,6 +145,22 @@ def _content_words(text: str) -> set[str]:
     return {w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words if w not in _STOP}
 
 
+def _fitted(path: Path) -> dict:
+    """The auditor's fitted thresholds file, or a one-line error: a damaged one ended an audit in
+    "JSONDecodeError: …" (exit 1), and guessing the defaults instead would audit at thresholds nobody
+    chose for this model."""
+    try:
+        fitted = json.loads(path.read_text())
+        th = fitted.get("thresholds") if isinstance(fitted, dict) else None
+        if th is not None and not (isinstance(th, dict) and all(isinstance(th.get(k), (int, float)) and 0 <= th[k] <= 1
+                                                                  for k in DEFAULT_THRESHOLDS)):
+            raise ValueError("thresholds must be entail and contradict in [0, 1]")
+    except (OSError, ValueError, AttributeError) as exc:
+        raise ValueError(f"{path} is damaged ({str(exc)[:120]}): fit it again (guard bench answer --fit) "
+                         "or remove it for the default thresholds") from None
+    return fitted
+
+
 class LocalAuditor:
     """``audit(claim, citations, evidence) -> auditor dict`` with the NLI model and fitted thresholds."""
 
@@ -152,7 +168,7 @@ class LocalAuditor:
         from guard.nli.scorer import NLIScorer, default_model_path
         self.scorer = scorer or NLIScorer.from_pretrained(model)
         path = Path(getattr(self.scorer, "path", None) or model or default_model_path()) / AUDITOR_FILE
-        fitted = json.loads(path.read_text()) if thresholds is None and path.exists() else {}
+        fitted = _fitted(path) if thresholds is None and path.exists() else {}
         self.thresholds = thresholds or fitted.get("thresholds") or dict(DEFAULT_THRESHOLDS)
         self.fitted_on = fitted.get("fitted_on") if thresholds is None else "given"
 
