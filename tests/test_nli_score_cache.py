@@ -72,6 +72,28 @@ def test_damaged_rows_and_another_backend_are_misses(tmp_path, monkeypatch):
     svc2.close()
 
 
+@pytest.mark.parametrize("blob", [b"\x01", b"\x00" * 5, np.array([1, 2], dtype=np.float32).tobytes(), b""],
+                         ids=["one-byte", "five-bytes", "two-logits", "empty"])
+def test_rows_that_are_not_whole_logits_are_misses(tmp_path, monkeypatch, blob):
+    """A row of a byte count that is not whole float32s ended every write of the pair in "ValueError:
+    buffer size must be a multiple of element size" (exit 1), and one of another length was taken as
+    logits of that length; both are misses now, scored again."""
+    path = tmp_path / "s.sqlite"
+    svc = GuardService(path, guard=fresh_guard())
+    svc.remember(EXISTING)
+    want = svc.check(INCOMING)
+    svc.close()
+    db = sqlite3.connect(path)
+    db.execute("UPDATE nli_scores SET logits = ?", (blob,))
+    db.commit()
+    g2 = fresh_guard()
+    svc2 = GuardService(path, guard=g2)
+    calls = count_model_calls(g2, monkeypatch)
+    d = svc2.check(INCOMING)
+    assert calls and d.tier == want.tier
+    svc2.close()
+
+
 def test_the_cache_is_bounded_and_gives_way_to_a_writer(tmp_path):
     store = ClaimStore(tmp_path / "s.sqlite")
     rows = [("m", f"k{i}", np.zeros(3, np.float32).tobytes()) for i in range(50)]

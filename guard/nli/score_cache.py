@@ -28,7 +28,10 @@ class StoreScoreCache:
             return {}
         out = {}
         for k, blob in rows.items():
-            v = np.frombuffer(blob, dtype=np.float32)
+            try:
+                v = np.frombuffer(blob, dtype=np.float32)
+            except (TypeError, ValueError):            # not whole float32s (a damaged row): it ended the write
+                continue                               # in "buffer size must be a multiple of element size"
             if v.size and np.isfinite(v).all():       # a damaged row is a miss
                 out[k] = v.astype(np.float64)
         return out

@@ -278,7 +278,8 @@ class NLIScorer:
             found = {k: v for k in keys if (v := self._cache.get(k)) is not None}
         missing = [k for k in dict.fromkeys(keys) if k not in found]
         if missing and self.persistent is not None:
-            stored = self.persistent.get(self.fingerprint, missing)
+            stored = {k: v for k, v in self.persistent.get(self.fingerprint, missing).items()
+                      if v.size == len(self.labels)}          # a row of another size is a miss, not a crash
             found.update(stored)
             with self._cache_lock:
                 for k, v in stored.items():
