@@ -277,13 +277,17 @@ class GuardService:
         return None
 
     def cancel(self, claim_id: str, reason: str | None = None) -> Claim:
+        """Read from the row's status alone, so a row that no longer reads as a claim (edited by
+        hand) can still be withdrawn — the way out its error message names."""
         with self._view, self.store.transaction():
-            claim = self.store.get(claim_id)
-            if claim.status is not Status.ACTIVE:
-                raise ClaimError(f"claim {claim_id} is already {claim.status.value}")
+            row = self.store.row(claim_id)
+            if row is None:
+                raise UnknownClaim(f"unknown claim id: {claim_id}")
+            if row["status"] != Status.ACTIVE.value:
+                raise ClaimError(f"claim {claim_id} is already {row['status']}")
             self.store.set_status(claim_id, Status.CANCELLED, reason)
             self.store.event("cancel", claim_id, {"reason": reason} if reason else None)
-        return self.store.get(claim_id)
+        return self.store.row_claim_as_far_as_readable(self.store.row(claim_id))
 
     def ingest(self, claims: list[Claim], progress=None, default_source: str | None = None) -> int:
         """Upsert reference facts without the guard (they are the ground truth others are checked

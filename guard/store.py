@@ -95,6 +95,10 @@ class UnknownClaim(ClaimError):
     pass
 
 
+class DamagedRow(ClaimError):
+    """A stored row that does not read as a claim (edited by hand or by another tool)."""
+
+
 class ClaimStore:
     def __init__(self, path: str | Path = DEFAULT_PATH):
         self.path = Path(path)
@@ -159,11 +163,33 @@ class ClaimStore:
     def row_claim(r: sqlite3.Row) -> Claim:
         # scope values folded as they are read: a store written before values were folded may
         # hold "prod" + a zero-width space, which must still meet "prod"
-        return Claim(text=r["text"], scope=Scope(*(scope_value(r[k], k) or None if r[k] else None
-                                                      for k in ("env", "team", "tenant"))),
-                     window=Window.parse(r["valid_from"], r["valid_until"]), id=r["id"],
-                     status=Status(r["status"]), source=r["source"], created_at=r["created_at"],
-                     supersedes=r["supersedes"], reason=r["reason"])
+        try:
+            if not isinstance(r["text"], str):
+                raise ClaimError(f"its text is {type(r['text']).__name__}, not text")
+            return Claim(text=r["text"], scope=Scope(*(scope_value(r[k], k) or None if r[k] else None
+                                                          for k in ("env", "team", "tenant"))),
+                         window=Window.parse(r["valid_from"], r["valid_until"]), id=r["id"],
+                         status=Status(r["status"]), source=r["source"], created_at=r["created_at"],
+                         supersedes=r["supersedes"], reason=r["reason"])
+        except (ValueError, TypeError, AttributeError) as exc:
+            # a row edited by hand or by another tool: every write, list and scan of the store ended
+            # in the bare field error ("valid_from is not a valid ISO date …") naming no claim
+            raise DamagedRow(f"claim {r['id']} in the store cannot be read ({exc}); repair that row, or "
+                             f"withdraw it with guard cancel {r['id']}") from None
+
+    @staticmethod
+    def row_claim_as_far_as_readable(r: sqlite3.Row) -> Claim:
+        """A damaged row as far as it reads (unreadable scope or window left open): what a cancel of
+        it answers with, since the claim it was can no longer be read whole."""
+        try:
+            return ClaimStore.row_claim(r)
+        except DamagedRow:
+            return Claim(text=str(r["text"] or ""), scope=Scope(), window=Window(), id=r["id"],
+                         status=Status(r["status"]) if r["status"] in {s.value for s in Status} else Status.CANCELLED,
+                         source=r["source"] if isinstance(r["source"], str) else None,
+                         created_at=r["created_at"] if isinstance(r["created_at"], str) else None,
+                         supersedes=r["supersedes"] if isinstance(r["supersedes"], str) else None,
+                         reason=r["reason"] if isinstance(r["reason"], str) else None)
 
     @staticmethod
     def row_norm(r: sqlite3.Row, build: str | None = None) -> Norm | None:
@@ -187,7 +213,10 @@ class ClaimStore:
         q += " ORDER BY created_at, rowid"
         if limit is not None:
             q, args = q + " LIMIT ? OFFSET ?", args + [limit, offset]
-        return [self.row_claim(r) for r in self.db.execute(q, args)]
+        # a withdrawn row that no longer reads whole is history, shown as far as it reads; an active
+        # one stops the listing with its id, as it stops writes (cancel it, and it lists)
+        return [self.row_claim(r) if r["status"] == Status.ACTIVE.value else self.row_claim_as_far_as_readable(r)
+                for r in self.db.execute(q, args)]
 
     def count(self, status: str | None = "active") -> int:
         if status:

@@ -198,3 +198,29 @@ def test_a_store_of_an_earlier_release_is_adopted_and_stamped(tmp_path, fast_gua
     db.close()
     with pytest.raises(ClaimError, match=r"another application \(application id 0x4d2\)"):
         ClaimStore(old)
+
+
+@pytest.mark.parametrize("damage, words", [
+    ("valid_from='garbage'", "valid_from is not a valid ISO date"),
+    ("valid_from='2021-01-01', valid_until='2020-01-01'", "is after valid_until"),
+    ("env=x'ff'", "must be str, not bytes"),
+    ("text=x'00ff'", "its text is bytes"),
+])
+def test_a_damaged_row_is_named_and_can_be_withdrawn(store, damage, words):
+    """A row edited by hand or by another tool stopped every write, list and scan of the store with
+    the bare field error ("valid_from is not a valid ISO date …: 'garbage'"), naming no claim in a store
+    of thousands; now the error names the claim and the way out, the write stores nothing (the guard
+    cannot check against what it cannot read), and a cancel of that claim works."""
+    from guard.store import DamagedRow
+    bad = store.remember("Backups run every 6 hours.").claim.id
+    db = sqlite3.connect(store.path)
+    db.execute(f"UPDATE claims SET {damage} WHERE id=?", (bad,))
+    db.commit()
+    with pytest.raises(DamagedRow, match=f"claim {bad} in the store cannot be read .*{words}.*guard cancel {bad}"):
+        store.remember("Backups run every 12 hours.")
+    assert store.store.count() == 1
+    with pytest.raises(DamagedRow, match=bad):
+        store.list()
+    assert store.cancel(bad, "damaged").status.value == "cancelled"
+    assert store.remember("Backups run every 12 hours.").stored
+    assert [c.id == bad for c in store.list(status=None)] == [True, False]   # history, as far as it reads
