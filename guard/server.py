@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from guard.body_limit import BodyLimit
 from guard.claims import Claim, ClaimError
 from guard.service import GuardService, UnknownClaim
+from guard.store import DamagedRow
 
 MAX_BODY_BYTES = 1_000_000
 LOOPBACK = {"127.0.0.1", "::1", "localhost"}
@@ -136,6 +137,8 @@ def create_app(service: GuardService, token: str | None = None, warm: bool = Tru
     async def bad(_request: Request, exc: ClaimError):
         if isinstance(exc, UnknownClaim):
             return _error(404, str(exc))
+        if isinstance(exc, DamagedRow):      # the store's state, not the request: the operator's to mend
+            return _error(500, str(exc))
         return _error(422, str(exc))
 
     def window(s: Statement) -> dict:

@@ -224,3 +224,23 @@ def test_a_damaged_row_is_named_and_can_be_withdrawn(store, damage, words):
     assert store.cancel(bad, "damaged").status.value == "cancelled"
     assert store.remember("Backups run every 12 hours.").stored
     assert [c.id == bad for c in store.list(status=None)] == [True, False]   # history, as far as it reads
+
+
+def test_the_server_answers_a_damaged_row_as_its_own_error_not_bad_input(tmp_path):
+    """422 told an agent its statement was bad input; the row is the store's state, for the operator."""
+    from fastapi.testclient import TestClient
+
+    from guard.server import create_app
+    svc = GuardService(tmp_path / "s.sqlite", guard=Guard(GuardConfig.profile("fast")))
+    bad = svc.remember("Backups run every 6 hours.").claim.id
+    svc.close()
+    db = sqlite3.connect(tmp_path / "s.sqlite")
+    db.execute("UPDATE claims SET valid_from='garbage' WHERE id=?", (bad,))
+    db.commit()
+    svc = GuardService(tmp_path / "s.sqlite", guard=Guard(GuardConfig.profile("fast")))
+    with TestClient(create_app(svc, token="", warm=False), raise_server_exceptions=False) as c:
+        r = c.post("/claims", json={"text": "Backups run every 12 hours."})
+        assert r.status_code == 500 and bad in r.json()["error"] and "guard cancel" in r.json()["error"]
+        assert c.post(f"/claims/{bad}/cancel").status_code == 200
+        assert c.post("/claims", json={"text": "Backups run every 12 hours."}).status_code == 201
+    svc.close()
