@@ -7,11 +7,13 @@ that cannot run here (a language model). What it answers is chosen by a cue in t
   [slow] answers after ``slow_s``        [huge] a 5,000-character subject
   [trickle] a good answer, one byte every ``trickle_s``     [flood] 200 with an endless body
   [oddusage] token counts that are not numbers              [badmessage] a message that is a string
+  [gzip] a good answer, gzip-compressed (as hosted APIs and proxies send it)
 (or the cue in ``mode``, for every statement); otherwise a good answer from ``answers`` (keyed by statement) or a generic one.
 ``schema_supported=False`` makes it refuse ``response_format: json_schema`` with HTTP 400.
 """
 from __future__ import annotations
 
+import gzip
 import json
 import threading
 import time
@@ -59,6 +61,9 @@ class FakeLLM:
                         while True:
                             self.wfile.write(b" " * 65536)
                             fake.bytes_sent += 65536
+                    if "[gzip]" in text:
+                        raw = gzip.compress(raw)
+                        self.send_header("Content-Encoding", "gzip")
                     self.send_header("Content-Length", str(len(raw)))
                     self.end_headers()
                     if "[trickle]" in text:

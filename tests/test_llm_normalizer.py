@@ -109,6 +109,13 @@ def test_an_endless_answer_is_cut_off_and_fails_open():
         assert fake.bytes_sent < 64 * 2**20               # the client hung up; the server did not fill our memory
 
 
+def test_a_compressed_answer_is_read(fake):
+    """The whole-answer read (above) once handed gzip-decoded bytes back under their gzip header, and
+    every compressed answer failed to decode: the answer is read exactly once."""
+    n, norm = norm_with(fake, PORT + " [gzip]")
+    assert not norm.is_unknown and n.client.usage["requests"] == 1
+
+
 def test_odd_token_counts_cost_nothing_and_a_message_that_is_not_an_object_is_a_bad_answer(fake):
     n, norm = norm_with(fake, "The API listens on port 8443. [oddusage]")
     assert not norm.is_unknown and n.client.usage["requests"] == 1

@@ -176,7 +176,11 @@ class ChatClient:
                 if time.monotonic() > deadline:
                     raise httpx.ReadTimeout("the answer did not arrive whole within the timeout")
                 pieces.append(piece)
-            return httpx.Response(resp.status_code, headers=resp.headers, content=b"".join(pieces))
+            # the pieces are decoded already (gzip, br): the answer keeps the other headers only, or
+            # reading it would decode it a second time
+            kept = [(k, v) for k, v in resp.headers.multi_items()
+                    if k.lower() not in ("content-encoding", "content-length", "transfer-encoding")]
+            return httpx.Response(resp.status_code, headers=kept, content=b"".join(pieces))
 
     def _answer(self, resp, t0: float) -> ChatAnswer:
         try:
