@@ -240,10 +240,19 @@ class OrtModel:
             self._export()
         try:
             self._open(self.onnx_file)
-        except Exception:
-            if not cached or self.onnx_file.is_file():
+        except Exception as exc:
+            if not cached:
                 raise
-            self._export()                   # another process's pruning removed it in between
+            # another process's pruning removed it in between, or the copy does not open (a file cut
+            # short by a crash): made again once — a damaged copy sent every later run to torch, for good
+            if self.onnx_file.is_file():
+                log.warning("the ONNX copy %s does not open (%s); exporting it again", self.onnx_file,
+                            str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+                try:
+                    self.onnx_file.unlink()
+                except OSError:
+                    pass
+            self._export()
             self._open(self.onnx_file)
         if cached:
             try:

@@ -54,3 +54,9 @@ def test_a_new_export_prunes_old_copies_and_a_pruned_copy_is_made_again(tmp_path
     assert again.onnx_file.is_file()
     assert abs(again.run([("Backups run daily.", "Backups never run.")])[0] - before).max() < 1e-5
     assert m.run([("Backups run daily.", "Backups never run.")])[0].tolist() == before.tolist()   # still open
+    # a copy cut short (a crash before the file reached the disk) is made again, not left to send every
+    # later run to torch for good
+    again.onnx_file.write_bytes(again.onnx_file.read_bytes()[:1000])
+    mended = OrtModel.load(default_model_path(), "cross-encoder", 128)
+    assert mended is not None and mended.onnx_file.stat().st_size > 1_000_000
+    assert abs(mended.run([("Backups run daily.", "Backups never run.")])[0] - before).max() < 1e-5
