@@ -628,10 +628,12 @@ def _answer(handler: str, body, trace: Optional[Path], engine: bool = False, sou
         # the answer gate fails closed itself (REJECT checker_unavailable) when the NLI model is missing
         # the auditor runs --nli-model / the profile's model, as the server's does (it ran the shipped one)
         gates = AnswerGates(guard=_guard(require_nli=False) if engine else None, trace_path=trace,
-                            nli_model=_nli_model(_profile_config().nli_model))
+                            nli_model=_nli_model(_profile_config().nli_model),
+                            nli_backend=_state.get("nli_backend", "auto"))
+        from guard.nli.scorer import ModelUnavailable
         try:
             out = getattr(gates, handler)(body() if callable(body) else body)
-        except ValueError as exc:
+        except (ValueError, ModelUnavailable) as exc:      # bad input, or the auditor's model cannot run here
             raise ClaimError(str(exc)) from None
         typer.echo(json.dumps(out, ensure_ascii=False, default=str))
         raise typer.Exit(EXIT.get(out["verdict"], EXIT_ERROR))

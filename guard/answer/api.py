@@ -26,10 +26,11 @@ def _strings(body: dict, key: str, required: bool = True) -> list[str]:
 class AnswerGates:
     """Holds the engine and the auditor, loaded on first use and shared by every request."""
 
-    def __init__(self, guard=None, trace_path=None, nli_model: str | None = None):
+    def __init__(self, guard=None, trace_path=None, nli_model: str | None = None, nli_backend: str = "auto"):
         self._guard = guard
         self.trace_path = trace_path
-        self.nli_model = nli_model        # the auditor's model where no engine is given (None: the shipped one)
+        # the auditor's model and backend where no engine is given (None: the shipped model)
+        self.nli_model, self.nli_backend = nli_model, nli_backend
         self._gate = None
         self._auditor = None
         self._lock = threading.Lock()
@@ -46,7 +47,11 @@ class AnswerGates:
         with self._lock:
             if self._auditor is None:
                 g = self._guard.nli_gate if self._guard is not None else None
-                self._auditor = LocalAuditor(scorer=getattr(g, "scorer", None), model=self.nli_model)
+                scorer = getattr(g, "scorer", None)
+                if scorer is None and self.nli_backend != "auto":
+                    from guard.nli.scorer import NLIScorer
+                    scorer = NLIScorer.from_pretrained(self.nli_model, backend=self.nli_backend)
+                self._auditor = LocalAuditor(scorer=scorer, model=self.nli_model)
             return self._auditor
 
     # ---- handlers -----------------------------------------------------------------------------
