@@ -578,7 +578,9 @@ def eval_nli(model: str, files: list[Path], quantize: bool = typer.Option(False,
         t = time.time()
         with _progress(len(files), "eval-nli", "file") as bar:
             try:
-                rep = evaluate_files(model, [str(f) for f in files], quantize=quantize, limit=limit,
+                # the global --quantize too (it was ignored here: `guard --quantize eval-nli` ran fp32)
+                rep = evaluate_files(model, [str(f) for f in files], quantize=quantize or _state.get("quantize", False),
+                                     limit=limit,
                                      on_file=lambda _name: bar.update(1), backend=_state.get("nli_backend", "auto"))
             except (ModelUnavailable, ValueError) as exc:
                 raise ClaimError(str(exc)) from None

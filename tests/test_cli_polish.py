@@ -136,3 +136,15 @@ def test_the_structural_path_never_imports_torch(tmp_path):
                        env={**__import__("os").environ, "PYTHONPATH": str(__import__("conftest").ROOT)})
     assert r.returncode == 0, r.stderr
     assert r.stdout.split()[-1] == "False" and "deploy" in r.stdout
+
+
+def test_the_global_quantize_reaches_eval_nli(tmp_path, shared_data):
+    """`guard --quantize eval-nli …` evaluated fp32: the command read only its own --quantize."""
+    import json
+    rows = (shared_data / "nli" / "snli.dev.jsonl").read_text().splitlines()[:4]
+    f = tmp_path / "few.jsonl"
+    f.write_text("\n".join(rows) + "\n")
+    r = guard("--quantize", "eval-nli", "models/nli-minilm-l6-v2", str(f), "--out", str(tmp_path / "r.json"),
+              profile="accurate")
+    assert r.returncode == 0, r.stderr
+    assert json.loads((tmp_path / "r.json").read_text())["quantized"] is True
