@@ -5,8 +5,6 @@ which claims are candidates, the CLI decides what to print.
 """
 from __future__ import annotations
 
-import json
-
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -124,11 +122,9 @@ class Guard:
                 # a damaged or another build's gate: no stage 3, said in one line (it ended every
                 # write in "JSONDecodeError: …", exit 1); the accurate profile then refuses to run
                 # structural-only unless asked, as for a model that does not load
-                reason = exc.args[0] if isinstance(exc, ValueError) and exc.args else f"{type(exc).__name__}: {exc}"
+                reason = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
                 msg = (f"NLI stage unavailable, running structural-only: the learned gate cannot be used: {reason}; "
                        f"refit it (guard tune PAIRS OUT --gate-only --from {scorer.path})")
-                if isinstance(exc, json.JSONDecodeError):
-                    msg = msg.replace(reason, f"{learned_path} is damaged (not JSON: {exc.msg} at line {exc.lineno})")
                 log.warning(msg)
                 self.notes.append(msg)
                 return None

@@ -185,7 +185,10 @@ class LearnedGate:
 
     @classmethod
     def load(cls, path: str | Path) -> "LearnedGate":
-        d = json.loads(Path(path).read_text())
+        try:
+            d = json.loads(Path(path).read_text())
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path} is damaged (not JSON: {exc.msg} at line {exc.lineno})") from None
         if not isinstance(d, dict):
             raise ValueError(f"{path} is not a learned gate (a JSON object)")
         if d.get("features") != list(FEATURES):
