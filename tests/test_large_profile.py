@@ -110,3 +110,18 @@ def test_the_issue_examples_under_the_large_profile(large_guard, existing, incom
     from guard.claims import Claim
     [j] = large_guard.judge_pairs(large_guard.pair_items([(Claim(text=existing), Claim(text=incoming))]))
     assert j.tier.value == tier, j.reason
+
+
+@needs_base
+def test_a_rebuilt_model_cut_short_is_built_again(tmp_path, monkeypatch):
+    """The merged model is cached; a copy cut short (a crash before it reached the disk) made every later
+    use of the large profile "could not load" until someone found and removed the cache folder."""
+    from guard.nli.adapters import materialise
+    from guard.nli.scorer import large_model_path
+    monkeypatch.setenv("GUARD_CACHE_DIR", str(tmp_path / "cache"))
+    built = materialise(large_model_path())
+    weights = built / "model.safetensors"
+    size = weights.stat().st_size
+    weights.write_bytes(weights.read_bytes()[:5_000_000])
+    again = materialise(large_model_path())
+    assert again == built and (again / "model.safetensors").stat().st_size == size

@@ -54,7 +54,11 @@ def materialise(path: str | Path) -> Path:
     name = src.resolve().name
     target = cache_dir() / "adapters" / f"{name}-{_key(src)}"
     if (target / "model.safetensors").is_file():
-        return target
+        if _whole(target / "model.safetensors"):
+            return target
+        # a copy cut short (a crash before it reached the disk) is built again: it was "could not
+        # load" on every later use until someone found and removed the cache folder
+        shutil.rmtree(target, ignore_errors=True)
     try:
         import peft  # noqa: F401 — said before the base is built
     except ImportError:
@@ -94,6 +98,18 @@ def materialise(path: str | Path) -> Path:
         if old != target and re.fullmatch(re.escape(name) + r"-[0-9a-f]{16}", old.name):
             shutil.rmtree(old, ignore_errors=True)
     return target
+
+
+def _whole(weights: Path) -> bool:
+    """Whether a safetensors file's header reads and its tensors cover the file (reads the header only)."""
+    try:
+        from safetensors import safe_open
+        with safe_open(str(weights), "np"):
+            return True
+    except ImportError:
+        return True                          # cannot tell here: the loader will say
+    except Exception:  # noqa: BLE001 — any unreadable header is a damaged copy
+        return False
 
 
 def _publish(build: Path, target: Path) -> None:
