@@ -125,3 +125,8 @@ def test_a_rebuilt_model_cut_short_is_built_again(tmp_path, monkeypatch):
     weights.write_bytes(weights.read_bytes()[:5_000_000])
     again = materialise(large_model_path())
     assert again == built and (again / "model.safetensors").stat().st_size == size
+    from training.bases import mpnet_base                     # the joined base, the same way
+    base = Path(mpnet_base()) / "model.safetensors"
+    size = base.stat().st_size
+    base.write_bytes(base.read_bytes()[:5_000_000])
+    assert (Path(mpnet_base()) / "model.safetensors").stat().st_size == size

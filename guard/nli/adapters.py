@@ -54,7 +54,7 @@ def materialise(path: str | Path) -> Path:
     name = src.resolve().name
     target = cache_dir() / "adapters" / f"{name}-{_key(src)}"
     if (target / "model.safetensors").is_file():
-        if _whole(target / "model.safetensors"):
+        if safetensors_whole(target / "model.safetensors"):
             return target
         # a copy cut short (a crash before it reached the disk) is built again: it was "could not
         # load" on every later use until someone found and removed the cache folder
@@ -100,7 +100,7 @@ def materialise(path: str | Path) -> Path:
     return target
 
 
-def _whole(weights: Path) -> bool:
+def safetensors_whole(weights: Path) -> bool:
     """Whether a safetensors file's header reads and its tensors cover the file (reads the header only)."""
     try:
         from safetensors import safe_open
