@@ -118,6 +118,7 @@ def test_a_rebuilt_model_cut_short_is_built_again(tmp_path, monkeypatch):
     use of the large profile "could not load" until someone found and removed the cache folder."""
     from guard.nli.adapters import materialise
     from guard.nli.scorer import large_model_path
+    from training.bases import mpnet_base
     monkeypatch.setenv("GUARD_CACHE_DIR", str(tmp_path / "cache"))
     built = materialise(large_model_path())
     weights = built / "model.safetensors"
@@ -125,8 +126,7 @@ def test_a_rebuilt_model_cut_short_is_built_again(tmp_path, monkeypatch):
     weights.write_bytes(weights.read_bytes()[:5_000_000])
     again = materialise(large_model_path())
     assert again == built and (again / "model.safetensors").stat().st_size == size
-    from training.bases import mpnet_base                     # the joined base, the same way
-    base = Path(mpnet_base()) / "model.safetensors"
+    base = Path(mpnet_base()) / "model.safetensors"             # the joined base, the same way
     size = base.stat().st_size
     base.write_bytes(base.read_bytes()[:5_000_000])
     assert (Path(mpnet_base()) / "model.safetensors").stat().st_size == size

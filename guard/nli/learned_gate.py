@@ -190,7 +190,7 @@ class LearnedGate:
         except json.JSONDecodeError as exc:
             raise ValueError(f"{path} is damaged (not JSON: {exc.msg} at line {exc.lineno})") from None
         if not isinstance(d, dict):
-            raise ValueError(f"{path} is not a learned gate (a JSON object)")
+            raise ValueError(f"{path} is not a learned gate (a JSON object)")   # noqa: TRY004 — callers catch ValueError
         if d.get("features") != list(FEATURES):
             got = d.get("features") if isinstance(d.get("features"), list) else []
             gone, new = [f for f in FEATURES if f not in got], [f for f in got if f not in FEATURES]
