@@ -105,7 +105,12 @@ class ClaimStore:
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
-        if not self.path.parent.is_dir():          # SQLite says only "unable to open database file"
+        # SQLite says only "unable to open database file" / "disk I/O error" for these
+        if self.path.is_dir():
+            raise ClaimError(f"the store {self.path} is a folder, not a file (give a file, e.g. {self.path / 'claims.sqlite'})"
+                             + (" — an empty --store or GUARD_STORE reads as the current folder"
+                                if str(self.path) == "." else ""))
+        if not self.path.parent.is_dir():
             raise ClaimError(f"cannot open the store {self.path}: the folder {self.path.parent} does not exist")
         check_is_claim_store(self.path)
         try:

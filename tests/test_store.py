@@ -156,6 +156,8 @@ def test_a_store_in_a_folder_that_does_not_exist_is_named_so(tmp_path):
     with pytest.raises(ClaimError, match="the folder .*nowhere does not exist"):
         ClaimStore(tmp_path / "nowhere" / "s.sqlite")          # SQLite said "unable to open database file"
     assert not (tmp_path / "nowhere").exists()
+    with pytest.raises(ClaimError, match="is a folder, not a file"):
+        ClaimStore(tmp_path)                                   # SQLite said "disk I/O error"
 
 
 def _foreign(path, ddl, insert):
