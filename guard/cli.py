@@ -788,8 +788,32 @@ def serve(host: str = "127.0.0.1", port: int = typer.Option(8765, min=1, max=655
         from guard.server import check_bind, create_app
         tok = token or os.environ.get("GUARD_TOKEN") or None
         check_bind(host, tok)
-        uvicorn.run(create_app(_store(), token=tok), host=host, port=port, log_level="warning")
+        _can_listen(host, port)        # before the models load: a port in use costs nothing
+        app_ = create_app(_store(), token=tok)
+        try:
+            uvicorn.run(app_, host=host, port=port, log_level="warning")
+        except SystemExit as exc:      # uvicorn's startup failure is exit 3, which is "blocked" here
+            if exc.code not in (0, None):
+                _die(f"the server could not start on {host}:{port} (see the line above)", EXIT_ERROR)
+            raise
     _run(go)
+
+
+def _can_listen(host: str, port: int) -> None:
+    """A port another process holds, said in one line with exit 2 (uvicorn logged it and exited 3 —
+    this command's "blocked" code — after the models had loaded)."""
+    import socket
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        raise ClaimError(f"cannot listen on {host}: {exc.strerror}") from None
+    family, kind, proto, _, addr = infos[0]
+    with socket.socket(family, kind, proto) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)      # as uvicorn binds
+        try:
+            s.bind(addr)
+        except OSError as exc:
+            raise ClaimError(f"cannot listen on {host}:{port}: {(exc.strerror or str(exc)).lower()}") from None
 
 
 def run() -> None:

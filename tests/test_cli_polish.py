@@ -148,3 +148,16 @@ def test_the_global_quantize_reaches_eval_nli(tmp_path, shared_data):
               profile="accurate")
     assert r.returncode == 0, r.stderr
     assert json.loads((tmp_path / "r.json").read_text())["quantized"] is True
+
+
+def test_serve_on_a_port_in_use_is_one_line_before_anything_loads(tmp_path):
+    """uvicorn logged the bind error and exited 3 — this CLI's "blocked" code — after the models loaded."""
+    import socket
+    with socket.socket() as held:
+        held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        r = guard("--store", str(tmp_path / "s.sqlite"), "serve", "--port", str(port))
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "address already in use" in r.stderr, r.stderr
+    assert not (tmp_path / "s.sqlite").exists()
