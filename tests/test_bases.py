@@ -9,10 +9,17 @@ import pytest
 from training import bases
 
 
+def _weights() -> bytes:
+    """A small but whole safetensors file (a copy that does not read whole is joined again)."""
+    import numpy as np
+    from safetensors.numpy import save
+    return save({"w": np.zeros(1250, dtype=np.float32)})
+
+
 def _split_zip(tmp: Path, parts: int) -> list[Path]:
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:
-        z.writestr("all-mpnet-base-v2/model.safetensors", b"\x00" * 5000)
+        z.writestr("all-mpnet-base-v2/model.safetensors", _weights())
         z.writestr("all-mpnet-base-v2/config.json", '{"model_type": "mpnet"}')
     data = buf.getvalue()
     size = -(-len(data) // parts)
@@ -31,11 +38,15 @@ def test_parts_join_into_one_model_folder_once(tmp_path, monkeypatch):
     monkeypatch.setattr(bases, "_part_file", lambda name: calls.append(name) or parts[name])
     path = Path(bases.resolve("package:all-mpnet-base-v2"))
     assert (path / "config.json").read_text() == '{"model_type": "mpnet"}'
-    assert (path / "model.safetensors").stat().st_size == 5000
+    assert (path / "model.safetensors").read_bytes() == _weights()
     assert calls == list(bases.MPNET_PARTS)
     assert bases.resolve("package:all-mpnet-base-v2") == str(path)    # cached: no part read again
     assert len(calls) == 5
     assert not [p for p in path.parent.iterdir() if p.name != path.name]  # no half-written leftovers
+    weights = path / "model.safetensors"
+    weights.write_bytes(weights.read_bytes()[:100])                  # cut short by a crash: joined again
+    assert bases.resolve("package:all-mpnet-base-v2") == str(path) and len(calls) == 10
+    assert weights.read_bytes() == _weights()
 
 
 def test_a_missing_part_names_the_packages(tmp_path, monkeypatch):
