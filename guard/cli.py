@@ -5,6 +5,7 @@ Exit codes: 0 stored / clean / warn, 3 blocked, 2 usage error or bad input, 1 an
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import logging
 import os
@@ -813,7 +814,9 @@ def _can_listen(host: str, port: int) -> None:
         try:
             s.bind(addr)
         except OSError as exc:
-            raise ClaimError(f"cannot listen on {host}:{port}: {(exc.strerror or str(exc)).lower()}") from None
+            # only what uvicorn would meet too; anything else about this one address is uvicorn's to try
+            if exc.errno in (errno.EADDRINUSE, errno.EACCES):
+                raise ClaimError(f"cannot listen on {host}:{port}: {(exc.strerror or str(exc)).lower()}") from None
 
 
 def run() -> None:
