@@ -159,28 +159,37 @@ def check_output_dir(output_dir: str | Path, from_checkpoint: str | None = None)
                          "under what was fitted on them; write the new model to another folder")
 
 
+def check_run_numbers(epochs: float, max_steps: int, batch_size: int, learning_rate: float | None,
+                      max_length: int) -> None:
+    """The numbers every run shares, ``guard train``'s and ``guard tune``'s (``learning_rate`` None:
+    the run picks it), refused before any work."""
+    from training.data import DataError
+    if not all(math.isfinite(v) for v in (epochs, learning_rate if learning_rate is not None else 0.0)):
+        raise DataError("epochs and learning rate must be finite numbers")
+    if not epochs > 0 and max_steps <= 0:
+        raise DataError("--epochs must be above 0 (or give --max-steps): this run would train nothing "
+                        "and save an untrained classifier")
+    if batch_size < 1:
+        raise DataError("--batch-size must be at least 1")
+    if learning_rate is not None and not 0 < learning_rate < 1:
+        raise DataError("--lr must be between 0 and 1")
+    if not 16 <= max_length <= 512:
+        raise DataError("max_length must be 16-512 tokens")
+
+
 def check_settings(cfg: TrainConfig) -> None:
     """Numbers that would train nothing, train on something else than asked, or fail only after the
-    model and the data are loaded, refused before any work (``guard tune`` has its own, stricter set).
+    model and the data are loaded, refused before any work (``guard tune`` checks its own settings
+    with the same ``check_run_numbers``).
 
     Why: ``guard train OUT --epochs 0`` (or -1) saved a "model" whose classification head had never
     been trained — random weights the guard would then gate writes with; ``--limit -5`` silently
     trained on all but the last five pairs; ``--lr -1``, ``--batch-size 0`` or ``--epochs nan`` failed
     with a library's message after the model had loaded."""
     from training.data import DataError
-    if not all(math.isfinite(v) for v in (cfg.epochs, cfg.learning_rate, cfg.warmup_ratio)):
-        raise DataError("epochs, learning rate and warm-up ratio must be finite numbers")
-    if not cfg.epochs > 0 and cfg.max_steps <= 0:
-        raise DataError("--epochs must be above 0 (or give --max-steps): this run would train nothing "
-                        "and save an untrained classifier")
-    if cfg.batch_size < 1:
-        raise DataError("--batch-size must be at least 1")
-    if not 0 < cfg.learning_rate < 1:
-        raise DataError("--lr must be between 0 and 1")
-    if not 0 <= cfg.warmup_ratio < 1:
+    check_run_numbers(cfg.epochs, cfg.max_steps, cfg.batch_size, cfg.learning_rate, cfg.max_length)
+    if not (math.isfinite(cfg.warmup_ratio) and 0 <= cfg.warmup_ratio < 1):
         raise DataError("warmup_ratio must be in [0, 1)")
-    if not 16 <= cfg.max_length <= 512:
-        raise DataError("max_length must be 16-512 tokens")
     if cfg.limit is not None and cfg.limit < 1:
         raise DataError("--limit must be at least 1 (or left out for every pair)")
     if cfg.save_steps < 1:

@@ -33,6 +33,7 @@ from pathlib import Path
 from guard.nli.learned_gate import BACKWARD_BELOW
 from training.data import DataError
 from training.folder_lock import hold
+from training.train import check_run_numbers
 
 LABELS = ("contradiction", "tension", "compatible")
 MANIFEST = "tune_manifest.json"
@@ -152,18 +153,11 @@ def check_settings(cfg: TuneConfig) -> None:
     """Numbers that would train nothing, or forever, refused before any work."""
     if cfg.folds < 2:
         raise DataError("--folds must be at least 2")
-    if not cfg.epochs > 0 and cfg.max_steps <= 0:
-        raise DataError("--epochs must be above 0 (or give --max-steps)")
-    if cfg.batch_size < 1:
-        raise DataError("--batch-size must be at least 1")
-    if cfg.learning_rate is not None and not 0 < cfg.learning_rate < 1:
-        raise DataError("--lr must be between 0 and 1")
+    check_run_numbers(cfg.epochs, cfg.max_steps, cfg.batch_size, cfg.learning_rate, cfg.max_length)
     if cfg.replay_rows < 1:
         raise DataError("--replay-rows must be at least 1")
     if cfg.gate_only and cfg.replay:
         raise DataError("--gate-only trains no model: --replay does not apply")
-    if not 16 <= cfg.max_length <= 512:
-        raise DataError("max_length must be 16-512 tokens")
 
 
 def check_gate_rows(rows: list[dict], structural: list[str | None], folds: int) -> None:
