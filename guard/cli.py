@@ -17,6 +17,8 @@ from typing import Annotated, Optional
 import typer
 
 from guard.claims import Claim, ClaimError, Window
+from guard.safe_output import MEDIUM_ERRORS
+from guard.store import StoreUnavailable
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -162,6 +164,8 @@ def _run(fn):
         return fn()
     except typer.Exit:
         raise
+    except StoreUnavailable as exc:          # the machine's state (disk full, read-only, locked), not bad input
+        _die(str(exc), EXIT_ERROR)
     except ClaimError as exc:
         _die(str(exc), EXIT_USAGE)
     except KeyboardInterrupt:
@@ -172,6 +176,8 @@ def _run(fn):
     except Exception as exc:  # noqa: BLE001
         if os.environ.get("GUARD_DEBUG"):
             raise
+        if isinstance(exc, OSError) and exc.errno in MEDIUM_ERRORS and exc.filename:
+            _die(f"cannot write {exc.filename}: {exc.strerror}", EXIT_ERROR)     # a full or read-only disk
         if isinstance(exc, (IsADirectoryError, NotADirectoryError, PermissionError)):
             # a path the user gave that cannot be read or written as a file: their input, not our error
             _die(f"{exc.filename}: {(exc.strerror or str(exc)).lower()}", EXIT_USAGE)

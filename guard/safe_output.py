@@ -14,6 +14,7 @@ renamed over it when complete, so an interrupted or failing write leaves the pre
 from __future__ import annotations
 
 import contextlib
+import errno
 import itertools
 import os
 import stat
@@ -104,7 +105,10 @@ def atomic_write(path: str | Path, binary: bool = False, newline: str | None = N
             yield fh
         return
     path = Path(os.path.realpath(path))
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise _naming(exc, path) from None
     try:
         with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", newline=newline)) as fh:
             try:
@@ -116,7 +120,24 @@ def atomic_write(path: str | Path, binary: bool = False, newline: str | None = N
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise _naming(exc, path) from None
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+# a disk that cannot take the file: the machine's state, said with the file's name (a failed
+# write() names no file: a full disk during `guard scan --html` read "OSError: [Errno 28] No space
+# left on device", and which of the outputs had failed was not said)
+MEDIUM_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO})
+
+
+def _naming(exc: OSError, path: Path) -> OSError:
+    if exc.errno not in MEDIUM_ERRORS:
+        return exc
+    return OSError(exc.errno, f"{os.strerror(exc.errno).lower()} (the file there before, if any, is unchanged)",
+                   str(path))

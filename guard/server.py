@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from guard.body_limit import BodyLimit
 from guard.claims import Claim, ClaimError
 from guard.service import GuardService, UnknownClaim
-from guard.store import DamagedRow
+from guard.store import DamagedRow, StoreUnavailable
 
 MAX_BODY_BYTES = 1_000_000
 LOOPBACK = {"127.0.0.1", "::1", "localhost"}
@@ -139,6 +139,12 @@ def create_app(service: GuardService, token: str | None = None, warm: bool = Tru
             return _error(404, str(exc))
         if isinstance(exc, DamagedRow):      # the store's state, not the request: the operator's to mend
             return _error(500, str(exc))
+        if isinstance(exc, StoreUnavailable):
+            # the machine's state: 507 for a full disk, else 503 (a lock may pass: say when to retry)
+            resp = _error(507 if exc.kind == "full" else 503, str(exc))
+            if exc.kind == "locked":
+                resp.headers["Retry-After"] = "5"
+            return resp
         return _error(422, str(exc))
 
     def window(s: Statement) -> dict:

@@ -192,6 +192,7 @@ class GuardService:
 
     def _guarded(self, claim: Claim, action: str, exclude: str | None = None,
                  force_reason: str | None = None, before_insert=None) -> WriteResult:
+        self.store.check_writable()          # before the models: a read-only store refuses at once
         self.warm()
         # a repeat stores nothing new; a forced one only when it repeats the force itself (same reason)
         idempotent = action in ("remember", "learn", "force")
@@ -300,6 +301,7 @@ class GuardService:
         (``default_source`` — the CLI's file path — goes only to new facts): the same facts from a
         renamed or date-stamped export file were each "updated", a revision per fact per sync."""
         claims = _one_per_id(claims)
+        self.store.check_writable()
         from guard.normalize.pool import default_processes   # normalised outside the lock; big batches in workers
         norms = self.guard.normalize_claims(claims, processes=default_processes(), min_pool=POOL_MIN,
                                             progress=progress)

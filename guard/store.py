@@ -65,6 +65,21 @@ CLAIM_COLUMNS = frozenset({"id", "text", "env", "team", "tenant", "valid_from", 
                            "source", "created_at", "supersedes", "reason", "norm"})
 
 
+def read_only_flags(path: Path) -> str:
+    """How a store this process cannot write is opened: ``mode=ro``, and ``immutable=1`` where its
+    write-ahead log holds nothing (absent or empty: every commit is in the file itself). Why: SQLite
+    reads a WAL store through a shared-memory file it must create, so on read-only media or a full
+    disk such a store did not open at all ("unable to open database file", "disk I/O error"), and in
+    a writable folder a reader left journal files of its own beside another user's store. (Read
+    that way, a store its owner writes meanwhile is read as of its last checkpoint.)"""
+    wal = path.with_name(path.name + "-wal")
+    try:
+        pending = wal.stat().st_size > 0
+    except OSError:
+        pending = False
+    return "mode=ro" + ("" if pending else "&immutable=1")
+
+
 def check_is_claim_store(path: Path) -> None:
     """Refuse a SQLite file that belongs to something else, before anything is written to it.
     Why: every open ran the schema and switched the file to WAL, so a mistyped ``--store app.db``
@@ -75,7 +90,9 @@ def check_is_claim_store(path: Path) -> None:
     if not path.exists() or path.stat().st_size == 0:
         return
     try:
-        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
+        # (on a full disk SQLite cannot make the shared-memory file a plain read needs either)
+        flags = read_only_flags(path) if _read_only_reason(path) or _free_bytes(path) < 1 << 20 else "mode=ro"
+        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?{flags}", uri=True)) as db:
             app_id = db.execute("PRAGMA application_id").fetchone()[0]
             if app_id == APPLICATION_ID:
                 return
@@ -83,6 +100,8 @@ def check_is_claim_store(path: Path) -> None:
                                                 "AND name NOT LIKE 'sqlite_%'")}
             columns = {r[1] for r in db.execute("PRAGMA table_info(claims)")}
     except sqlite3.DatabaseError as exc:
+        if (u := unavailable(exc, path)) is not None:
+            raise u from None
         raise ClaimError(f"{path} is not a claim store ({exc})") from None
     if app_id == 0 and (not tables or (tables <= OUR_TABLES and CLAIM_COLUMNS <= columns)):
         return
@@ -93,6 +112,65 @@ def check_is_claim_store(path: Path) -> None:
 
 class UnknownClaim(ClaimError):
     pass
+
+
+class StoreUnavailable(ClaimError):
+    """The store cannot be written here and now — its disk is full, it is read-only to this
+    process, another process held its write lock past the busy timeout, or the disk failed: the
+    machine's state, not the request's, and nothing was written. ``kind`` is one of ``KINDS``.
+    Why its own class: SQLite's words for these ("database or disk is full" at COMMIT, "unable to
+    open database file") reached users as "OperationalError: cannot rollback - no transaction is
+    active" or "… is not a claim store", which named neither the cause nor that nothing was stored."""
+    KINDS = ("full", "read-only", "locked", "io")
+
+    def __init__(self, message: str, kind: str):
+        super().__init__(message)
+        self.kind = kind
+
+
+# SQLite's primary result codes (the low byte of an extended code) that say the store cannot be
+# written now, rather than that a statement or a file is wrong
+_UNAVAILABLE = {13: "full", 8: "read-only", 5: "locked", 6: "locked", 10: "io"}
+
+
+def unavailable(exc: sqlite3.Error, path: Path) -> StoreUnavailable | None:
+    """``exc`` said in the user's terms, or None when it is not about the store's medium or lock."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    kind = _UNAVAILABLE.get(code & 0xFF) if isinstance(code, int) else None
+    if kind is None:
+        text = str(exc).lower()
+        kind = ("full" if "disk is full" in text else "read-only" if "readonly" in text
+                else "locked" if "locked" in text or "busy" in text else "io" if "i/o error" in text else None)
+    if kind is None:
+        return None
+    if kind == "io" and _free_bytes(path) < 1 << 20:
+        kind = "full"       # a journal or shared-memory file that cannot grow is an I/O error to SQLite
+    why = {"full": f"the disk that holds the store {path} is full",
+           "read-only": f"the store {path} is read-only here",
+           "locked": f"another process has held the store {path} locked for {BUSY_TIMEOUT_MS / 1000:g} s",
+           "io": f"the disk that holds the store {path} failed a read or write ({exc})"}[kind]
+    then = {"full": "free some space and try again", "read-only": "write to a copy, or where it can be written",
+            "locked": "try again when it is done", "io": "check the disk"}[kind]
+    return StoreUnavailable(f"{why}: nothing was written ({then})", kind)
+
+
+def _free_bytes(path: Path) -> int:
+    try:
+        st = os.statvfs(path.parent)
+    except OSError:
+        return 1 << 62
+    return st.f_bavail * st.f_frsize
+
+
+def _read_only_reason(path: Path) -> str | None:
+    """Why this process cannot write ``path`` (SQLite also needs to create its journal files
+    beside it), or None if it can. A store that does not exist yet needs a writable folder."""
+    folder = path.parent
+    if path.exists() and not os.access(path, os.W_OK):
+        return f"the file {path} cannot be written"
+    if not os.access(folder, os.W_OK):
+        return f"its folder {folder} cannot be written (SQLite keeps its journal beside the store)"
+    return None
 
 
 class DamagedRow(ClaimError):
@@ -112,31 +190,72 @@ class ClaimStore:
                                 if str(self.path) == "." else ""))
         if not self.path.parent.is_dir():
             raise ClaimError(f"cannot open the store {self.path}: the folder {self.path.parent} does not exist")
+        self.read_only, self._full = _read_only_reason(self.path), False
+        if self.read_only and not self.path.exists():
+            raise StoreUnavailable(f"cannot create the store {self.path}: {self.read_only}", "read-only")
         check_is_claim_store(self.path)
         try:
-            self.db.executescript(SCHEMA)
-        except sqlite3.DatabaseError as exc:
+            if self.read_only:
+                # a store on read-only media or another user's: readable (list, show, history, scan),
+                # not writable; tables a newer release adds are read as empty where missing
+                self.db.execute("SELECT 1 FROM claims LIMIT 1").fetchall()
+            else:
+                self.db.executescript(SCHEMA)
+        except (sqlite3.DatabaseError, StoreUnavailable) as exc:
             self.close()
-            raise ClaimError(f"{self.path} is not a claim store ({exc})") from None
+            u = exc if isinstance(exc, StoreUnavailable) else unavailable(exc, self.path)
+            if u is not None and u.kind == "full" and not self.read_only:
+                # SQLite could not make the files a WAL store is read through: read what is there,
+                # as from read-only media (nobody can write it while its disk is full)
+                self.read_only, self._full = "its disk was full when it was opened", True
+                try:
+                    self.db.execute("SELECT 1 FROM claims LIMIT 1").fetchall()
+                except sqlite3.DatabaseError:
+                    self.close()
+                    raise u from None
+            elif u is not None:
+                raise u from None
+            else:
+                raise ClaimError(f"{self.path} is not a claim store ({exc})") from None
         try:
-            if self.db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+            if not self.read_only and self.db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
                 self.db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         except sqlite3.OperationalError:
             pass              # a read-only store: recognised by its tables on every open
+
+    def _uri_flags(self) -> str:
+        return read_only_flags(self.path) if self.read_only else ""
+
+    def check_writable(self) -> None:
+        """Refuse a write before any work (normalising, the models) is spent on it."""
+        if self._full:
+            raise StoreUnavailable(f"the disk that holds the store {self.path} was full when it was opened: nothing "
+                                   "was written (free some space and open it again)", "full")
+        if self.read_only:
+            raise StoreUnavailable(f"the store {self.path} is read-only here ({self.read_only}): nothing was "
+                                   "written (write to a copy, or where it can be written)", "read-only")
 
     @property
     def db(self) -> sqlite3.Connection:
         """This thread's connection (autocommit; transactions are explicit)."""
         conn = getattr(self._local, "conn", None)
         if conn is None:
+            flags = self._uri_flags()
             try:
-                conn = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False,
-                                       timeout=BUSY_TIMEOUT_MS / 1000)
+                conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?{flags}" if flags else str(self.path),
+                                       isolation_level=None, check_same_thread=False,
+                                       timeout=BUSY_TIMEOUT_MS / 1000, uri=bool(flags))
                 conn.row_factory = sqlite3.Row
                 conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-                conn.execute("PRAGMA journal_mode=WAL")
-                conn.execute("PRAGMA synchronous=NORMAL")
+                if not flags:
+                    conn.execute("PRAGMA journal_mode=WAL")
+                # FULL: a commit is on disk (the WAL synced) before a write is reported stored. Under
+                # NORMAL, what a power cut or an OS crash came within the last commits of was gone
+                # after a "stored" / 201; it costs ~0.2 ms a commit (measured), against a 25–55 ms write
+                conn.execute("PRAGMA synchronous=FULL")
             except sqlite3.DatabaseError as exc:
+                if (u := unavailable(exc, self.path)) is not None:
+                    raise u from None
                 raise ClaimError(f"{self.path} is not a claim store ({exc})") from None
             self._local.conn = conn
             with self._lock:
@@ -154,13 +273,27 @@ class ClaimStore:
     def transaction(self):
         """BEGIN IMMEDIATE: the write lock is taken before anything is read, so what the block reads
         is what it commits against. Waits up to the busy timeout for other writers."""
+        self.check_writable()
         db = self.db
-        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            if (u := unavailable(exc, self.path)) is not None:
+                raise u from None
+            raise
         try:
             yield db
             db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
+        except BaseException as exc:
+            # a COMMIT that fails on a full disk may already have rolled back (SQLite's advice: roll
+            # back explicitly, and ignore the error if there is nothing left to roll back)
+            if db.in_transaction:
+                try:
+                    db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+            if isinstance(exc, sqlite3.OperationalError) and (u := unavailable(exc, self.path)) is not None:
+                raise u from None
             raise
 
     # ---- reading ------------------------------------------------------------------------
@@ -241,7 +374,13 @@ class ClaimStore:
         """``select`` ends with the key column; the keys go in chunks under SQLite's variable limit."""
         for s in range(0, len(keys), 900):
             chunk = keys[s:s + 900]
-            yield from self.db.execute(f"{select} IN ({','.join('?' * len(chunk))})", [model, *chunk])
+            try:
+                rows = self.db.execute(f"{select} IN ({','.join('?' * len(chunk))})", [model, *chunk])
+            except sqlite3.OperationalError as exc:
+                if self.read_only and "no such table" in str(exc):    # an older release's store, read-only
+                    return
+                raise
+            yield from rows
 
     def put_embeddings(self, rows: list[tuple[str, str, str, bytes]], replaces: tuple[str, str] | None = None) -> bool:
         """``replaces`` = (model name, kind): these claims' vectors of that kind from other weights of
@@ -267,6 +406,8 @@ class ClaimStore:
         order in one transaction, so a cache's insert and the pruning it implies land together."""
         if not steps or not steps[0][1]:
             return True
+        if self.read_only:
+            return False
         db = self.db
 
         def run() -> None:
