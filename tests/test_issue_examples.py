@@ -91,3 +91,17 @@ def test_unrelated_statements_that_share_a_word_are_not_blocked(default_guard):
         assert j.stage == "gate" and j.reason == j.nli.reason == j.to_dict()["reason"]
         assert j.reason.startswith("learned gate: p(contradiction)")
     assert "similarity floor" in js[0].reason and js[0].verdict.reason not in js[0].reason
+
+
+def test_claims_about_two_numbered_things_are_not_blocked(default_guard):
+    """Agents' short claims about numbered things: structure called "Shard 4 holds 200 GB." and
+    "Shard 5 holds 300 GB." one subject with two values (HIGH block), and without that the
+    claim-tuned model gives such pairs p(contradiction) ~1.0; a number after the noun is a name now,
+    and different names are different things. The same numbered thing with two values still blocks."""
+    from guard.claims import Claim
+    pairs = [("Shard 4 holds 200 GB.", "Shard 5 holds 300 GB.", "clean"),
+             ("Database 1 is backed up nightly.", "Database 2 is backed up nightly.", "clean"),
+             ("Worker pool 1 runs 8 threads.", "Worker pool 2 runs 16 threads.", "clean"),
+             ("Shard 4 holds 200 GB.", "Shard 4 holds 300 GB.", "block")]
+    js = default_guard.judge_pairs(default_guard.pair_items([(Claim(text=a), Claim(text=b)) for a, b, _ in pairs]))
+    assert [j.tier.value for j in js] == [t for _, _, t in pairs], [j.reason for j in js]

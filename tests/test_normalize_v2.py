@@ -266,3 +266,41 @@ def test_defaults_to_is_the_verb(normalizer, normalizer_v2):
     assert normalizer_v2.normalize("tune.bufsize defaults to 16384.", Scope(), Window()).subject == "tune.bufsize"
     assert normalizer.normalize(text, Scope(), Window()).subject == "maximum function duration default"
     assert normalizer_v2.normalize("Force pushes to main are blocked.", Scope(), Window()).subject == "force push main"
+
+
+@pytest.mark.parametrize("a, b", [
+    ("Shard 4 holds 200 GB.", "Shard 5 holds 300 GB."),
+    ("Database 1 is backed up nightly.", "Database 2 is backed up nightly."),
+    ("Region 2 has three availability zones.", "Region 3 has four availability zones."),
+    ("Worker pool 1 runs 8 threads.", "Worker pool 2 runs 16 threads."),
+])
+def test_a_number_after_a_noun_names_the_thing_not_its_value(normalizer_v2, normalizer, a, b):
+    """"Shard 4 holds 200 GB." / "Shard 5 holds 300 GB." was a HIGH value contradiction ("'shard' is
+    200 GB in one claim and 300 GB in the other"), and "Database 1 is backed up nightly." was valued
+    1: two numbered things read as one thing with two values. v1 keeps its reading, for comparison."""
+    na, nb = norm(normalizer_v2, a), norm(normalizer_v2, b)
+    assert na.subject != nb.subject and any("-" in w for w in na.subject.split())
+    v = StructuralComparator().compare(na, a, nb, b)
+    assert v.kind is VerdictKind.INCOMPARABLE and "different named subjects" in v.reason, v
+    assert StructuralComparator().compare(norm(normalizer, a), a, norm(normalizer, b), b).kind \
+        is not VerdictKind.INCOMPARABLE
+
+
+@pytest.mark.parametrize("a, b", [
+    ("Shard 4 holds 200 GB.", "Shard 4 holds 300 GB."),
+    ("Java JDK 17+ is required.", "Java JDK 21+ is required."),
+])
+def test_one_numbered_thing_with_two_values_still_conflicts(normalizer_v2, a, b):
+    na, nb = norm(normalizer_v2, a), norm(normalizer_v2, b)
+    v = StructuralComparator().compare(na, a, nb, b)
+    assert v.kind is VerdictKind.VALUE_CONFLICT and v.confidence is Confidence.HIGH, v
+
+
+@pytest.mark.parametrize("text, value", [
+    ("After 3 retries the job fails.", "3 retries"),        # a count before its noun is a quantity
+    ("Top 10 customers get a discount.", "10"),
+    ("Java JDK 17+ is required.", "17"),                     # a bound is a requirement's value
+    ("Node.js 18+ is required.", "Node.js 18+"),             # versions stay values
+])
+def test_quantities_before_the_verb_stay_values(normalizer_v2, text, value):
+    assert norm(normalizer_v2, text).value == value

@@ -152,9 +152,18 @@ def _name_value(theme_tokens, value_tok: set[int], max_tokens: int = 2,
     return Value("name", doc.text[start:end], start, end)
 
 
-def _content(tokens, skip: set[int]) -> list[str]:
-    out = []
+def _content(tokens, skip: set[int], names: set[int] = frozenset()) -> list[str]:
+    """``names``: tokens of a numbered name ("Shard 4"), kept as one identifier word
+    ("shard-4"), so that two statements about shard 4 and shard 5 name different things."""
+    out, last = [], None
     for t in tokens:
+        if t.i in names:
+            if t.like_num and out and last == t.i - 1:
+                out[-1] += "-" + t.text.lower()
+            else:
+                out.append(t.text.lower())
+            last = t.i
+            continue
         keep_stop = t.pos_ == "PROPN" or t.tag_ in ("VBN", "JJ")      # "is done", "is empty"
         if t.i in skip or t.pos_ in _SKIP_POS or t.is_stop and not keep_stop or t.like_num:
             continue
@@ -163,6 +172,7 @@ def _content(tokens, skip: set[int]) -> list[str]:
         lem = _LEMMA_FIX.get(t.lemma_.lower(), t.lemma_.lower())
         ident = _CODE.fullmatch(t.text) or "_" in t.text or re.search(r"[a-z][A-Z]", t.text)
         out.append(t.text if ident else lem)
+        last = t.i
     return out
 
 
@@ -197,6 +207,7 @@ class RuleNormalizer:
     parsed = Parsed                   # v2: "X defaults to N" pivots on "defaults"
     speaker_subjects = False          # v2: "AWS recommends X" is about X
     modal_predicates = MODAL_PREDICATES   # v2 adds the halting words ("paused", "suspended")
+    numbered_names = False            # v2: "shard 4" before the verb names the thing (session 36)
 
     def __init__(self, model: str = SPACY_MODEL, batch_size: int = 256, n_process: int | None = None,
                  gemm: str = "blis"):
@@ -268,6 +279,16 @@ class RuleNormalizer:
         subject_values = {t.i for t in doc if any(v.start <= t.idx < v.end for v in all_values
                                                    if v.start < pivot_char and v.kind == "literal")}
         p.value_tok -= subject_values
+        names: set[int] = set()
+        if self.numbered_names:
+            # "Shard 4 holds 200 GB", "Database 1 is backed up nightly": a number after a noun before
+            # the verb is the name of the thing, not its value (shard 4 and shard 5 are two shards).
+            # Versions stay values: "TLS 1.2 is the minimum …" is valued 1.2 (measured: naming them
+            # lost such pairs wherever the sentence had another number)
+            named = [v for v in values if v.start < pivot_char and _numbered_name(doc, v)]
+            values = [v for v in values if v not in named]
+            names = {t.i for t in doc if any(v.start <= t.idx < v.end for v in named)}
+            p.value_tok -= names
         product_words = []
         for v in values:
             if v.start < pivot_char and v.kind == "version":
@@ -373,7 +394,7 @@ class RuleNormalizer:
                 theme_tokens and theme_tokens[0].tag_ == "VBN" and theme_tokens[0].lower_ not in POLE):
             obj = StateVerb.BE
         # subject
-        subj_words = product_words + _content(_head_np(subj_tokens), p.value_tok)
+        subj_words = product_words + _content(_head_np(subj_tokens), p.value_tok, names)
         kind = SubjectKind.PRESENT
         lowered = [t.lower_ for t in subj_tokens if not t.is_punct]
         subj_missing = False
@@ -435,6 +456,18 @@ def _participle_verb(word: str) -> str | None:
 
 def _lifts_obligation(doc) -> bool:
     return bool(_LIFTS.search(doc.text))
+
+
+def _numbered_name(doc, v) -> bool:
+    """A value before the verb that names the subject: a bare whole number right after a noun and
+    not before one ("shard 4", "database 1"; not "after 3 retries", "top 10 customers", "JDK 17+")."""
+    if v.kind != "number" or not v.text.isdigit() or doc.text[v.end:v.end + 1] in ("+", "%"):
+        return False            # "JDK 17+ is required": a bound is a requirement's value
+    tok = next((t for t in doc if t.idx == v.start), None)
+    if tok is None or tok.i == 0:
+        return False
+    before, after = doc[tok.i - 1], doc[tok.i + 1] if tok.i + 1 < len(doc) else None
+    return before.pos_ in ("NOUN", "PROPN") and before.is_alpha and not (after is not None and after.pos_ in ("NOUN", "PROPN"))
 
 
 def _head_np(tokens):

@@ -126,6 +126,7 @@ class RuleNormalizerV2(RuleNormalizer):
     location_names = True
     naming_verbs = _NAMING | {StateVerb.STORE}
     modal_predicates = MODAL_PREDICATES | HALT_PREDICATES
+    numbered_names = True
 
     @staticmethod
     def _values(text: str):
