@@ -102,6 +102,7 @@ def test_claims_about_two_numbered_things_are_not_blocked(default_guard):
     pairs = [("Shard 4 holds 200 GB.", "Shard 5 holds 300 GB.", "clean"),
              ("Database 1 is backed up nightly.", "Database 2 is backed up nightly.", "clean"),
              ("Worker pool 1 runs 8 threads.", "Worker pool 2 runs 16 threads.", "clean"),
+             ("Level 2 support responds within 4 hours.", "Level 1 support responds within 1 hour.", "clean"),
              ("Shard 4 holds 200 GB.", "Shard 4 holds 300 GB.", "block")]
     js = default_guard.judge_pairs(default_guard.pair_items([(Claim(text=a), Claim(text=b)) for a, b, _ in pairs]))
     assert [j.tier.value for j in js] == [t for _, _, t in pairs], [j.reason for j in js]

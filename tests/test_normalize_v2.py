@@ -273,6 +273,8 @@ def test_defaults_to_is_the_verb(normalizer, normalizer_v2):
     ("Database 1 is backed up nightly.", "Database 2 is backed up nightly."),
     ("Region 2 has three availability zones.", "Region 3 has four availability zones."),
     ("Worker pool 1 runs 8 threads.", "Worker pool 2 runs 16 threads."),
+    ("Tier 1 incidents page the on-call engineer.", "Tier 2 incidents create a ticket."),
+    ("Level 2 support responds within 4 hours.", "Level 1 support responds within 1 hour."),
 ])
 def test_a_number_after_a_noun_names_the_thing_not_its_value(normalizer_v2, normalizer, a, b):
     """"Shard 4 holds 200 GB." / "Shard 5 holds 300 GB." was a HIGH value contradiction ("'shard' is

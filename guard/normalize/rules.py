@@ -459,15 +459,15 @@ def _lifts_obligation(doc) -> bool:
 
 
 def _numbered_name(doc, v) -> bool:
-    """A value before the verb that names the subject: a bare whole number right after a noun and
-    not before one ("shard 4", "database 1"; not "after 3 retries", "top 10 customers", "JDK 17+")."""
+    """A value before the verb that names the subject: a bare whole number right after a noun
+    ("shard 4", "database 1", "tier 1 incidents"; not "after 3 retries", "top 10 customers", "JDK 17+")."""
     if v.kind != "number" or not v.text.isdigit() or doc.text[v.end:v.end + 1] in ("+", "%"):
         return False            # "JDK 17+ is required": a bound is a requirement's value
     tok = next((t for t in doc if t.idx == v.start), None)
     if tok is None or tok.i == 0:
         return False
-    before, after = doc[tok.i - 1], doc[tok.i + 1] if tok.i + 1 < len(doc) else None
-    return before.pos_ in ("NOUN", "PROPN") and before.is_alpha and not (after is not None and after.pos_ in ("NOUN", "PROPN"))
+    before = doc[tok.i - 1]
+    return before.pos_ in ("NOUN", "PROPN") and before.is_alpha
 
 
 def _head_np(tokens):
