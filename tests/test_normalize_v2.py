@@ -91,6 +91,14 @@ def test_scope_stated_in_the_prose():
     assert text_scope("Verbose tracing is on in staging.") == Scope(env="staging")
     assert text_scope("Verbose tracing is off in production.") == Scope(env="prod")
     assert text_scope("Tracing is on in staging and in production.") is None     # two envs: no single scope
+    # an environment as the subject's first word (session 36): "The staging cluster runs 3 nodes." and
+    # "The production cluster runs 5 nodes." were blocked (the model gives such pairs p ~1.0)
+    assert text_scope("The staging cluster runs 3 nodes.") == Scope(env="staging")
+    assert text_scope("Production deploys need two approvals.") == Scope(env="prod")
+    assert text_scope("All prod bastion hosts accept only hardware keys.") == Scope(env="prod")
+    for text in ("Test cards are rejected.", "Stage 2 of the rollout starts in May.", "Dev teams own their alerts.",
+                 "Production environments need two approvals.", "The staging of releases takes a day."):
+        assert text_scope(text) is None, text
 
 
 @pytest.mark.parametrize("text, modality", [

@@ -43,6 +43,9 @@ _IDENT = re.compile(r"`([^`]{1,60})`|(?<![\w-])(--?[a-z][\w-]*(?:=\S+)?)|\b([a-z
 # the scope fields' names for an environment (claims.ENV_NAMES), so the two always meet
 _ENV_RE = re.compile(r"\b(?:in|on|for|to|across)\s+(?:the\s+|our\s+)?(" + "|".join(ENV_NAMES) + r")\b(?:\s+environments?)?",
                      re.I)
+# an environment named as the subject's first word ("The staging cluster runs 3 nodes", "Production
+# deploys need two approvals"); only the unambiguous names ("test cards", "stage 2", "dev teams" are not)
+_ENV_SUBJECT = re.compile(r"^\s*(?:the\s+|our\s+|all\s+)?(production|prod|staging)\s+(?!environments?\b|of\b)[a-z]", re.I)
 _EOS = re.compile(r"\b(end[- ]of[- ]life|eol|supported|support ends?|long[- ]term support|lts|security (?:support|updates)"
                   r"|maintained)\b", re.I)
 _RELEASE = re.compile(r"\b(released?|general availability|ga|launch(?:es|ed)?|available)\b", re.I)
@@ -81,6 +84,8 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
 
 def text_scope(text: str) -> Scope | None:
     envs = {ENV_NAMES[m.group(1).lower()] for m in _ENV_RE.finditer(text)}
+    if m := _ENV_SUBJECT.match(text):
+        envs.add(ENV_NAMES[m.group(1).lower()])
     return Scope(env=envs.pop()) if len(envs) == 1 else None
 
 
