@@ -93,7 +93,7 @@ def test_unrelated_statements_that_share_a_word_are_not_blocked(default_guard):
     assert "similarity floor" in js[0].reason and js[0].verdict.reason not in js[0].reason
 
 
-def test_claims_about_two_numbered_things_or_environments_are_not_blocked(default_guard):
+def test_numbered_things_environments_and_times_of_day(default_guard):
     """Agents' short claims about numbered things: structure called "Shard 4 holds 200 GB." and
     "Shard 5 holds 300 GB." one subject with two values (HIGH block), and without that the
     claim-tuned model gives such pairs p(contradiction) ~1.0; a number after the noun is a name now,
@@ -104,6 +104,8 @@ def test_claims_about_two_numbered_things_or_environments_are_not_blocked(defaul
              ("Worker pool 1 runs 8 threads.", "Worker pool 2 runs 16 threads.", "clean"),
              ("Level 2 support responds within 4 hours.", "Level 1 support responds within 1 hour.", "clean"),
              ("The staging cluster runs 3 nodes.", "The production cluster runs 5 nodes.", "clean"),
+             ("Backups run at 14:00 UTC.", "Backups run at 2 p.m. UTC.", "clean or warn"),   # structure: same value (MED)
+             ("The nightly job starts at 1am.", "The nightly job starts at 3am.", "block"),
              ("Shard 4 holds 200 GB.", "Shard 4 holds 300 GB.", "block")]
     js = default_guard.judge_pairs(default_guard.pair_items([(Claim(text=a), Claim(text=b)) for a, b, _ in pairs]))
-    assert [j.tier.value for j in js] == [t for _, _, t in pairs], [j.reason for j in js]
+    assert all(j.tier.value in t.split(" or ") for j, (_, _, t) in zip(js, pairs)), [j.reason for j in js]

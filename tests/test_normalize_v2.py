@@ -28,6 +28,10 @@ def test_both_versions_are_registered():
     ("The API allows 6000 requests per minute.", "The API allows 100 requests per second."),
     ("Uploads are limited to 10 MiB.", "Uploads are limited to 10485760 bytes."),
     ("Support ends on 2026-04-30.", "Support ends on April 30, 2026."),
+    ("Backups run at 02:00 UTC.", "Backups run at 2am UTC."),
+    ("Backups run at 14:00.", "Backups run at 2 p.m."),
+    ("The office closes at noon.", "The office closes at 12:00."),
+    ("The job starts at midnight.", "The job starts at 12am."),
 ])
 def test_one_quantity_in_two_spellings_is_one_value(a, b):
     x, y = bound(a), bound(b)
@@ -40,6 +44,20 @@ def test_bounds_compare_across_units_and_month_precision():
     assert not bounds_conflict(bound("Logs are kept for at most 3 days."), bound("Logs are kept for at least 48 hours."))
     assert not bounds_conflict(Bound("eq", 20260415, "date"), Bound("eq", 20260400, "date"))   # April 2026
     assert bounds_conflict(Bound("eq", 20250430, "date"), Bound("eq", 20260400, "date"))
+
+
+def test_times_of_day_are_minutes_after_midnight_in_their_zone():
+    """Until session 36 a time of day was read as its hour alone: "14:00 UTC" / "2 p.m. UTC" was a
+    HIGH value contradiction (14 vs 2) and "1am" / "3am" was "same value"."""
+    assert bounds_conflict(bound("The nightly job starts at 1am."), bound("The nightly job starts at 3am."))
+    assert bounds_conflict(bound("Backups run at 02:00 UTC."), bound("Backups run at 02:30 UTC."))
+    assert bound("Deploys stop by 5pm CET.") == Bound("le", 1020.0, "clock/cet")     # a deadline, in its zone
+    assert bound("Tell your manager by 9:00 am ET.").unit == "clock/et"
+    assert bound("Deploys stop after 15:00 UTC.") == Bound("ge", 900.0, "clock")
+    for text in ("A contrast ratio of 3:1 is enough.", "The log line reads 10:30:15.", "We have 2 PMs.",
+                 "Backups run at 2am best effort."):
+        assert [v.bound.unit for v in extract_typed_values(text) if v.bound and v.bound.unit.startswith("clock")] \
+            == (["clock"] if "2am" in text else []), text
 
 
 def test_money_keeps_its_period_apart_from_a_one_off_amount():

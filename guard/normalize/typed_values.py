@@ -4,8 +4,8 @@ Why: two claims about one attribute are only comparable when their values are in
 "5 days" and "120 hours", "$250/week" and "$250 per week", "10 MiB" and "10485760 bytes",
 "6000 requests per minute" and "100 per second", "2025-04-30" and "April 30, 2025". Each value
 becomes a ``Bound`` whose unit is a family ("time", "bytes", "usd/time", "requests/time", "date",
-"count", "percent") and whose number is in the family's base unit, so bounds compare across
-spellings. Dates are ``yyyymmdd`` numbers; a month-only date has day 00 and compares at month
+"count", "percent", "clock": minutes after midnight) and whose number is in the family's base unit,
+so bounds compare across spellings ("02:00 UTC" = "2am UTC", "14:00" = "2 p.m."). Dates are ``yyyymmdd`` numbers; a month-only date has day 00 and compares at month
 precision (see ``compare.bounds_conflict``).
 
 The v1 selectors (``values.PATTERNS``) stay as they are, so v1's norms do not change; v2 puts
@@ -43,6 +43,13 @@ def _prep(first: str) -> str:
     return r"(?P<prep>\b(?:" + first + "|" + _BOUND_PREPS + r")\s+)?"
 
 
+_CLOCK_LE = ("by", "before", "until", "till", "no later than", "not later than", "not after")
+_CLOCK_GE = ("after", "from", "since", "no earlier than", "not earlier than", "not before")
+_CLOCK_PREP = r"(?P<prep>\b(?:at|" + "|".join(sorted(_CLOCK_LE + _CLOCK_GE, key=len, reverse=True)) + r")\s+)?"
+# a zone after a time of day: UTC/GMT/Z are the plain clock; any other names its own clock
+_TZ = r"(?:\s*(?P<tz>(?-i:UTC|GMT|Z|[A-Z]{1,4}T))\b)?"
+
+
 TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("date", Guarded(_prep("on"), r"(?P<val>\d{4}-\d{2}-\d{2})\b", re.I)),
     ("date", Guarded(_prep("on"), r"(?P<val>(?:" + _MONTH_RE + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})\b", re.I)),
@@ -56,6 +63,12 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("rate", Guarded(_OP, r"(?P<val>" + _NUM + r"\s?(?P<thing>[a-z]+(?:\s[a-z]+)?)?" + _PER +
                      r"(?P<per>" + _PERIOD_RE + r")\b)", re.I)),
     ("count", Guarded(_OP, r"(?P<val>" + _NUM + r"\s+times)\b", re.I)),
+    # times of day: "02:00 UTC" = "2am UTC", "14:00" = "2 p.m." (a ratio "3:1" and "10:30:15" are not)
+    ("clock", Guarded(_CLOCK_PREP, r"(?<![\d:.])(?P<val>(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)(?![\d:])"
+                      r"(?:\s*(?P<ampm>[ap]\.?m\.?)(?![a-z]))?" + _TZ + ")", re.I)),
+    ("clock", Guarded(_CLOCK_PREP, r"(?<![\d:.])(?P<val>(?P<h>1[0-2]|0?[1-9])\s*(?P<ampm>[ap]\.m\.|[ap]m\b)" + _TZ + ")",
+                      re.I)),
+    ("clock", Guarded(_CLOCK_PREP, r"(?P<val>\b(?P<word>noon|midnight)\b" + _TZ + ")", re.I)),
 ]
 
 
@@ -117,7 +130,28 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         return Bound(_op(m), _number(g["num"]) / _PERIOD[g["per"].lower()], f"{fam}/time")
     if kind == "count":
         return Bound(_op(m), _number(g["num"]), "count")
+    if kind == "clock":
+        return _clock(g)
     return None
+
+
+def _clock(g: dict) -> Bound | None:
+    """Minutes after midnight; the unit names a zone other than UTC ("clock/cet")."""
+    if g.get("word"):
+        minutes = 720 if g["word"].lower() == "noon" else 0
+    else:
+        h, mins = int(g["h"]), int(g.get("m") or 0)
+        ampm = (g.get("ampm") or "").lower().replace(".", "")
+        if ampm:
+            if not 1 <= h <= 12:
+                return None         # "14:00 pm"
+            h = h % 12 + (12 if ampm == "pm" else 0)
+        minutes = h * 60 + mins
+    tz = (g.get("tz") or "").upper()
+    prep = (g.get("prep") or "").strip().lower()
+    prep = " ".join(prep.split())
+    op = "le" if prep in _CLOCK_LE else "ge" if prep in _CLOCK_GE else "eq"
+    return Bound(op, float(minutes), "clock" if tz in ("", "UTC", "GMT", "Z") else f"clock/{tz.lower()}")
 
 
 def extract_typed_values(text: str) -> list[Value]:
