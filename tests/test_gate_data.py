@@ -45,8 +45,9 @@ def test_the_table_reads_the_second_direction_only_where_the_gate_would_score_it
     # the gate fitted on a table carries the table's rule into inference
     # (pairs structure leaves to the gate; the labels only need to be learnable from the scores)
     # (named by words: "service 3" / "app 3" are numbered things, which structure itself tells apart)
-    names = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa " \
-            "quebec romeo sierra tango uniform victor whiskey xray".split()
+    names = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima",
+             "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango", "uniform", "victor", "whiskey",
+             "xray"]
     many = [row(i, f"Deploys of the {names[i]} service happen on Tuesdays.", f"Releases of the {names[i]} app are tagged by hand.",
                 "contradiction" if i % 2 else "compatible") for i in range(24)]
     p = {r["id"]: (probs(0.9 if r["label"] == "contradiction" else 0.1), probs(0.8)) for r in many}

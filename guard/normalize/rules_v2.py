@@ -45,7 +45,8 @@ _ENV_RE = re.compile(r"\b(?:in|on|for|to|across)\s+(?:the\s+|our\s+)?(" + "|".jo
                      re.I)
 # an environment named as the subject's first word ("The staging cluster runs 3 nodes", "Production
 # deploys need two approvals"); only the unambiguous names ("test cards", "stage 2", "dev teams" are not)
-_ENV_SUBJECT = re.compile(r"^\s*(?:the\s+|our\s+|all\s+)?(production|prod|staging)\s+(?!environments?\b|of\b)[a-z]", re.I)
+_ENV_SUBJECT = re.compile(r"^\s*(?:the\s+|our\s+|all\s+)?(production|prod|staging)\s+(?!environments?\b|of\b)[a-z]",
+                          re.IGNORECASE)
 _EOS = re.compile(r"\b(end[- ]of[- ]life|eol|supported|support ends?|long[- ]term support|lts|security (?:support|updates)"
                   r"|maintained)\b", re.I)
 _RELEASE = re.compile(r"\b(released?|general availability|ga|launch(?:es|ed)?|available)\b", re.I)

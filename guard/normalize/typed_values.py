@@ -65,10 +65,10 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("count", Guarded(_OP, r"(?P<val>" + _NUM + r"\s+times)\b", re.I)),
     # times of day: "02:00 UTC" = "2am UTC", "14:00" = "2 p.m." (a ratio "3:1" and "10:30:15" are not)
     ("clock", Guarded(_CLOCK_PREP, r"(?<![\d:.])(?P<val>(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)(?![\d:])"
-                      r"(?:\s*(?P<ampm>[ap]\.?m\.?)(?![a-z]))?" + _TZ + ")", re.I)),
+                      r"(?:\s*(?P<ampm>[ap]\.?m\.?)(?![a-z]))?" + _TZ + ")", re.IGNORECASE)),
     ("clock", Guarded(_CLOCK_PREP, r"(?<![\d:.])(?P<val>(?P<h>1[0-2]|0?[1-9])\s*(?P<ampm>[ap]\.m\.|[ap]m\b)" + _TZ + ")",
-                      re.I)),
-    ("clock", Guarded(_CLOCK_PREP, r"(?P<val>\b(?P<word>noon|midnight)\b" + _TZ + ")", re.I)),
+                      re.IGNORECASE)),
+    ("clock", Guarded(_CLOCK_PREP, r"(?P<val>\b(?P<word>noon|midnight)\b" + _TZ + ")", re.IGNORECASE)),
 ]
 
 
