@@ -18,7 +18,7 @@ from guard.candidates import NEIGHBOURS, CandidateIndex
 from guard.claims import Claim, ClaimError, Norm, Scope, Status, Window, comparison_text, validate_text
 from guard.judge import Decision, Tier
 from guard.pipeline import Guard
-from guard.store import MAX_CHAIN, ClaimStore, UnknownClaim
+from guard.store import MAX_CHAIN, ClaimStore, UnknownClaim, shown_id
 
 __all__ = ["GuardService", "WriteResult", "UnknownClaim"]
 
@@ -283,7 +283,7 @@ class GuardService:
         with self._view, self.store.transaction():
             row = self.store.row(claim_id)
             if row is None:
-                raise UnknownClaim(f"unknown claim id: {claim_id}")
+                raise UnknownClaim(f"unknown claim id: {shown_id(claim_id)}")
             if row["status"] != Status.ACTIVE.value:
                 raise ClaimError(f"claim {claim_id} is already {row['status']}")
             self.store.set_status(claim_id, Status.CANCELLED, reason)

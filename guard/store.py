@@ -114,6 +114,14 @@ class UnknownClaim(ClaimError):
     pass
 
 
+def shown_id(claim_id: str) -> str:
+    """A looked-up id as an error message shows it: an unknown id is whatever the caller sent (a
+    20,000-character one came back whole in the 404), so a long one is cut and an unprintable one
+    escaped; stored ids are bounded on the way in."""
+    s = claim_id if claim_id.isprintable() else ascii(claim_id)[1:-1]
+    return s if len(s) <= 80 else f"{s[:60]}… ({len(claim_id)} characters)"
+
+
 class StoreUnavailable(ClaimError):
     """The store cannot be written here and now — its disk is full, it is read-only to this
     process, another process held its write lock past the busy timeout, or the disk failed: the
@@ -341,7 +349,7 @@ class ClaimStore:
     def get(self, claim_id: str) -> Claim:
         r = self.row(claim_id)
         if r is None:
-            raise UnknownClaim(f"unknown claim id: {claim_id}")
+            raise UnknownClaim(f"unknown claim id: {shown_id(claim_id)}")
         return self.row_claim(r)
 
     def list(self, status: str | None = "active", limit: int | None = None, offset: int = 0) -> list[Claim]:

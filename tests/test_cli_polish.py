@@ -161,3 +161,14 @@ def test_serve_on_a_port_in_use_is_one_line_before_anything_loads(tmp_path):
         r = guard("--store", str(tmp_path / "s.sqlite"), "serve", "--port", str(port))
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "address already in use" in r.stderr, r.stderr
     assert not (tmp_path / "s.sqlite").exists()
+
+
+def test_an_unknown_id_is_shown_short_and_printable(tmp_path):
+    """The id of a failed lookup is what the user typed or piped: shown cut and escaped, one line."""
+    store = str(tmp_path / "s.sqlite")
+    for bad in ("c_" + "9" * 5000, "c_\x1b[31mred\x07"):
+        for args in (("cancel", bad), ("history", bad), ("show", bad)):
+            r = guard("--store", store, *args)
+            line = r.stderr.strip()
+            assert r.returncode == 2 and "\n" not in line and len(line) < 160 and "\x1b" not in line, (args, line[:200])
+            assert line.startswith("error: unknown claim id: c_")

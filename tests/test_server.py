@@ -32,6 +32,12 @@ def test_bad_input_is_422_and_unknown_id_404(server):
     r = httpx.post(server + "/claims", json={"text": "ok", "scope": {"planet": "mars"}})
     assert r.status_code == 422 and "unknown scope key" in r.json()["error"]
     assert httpx.get(server + "/claims/c_nope").status_code == 404
+    # an unknown id is the caller's text: a 20,000-character one came back whole in the 404
+    for path in ("/claims/" + "x" * 20_000, "/claims/" + "y" * 20_000 + "/history"):
+        r = httpx.get(server + path)
+        assert r.status_code == 404 and len(r.text) < 300 and "20000 characters" in r.json()["error"], r.text[:200]
+    r = httpx.post(server + "/claims/" + "z" * 20_000 + "/cancel", json={})
+    assert r.status_code == 404 and len(r.text) < 300, r.text[:200]
 
 
 def test_a_chunked_body_over_the_limit_is_refused_as_it_arrives(server):
