@@ -91,7 +91,7 @@ def check_is_claim_store(path: Path) -> None:
         return
     try:
         # (on a full disk SQLite cannot make the shared-memory file a plain read needs either)
-        flags = read_only_flags(path) if _read_only_reason(path) or _free_bytes(path) < 1 << 20 else "mode=ro"
+        flags = read_only_flags(path) if _read_only_reason(path) or _nearly_full(path) else "mode=ro"
         with closing(sqlite3.connect(f"{path.resolve().as_uri()}?{flags}", uri=True)) as db:
             app_id = db.execute("PRAGMA application_id").fetchone()[0]
             if app_id == APPLICATION_ID:
@@ -151,23 +151,31 @@ def unavailable(exc: sqlite3.Error, path: Path) -> StoreUnavailable | None:
                 else "locked" if "locked" in text or "busy" in text else "io" if "i/o error" in text else None)
     if kind is None:
         return None
-    if kind == "io" and _free_bytes(path) < 1 << 20:
+    if kind == "io" and _nearly_full(path):
         kind = "full"       # a journal or shared-memory file that cannot grow is an I/O error to SQLite
-    why = {"full": f"the disk that holds the store {path} is full",
-           "read-only": f"the store {path} is read-only here",
-           "locked": f"another process has held the store {path} locked for {BUSY_TIMEOUT_MS / 1000:g} s",
-           "io": f"the disk that holds the store {path} failed a read or write ({exc})"}[kind]
-    then = {"full": "free some space and try again", "read-only": "write to a copy, or where it can be written",
-            "locked": "try again when it is done", "io": "check the disk"}[kind]
-    return StoreUnavailable(f"{why}: nothing was written ({then})", kind)
+    return store_unavailable(kind, path, str(exc) if kind == "io" else None)
 
 
-def _free_bytes(path: Path) -> int:
+_WHY = {"full": "the disk that holds the store {path} is full", "read-only": "the store {path} is read-only here",
+        "locked": "another process has held the store {path} locked for {wait:g} s",
+        "io": "the disk that holds the store {path} failed a read or write"}
+_THEN = {"full": "free some space and try again", "read-only": "write to a copy, or where it can be written",
+         "locked": "try again when it is done", "io": "check the disk"}
+
+
+def store_unavailable(kind: str, path: Path, detail: str | None = None) -> StoreUnavailable:
+    """The one wording of every refusal: the cause, that nothing was written, and what to do."""
+    why = _WHY[kind].format(path=path, wait=BUSY_TIMEOUT_MS / 1000)
+    return StoreUnavailable(f"{why}{f' ({detail})' if detail else ''}: nothing was written ({_THEN[kind]})", kind)
+
+
+def _nearly_full(path: Path) -> bool:
+    """Under 1 MiB free beside the store: too little for the journal files SQLite makes to read it."""
     try:
         st = os.statvfs(path.parent)
     except OSError:
-        return 1 << 62
-    return st.f_bavail * st.f_frsize
+        return False
+    return st.f_bavail * st.f_frsize < 1 << 20
 
 
 def _read_only_reason(path: Path) -> str | None:
@@ -215,7 +223,7 @@ class ClaimStore:
             if u is not None and u.kind == "full" and not self.read_only:
                 # SQLite could not make the files a WAL store is read through: read what is there,
                 # as from read-only media (nobody can write it while its disk is full)
-                self.read_only, self._full = "its disk was full when it was opened", True
+                self.read_only, self._full = "it was when the store was opened: open it again once there is space", True
                 try:
                     self.db.execute("SELECT 1 FROM claims LIMIT 1").fetchall()
                 except sqlite3.DatabaseError:
@@ -236,12 +244,8 @@ class ClaimStore:
 
     def check_writable(self) -> None:
         """Refuse a write before any work (normalising, the models) is spent on it."""
-        if self._full:
-            raise StoreUnavailable(f"the disk that holds the store {self.path} was full when it was opened: nothing "
-                                   "was written (free some space and open it again)", "full")
         if self.read_only:
-            raise StoreUnavailable(f"the store {self.path} is read-only here ({self.read_only}): nothing was "
-                                   "written (write to a copy, or where it can be written)", "read-only")
+            raise store_unavailable("full" if self._full else "read-only", self.path, self.read_only)
 
     @property
     def db(self) -> sqlite3.Connection:

@@ -276,9 +276,7 @@ class RuleNormalizer:
         # not a value; a version before the pivot keeps its product in the subject ("Node.js 18+ is
         # required" is about Node.js, valued 18+).
         values = [v for v in all_values if not (v.start < pivot_char and v.kind == "literal")]
-        subject_values = {t.i for t in doc if any(v.start <= t.idx < v.end for v in all_values
-                                                   if v.start < pivot_char and v.kind == "literal")}
-        p.value_tok -= subject_values
+        p.value_tok -= _tokens_within(doc, [v for v in all_values if v.start < pivot_char and v.kind == "literal"])
         names: set[int] = set()
         if self.numbered_names:
             # "Shard 4 holds 200 GB", "Database 1 is backed up nightly": a number after a noun before
@@ -287,7 +285,7 @@ class RuleNormalizer:
             # lost such pairs wherever the sentence had another number)
             named = [v for v in values if v.start < pivot_char and _numbered_name(doc, v)]
             values = [v for v in values if v not in named]
-            names = {t.i for t in doc if any(v.start <= t.idx < v.end for v in named)}
+            names = _tokens_within(doc, named)
             p.value_tok -= names
         product_words = []
         for v in values:
@@ -456,6 +454,11 @@ def _participle_verb(word: str) -> str | None:
 
 def _lifts_obligation(doc) -> bool:
     return bool(_LIFTS.search(doc.text))
+
+
+def _tokens_within(doc, values) -> set[int]:
+    """The tokens that start inside one of ``values``."""
+    return {t.i for t in doc if any(v.start <= t.idx < v.end for v in values)}
 
 
 def _numbered_name(doc, v) -> bool:
