@@ -165,6 +165,23 @@ class Window:
         return {"valid_from": _iso(self.valid_from), "valid_until": _iso(self.valid_until)}
 
 
+def written_on(created_at: str | None) -> _dt.date | None:
+    """The (UTC) day of a claim's ``created_at``; None where it does not start with an ISO date (a
+    file's or an old store's free-form value)."""
+    m = re.match(r"(\d{4}-\d{2}-\d{2})(?![\d])", created_at or "")
+    try:
+        return _dt.date.fromisoformat(m.group(1)) if m else None
+    except ValueError:
+        return None
+
+
+def in_force(claim: Claim, norm: Norm) -> Norm:
+    """``norm`` read over the window ``claim`` holds in a store (``Claim.in_force``): what writes and
+    store scans compare. Pairs files (``guard compare``, the benchmarks) keep their windows as given."""
+    w = claim.in_force()
+    return norm if w == norm.window else replace(norm, window=w)
+
+
 def _iso(d: _dt.date | None) -> str | None:
     return d.isoformat() if d else None
 
@@ -240,6 +257,18 @@ class Claim:
     @property
     def valid_until(self) -> _dt.date | None:
         return self.window.valid_until
+
+    def in_force(self) -> Window:
+        """The window a *stored* claim holds over: its own, from the day it was written where it
+        names no start. Why: a window-less claim read as holding for all time overlapped every
+        window in the past, so a claim whose window had ended ("deploys are frozen until 5
+        January") blocked every later claim it disagreed with, for good. A claim that names a start,
+        or whose end is before the day it was written (a statement about the past), keeps its own."""
+        w = self.window
+        written = written_on(self.created_at)
+        if w.valid_from is not None or written is None or (w.valid_until is not None and w.valid_until < written):
+            return w
+        return Window(written, w.valid_until)
 
     @classmethod
     def from_dict(cls, d: Any) -> "Claim":

@@ -238,8 +238,8 @@ def force(text: str, reason: str = typer.Option(..., help="why the conflict is a
 def cancel(claim_id: str, reason: Optional[str] = typer.Option(None)):
     """Withdraw an active claim (kept as history)."""
     def go():
-        c = _store().cancel(claim_id, reason)
-        typer.echo(f"cancelled {c.id}")
+        c, now = _store().cancel_once(claim_id, reason)
+        typer.echo(f"cancelled {c.id}" if now else f"{c.id} was already cancelled: nothing changed")
     _run(go)
 
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from tqdm import tqdm
 
 from guard.candidates import NEIGHBOURS, NEIGHBOUR_MIN_SIMILARITY, CandidateIndex
-from guard.claims import Claim, ClaimError, Norm, comparison_text
+from guard.claims import Claim, ClaimError, Norm, comparison_text, in_force
 from guard.jsonl import read_jsonl
 from guard.judge import PairJudgement
 from guard.normalize.pool import default_processes
@@ -181,7 +181,9 @@ class Scanner:
             loaded = round(time.perf_counter() - t, 2)
             if getattr(previous, "store", None) is not store:
                 self.guard.use_score_cache(StoreScoreCache(store))
-            report = self.scan(claims, norms=norms, vectors=vectors)
+            # each claim over the window it holds in the store, as a write compares it (a file's claims
+            # keep the windows they give)
+            report = self.scan(claims, norms=[in_force(c, n) for c, n in zip(claims, norms)], vectors=vectors)
             mark_excepted(report, store)
         finally:
             if self.guard.score_cache is not previous:

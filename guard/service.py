@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from guard.candidates import NEIGHBOURS, CandidateIndex
-from guard.claims import Claim, ClaimError, Norm, Scope, Status, Window, comparison_text, validate_text
+from guard.claims import Claim, ClaimError, Norm, Scope, Status, Window, comparison_text, in_force, validate_text
 from guard.judge import Decision, Tier
 from guard.pipeline import Guard
 from guard.store import MAX_CHAIN, ClaimStore, UnknownClaim, shown_id
@@ -158,7 +158,8 @@ class GuardService:
             ids = self._index.blocked(norm, exclude)
             if self._use_neighbours:
                 ids |= set(self._index.neighbours(self._vector(claim, norm), self.neighbours)) - {exclude}
-            return [(self._claims[i], self._norms[i]) for i in sorted(ids)]
+            # each over the window it holds in the store: one whose window has ended is no conflict now
+            return [(self._claims[i], in_force(self._claims[i], self._norms[i])) for i in sorted(ids)]
 
     # ---- reads (delegated) -------------------------------------------------------------------
     def get(self, claim_id: str) -> Claim:
@@ -184,7 +185,7 @@ class GuardService:
     def check(self, text: str, scope: dict | Scope | None = None, window: dict | Window | None = None) -> Decision:
         claim = self._new_claim(text, scope, window)
         norm = self.guard.normalize(claim.text, claim.scope, claim.window)
-        decision = self.guard.check(claim, self.candidates(norm, claim), norm)
+        decision = self.guard.check(claim, self.candidates(norm, claim), in_force(claim, norm))
         dup = self._duplicate(claim)
         if dup is not None:       # what a write would do: store nothing new
             decision.notes.append(f"already stored as {dup.id}: a write would store nothing new")
@@ -201,14 +202,15 @@ class GuardService:
         norm = self.guard.normalize(claim.text, claim.scope, claim.window)
         with self._view:
             candidates, seen = self.candidates(norm, claim, exclude), self._seq
-        first = self.guard.check(claim, candidates, norm)        # outside the locks: the models run here
+        held = in_force(claim, norm)          # what it is compared as; the norm stored is its own
+        first = self.guard.check(claim, candidates, held)        # outside the locks: the models run here
         with self._view, self.store.transaction():
             self.refresh()
             if idempotent and (dup := self._duplicate(claim, action == "force")) is not None:    # another writer's, meanwhile
                 return _already(dup)
             # under the write lock: the decision stands if no write committed since it was made (the
             # view, and so the candidates and their scores, are the same); else it is made again
-            decision = first if self._seq == seen else self.guard.check(claim, self.candidates(norm, claim, exclude), norm)
+            decision = first if self._seq == seen else self.guard.check(claim, self.candidates(norm, claim, exclude), held)
             if decision.tier is Tier.BLOCK and force_reason is None:
                 return WriteResult(False, decision, None)
             if before_insert:
@@ -278,17 +280,28 @@ class GuardService:
         return None
 
     def cancel(self, claim_id: str, reason: str | None = None) -> Claim:
-        """Read from the row's status alone, so a row that no longer reads as a claim (edited by
-        hand) can still be withdrawn — the way out its error message names."""
+        return self.cancel_once(claim_id, reason)[0]
+
+    def cancel_once(self, claim_id: str, reason: str | None = None) -> tuple[Claim, bool]:
+        """(the claim, whether this call cancelled it). Read from the row's status alone, so a row
+        that no longer reads as a claim (edited by hand) can still be withdrawn — the way out its
+        error message names. A claim already cancelled is answered as it is, nothing recorded: an
+        agent retrying a cancel whose answer it never got (a timeout) was told "is already
+        cancelled", an error for a change that had gone through. A superseded claim is refused:
+        it was replaced, not withdrawn, and its successor is what to cancel."""
         with self._view, self.store.transaction():
             row = self.store.row(claim_id)
             if row is None:
                 raise UnknownClaim(f"unknown claim id: {shown_id(claim_id)}")
-            if row["status"] != Status.ACTIVE.value:
-                raise ClaimError(f"claim {claim_id} is already {row['status']}")
-            self.store.set_status(claim_id, Status.CANCELLED, reason)
-            self.store.event("cancel", claim_id, {"reason": reason} if reason else None)
-        return self.store.row_claim_as_far_as_readable(self.store.row(claim_id))
+            done = row["status"] == Status.CANCELLED.value
+            if not done and row["status"] != Status.ACTIVE.value:
+                now = self.store.in_place_of(claim_id)
+                by = f"; {now} stands in its place: cancel that claim instead" if now else ""
+                raise ClaimError(f"claim {claim_id} is {row['status']}{by}")
+            if not done:
+                self.store.set_status(claim_id, Status.CANCELLED, reason)
+                self.store.event("cancel", claim_id, {"reason": reason} if reason else None)
+        return self.store.row_claim_as_far_as_readable(self.store.row(claim_id)), not done
 
     def ingest(self, claims: list[Claim], progress=None, default_source: str | None = None) -> int:
         """Upsert reference facts without the guard (they are the ground truth others are checked

@@ -496,6 +496,21 @@ class ClaimStore:
             chain.append(self.row_claim(r))
         return chain
 
+    def in_place_of(self, claim_id: str) -> str | None:
+        """The id of the claim that now stands in place of a superseded one: its successor's, followed
+        to the active end of the chain (``MAX_CHAIN`` links at most); None where there is none."""
+        cur, seen = claim_id, {claim_id}
+        for _ in range(MAX_CHAIN):
+            r = self.db.execute("SELECT id, status FROM claims WHERE supersedes=? ORDER BY rowid DESC LIMIT 1",
+                                (cur,)).fetchone()
+            if r is None or r["id"] in seen:
+                return None
+            if r["status"] == "active":
+                return r["id"]
+            cur = r["id"]
+            seen.add(cur)
+        return None
+
     def history(self, claim_id: str) -> dict:
         claim = self.get(claim_id)
         chain = self.chain(claim)

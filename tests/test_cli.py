@@ -18,6 +18,15 @@ def guard(*args, store=None, input=None):
                           text=True, env=env, input=input, cwd=ROOT)
 
 
+def test_a_second_cancel_says_nothing_changed(tmp_path):
+    st = tmp_path / "s.sqlite"
+    cid = guard("remember", "Backups run every 6 hours.", store=st).stdout.split()[1]
+    r = guard("cancel", cid, "--reason", "obsolete", store=st)
+    assert (r.returncode, r.stdout) == (0, f"cancelled {cid}\n")
+    r = guard("cancel", cid, store=st)
+    assert (r.returncode, r.stdout) == (0, f"{cid} was already cancelled: nothing changed\n")
+
+
 def test_remember_block_exit_codes(tmp_path):
     st = tmp_path / "s.sqlite"
     r = guard("remember", "X rejects null keys.", store=st)

@@ -26,6 +26,22 @@ def test_block_is_409_with_conflicts(server):
     assert httpx.get(server + f"/claims/{first}/history").json()["claim"]["status"] == "superseded"
 
 
+def test_a_retried_cancel_is_answered_as_done(server):
+    """An agent whose cancel timed out retries it: the second answer was 409 "is already cancelled"
+    for a change that had gone through."""
+    first = httpx.post(server + "/claims", json={"text": "Backups run every 6 hours."}).json()["claim"]["id"]
+    for _ in range(2):
+        r = httpx.post(server + f"/claims/{first}/cancel", json={"reason": "moved to the new runbook"})
+        assert r.status_code == 200 and r.json()["status"] == "cancelled"
+    history = httpx.get(server + f"/claims/{first}/history").json()
+    assert [e["action"] for e in history["events"]].count("cancel") == 1
+    old = httpx.post(server + "/claims", json={"text": "Logs are kept for 30 days."}).json()["claim"]["id"]
+    new = httpx.post(server + f"/claims/{old}/supersede",
+                     json={"text": "Logs are kept for 90 days.", "reason": "audit"}).json()["claim"]["id"]
+    r = httpx.post(server + f"/claims/{old}/cancel", json={})
+    assert r.status_code == 409 and f"{new} stands in its place" in r.json()["error"]
+
+
 def test_bad_input_is_422_and_unknown_id_404(server):
     r = httpx.post(server + "/claims", json={"text": "  "})
     assert r.status_code == 422 and "empty" in r.json()["error"]

@@ -104,8 +104,24 @@ def test_cancel_and_unknown_ids(store):
         store.cancel("c_nope")
     with pytest.raises(UnknownClaim):
         store.supersede("c_nope", "x", reason="r")
-    with pytest.raises(ClaimError, match="already cancelled"):
-        store.cancel(c.id)
+    # a retried cancel (its answer lost to a timeout) is answered as done, and records nothing more
+    events = len(store.events())
+    again, now = store.cancel_once(c.id, "obsolete")
+    assert again.id == c.id and again.status.value == "cancelled" and not now
+    assert store.cancel(c.id).status.value == "cancelled" and len(store.events()) == events
+
+
+def test_cancel_of_a_superseded_claim_names_what_stands_in_its_place(store):
+    a = store.remember("Backups run every 6 hours.").claim
+    b = store.supersede(a.id, "Backups run every 12 hours.", reason="cost").claim
+    c = store.supersede(b.id, "Backups run every 24 hours.", reason="cost again").claim
+    for old in (a.id, b.id):
+        with pytest.raises(ClaimError, match=f"claim {old} is superseded; {c.id} stands in its place: cancel that"):
+            store.cancel(old)
+    assert store.get(c.id).status.value == "active"
+    store.cancel(c.id)
+    with pytest.raises(ClaimError, match=f"claim {a.id} is superseded$"):
+        store.cancel(a.id)
 
 
 def test_learn_records_source_and_ingest_is_unguarded(store):
@@ -246,3 +262,64 @@ def test_the_server_answers_a_damaged_row_as_its_own_error_not_bad_input(tmp_pat
         assert c.post(f"/claims/{bad}/cancel").status_code == 200
         assert c.post("/claims", json={"text": "Backups run every 12 hours."}).status_code == 201
     svc.close()
+
+
+# ---- windows that have ended ------------------------------------------------------------------
+# A claim without a start date holds from the day it was written; one whose window has ended is no
+# conflict for what is written after it (it used to block every later claim it disagreed with).
+
+def _day(offset: int) -> str:
+    import datetime as dt
+    return (dt.datetime.now(dt.UTC).date() + dt.timedelta(days=offset)).isoformat()
+
+
+def test_a_claim_whose_window_has_ended_no_longer_blocks(store):
+    assert store.remember("Deploys to production are forbidden.", window={"valid_until": _day(-1)}).stored
+    assert store.check("Deploys to production are allowed.").tier is Tier.CLEAN
+    res = store.remember("Deploys to production are allowed.")
+    assert res.stored and res.decision.tier is Tier.CLEAN
+    # what was stored is the claim as written: no start date added to it
+    assert store.get(res.claim.id).window.valid_from is None
+
+
+def test_a_claim_still_in_force_blocks(store):
+    assert store.remember("Deploys to production are forbidden.", window={"valid_until": _day(0)}).stored
+    res = store.remember("Deploys to production are allowed.")
+    assert not res.stored and res.decision.conflicts[0].verdict.kind.value == "contradiction"
+
+
+def test_a_claim_dated_into_an_ended_window_still_conflicts(store):
+    assert store.remember("Deploys to production are forbidden.", window={"valid_until": _day(-1)}).stored
+    assert not store.remember("Deploys to production are allowed.", window={"valid_from": _day(-30)}).stored
+
+
+def test_a_window_less_claim_holds_from_the_day_it_was_written(store):
+    from guard.claims import Claim
+    store.ingest([Claim("Deploys to production are forbidden.", id="freeze", created_at="2025-06-01T09:00:00+00:00")])
+    before = store.remember("Deploys to production are allowed.", window={"valid_until": "2025-05-31"})
+    assert before.stored and before.decision.tier is Tier.CLEAN
+    assert not store.remember("Deploys to production are allowed.", window={"valid_until": "2025-06-01"}).stored
+
+
+def test_in_force_windows(store):
+    from guard.claims import Claim, Window
+    w = Window.parse(None, "2025-03-01")
+    at = "2025-06-01T09:00:00+00:00"
+    assert Claim("x", created_at=at).in_force() == Window.parse("2025-06-01", None)
+    assert Claim("x", window=Window.parse(None, "2025-09-01"), created_at=at).in_force() == \
+        Window.parse("2025-06-01", "2025-09-01")
+    assert Claim("x", window=w, created_at=at).in_force() == w               # a statement about the past
+    assert Claim("x", window=Window.parse("2020-01-01", None), created_at=at).in_force().valid_from.year == 2020
+    assert Claim("x", created_at="last spring").in_force() == Window()        # not a date: as given
+    assert Claim("x", created_at="2025-13-45T00:00:00").in_force() == Window()
+
+
+def test_a_store_scan_reads_ended_windows_as_writes_do(store, fast_guard, tmp_path):
+    from guard.scan import ScanConfig, Scanner
+    assert store.remember("Deploys to production are forbidden.", window={"valid_until": _day(-1)}).stored
+    assert store.remember("Deploys to production are allowed.").stored
+    scanner = Scanner(fast_guard, ScanConfig(neighbours=0, progress=False, processes=1))
+    assert scanner.scan_store(store.path).findings == []
+    # the same claims as a list keep the windows they give: a pair in a file is scored as written
+    listed = scanner.scan(store.list())
+    assert [f["tier"] for f in listed.findings] == ["block"]
