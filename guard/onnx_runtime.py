@@ -23,6 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
+from guard.safe_output import durable_replace
+
 log = logging.getLogger(__name__)
 
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
@@ -196,7 +198,7 @@ def export(model_dir: Path, kind: str, out: Path) -> Path:
             torch.onnx.export(Forward(model), tuple(ex[k] for k in names), tmp, input_names=names,
                               output_names=["output"], opset_version=17, dynamo=False,
                               dynamic_axes={**{k: {0: "batch", 1: "seq"} for k in names}, "output": {0: "batch"}})
-        os.replace(tmp, out)
+        durable_replace(tmp, out)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)

@@ -136,6 +136,22 @@ def atomic_write(path: str | Path, binary: bool = False, newline: str | None = N
 MEDIUM_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO})
 
 
+def durable_replace(tmp: str | Path, path: str | Path) -> None:
+    """Rename a finished temporary file over ``path`` so that a crash or power cut leaves the old
+    file or the whole new one: its bytes are on disk before the rename, and the rename is on disk
+    before this returns. Why: a rename alone can reach the disk before the data it names (ext4,
+    XFS), and a file an export had just renamed into place could read back empty after a power cut."""
+    with open(tmp, "rb") as fh:
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+    with contextlib.suppress(OSError):         # not every file system lets a folder be synced
+        fd = os.open(Path(path).parent, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
 def _naming(exc: OSError, path: Path) -> OSError:
     if exc.errno not in MEDIUM_ERRORS:
         return exc

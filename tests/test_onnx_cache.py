@@ -45,8 +45,19 @@ def test_a_new_export_prunes_old_copies_and_a_pruned_copy_is_made_again(tmp_path
     folder = tmp_path / "cache" / "onnx"
     folder.mkdir(parents=True)
     stale = [_copy(folder, f"cross-encoder-stale{i}.onnx", 20 * 1024 * 1024, age=1000 + i) for i in range(3)]
+    import guard.safe_output as so
+    synced, real_fsync = [], os.fsync
+
+    def fsync(fd):
+        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        real_fsync(fd)
+
+    monkeypatch.setattr(so.os, "fsync", fsync)
     m = OrtModel(default_model_path(), "cross-encoder", 128)
     assert m.onnx_file == export_path(default_model_path(), "cross-encoder") and m.onnx_file.is_file()
+    # the export's bytes reached the disk before it was renamed into place, and the rename after
+    assert [p.endswith(".onnx.tmp") for p in synced] == [True, False] and synced[1] == str(folder)
+    monkeypatch.setattr(so.os, "fsync", real_fsync)
     assert not any(f.exists() for f in stale)
     before = m.run([("Backups run daily.", "Backups never run.")])[0]
     m.onnx_file.unlink()                                             # as another process's pruning would

@@ -230,3 +230,29 @@ def test_streams_are_written_into_and_symlinks_kept(work):
     r = guard("scan", claims, "--out", tmp / "link.jsonl", "--fail-on", "never")
     assert r.returncode == 0 and (tmp / "link.jsonl").is_symlink()
     assert json.loads((tmp / "target.jsonl").read_text().splitlines()[0])["tier"] == "block"
+
+
+def test_durable_replace_syncs_the_file_then_the_rename(tmp_path, monkeypatch):
+    """A model export renamed into place without a sync could read back empty after a power cut (the
+    rename reaching the disk before the bytes it names). The file's bytes are synced before the rename,
+    the folder after it."""
+    import guard.safe_output as so
+    order, real_fsync, real_replace = [], os.fsync, os.replace
+
+    def fsync(fd):
+        order.append(("fsync", os.readlink(f"/proc/self/fd/{fd}")))
+        real_fsync(fd)
+
+    def replace(a, b):
+        order.append(("replace", str(a)))
+        real_replace(a, b)
+
+    monkeypatch.setattr(so.os, "fsync", fsync)
+    monkeypatch.setattr(so.os, "replace", replace)
+    (tmp_path / "model.onnx").write_bytes(b"old")
+    tmp = tmp_path / "model.onnx.tmp"
+    tmp.write_bytes(b"new weights")
+    so.durable_replace(tmp, tmp_path / "model.onnx")
+    assert (tmp_path / "model.onnx").read_bytes() == b"new weights" and not tmp.exists()
+    assert order == [("fsync", str(tmp)), ("replace", str(tmp)), ("fsync", str(tmp_path))]
+

@@ -33,6 +33,7 @@ import time
 from pathlib import Path
 
 from guard.nli.scorer import ONNX_EXPORT
+from guard.safe_output import durable_replace
 
 
 def _calibration_pairs(path: Path, n: int, seed: int = 0) -> list[tuple[str, str]]:
@@ -126,7 +127,7 @@ def export(model_dir: str | Path, calibration: Path | None = None, n_calibration
                         activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8,
                         calibrate_method=getattr(CalibrationMethod, _METHODS[method]), op_types_to_quantize=["MatMul", "Gemm", "Gather"],
                         nodes_to_exclude=kept, extra_options={"MatMulConstBOnly": True})
-        tmp_out.replace(model_dir / ONNX_EXPORT)          # never a half-written model in place
+        durable_replace(tmp_out, model_dir / ONNX_EXPORT)          # never a half-written model in place
     cal = f"{calibration.name}: {len(claim_pairs)} pairs, both directions"
     if general_pairs:
         cal += f"; {len(general_pairs)} general NLI pairs from " + ", ".join(Path(g).name for g in general)
