@@ -338,6 +338,7 @@ class Norm:
     attribute: str | None = None         # what the value is of: "max_connections", "stipend", "retry count"
     qualifiers: tuple[str, ...] = ()     # conditions, exceptions, asides kept apart from the main clause
     text_scope: Scope | None = None      # a scope the prose itself states ("… in staging")
+    variants: tuple[tuple[str, str], ...] = ()   # (kind, name) the prose restricts itself to: ("plan", "pro")
     normalizer: str = "unknown"
     error: str | None = None
 
@@ -360,6 +361,7 @@ class Norm:
                 "values": [[k, t, asdict(b) if b else None] for k, t, b in self.values], "exclusive": self.exclusive,
                 "attribute": self.attribute, "qualifiers": list(self.qualifiers),
                 "text_scope": self.text_scope.to_dict() if self.text_scope else None,
+                "variants": [list(v) for v in self.variants],
                 "normalizer": self.normalizer, "error": self.error}
 
     @classmethod
@@ -373,6 +375,7 @@ class Norm:
                    exclusive=bool(d.get("exclusive", False)), attribute=d.get("attribute"),
                    qualifiers=tuple(d.get("qualifiers", ())),
                    text_scope=Scope.from_dict(d["text_scope"]) if d.get("text_scope") else None,
+                   variants=tuple((str(k), str(n)) for k, n in d.get("variants", ())),
                    normalizer=d.get("normalizer", "unknown"), error=d.get("error"))
 
     def with_context(self, scope: Scope, window: Window) -> "Norm":

@@ -262,6 +262,19 @@ def effective_scope(n: Norm) -> Scope:
     return Scope(env=n.scope.env or ts.env, team=n.scope.team or ts.team, tenant=n.scope.tenant or ts.tenant)
 
 
+def different_variants(a: Norm, b: Norm) -> str | None:
+    """The kind of variant ("plan", "region") both texts name where no name of one is a name of the
+    other ("Free" / "Pro"): as two environments, different things. A name inside another ("eu" /
+    "eu-west-1", a region within a region) is not different, nor is a class ("paid plans": "*")."""
+    for kind in dict.fromkeys(k for k, _ in getattr(a, "variants", ())):
+        na = {n for k, n in a.variants if k == kind}
+        nb = {n for k, n in getattr(b, "variants", ()) if k == kind}
+        if nb and "*" not in na | nb and \
+                not any(x == y or x.startswith(y + "-") or y.startswith(x + "-") for x in na for y in nb):
+            return kind
+    return None
+
+
 def _product(v: str) -> str:
     return re.sub(r"[^a-z]", "", v.lower().replace("node.js", "node")).rstrip("v")
 
@@ -388,6 +401,11 @@ class StructuralComparator:
         if not sa.overlaps(sb):
             return Verdict(VerdictKind.COEXIST, Confidence.MED, "scopes stated in the texts are disjoint",
                            {"scopes": [sa.to_dict(), sb.to_dict()]})
+        if (kind := different_variants(a, b)) is not None:
+            names = [sorted(n for k, n in x.variants if k == kind) for x in (a, b)]
+            return Verdict(VerdictKind.COEXIST, Confidence.MED,
+                           f"the texts name different {kind}s: {', '.join(names[0])} vs {', '.join(names[1])}",
+                           {"variants": names})
         if not a.window.overlaps(b.window):
             return Verdict(VerdictKind.COEXIST, Confidence.HIGH, "validity windows do not overlap",
                            {"windows": [a.window.to_dict(), b.window.to_dict()]})

@@ -332,3 +332,62 @@ def test_one_numbered_thing_with_two_values_still_conflicts(normalizer_v2, a, b)
 ])
 def test_quantities_before_the_verb_stay_values(normalizer_v2, text, value):
     assert norm(normalizer_v2, text).value == value
+
+
+@pytest.mark.parametrize("text, variants", [
+    ("Customers on the Basic tier get 10 GB of storage.", {("tier", "basic")}),
+    ("Basic-tier customers get 20 GB of storage.", {("tier", "basic")}),
+    ("Free plan users can create 5 projects.", {("plan", "free")}),
+    ("It is 2 GB on the Hobby plan and 4 GB on the Pro and Enterprise plans.",
+     {("plan", "hobby"), ("plan", "pro"), ("plan", "enterprise")}),
+    ("CDN cache limits apply: 512 MB for Free, Pro, and Business plans.",
+     {("plan", "free"), ("plan", "pro"), ("plan", "business")}),
+    ("Vercel Pro plan users get 3 GB.", {("plan", "pro")}),
+    ("Data in the EU region is stored in Frankfurt.", {("region", "eu")}),
+    ("Buckets in the us-east-1 region are replicated.", {("region", "us-east-1")}),
+    ("Projects on a paid plan cannot be paused.", {("plan", "*")}),              # a class: comparable with any
+    ("Quotas are shared by users on the same plan.", {("plan", "*")}),
+    ("The migration plan needs two approvals.", set()),                         # a plan, not a variant
+    ("Migration plan needs two approvals.", set()),                             # capitalised only as first word
+    ("Our disaster recovery plan is reviewed annually.", set()),
+])
+def test_named_variants(text, variants):
+    from guard.normalize.rules_v2 import named_variants
+    assert set(named_variants(text)) == variants
+
+
+def test_named_variants_on_hostile_text_end_at_once():
+    """A first version let list separators be empty, so a run of words split into names in
+    exponentially many ways: one 150-character statement ran for minutes. Run apart, under a limit."""
+    code = ("from guard.normalize.rules_v2 import named_variants as v\n"
+            "for t in ['A ' * 1000, 'A, ' * 660, 'A and ' * 330, 'Pro-' * 490 + 'x', 'a.b' * 600, 'Free, ' * 330 + 'plans',\n"
+            "          'Cloudflare does not enforce response body size limits on Workers, but CDN cache limits apply: '\n"
+            "          '512 MB for Free, Pro, and Business plans, and 5 GB for Enterprise.']:\n"
+            "    v(t[:2000])\n")
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr[-500:]
+
+
+@pytest.mark.parametrize("a, b, kind", [
+    ("Customers on the Basic tier get 10 GB of storage.", "Customers on the Premium tier get 100 GB of storage.",
+     VerdictKind.COEXIST),
+    ("In the Standard edition, backups are kept for 7 days.", "In the Enterprise edition, backups are kept for 35 days.",
+     VerdictKind.COEXIST),
+    ("Data in the EU region is stored in Frankfurt.", "Data in the US region is stored in Virginia.", VerdictKind.COEXIST),
+    # one variant on both sides, or one side naming none, or a class, or a region within a region: compared
+    ("Customers on the Basic tier get 10 GB of storage.", "Customers on the Basic tier get 20 GB of storage.",
+     VerdictKind.VALUE_CONFLICT),
+    ("Customers on the Basic tier get 10 GB of storage.", "Customers get 20 GB of storage.", None),
+    ("Projects on a paid plan cannot be paused.", "Projects on the Pro plan can be paused.", None),
+    ("Data in the EU region is kept for 30 days.", "Data in the eu-west-1 region is kept for 90 days.", None),
+])
+def test_different_variants_of_one_kind_coexist(normalizer_v2, a, b, kind):
+    """Per-plan limits and per-region settings are siblings, as environments are: read as one subject
+    with two values they were HIGH value conflicts (and the model gives them p ~1.0)."""
+    v = verdict(normalizer_v2, a, b)
+    if kind is None:
+        assert v.kind is not VerdictKind.COEXIST, v
+    else:
+        assert v.kind is kind, v

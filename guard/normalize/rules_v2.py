@@ -83,6 +83,69 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
     return main, tuple(q for q in quals if q)
 
 
+# Variants of one offering that a text restricts itself to ("on the Free plan", "Pro-tier customers",
+# "in the EU region"). Two texts that name only different variants of one kind are about different
+# things, as two environments are: per-plan limits and per-region settings are the usual siblings of a
+# claim store, and read as one subject they were value conflicts ("Customers on the Basic tier get 10
+# GB" / "… on the Premium tier get 100 GB": HIGH). A name must look like a variant's: capitalised (not
+# merely as the sentence's first word), one of the usual plan words, or a region code; the generic
+# words ("same", "default", "paid", "all") name none, so "paid plans" / "the Pro plan" stay comparable.
+_VARIANT_KINDS = {"plan": "plan", "plans": "plan", "tier": "tier", "tiers": "tier", "edition": "edition",
+                  "editions": "edition", "sku": "sku", "skus": "sku", "region": "region", "regions": "region"}
+_PLAN_WORDS = frozenset("free basic standard premium pro plus enterprise business team starter hobby developer "
+                        "professional ultimate essential essentials growth scale startup personal individual".split())
+_NOT_NAMES = frozenset("the a an our your their its this that these those same current default new old existing any "
+                       "every each all both other paid higher lower upper top bottom cheaper cheapest lowest highest "
+                       "selected chosen given relevant respective specific following above below entire whole one "
+                       "multiple several single various different another customer's user's my".split())
+_NAME = r"[A-Za-z][A-Za-z0-9+.]*(?:-[A-Za-z0-9]+)*"
+ANY_VARIANT = "*"
+# every separator holds a character of its own (",", "/", "&", "and", "or"): with an empty one a run
+# of words splits into names in exponentially many ways, and the regex backtracks for minutes
+_LIST_SEP = r"(?:\s*[,/&]\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+)"
+_VARIANT_RE = re.compile(r"(?<![\w-])(?P<names>" + _NAME + r"(?:" + _LIST_SEP + _NAME + r")*)"
+                         r"(?:\s+|-)(?P<kind>" + "|".join(_VARIANT_KINDS) + r")\b", re.IGNORECASE)
+_REGION_CODE = re.compile(r"[a-z]{2,}(?:-[a-z]+)+-?\d*|[A-Z]{2,4}")
+
+
+def _variant_name(word: str, at_start: bool, kind: str) -> str | None:
+    low = word.lower()
+    if low in _NOT_NAMES:
+        return None
+    if low in _PLAN_WORDS and kind != "region":
+        return low
+    if kind == "region":
+        return low if _REGION_CODE.fullmatch(word) else None
+    capitalised = word[:1].isupper() and (not at_start or word.isupper())
+    return low if capitalised else None
+
+
+def named_variants(text: str) -> tuple[tuple[str, str], ...]:
+    """(kind, name) of each variant the text names: ``(("plan", "pro"), ("plan", "enterprise"))`` for
+    "… on the Pro and Enterprise plans"."""
+    found: dict[tuple[str, str], None] = {}
+    lead = len(text) - len(text.lstrip(" \"'(["))
+    for m in _VARIANT_RE.finditer(text):
+        kind = _VARIANT_KINDS[m.group("kind").lower()]
+        words = [(w.group(0), m.start("names") + w.start()) for w in re.finditer(_NAME, m.group("names"))]
+        words = [(w, i) for w, i in words if w.lower() not in ("and", "or")]
+        if words and words[-1][0].lower() in _NOT_NAMES:
+            # "paid plans", "all tiers", "the default region": a class that may hold any named one,
+            # so this text is comparable with every variant of the kind
+            found[(kind, ANY_VARIANT)] = None
+            continue
+        names = [_variant_name(w, i == lead, kind) for w, i in words]
+        # every word of a list must be a name ("the Pro and Enterprise plans"); the last alone otherwise
+        # ("… for Vercel Pro plan users": "Pro")
+        if names and all(names):
+            keep = names
+        else:
+            keep = [names[-1]] if names and names[-1] else []
+        for n in keep:
+            found[(kind, n)] = None
+    return tuple(found)
+
+
 def text_scope(text: str) -> Scope | None:
     envs = {ENV_NAMES[m.group(1).lower()] for m in _ENV_RE.finditer(text)}
     if m := _ENV_SUBJECT.match(text):
@@ -158,7 +221,7 @@ class RuleNormalizerV2(RuleNormalizer):
         if norm.object is StateVerb.REQUIRE and norm.modality is Modality.MUST_NOT:
             norm = replace(norm, modality=Modality.MAY_NOT)   # "never need(s) X": X is not required
         return replace(norm, attribute=self._attribute(doc, main, norm), qualifiers=quals,
-                       text_scope=text_scope(text))
+                       text_scope=text_scope(text), variants=named_variants(text))
 
     def _attribute(self, doc, text: str, norm: Norm) -> str | None:
         values = [v for v in self._values(text)]
