@@ -262,10 +262,18 @@ def effective_scope(n: Norm) -> Scope:
     return Scope(env=n.scope.env or ts.env, team=n.scope.team or ts.team, tenant=n.scope.tenant or ts.tenant)
 
 
-def different_variants(a: Norm, b: Norm) -> str | None:
+# "only the Enterprise plan has SSO" speaks of every other plan too
+_EXCLUSIVE = re.compile(r"\b(?:only|exclusive(?:ly)?|solely|sole|unique to)\b", re.I)
+
+
+def different_variants(a: Norm, b: Norm, a_text: str = "", b_text: str = "") -> str | None:
     """The kind of variant ("plan", "region") both texts name where no name of one is a name of the
     other ("Free" / "Pro"): as two environments, different things. A name inside another ("eu" /
-    "eu-west-1", a region within a region) is not different, nor is a class ("paid plans": "*")."""
+    "eu-west-1", a region within a region) is not different, nor is a class ("paid plans": "*"); and
+    a text that says what holds *only* for its variant is about the others as well ("Only the
+    Enterprise plan includes SSO." / "The Pro plan includes SSO.")."""
+    if a.exclusive or b.exclusive or _EXCLUSIVE.search(a_text) or _EXCLUSIVE.search(b_text):
+        return None
     for kind in dict.fromkeys(k for k, _ in getattr(a, "variants", ())):
         na = {n for k, n in a.variants if k == kind}
         nb = {n for k, n in getattr(b, "variants", ()) if k == kind}
@@ -401,7 +409,7 @@ class StructuralComparator:
         if not sa.overlaps(sb):
             return Verdict(VerdictKind.COEXIST, Confidence.MED, "scopes stated in the texts are disjoint",
                            {"scopes": [sa.to_dict(), sb.to_dict()]})
-        if (kind := different_variants(a, b)) is not None:
+        if (kind := different_variants(a, b, a_text, b_text)) is not None:
             names = [sorted(n for k, n in x.variants if k == kind) for x in (a, b)]
             return Verdict(VerdictKind.COEXIST, Confidence.MED,
                            f"the texts name different {kind}s: {', '.join(names[0])} vs {', '.join(names[1])}",

@@ -382,6 +382,10 @@ def test_named_variants_on_hostile_text_end_at_once():
     ("Customers on the Basic tier get 10 GB of storage.", "Customers get 20 GB of storage.", None),
     ("Projects on a paid plan cannot be paused.", "Projects on the Pro plan can be paused.", None),
     ("Data in the EU region is kept for 30 days.", "Data in the eu-west-1 region is kept for 90 days.", None),
+    # what holds only for one variant speaks of the others too
+    ("Only the Enterprise plan includes SSO.", "Only the Pro plan includes SSO.", None),
+    ("SSO is available only on the Enterprise plan.", "SSO is available on the Pro plan.", None),
+    ("SSO is exclusive to the Enterprise plan.", "The Pro plan includes SSO.", None),
 ])
 def test_different_variants_of_one_kind_coexist(normalizer_v2, a, b, kind):
     """Per-plan limits and per-region settings are siblings, as environments are: read as one subject
