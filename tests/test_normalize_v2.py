@@ -386,6 +386,14 @@ def test_named_variants_on_hostile_text_end_at_once():
     ("Only the Enterprise plan includes SSO.", "Only the Pro plan includes SSO.", None),
     ("SSO is available only on the Enterprise plan.", "SSO is available on the Pro plan.", None),
     ("SSO is exclusive to the Enterprise plan.", "The Pro plan includes SSO.", None),
+    # a variant inside what the statement says of its subject is its content, not its scope
+    ("New customers must start on the Free plan.", "New customers must start on the Pro plan.", None),
+    ("Backups are stored in the eu-west-1 region.", "Backups are stored in the us-east-1 region.", None),
+    ("All new accounts are placed in the EU region.", "All new accounts are placed in the US region.", None),
+    ("Our recommended plan is the Pro plan.", "Our recommended plan is the Team plan.", None),
+    # …but in the complement of a state it is where the state holds
+    ("Audit logs are not available on the Free plan.", "Audit logs are available on the Enterprise plan.",
+     VerdictKind.COEXIST),
 ])
 def test_different_variants_of_one_kind_coexist(normalizer_v2, a, b, kind):
     """Per-plan limits and per-region settings are siblings, as environments are: read as one subject

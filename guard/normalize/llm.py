@@ -120,7 +120,7 @@ def _grounded(value: str | None, text: str) -> str | None:
 
 def to_norm(answer: dict, text: str, scope: Scope, window: Window, name: str) -> Norm:
     """Validate a model's answer and turn it into a Norm; raises ``ValueError`` naming the problem."""
-    from guard.normalize.rules_v2 import named_variants, text_scope
+    from guard.normalize.rules_v2 import named_variants, restricting_variants, text_scope
     from guard.normalize.typed_values import extract_typed_values
     a = validated(answer_model(), answer, "bad schema", "answer")
     values = extract_typed_values(text)
@@ -139,12 +139,13 @@ def to_norm(answer: dict, text: str, scope: Scope, window: Window, name: str) ->
     if not subject and kind is SubjectKind.PRESENT:
         kind = SubjectKind.MISSING
     terms = tuple(dict.fromkeys(_words(text) + [v.text.lower() for v in values]))
-    return Norm(modality=Modality(a.modality), subject=subject, object=StateVerb(a.object), value=value,
+    norm = Norm(modality=Modality(a.modality), subject=subject, object=StateVerb(a.object), value=value,
                 value_kind=(typed.kind if typed else ("literal" if value else None)),
                 bound=typed.bound if typed else None, theme=_phrase(a.theme), scope=scope, window=window,
                 subject_kind=kind, terms=terms, values=tuple((v.kind, v.text, v.bound) for v in values),
                 exclusive=a.exclusive, attribute=_phrase(a.attribute), qualifiers=tuple(q for q in a.qualifiers if q),
-                text_scope=text_scope(text), variants=named_variants(text), normalizer=name)
+                text_scope=text_scope(text), normalizer=name)
+    return replace(norm, variants=restricting_variants(named_variants(text), norm))
 
 
 @register("normalizer.llm.v1")

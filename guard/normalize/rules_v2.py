@@ -146,6 +146,18 @@ def named_variants(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(found)
 
 
+def restricting_variants(variants: tuple[tuple[str, str], ...], norm: Norm) -> tuple[tuple[str, str], ...]:
+    """The variants that restrict what a statement is about, not what it says. A variant in the
+    statement's value is what is said of the subject ("Backups are stored in the eu-west-1 region",
+    "Our recommended plan is the Pro plan"), and so is one in the complement of an action ("New
+    customers must start on the Free plan": "… on the Pro plan" contradicts it); in the complement
+    of a state it is where the state holds ("Audit logs are not available on the Free plan")."""
+    said = set(re.findall(r"[\w.+-]+", (norm.value or "").lower()))
+    if norm.object is not StateVerb.BE:
+        said |= set(re.findall(r"[\w.+-]+", (norm.theme or "").lower()))
+    return tuple((k, n) for k, n in variants if n == ANY_VARIANT or n not in said)
+
+
 def text_scope(text: str) -> Scope | None:
     envs = {ENV_NAMES[m.group(1).lower()] for m in _ENV_RE.finditer(text)}
     if m := _ENV_SUBJECT.match(text):
@@ -221,7 +233,7 @@ class RuleNormalizerV2(RuleNormalizer):
         if norm.object is StateVerb.REQUIRE and norm.modality is Modality.MUST_NOT:
             norm = replace(norm, modality=Modality.MAY_NOT)   # "never need(s) X": X is not required
         return replace(norm, attribute=self._attribute(doc, main, norm), qualifiers=quals,
-                       text_scope=text_scope(text), variants=named_variants(text))
+                       text_scope=text_scope(text), variants=restricting_variants(named_variants(text), norm))
 
     def _attribute(self, doc, text: str, norm: Norm) -> str | None:
         values = [v for v in self._values(text)]
