@@ -54,6 +54,12 @@ def test_times_of_day_are_minutes_after_midnight_in_their_zone():
     assert bound("Deploys stop by 5pm CET.") == Bound("le", 1020.0, "clock/cet")     # a deadline, in its zone
     assert bound("Tell your manager by 9:00 am ET.").unit == "clock/et"
     assert bound("Deploys stop after 15:00 UTC.") == Bound("ge", 900.0, "clock")
+    # "until"/"till" name the end itself, before a time of day as before a date (session 37; it was read
+    # as a deadline, so "allowed until 3pm" / "allowed until 5pm" were two compatible upper bounds)
+    assert bound("Deploys are allowed until 3pm UTC.") == Bound("eq", 900.0, "clock")
+    assert bound("Support runs till 18:00.") == Bound("eq", 1080.0, "clock")
+    assert bound("Node 18 is supported until April 2026.") == Bound("eq", 20260400, "date")
+    assert bounds_conflict(bound("Deploys are allowed until 3pm UTC."), bound("Deploys are allowed until 5pm UTC."))
     for text in ("A contrast ratio of 3:1 is enough.", "The log line reads 10:30:15.", "We have 2 PMs.",
                  "Backups run at 2am best effort."):
         assert [v.bound.unit for v in extract_typed_values(text) if v.bound and v.bound.unit.startswith("clock")] \

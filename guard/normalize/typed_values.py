@@ -43,9 +43,11 @@ def _prep(first: str) -> str:
     return r"(?P<prep>\b(?:" + first + "|" + _BOUND_PREPS + r")\s+)?"
 
 
-_CLOCK_LE = ("by", "before", "until", "till", "no later than", "not later than", "not after")
+# "until"/"till" name the end itself, as before a date ("supported until April 2026" is the end-of-support
+# date; "deploys are allowed until 3pm" / "… until 5pm" disagree): an exact value, not a bound
+_CLOCK_LE = ("by", "before", "no later than", "not later than", "not after")
 _CLOCK_GE = ("after", "from", "since", "no earlier than", "not earlier than", "not before")
-_CLOCK_PREP = r"(?P<prep>\b(?:at|" + "|".join(sorted(_CLOCK_LE + _CLOCK_GE, key=len, reverse=True)) + r")\s+)?"
+_CLOCK_PREP = r"(?P<prep>\b(?:at|until|till|" + "|".join(sorted(_CLOCK_LE + _CLOCK_GE, key=len, reverse=True)) + r")\s+)?"
 # a zone after a time of day: UTC/GMT/Z are the plain clock; any other names its own clock
 _TZ = r"(?:\s*(?P<tz>(?-i:UTC|GMT|Z|[A-Z]{1,4}T))\b)?"
 
