@@ -115,7 +115,8 @@ def test_per_plan_and_per_region_siblings(default_guard):
     """Session 37: "Customers on the Basic tier get 10 GB …" / "… on the Premium tier get 100 GB …"
     was a HIGH structural block, and pairs structure left to the gate were blocked at p ~0.99. Texts
     that name different variants of one kind (plans, tiers, editions, regions) coexist; the same
-    variant with two values still blocks."""
+    variant with two values still blocks, and so does a text that says what holds *only* for its
+    variant (or environment: "… only in staging" / "… in production" coexisted before)."""
     from guard.claims import Claim
     pairs = [("Customers on the Basic tier get 10 GB of storage.", "Customers on the Premium tier get 100 GB of storage.", "clean"),
              ("Users on the Free plan can create 5 projects.", "Users on the Pro plan can create 50 projects.", "clean"),
@@ -124,6 +125,9 @@ def test_per_plan_and_per_region_siblings(default_guard):
              ("Data in the EU region is stored in Frankfurt.", "Data in the US region is stored in Virginia.", "clean"),
              ("For the Hobby plan, builds time out after 45 minutes.", "For the Pro plan, builds time out after 60 minutes.", "clean"),
              ("Customers on the Basic tier get 10 GB of storage.", "Customers on the Basic tier get 20 GB of storage.", "block"),
-             ("Customers on the Basic tier get 10 GB of storage.", "Basic-tier customers get 20 GB of storage.", "block")]
+             ("Customers on the Basic tier get 10 GB of storage.", "Basic-tier customers get 20 GB of storage.", "block"),
+             # what holds only for one variant or environment speaks of the others too
+             ("Only the Enterprise plan includes SSO.", "The Pro plan includes SSO.", "block"),
+             ("Debug builds run only in staging.", "Debug builds run in production.", "block")]
     js = default_guard.judge_pairs(default_guard.pair_items([(Claim(text=a), Claim(text=b)) for a, b, _ in pairs]))
     assert [j.tier.value for j in js] == [t for _, _, t in pairs], [j.reason for j in js]

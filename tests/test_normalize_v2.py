@@ -121,8 +121,12 @@ def test_scope_stated_in_the_prose():
     assert text_scope("Production deploys need two approvals.") == Scope(env="prod")
     assert text_scope("All prod bastion hosts accept only hardware keys.") == Scope(env="prod")
     for text in ("Test cards are rejected.", "Stage 2 of the rollout starts in May.", "Dev teams own their alerts.",
-                 "Production environments need two approvals.", "The staging of releases takes a day."):
+                 "Production environments need two approvals.", "The staging of releases takes a day.",
+                 # what holds only in one environment speaks of the others too (session 37: "Debug builds
+                 # run only in staging." / "Debug builds run in production." coexisted)
+                 "Debug builds run only in staging.", "Verbose tracing is enabled exclusively in production."):
         assert text_scope(text) is None, text
+    assert text_scope("In staging, only admins may deploy.") == Scope(env="staging")   # "only" of the admins
 
 
 @pytest.mark.parametrize("text, modality", [

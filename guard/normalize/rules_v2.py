@@ -158,8 +158,15 @@ def restricting_variants(variants: tuple[tuple[str, str], ...], norm: Norm) -> t
     return tuple((k, n) for k, n in variants if n == ANY_VARIANT or n not in said)
 
 
+# "… only in staging" says something of every other environment too: no scope of the text's own
+_ONLY_BEFORE = re.compile(r"\b(?:only|exclusively|solely)\s*$", re.I)
+
+
 def text_scope(text: str) -> Scope | None:
-    envs = {ENV_NAMES[m.group(1).lower()] for m in _ENV_RE.finditer(text)}
+    found = list(_ENV_RE.finditer(text))
+    if any(_ONLY_BEFORE.search(text[:m.start()]) for m in found):
+        return None
+    envs = {ENV_NAMES[m.group(1).lower()] for m in found}
     if m := _ENV_SUBJECT.match(text):
         envs.add(ENV_NAMES[m.group(1).lower()])
     return Scope(env=envs.pop()) if len(envs) == 1 else None
