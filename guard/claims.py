@@ -319,6 +319,9 @@ class Bound:
     unit: str = ""
 
 
+ANY_VARIANT = "*"      # a class of variants ("paid plans"): comparable with every named one
+
+
 @dataclass(frozen=True)
 class Norm:
     """A claim's structured reading. ``unknown`` when the normalizer could not (or failed to) read it."""

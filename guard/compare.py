@@ -7,7 +7,15 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 
-from guard.claims import Bound, Modality, Norm, Scope, StateVerb, SubjectKind
+from guard.claims import (
+    ANY_VARIANT,
+    Bound,
+    Modality,
+    Norm,
+    Scope,
+    StateVerb,
+    SubjectKind,
+)
 
 
 class VerdictKind(str, Enum):
@@ -263,21 +271,21 @@ def effective_scope(n: Norm) -> Scope:
 
 
 # "only the Enterprise plan has SSO" speaks of every other plan too
-_EXCLUSIVE = re.compile(r"\b(?:only|exclusive(?:ly)?|solely|sole|unique to)\b", re.I)
+_EXCLUSIVE = re.compile(r"\b(?:only|exclusive(?:ly)?|solely|sole|unique to)\b", re.IGNORECASE)
 
 
 def different_variants(a: Norm, b: Norm, a_text: str = "", b_text: str = "") -> str | None:
     """The kind of variant ("plan", "region") both texts name where no name of one is a name of the
     other ("Free" / "Pro"): as two environments, different things. A name inside another ("eu" /
-    "eu-west-1", a region within a region) is not different, nor is a class ("paid plans": "*"); and
+    "eu-west-1", a region within a region) is not different, nor is a class ("paid plans"); and
     a text that says what holds *only* for its variant is about the others as well ("Only the
     Enterprise plan includes SSO." / "The Pro plan includes SSO.")."""
     if a.exclusive or b.exclusive or _EXCLUSIVE.search(a_text) or _EXCLUSIVE.search(b_text):
         return None
-    for kind in dict.fromkeys(k for k, _ in getattr(a, "variants", ())):
+    for kind in dict.fromkeys(k for k, _ in a.variants):
         na = {n for k, n in a.variants if k == kind}
-        nb = {n for k, n in getattr(b, "variants", ()) if k == kind}
-        if nb and "*" not in na | nb and \
+        nb = {n for k, n in b.variants if k == kind}
+        if nb and ANY_VARIANT not in na | nb and \
                 not any(x == y or x.startswith(y + "-") or y.startswith(x + "-") for x in na for y in nb):
             return kind
     return None

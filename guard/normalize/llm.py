@@ -120,7 +120,11 @@ def _grounded(value: str | None, text: str) -> str | None:
 
 def to_norm(answer: dict, text: str, scope: Scope, window: Window, name: str) -> Norm:
     """Validate a model's answer and turn it into a Norm; raises ``ValueError`` naming the problem."""
-    from guard.normalize.rules_v2 import named_variants, restricting_variants, text_scope
+    from guard.normalize.rules_v2 import (
+        named_variants,
+        restricting_variants,
+        text_scope,
+    )
     from guard.normalize.typed_values import extract_typed_values
     a = validated(answer_model(), answer, "bad schema", "answer")
     values = extract_typed_values(text)

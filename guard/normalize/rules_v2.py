@@ -21,7 +21,7 @@ import re
 from dataclasses import replace
 from functools import lru_cache
 
-from guard.claims import ENV_NAMES, Modality, Norm, Scope, StateVerb, SubjectKind, Window
+from guard.claims import ANY_VARIANT, ENV_NAMES, Modality, Norm, Scope, StateVerb, SubjectKind, Window
 from guard.normalize.base import fail_open, register
 from guard.normalize.lexicon import HALT_PREDICATES, MODAL_PREDICATES, PERSON_SUBJECTS
 from guard.normalize.rules import _NAMING, Parsed, RuleNormalizer, _merge_hyphenated
@@ -99,7 +99,6 @@ _NOT_NAMES = frozenset("the a an our your their its this that these those same c
                        "selected chosen given relevant respective specific following above below entire whole one "
                        "multiple several single various different another customer's user's my".split())
 _NAME = r"[A-Za-z][A-Za-z0-9+.]*(?:-[A-Za-z0-9]+)*"
-ANY_VARIANT = "*"
 # every separator holds a character of its own (",", "/", "&", "and", "or"): with an empty one a run
 # of words splits into names in exponentially many ways, and the regex backtracks for minutes
 _LIST_SEP = r"(?:\s*[,/&]\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+)"
@@ -159,7 +158,7 @@ def restricting_variants(variants: tuple[tuple[str, str], ...], norm: Norm) -> t
 
 
 # "… only in staging" says something of every other environment too: no scope of the text's own
-_ONLY_BEFORE = re.compile(r"\b(?:only|exclusively|solely)\s*$", re.I)
+_ONLY_BEFORE = re.compile(r"\b(?:only|exclusively|solely)\s*$", re.IGNORECASE)
 
 
 def text_scope(text: str) -> Scope | None:
