@@ -271,7 +271,11 @@ def effective_scope(n: Norm) -> Scope:
 
 
 # "only the Enterprise plan has SSO" speaks of every other plan too
-_EXCLUSIVE = re.compile(r"\b(?:only|exclusive(?:ly)?|solely|sole|unique to)\b", re.IGNORECASE)
+_EXCLUSIVE = re.compile(r"\b(?:only|exclusive(?:ly)?|solely|sole|unique to)\b|"
+                        # one variant in a role only one can hold: "Python 3.12 is the minimum supported version"
+                        r"\bthe (?:default|minimum|maximum|min|max|recommended|preferred|primary|current|latest|newest|"
+                        r"oldest|earliest|first|last|most|least|best|cheapest|fastest|largest|smallest|highest|lowest|"
+                        r"biggest)\b", re.IGNORECASE)
 
 
 def different_variants(a: Norm, b: Norm, a_text: str = "", b_text: str = "") -> str | None:
@@ -286,7 +290,7 @@ def different_variants(a: Norm, b: Norm, a_text: str = "", b_text: str = "") -> 
         na = {n for k, n in a.variants if k == kind}
         nb = {n for k, n in b.variants if k == kind}
         if nb and ANY_VARIANT not in na | nb and \
-                not any(x == y or x.startswith(y + "-") or y.startswith(x + "-") for x in na for y in nb):
+                not any(x == y or x.startswith((y + "-", y + ".")) or y.startswith((x + "-", x + ".")) for x in na for y in nb):
             return kind
     return None
 

@@ -128,6 +128,12 @@ def test_per_plan_and_per_region_siblings(default_guard):
              ("Customers on the Basic tier get 10 GB of storage.", "Basic-tier customers get 20 GB of storage.", "block"),
              # what holds only for one variant or environment speaks of the others too
              ("Only the Enterprise plan includes SSO.", "The Pro plan includes SSO.", "block"),
-             ("Debug builds run only in staging.", "Debug builds run in production.", "block")]
+             ("Debug builds run only in staging.", "Debug builds run in production.", "block"),
+             # a product's versions
+             ("Python 3.11 is supported until October 2027.", "Python 3.12 is supported until October 2028.", "clean"),
+             ("Our API v1 is rate limited to 100 requests per minute.",
+              "Our API v2 is rate limited to 500 requests per minute.", "clean"),
+             ("Python 3.11 is the minimum supported version.", "Python 3.12 is the minimum supported version.", "block"),
+             ("TLS 1.2 is required for all connections.", "TLS 1.3 is required for all connections.", "block")]
     js = default_guard.judge_pairs(default_guard.pair_items([(Claim(text=a), Claim(text=b)) for a, b, _ in pairs]))
     assert [j.tier.value for j in js] == [t for _, _, t in pairs], [j.reason for j in js]

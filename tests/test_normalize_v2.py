@@ -366,6 +366,19 @@ def test_named_variants(text, variants):
     assert set(named_variants(text)) == variants
 
 
+@pytest.mark.parametrize("text, variants", [
+    ("Python 3.11 is supported until October 2027.", {("python version", "3.11")}),
+    ("Ubuntu 22.04 hosts use kernel 5.15.", {("ubuntu version", "22.04")}),     # a lower-case noun: no product
+    ("Our API v1 is rate limited to 100 requests per minute.", {("api version", "1")}),
+    ("The v1 endpoint returns XML.", set()),
+    ("Costs rose 2.5 percent.", set()),
+    ("Node 18 reached end of life.", set()),                 # a whole number: a numbered name already
+])
+def test_version_variants(text, variants):
+    from guard.normalize.rules_v2 import version_variants
+    assert set(version_variants(text)) == variants
+
+
 def test_named_variants_on_hostile_text_end_at_once():
     """A first version let list separators be empty, so a run of words split into names in
     exponentially many ways: one 150-character statement ran for minutes. Run apart, under a limit."""
@@ -404,6 +417,16 @@ def test_named_variants_on_hostile_text_end_at_once():
     # …but in the complement of a state it is where the state holds
     ("Audit logs are not available on the Free plan.", "Audit logs are available on the Enterprise plan.",
      VerdictKind.COEXIST),
+    # a product's versions are its variants, unless the version is what the statement says or a role
+    # only one version can hold
+    ("Python 3.11 is supported until October 2027.", "Python 3.12 is supported until October 2028.",
+     VerdictKind.COEXIST),
+    ("Our API v1 is rate limited to 100 requests per minute.", "Our API v2 is rate limited to 500 requests per minute.",
+     VerdictKind.COEXIST),
+    ("Python 3.12 is supported until 2028.", "Python 3.12.1 is supported until 2027.", None),   # a version within one
+    ("Clients must use API v2.", "Clients must use API v1.", None),
+    ("Python 3.11 is the minimum supported version.", "Python 3.12 is the minimum supported version.", None),
+    ("The Pro plan is the most popular plan.", "The Team plan is the most popular plan.", None),
 ])
 def test_different_variants_of_one_kind_coexist(normalizer_v2, a, b, kind):
     """Per-plan limits and per-region settings are siblings, as environments are: read as one subject

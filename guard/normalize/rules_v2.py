@@ -145,6 +145,23 @@ def named_variants(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(found)
 
 
+# a product's version as a variant of it ("Python 3.11", "Ubuntu 22.04", "API v2"): a proper noun or
+# "API" then a dotted or v-numbered version. Whole numbers alone ("Node 18") are numbered names already.
+_VERSION_VARIANT = re.compile(r"(?<![\w.-])(?P<product>[A-Z][A-Za-z0-9+#]*|api)\s+(?P<ver>v\d+(?:\.\d+){0,2}|\d+\.\d+(?:\.\d+)?)"
+                              r"(?![\w%]|\.\d)", re.IGNORECASE)
+
+
+def version_variants(text: str) -> tuple[tuple[str, str], ...]:
+    """("<product> version", version) of each product version the text names: ``(("python version", "3.11"),)``."""
+    found = []
+    for m in _VERSION_VARIANT.finditer(text):
+        product = m.group("product")
+        if product.lower() in _NOT_NAMES or product.lower() != "api" and not product[:1].isupper():
+            continue
+        found.append((f"{product.lower()} version", m.group("ver").lower().lstrip("v")))
+    return tuple(dict.fromkeys(found))
+
+
 def restricting_variants(variants: tuple[tuple[str, str], ...], norm: Norm) -> tuple[tuple[str, str], ...]:
     """The variants that restrict what a statement is about, not what it says. A variant in the
     statement's value is what is said of the subject ("Backups are stored in the eu-west-1 region",
@@ -154,6 +171,7 @@ def restricting_variants(variants: tuple[tuple[str, str], ...], norm: Norm) -> t
     said = set(re.findall(r"[\w.+-]+", (norm.value or "").lower()))
     if norm.object is not StateVerb.BE:
         said |= set(re.findall(r"[\w.+-]+", (norm.theme or "").lower()))
+    said |= {w.lstrip("v") for w in said}
     return tuple((k, n) for k, n in variants if n == ANY_VARIANT or n not in said)
 
 
@@ -239,7 +257,8 @@ class RuleNormalizerV2(RuleNormalizer):
         if norm.object is StateVerb.REQUIRE and norm.modality is Modality.MUST_NOT:
             norm = replace(norm, modality=Modality.MAY_NOT)   # "never need(s) X": X is not required
         return replace(norm, attribute=self._attribute(doc, main, norm), qualifiers=quals,
-                       text_scope=text_scope(text), variants=restricting_variants(named_variants(text), norm))
+                       text_scope=text_scope(text),
+                       variants=restricting_variants(named_variants(text) + version_variants(text), norm))
 
     def _attribute(self, doc, text: str, norm: Norm) -> str | None:
         values = [v for v in self._values(text)]
