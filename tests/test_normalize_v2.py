@@ -324,6 +324,16 @@ def test_a_number_after_a_noun_names_the_thing_not_its_value(normalizer_v2, norm
         is not VerdictKind.INCOMPARABLE
 
 
+@pytest.mark.parametrize("a, b, incomparable", [
+    ("Shard 4 is the primary shard.", "Shard 5 is the primary shard.", False),     # a role one thing holds
+    ("Only shard 4 stores PII.", "Shard 5 stores PII.", False),
+    ("The auth-api-0 accepts only TLS 1.3.", "The search-api-0 accepts only TLS 1.2.", True),   # "only" of the value
+])
+def test_what_holds_only_for_one_named_thing_is_compared(normalizer_v2, a, b, incomparable):
+    v = verdict(normalizer_v2, a, b)
+    assert (v.kind is VerdictKind.INCOMPARABLE) is incomparable, v
+
+
 @pytest.mark.parametrize("a, b", [
     ("Shard 4 holds 200 GB.", "Shard 4 holds 300 GB."),
     ("Java JDK 17+ is required.", "Java JDK 21+ is required."),
@@ -427,6 +437,10 @@ def test_named_variants_on_hostile_text_end_at_once():
     ("Clients must use API v2.", "Clients must use API v1.", None),
     ("Python 3.11 is the minimum supported version.", "Python 3.12 is the minimum supported version.", None),
     ("The Pro plan is the most popular plan.", "The Team plan is the most popular plan.", None),
+    ("The Enterprise plan is the only plan with SSO.", "Pro plan customers get SSO.", None),
+    # an "only" after the variant is about the value
+    ("Customers on the Basic tier get only 10 GB of storage.", "Customers on the Premium tier get 100 GB of storage.",
+     VerdictKind.COEXIST),
 ])
 def test_different_variants_of_one_kind_coexist(normalizer_v2, a, b, kind):
     """Per-plan limits and per-region settings are siblings, as environments are: read as one subject
