@@ -43,6 +43,15 @@ def test_claim_and_norm_json_round_trip(normalizer):
     assert Norm.from_dict(n.to_dict()) == n
 
 
+def test_a_norms_variants_survive_the_round_trip_and_old_norms_read_without_them(normalizer_v2):
+    n = normalizer_v2.normalize("Users on the Free or Pro plan get 5 seats.", Scope(), Window())
+    assert set(n.variants) == {("plan", "free"), ("plan", "pro")}
+    assert Norm.from_dict(n.to_dict()) == n
+    old = n.to_dict()
+    del old["variants"]                       # a norm a store kept before session 37
+    assert Norm.from_dict(old).variants == ()
+
+
 def test_modality_flip():
     assert Modality.MUST.flip() is Modality.MUST_NOT
     assert Modality.SHOULD_NOT.flip() is Modality.SHOULD
