@@ -399,7 +399,7 @@ def test_named_variants_on_hostile_text_end_at_once():
             "    v(t[:2000])\n")
     import subprocess
     import sys
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
     assert r.returncode == 0, r.stderr[-500:]
 
 

@@ -92,12 +92,15 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
 # words ("same", "default", "paid", "all") name none, so "paid plans" / "the Pro plan" stay comparable.
 _VARIANT_KINDS = {"plan": "plan", "plans": "plan", "tier": "tier", "tiers": "tier", "edition": "edition",
                   "editions": "edition", "sku": "sku", "skus": "sku", "region": "region", "regions": "region"}
-_PLAN_WORDS = frozenset("free basic standard premium pro plus enterprise business team starter hobby developer "
-                        "professional ultimate essential essentials growth scale startup personal individual".split())
-_NOT_NAMES = frozenset("the a an our your their its this that these those same current default new old existing any "
-                       "every each all both other paid higher lower upper top bottom cheaper cheapest lowest highest "
-                       "selected chosen given relevant respective specific following above below entire whole one "
-                       "multiple several single various different another customer's user's my".split())
+_PLAN_WORDS = frozenset({"free", "basic", "standard", "premium", "pro", "plus", "enterprise", "business", "team",
+                         "starter", "hobby", "developer", "professional", "ultimate", "essential", "essentials",
+                         "growth", "scale", "startup", "personal", "individual"})
+_NOT_NAMES = frozenset({"the", "a", "an", "our", "your", "their", "its", "this", "that", "these", "those", "same",
+                        "current", "default", "new", "old", "existing", "any", "every", "each", "all", "both",
+                        "other", "paid", "higher", "lower", "upper", "top", "bottom", "cheaper", "cheapest",
+                        "lowest", "highest", "selected", "chosen", "given", "relevant", "respective", "specific",
+                        "following", "above", "below", "entire", "whole", "one", "multiple", "several", "single",
+                        "various", "different", "another", "customer's", "user's", "my"})
 _NAME = r"[A-Za-z][A-Za-z0-9+.]*(?:-[A-Za-z0-9]+)*"
 # every separator holds a character of its own (",", "/", "&", "and", "or"): with an empty one a run
 # of words splits into names in exponentially many ways, and the regex backtracks for minutes
