@@ -315,3 +315,16 @@ def test_bench_normalizers_reports_the_llm_rows(tmp_path, fake, monkeypatch):
     assert res["normalizer.hybrid.v1"]["llm"]["requests"] == 1          # only the vague statement went out
     md = (tmp_path / "out" / "normalizers.md").read_text()
     assert "model that answered" in md and "fake-norm-1" in md
+
+
+def test_a_models_norm_reads_variants_as_the_rules_do():
+    """The LLM normalizer filled ``Norm.variants`` from plan/region names only, while the rules also
+    read product versions ("Python 3.11"): one helper for both now."""
+    from guard.normalize.llm import to_norm
+    from guard.normalize.rules_v2 import text_variants
+    text = "Python 3.11 on the Free plan is supported until October 2027."
+    answer = {"modality": "must", "subject": "Python", "object": "other", "value": "October 2027",
+              "attribute": "end of support date", "theme": None, "subject_kind": "PRESENT", "exclusive": False,
+              "qualifiers": []}
+    norm = to_norm(answer, text, Scope(), Window(), "normalizer.llm.v1")
+    assert set(norm.variants) == {("python version", "3.11"), ("plan", "free")} == set(text_variants(text, norm))

@@ -120,11 +120,7 @@ def _grounded(value: str | None, text: str) -> str | None:
 
 def to_norm(answer: dict, text: str, scope: Scope, window: Window, name: str) -> Norm:
     """Validate a model's answer and turn it into a Norm; raises ``ValueError`` naming the problem."""
-    from guard.normalize.rules_v2 import (
-        named_variants,
-        restricting_variants,
-        text_scope,
-    )
+    from guard.normalize.rules_v2 import text_scope, text_variants
     from guard.normalize.typed_values import extract_typed_values
     a = validated(answer_model(), answer, "bad schema", "answer")
     values = extract_typed_values(text)
@@ -149,7 +145,7 @@ def to_norm(answer: dict, text: str, scope: Scope, window: Window, name: str) ->
                 subject_kind=kind, terms=terms, values=tuple((v.kind, v.text, v.bound) for v in values),
                 exclusive=a.exclusive, attribute=_phrase(a.attribute), qualifiers=tuple(q for q in a.qualifiers if q),
                 text_scope=text_scope(text), normalizer=name)
-    return replace(norm, variants=restricting_variants(named_variants(text), norm))
+    return replace(norm, variants=text_variants(text, norm))
 
 
 @register("normalizer.llm.v1")

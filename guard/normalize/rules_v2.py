@@ -178,6 +178,12 @@ def restricting_variants(variants: tuple[tuple[str, str], ...], norm: Norm) -> t
     return tuple((k, n) for k, n in variants if n == ANY_VARIANT or n not in said)
 
 
+def text_variants(text: str, norm: Norm) -> tuple[tuple[str, str], ...]:
+    """``Norm.variants`` of a statement: the offering variants and product versions it names that
+    restrict what it is about. One function for every normalizer, so they read variants alike."""
+    return restricting_variants(named_variants(text) + version_variants(text), norm)
+
+
 # "… only in staging" says something of every other environment too: no scope of the text's own
 _ONLY_BEFORE = re.compile(r"\b(?:only|exclusively|solely)\s*$", re.IGNORECASE)
 
@@ -261,7 +267,7 @@ class RuleNormalizerV2(RuleNormalizer):
             norm = replace(norm, modality=Modality.MAY_NOT)   # "never need(s) X": X is not required
         return replace(norm, attribute=self._attribute(doc, main, norm), qualifiers=quals,
                        text_scope=text_scope(text),
-                       variants=restricting_variants(named_variants(text) + version_variants(text), norm))
+                       variants=text_variants(text, norm))
 
     def _attribute(self, doc, text: str, norm: Norm) -> str | None:
         values = [v for v in self._values(text)]
