@@ -119,7 +119,7 @@ def atomic_write(path: str | Path, binary: bool = False, newline: str | None = N
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        _rename_synced(tmp, path)
     except OSError as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -143,6 +143,12 @@ def durable_replace(tmp: str | Path, path: str | Path) -> None:
     XFS), and a file an export had just renamed into place could read back empty after a power cut."""
     with open(tmp, "rb") as fh:
         os.fsync(fh.fileno())
+    _rename_synced(tmp, path)
+
+
+def _rename_synced(tmp: str | Path, path: str | Path) -> None:
+    """Rename a temporary file whose bytes are synced over ``path``, then sync the folder so the
+    rename itself survives a power cut (``atomic_write`` and ``durable_replace``)."""
     os.replace(tmp, path)
     with contextlib.suppress(OSError):         # not every file system lets a folder be synced
         fd = os.open(Path(path).parent, os.O_RDONLY)
