@@ -137,3 +137,26 @@ def test_per_plan_and_per_region_siblings(default_guard):
              ("TLS 1.2 is required for all connections.", "TLS 1.3 is required for all connections.", "block")]
     js = default_guard.judge_pairs(default_guard.pair_items([(Claim(text=a), Claim(text=b)) for a, b, _ in pairs]))
     assert [j.tier.value for j in js] == [t for _, _, t in pairs], [j.reason for j in js]
+
+
+ASPECTS = [   # short claims agents write: a stated value of one thing against a rule about another of its aspects
+    ("The gateway-cron-0 listens on port 80.", "The gateway-cron-0 must share its database with other services.", "warn"),
+    ("The search-db-0 listens on port 5432.", "The search-db-0 must expose the admin endpoint publicly.", "warn"),
+    ("The catalog-worker-1 requires TLS 1.2.", "The catalog-worker-1 must call internal APIs without authentication.", "warn"),
+    # the same subjects, one aspect: still blocked
+    ("The gateway-cron-0 listens on port 80.", "The gateway-cron-0 listens on port 8080.", "block"),
+    ("The gateway-cron-0 listens on port 80.", "The gateway-cron-0 must not listen on port 80.", "block"),
+    ("The catalog-worker-1 requires TLS 1.2.", "The catalog-worker-1 must not require TLS.", "block"),
+]
+
+
+@pytest.mark.parametrize("existing, incoming, tier", ASPECTS, ids=[f"aspect{i}" for i in range(len(ASPECTS))])
+def test_a_value_and_a_rule_about_another_aspect_warn_while_one_aspect_still_blocks(default_guard, existing, incoming, tier):
+    """The claim-tuned model scores the first three p(contradiction) ≈ 1.0 (the short-claim store's
+    false blocks: 53 of 2,000 claims before the cap, 4 after); the gate's learned p stays high, so
+    the cap, not the model, is what makes them warns."""
+    from guard.claims import Claim
+    [j] = default_guard.judge_pairs(default_guard.pair_items([(Claim(text=existing), Claim(text=incoming))]))
+    assert j.tier.value == tier, j.reason
+    if tier == "warn":
+        assert "different aspects" in j.reason

@@ -426,3 +426,36 @@ def test_a_damaged_config_json_is_no_stage_3_said_in_one_line(tmp_path):
     (model / "config.json").write_text((model / "config.json").read_text()[:50])
     g = Guard(GuardConfig(nli_model=str(model)))
     assert g.nli_gate is None and "config.json is missing or damaged" in " ".join(g.notes), g.notes
+
+
+def test_a_stated_value_and_a_rule_about_another_aspect_of_one_subject_cannot_block():
+    """The claim-tuned model calls "listens on port 80" / "must share its database with other
+    services" a contradiction at p ≈ 1.0; every false block of the short-claim store was of this kind.
+    The cap needs a named attribute, no value at all in the other statement and no shared word."""
+    from guard.nli.evidence_gate import different_aspects
+    from guard.normalize.rules_v2 import RuleNormalizerV2
+    n = RuleNormalizerV2()
+    def norm(t):
+        return n.normalize_many([(t, Scope(), Window())])[0]
+
+    port, share = norm("The gateway-cron-0 listens on port 80."), norm("The gateway-cron-0 must share its database with other services.")
+    region, auth = norm("The auth-db-0 is deployed in eu-central-1."), norm("The auth-db-0 must call internal APIs without authentication.")
+    assert different_aspects(port, share) and different_aspects(share, port)
+    assert different_aspects(region, auth)
+    v = Verdict(VerdictKind.CONSISTENT, Confidence.MED, "same subject, same stance")
+    f = {"text_similarity": 0.6, "pe_max": 0.05}
+    tier, why = veto("block", v, f, (port, share))
+    assert tier == "warn" and "different aspects" in why
+    # each of these may be one aspect, so the gate decides
+    keep = [
+        (port, norm("The gateway-cron-0 must not listen on port 80.")),             # a value on each side
+        (port, norm("The gateway-cron-0 must not expose any port.")),               # names the attribute
+        (region, norm("The auth-db-0 must not be deployed on Fridays.")),          # shares a word (deploy)
+        (port, norm("The gateway-cron-0 must close everything after 5 pm.")),      # mentions a value
+        (port, norm("The billing-api-1 must share its database with other services.")),   # another subject
+        # a value whose attribute no word names ("90 days": only its unit) may be what the other is about
+        (norm("Error logs are kept for 90 days."), norm("Error logs must be deleted immediately.")),
+    ]
+    for a, b in keep:
+        assert not different_aspects(a, b), (a.subject, a.attribute, a.values, b.subject, b.values)
+        assert "different aspects" not in veto("block", v, f, (a, b))[1]

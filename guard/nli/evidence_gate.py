@@ -12,6 +12,7 @@ a pair where one statement entails the other, or two values of different kinds a
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from guard.nli.scorer import NLIScorer
 
 NO_SUBJECT_MIN_SIMILARITY = 0.5
+_WORDS = re.compile(r"[a-z0-9_]+")
 ENTAILMENT_VETO = 0.9
 
 
@@ -43,6 +45,54 @@ def different_quantities(a: Norm, b: Norm) -> bool:
             subject_match(a.subject, b.subject, a.theme, b.theme) not in (SubjectMatch.SAME, SubjectMatch.NEAR):
         return False
     return _quantity(a) != _quantity(b) or different_settings(a, b)
+
+
+def _said_terms(n: Norm) -> set[str]:
+    """What a statement says beyond its subject: its content terms without the subject's words."""
+    subject = set((n.subject or "").lower().split())
+    return {t.lower() for t in n.terms if t.lower() not in subject}
+
+
+def _words(terms) -> set[str]:
+    return {w for t in terms for w in _WORDS.findall(t.lower())}
+
+
+# what the normalizer falls back to when no word names a value's attribute: a unit family or a value
+# kind that says what the value is, not what it is of ("90 days": time; "100%": percent)
+_GENERIC_ATTRIBUTES = frozenset({"number", "count", "date", "literal", "name", "clock", "time", "percent"})
+
+
+def _named_attribute(n: Norm) -> bool:
+    """Whether the statement's attribute is known: named by its words ("max_connections", "stipend",
+    "tls version") or by a value that can only be of one thing (a port, a region); not the fallback."""
+    unit = n.bound.unit if n.bound is not None else None
+    return bool(n.attribute) and n.attribute not in _GENERIC_ATTRIBUTES and n.attribute != unit
+
+
+def _states_other_aspect(a: Norm, b: Norm) -> bool:
+    """``a`` gives the value of a named attribute; ``b`` mentions no value at all, never names that
+    attribute and shares no word with what ``a`` says."""
+    if not (a.value and _named_attribute(a)) or b.value or b.values:
+        return False
+    if _words([a.attribute]) & _words(b.terms):
+        return False
+    return not (_said_terms(a) & _said_terms(b))
+
+
+def different_aspects(a: Norm, b: Norm) -> bool:
+    """One subject; one statement gives the value of an attribute ("listens on port 80", "is deployed
+    in eu-central-1", "uses Python 3.12"), the other gives no value and says something that shares
+    no word with it ("must share its database with other services"): two facts about one thing.
+
+    Why a cap: the claim-tuned model reads "same subject, another fact" as a contradiction at
+    p ≈ 1.0 on the short claims agents write, and every false block of the 2,000-claim short-claim
+    store was of this kind (49 of 53 pass this test; the other four share a word such as "deploy").
+    On real prose the test is rare (claims_train: 3 contradictions and 6 compatible pairs, none of
+    them blocked on grouped CV), since real contradictions of a stated value restate it or its
+    attribute."""
+    if subject_match(a.subject, b.subject, a.theme, b.theme) not in (SubjectMatch.SAME, SubjectMatch.NEAR):
+        return False
+    return _states_other_aspect(a, b) or _states_other_aspect(b, a)
 
 
 def veto(tier: str, verdict: Verdict, features: dict, norms: tuple[Norm, Norm] | None = None,
@@ -67,6 +117,8 @@ def veto(tier: str, verdict: Verdict, features: dict, norms: tuple[Norm, Norm] |
                         f"({predicate_similarity:.2f}) than the gate's predicate floor ({min_predicate_similarity:.2f})")
     if norms is not None and different_quantities(*norms):
         return "warn", "; capped at warn: the two values are different kinds of quantity about one subject"
+    if norms is not None and different_aspects(*norms):
+        return "warn", "; capped at warn: the statements speak of different aspects of one subject"
     if verdict.kind is VerdictKind.INCOMPARABLE and features["text_similarity"] < NO_SUBJECT_MIN_SIMILARITY:
         return "warn", "; capped at warn: a statement has no subject and the texts are not similar"
     if features["pe_max"] >= ENTAILMENT_VETO:
