@@ -441,6 +441,12 @@ def test_named_variants_on_hostile_text_end_at_once():
     # an "only" after the variant is about the value
     ("Customers on the Basic tier get only 10 GB of storage.", "Customers on the Premium tier get 100 GB of storage.",
      VerdictKind.COEXIST),
+    # a region in the subject's phrase says which of the subject, before the verb (session 38)
+    ("Instances in the eu-west-1 region use gp3 volumes.", "Instances in the us-east-1 region use io2 volumes.",
+     VerdictKind.COEXIST),
+    ("Databases in eu-west-1 must be encrypted.", "Databases in us-east-1 need no encryption.", VerdictKind.COEXIST),
+    ("Instances in the eu-west-1 region use gp3 volumes.", "Instances in the eu-west-1 region use io2 volumes.", None),
+    ("Databases in eu-west-1 must be encrypted.", "Databases in eu-west-1 must not be encrypted.", None),
 ])
 def test_different_variants_of_one_kind_coexist(normalizer_v2, a, b, kind):
     """Per-plan limits and per-region settings are siblings, as environments are: read as one subject
@@ -450,3 +456,17 @@ def test_different_variants_of_one_kind_coexist(normalizer_v2, a, b, kind):
         assert v.kind is not VerdictKind.COEXIST, v
     else:
         assert v.kind is kind, v
+
+
+@pytest.mark.parametrize("text, value, region", [
+    ("Instances in the eu-west-1 region use gp3 volumes.", None, "eu-west-1"),
+    ("Databases in eu-west-1 must be encrypted.", None, "eu-west-1"),
+    ("Backups are stored in the eu-west-1 region.", "eu-west-1", None),     # after the verb: what is said
+    ("eu-west-1 is the primary region.", "eu-west-1", None),                # the region is the subject
+])
+def test_a_region_in_the_subject_phrase_is_a_variant_not_the_value(normalizer_v2, text, value, region):
+    """Read as the value, "Instances in the eu-west-1 region use gp3 volumes." / "… us-east-1 … io2
+    …" was one subject with two values, a HIGH value conflict."""
+    n = norm(normalizer_v2, text)
+    assert n.value == value
+    assert (("region", region) in n.variants) if region else not any(k == "region" for k, _ in n.variants)

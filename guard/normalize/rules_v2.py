@@ -258,16 +258,22 @@ class RuleNormalizerV2(RuleNormalizer):
                 for doc, (main, quals), (text, s, w) in zip(docs, prepared, items)]
 
     def _read(self, doc, main: str, quals, text: str, s: Scope, w: Window) -> Norm:
-        norm = self._norm(_hyphenated_as_modifiers(_merge_hyphenated(doc)), main, 0, s, w)
+        doc = _hyphenated_as_modifiers(_merge_hyphenated(doc))
+        norm = self._norm(doc, main, 0, s, w)
         norm = _date_over_product_version(norm)
+        region = None
+        if norm.value_kind == "region":
+            norm, region = _region_of_the_subject(norm, self.parsed(doc, list(self._values(main)), 0))
         if norm.subject_kind is SubjectKind.FUZZY and norm.subject and norm.value \
                 and norm.subject in norm.value.lower():
             norm = replace(norm, subject_kind=SubjectKind.PRESENT)   # "one approving review is …": counted thing
         if norm.object is StateVerb.REQUIRE and norm.modality is Modality.MUST_NOT:
             norm = replace(norm, modality=Modality.MAY_NOT)   # "never need(s) X": X is not required
+        variants = text_variants(text, norm)
+        if region is not None and ("region", region) not in variants:
+            variants += (("region", region),)
         return replace(norm, attribute=self._attribute(doc, main, norm), qualifiers=quals,
-                       text_scope=text_scope(text),
-                       variants=text_variants(text, norm))
+                       text_scope=text_scope(text), variants=variants)
 
     def _attribute(self, doc, text: str, norm: Norm) -> str | None:
         values = [v for v in self._values(text)]
@@ -330,6 +336,21 @@ def _governing_verb(doc, char: int):
             break
         tok, seen = tok.head, seen + 1
     return None
+
+
+def _region_of_the_subject(norm: Norm, parsed) -> tuple[Norm, str | None]:
+    """"Instances in the eu-west-1 region use gp3 volumes" says what instances of one region use: a
+    region named before the statement's verb (the pivot the norm was read at), beside a subject that is not the region itself,
+    says which of its subject the statement is about (a region variant: the second item returned),
+    not its value. Read as the value, two such statements about two regions were one subject with
+    two values ("'instance' is eu-west-1 … us-east-1": HIGH)."""
+    if not norm.value or not norm.subject or norm.value.lower() in norm.subject.lower() \
+            or parsed.pivot is None or parsed.imperative:
+        return norm, None
+    at = parsed.doc.text.lower().find(norm.value.lower())
+    if at < 0 or at >= parsed.doc[parsed.pivot].idx:
+        return norm, None
+    return replace(norm, value=None, value_kind=None, bound=None), norm.value.lower()
 
 
 def _date_over_product_version(norm: Norm) -> Norm:
