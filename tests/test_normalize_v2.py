@@ -447,6 +447,9 @@ def test_named_variants_on_hostile_text_end_at_once():
     ("Databases in eu-west-1 must be encrypted.", "Databases in us-east-1 need no encryption.", VerdictKind.COEXIST),
     ("Instances in the eu-west-1 region use gp3 volumes.", "Instances in the eu-west-1 region use io2 volumes.", None),
     ("Databases in eu-west-1 must be encrypted.", "Databases in eu-west-1 must not be encrypted.", None),
+    ("The v1 endpoint returns XML.", "The v2 endpoint returns JSON.", VerdictKind.COEXIST),
+    ("The v1 endpoint returns XML.", "The v1 endpoint returns JSON.", None),
+    ("Clients must use v2.", "Clients must use v1.", None),                   # the version is what is said
 ])
 def test_different_variants_of_one_kind_coexist(normalizer_v2, a, b, kind):
     """Per-plan limits and per-region settings are siblings, as environments are: read as one subject
@@ -470,3 +473,15 @@ def test_a_region_in_the_subject_phrase_is_a_variant_not_the_value(normalizer_v2
     n = norm(normalizer_v2, text)
     assert n.value == value
     assert (("region", region) in n.variants) if region else not any(k == "region" for k, _ in n.variants)
+
+
+@pytest.mark.parametrize("text, value, variant", [
+    ("The v1 endpoint returns XML.", None, ("endpoint version", "1")),
+    ("v2 clients must send a token.", None, ("client version", "2")),
+    ("Calling GET /v1/coupons/{id}/redeem marks the coupon as redeemed.", "v1", None),   # inside a path
+    ("On gateway v10 the bot doesn't need to list intents.", "v10", None),            # not the subject's noun
+])
+def test_a_bare_version_before_the_subjects_noun_is_a_variant(normalizer_v2, text, value, variant):
+    n = norm(normalizer_v2, text)
+    assert n.value == value
+    assert (variant in n.variants) if variant else not any(k.endswith("version") for k, _ in n.variants)

@@ -261,17 +261,17 @@ class RuleNormalizerV2(RuleNormalizer):
         doc = _hyphenated_as_modifiers(_merge_hyphenated(doc))
         norm = self._norm(doc, main, 0, s, w)
         norm = _date_over_product_version(norm)
-        region = None
-        if norm.value_kind == "region":
-            norm, region = _region_of_the_subject(norm, self.parsed(doc, list(self._values(main)), 0))
+        variant = None
+        if norm.value_kind == "region" or norm.value_kind == "version" and _BARE_VERSION.fullmatch(norm.value or ""):
+            norm, variant = _variant_of_the_subject(norm, self.parsed(doc, list(self._values(main)), 0))
         if norm.subject_kind is SubjectKind.FUZZY and norm.subject and norm.value \
                 and norm.subject in norm.value.lower():
             norm = replace(norm, subject_kind=SubjectKind.PRESENT)   # "one approving review is …": counted thing
         if norm.object is StateVerb.REQUIRE and norm.modality is Modality.MUST_NOT:
             norm = replace(norm, modality=Modality.MAY_NOT)   # "never need(s) X": X is not required
         variants = text_variants(text, norm)
-        if region is not None and ("region", region) not in variants:
-            variants += (("region", region),)
+        if variant is not None and variant not in variants:
+            variants += (variant,)
         return replace(norm, attribute=self._attribute(doc, main, norm), qualifiers=quals,
                        text_scope=text_scope(text), variants=variants)
 
@@ -338,19 +338,31 @@ def _governing_verb(doc, char: int):
     return None
 
 
-def _region_of_the_subject(norm: Norm, parsed) -> tuple[Norm, str | None]:
-    """"Instances in the eu-west-1 region use gp3 volumes" says what instances of one region use: a
-    region named before the statement's verb (the pivot the norm was read at), beside a subject that is not the region itself,
-    says which of its subject the statement is about (a region variant: the second item returned),
-    not its value. Read as the value, two such statements about two regions were one subject with
-    two values ("'instance' is eu-west-1 … us-east-1": HIGH)."""
+_BARE_VERSION = re.compile(r"v\d+(?:\.\d+)*", re.IGNORECASE)
+
+
+def _variant_of_the_subject(norm: Norm, parsed) -> tuple[Norm, tuple[str, str] | None]:
+    """"Instances in the eu-west-1 region use gp3 volumes" says what instances of one region use, and
+    "The v1 endpoint returns XML." what one version of the endpoint returns: a region or a bare
+    version named before the statement's verb (the pivot the norm was read at), beside a subject
+    that is not that name itself, says which of its subject the statement is about — a variant (the
+    second item returned) — not its value. Read as the value, two such statements about two regions
+    were one subject with two values ("'instance' is eu-west-1 … us-east-1": HIGH)."""
     if not norm.value or not norm.subject or norm.value.lower() in norm.subject.lower() \
             or parsed.pivot is None or parsed.imperative:
         return norm, None
-    at = parsed.doc.text.lower().find(norm.value.lower())
-    if at < 0 or at >= parsed.doc[parsed.pivot].idx:
+    before = parsed.doc.text[:parsed.doc[parsed.pivot].idx]
+    if norm.value.lower() not in before.lower():
         return norm, None
-    return replace(norm, value=None, value_kind=None, bound=None), norm.value.lower()
+    if norm.value_kind == "region":
+        return replace(norm, value=None, value_kind=None, bound=None), ("region", norm.value.lower())
+    # a bare version counts only right before the subject's own noun ("the v1 endpoint", "v2 clients"),
+    # not inside a path ("/v1/coupons") or before another word ("On gateway v10 the bot")
+    head = norm.subject.split()[-1]
+    m = re.search(r"(?<![\w/.-])" + re.escape(norm.value) + r"\s+([A-Za-z][\w-]*)", before, re.IGNORECASE)
+    if m is None or m.group(1).lower() not in (head, head + "s", head + "es"):
+        return norm, None
+    return replace(norm, value=None, value_kind=None, bound=None), (f"{head} version", norm.value.lower().lstrip("v"))
 
 
 def _date_over_product_version(norm: Norm) -> Norm:
