@@ -358,7 +358,9 @@ def _variant_of_the_subject(norm: Norm, parsed) -> tuple[Norm, tuple[str, str] |
         return replace(norm, value=None, value_kind=None, bound=None), ("region", norm.value.lower())
     # a bare version counts only right before the subject's own noun ("the v1 endpoint", "v2 clients"),
     # not inside a path ("/v1/coupons") or before another word ("On gateway v10 the bot")
-    head = norm.subject.split()[-1]
+    head = (norm.subject.split() or [""])[-1]
+    if not head:
+        return norm, None
     m = re.search(r"(?<![\w/.-])" + re.escape(norm.value) + r"\s+([A-Za-z][\w-]*)", before, re.IGNORECASE)
     if m is None or m.group(1).lower() not in (head, head + "s", head + "es"):
         return norm, None
