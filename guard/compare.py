@@ -322,7 +322,19 @@ def _comparable(va: tuple, vb: tuple) -> bool:
 def _values_differ(va: tuple, vb: tuple) -> bool:
     if va[2] is not None and vb[2] is not None:
         return bounds_conflict(va[2], vb[2])
+    if va[0] == vb[0] == "name":
+        # a noun read as the value, once singular and once plural, is one value: "must log every
+        # failed login" / "must not log failed logins" deny the same thing
+        return _singular(_canon(va[1])) != _singular(_canon(vb[1]))
     return _canon(va[1]) != _canon(vb[1])
+
+
+def _singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
 
 
 def _canon(v: str | None) -> str:

@@ -158,3 +158,17 @@ def test_a_claim_said_twice_is_consistent_with_itself_unless_scopes_are_disjoint
         assert v.kind is VerdictKind.CONSISTENT and v.confidence is Confidence.HIGH, text
     v = verdict(normalizer, "Debug logging is enabled.", "Debug logging is enabled.", {"env": "dev"}, {"env": "prod"})
     assert v.kind is VerdictKind.COEXIST
+
+
+@pytest.mark.parametrize("a, b", [
+    ("The auth service must log every failed login.", "The auth service must not log failed logins."),
+    ("The billing job must notify the finance team.", "The billing job must not notify finance teams."),
+])
+def test_a_negation_of_the_same_noun_in_the_plural_is_an_opposition(normalizer_v2, a, b):
+    """"login" / "logins" were two values, so the negation read as one "of a different value" and
+    the pair was clean (HIGH): the plural of the value names the same thing."""
+    v = verdict(normalizer_v2, a, b)
+    assert v.kind is VerdictKind.CONTRADICTION, v
+    # a negation of another thing stays what it was
+    v = verdict(normalizer_v2, "The cache listens on port 6379.", "The cache does not listen on port 6380.")
+    assert v.kind is VerdictKind.CONSISTENT and "different value" in v.reason
