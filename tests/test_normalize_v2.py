@@ -485,3 +485,28 @@ def test_a_bare_version_before_the_subjects_noun_is_a_variant(normalizer_v2, tex
     n = norm(normalizer_v2, text)
     assert n.value == value
     assert (variant in n.variants) if variant else not any(k.endswith("version") for k, _ in n.variants)
+
+
+def test_how_often_in_one_word_is_a_period_of_its_own():
+    """"Log files are rotated daily." / "… weekly." had no value, so structure could not see the
+    conflict and the gate let it through (clean). A one-word frequency is a period in its own unit
+    family: never compared with a duration, and never chosen over a more exact value."""
+    assert bound("Log files are rotated daily.") == Bound("eq", 86400.0, "period")
+    assert bound("Restore drills run quarterly.").number == 90 * 86400
+    assert bounds_conflict(bound("Log files are rotated daily."), bound("Log files are rotated weekly."))
+    assert not bounds_conflict(bound("Backups run nightly."), bound("Backups run daily."))
+    assert [v.kind for v in extract_typed_values("Logs rotate daily and are retained for 30 days.")] == ["frequency", "number"]
+    for text in ("The daily standup is at 9:30.", "We hold a weekly review.", "Every monthly report is archived."):
+        assert not [v for v in extract_typed_values(text) if v.kind == "frequency"], text
+
+
+def test_a_frequency_is_the_value_only_when_nothing_more_exact_is_said(normalizer_v2):
+    assert norm(normalizer_v2, "Log files are rotated daily.").value == "daily"
+    assert norm(normalizer_v2, "Backups run nightly at 02:00 UTC.").value == "02:00 UTC"
+    assert norm(normalizer_v2, "Logs rotate daily and are retained for 30 days.").value == "30 days"
+    v = verdict(normalizer_v2, "Log files are rotated daily.", "Log files are rotated weekly.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v
+    v = verdict(normalizer_v2, "Backups run nightly at 02:00 UTC.", "Backups run nightly at 04:00 UTC.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT and "02:00" in v.reason, v
+    v = verdict(normalizer_v2, "Logs rotate daily.", "Logs are retained for 30 days.")
+    assert v.kind is not VerdictKind.VALUE_CONFLICT, v

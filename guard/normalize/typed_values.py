@@ -52,6 +52,15 @@ _CLOCK_PREP = r"(?P<prep>\b(?:at|until|till|" + "|".join(sorted(_CLOCK_LE + _CLO
 _TZ = r"(?:\s*(?P<tz>(?-i:UTC|GMT|Z|[A-Z]{1,4}T))\b)?"
 
 
+# how often, said in one word ("Logs rotate daily." / "… weekly."): a period in seconds, in a unit family
+# of its own ("period"), so it is never compared with a duration ("retained for 30 days"). Only as an
+# adverb: before the clause ends or a preposition, not after a determiner ("the daily standup")
+_FREQUENCIES = {"hourly": 3600, "daily": 86400, "nightly": 86400, "weekly": 604800, "fortnightly": 1209600,
+                "biweekly": 1209600, "monthly": 2592000, "quarterly": 7776000, "yearly": 31536000,
+                "annually": 31536000}
+_NOT_AFTER = "".join(rf"(?<!\b{w} )" for w in ("the", "a", "an", "our", "its", "their", "your", "this", "that", "every", "each"))
+_ADVERB_END = r"(?=\s*(?:[.,;:)]|$|\s+(?:at|on|in|from|and|or|by|before|after|during|unless|until|except|to|for|with)\b))"
+
 TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("date", Guarded(_prep("on"), r"(?P<val>\d{4}-\d{2}-\d{2})\b", re.I)),
     ("date", Guarded(_prep("on"), r"(?P<val>(?:" + _MONTH_RE + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})\b", re.I)),
@@ -71,6 +80,7 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("clock", Guarded(_CLOCK_PREP, r"(?<![\d:.])(?P<val>(?P<h>1[0-2]|0?[1-9])\s*(?P<ampm>[ap]\.m\.|[ap]m\b)" + _TZ + ")",
                       re.IGNORECASE)),
     ("clock", Guarded(_CLOCK_PREP, r"(?P<val>\b(?P<word>noon|midnight)\b" + _TZ + ")", re.IGNORECASE)),
+    ("frequency", Guarded("", _NOT_AFTER + r"\b(?P<val>" + "|".join(_FREQUENCIES) + r")\b" + _ADVERB_END, re.IGNORECASE)),
 ]
 
 
@@ -134,6 +144,8 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         return Bound(_op(m), _number(g["num"]), "count")
     if kind == "clock":
         return _clock(g)
+    if kind == "frequency":
+        return Bound("eq", float(_FREQUENCIES[g["val"].lower()]), "period")
     return None
 
 
