@@ -510,3 +510,26 @@ def test_a_frequency_is_the_value_only_when_nothing_more_exact_is_said(normalize
     assert v.kind is VerdictKind.VALUE_CONFLICT and "02:00" in v.reason, v
     v = verdict(normalizer_v2, "Logs rotate daily.", "Logs are retained for 30 days.")
     assert v.kind is not VerdictKind.VALUE_CONFLICT, v
+
+
+@pytest.mark.parametrize("text, value, attribute", [
+    ("The frontend is built with React 18.", "React 18", "react version"),
+    ("The frontend must meet WCAG 2.1 AA.", "WCAG 2.1", "wcag version"),
+    ("Our clusters run MySQL 8.4.", "MySQL 8.4", "mysql version"),
+    ("Java JDK 17+ is required.", "17", None),                             # a bound keeps its number
+    ("Shard 4 holds 200 GB.", "200 GB", None),                             # a numbered name, first word
+    ("The web repo has a scheduled release merge on December 28.", "28", None),   # a month is no product
+])
+def test_a_number_right_after_a_name_is_that_names_version(normalizer_v2, text, value, attribute):
+    n = norm(normalizer_v2, text)
+    assert n.value == value
+    if attribute:
+        assert n.attribute == attribute and n.value_kind == "version"
+
+
+def test_two_products_numbers_are_not_one_subjects_two_values(normalizer_v2):
+    """"'frontend' is 18 in one claim and 2.1 in the other" was a HIGH value conflict."""
+    v = verdict(normalizer_v2, "The frontend is built with React 18.", "The frontend must meet WCAG 2.1 AA.")
+    assert v.kind is not VerdictKind.VALUE_CONFLICT, v
+    v = verdict(normalizer_v2, "The frontend is built with React 18.", "The frontend is built with React 17.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v

@@ -17,6 +17,7 @@ file; norms of v1 do not change.
 """
 from __future__ import annotations
 
+import calendar
 import re
 from dataclasses import replace
 from functools import lru_cache
@@ -260,7 +261,7 @@ class RuleNormalizerV2(RuleNormalizer):
     def _read(self, doc, main: str, quals, text: str, s: Scope, w: Window) -> Norm:
         doc = _hyphenated_as_modifiers(_merge_hyphenated(doc))
         norm = self._norm(doc, main, 0, s, w)
-        norm = _date_over_product_version(norm)
+        norm = _date_over_product_version(_number_of_a_product(norm, main))
         variant = None
         if norm.value_kind == "region" or norm.value_kind == "version" and _BARE_VERSION.fullmatch(norm.value or ""):
             norm, variant = _variant_of_the_subject(norm, self.parsed(doc, list(self._values(main)), 0))
@@ -282,6 +283,9 @@ class RuleNormalizerV2(RuleNormalizer):
                             (primary.start - 1, primary.end + 1) if primary else None)
         if ident:
             return ident
+        if norm.value_kind == "version" and norm.value and not any(v.text == norm.value for v in values):
+            # a product's number made its version (``_number_of_a_product``): "React 18" is the react version
+            return re.sub(r"[\d.+\s]+$", "", norm.value).strip().lower() + " version"
         if primary is None:
             return None
         if primary.kind == "port":
@@ -365,6 +369,25 @@ def _variant_of_the_subject(norm: Norm, parsed) -> tuple[Norm, tuple[str, str] |
     if m is None or m.group(1).lower() not in (head, head + "s", head + "es"):
         return norm, None
     return replace(norm, value=None, value_kind=None, bound=None), (f"{head} version", norm.value.lower().lstrip("v"))
+
+
+_NOT_PRODUCTS = frozenset(m.lower() for m in (*calendar.month_name[1:], *calendar.month_abbr[1:], *calendar.day_name,
+                                               "Sept", "The", "A", "An", "Our", "All", "Only", "Each", "Every"))
+
+
+def _number_of_a_product(norm: Norm, text: str) -> Norm:
+    """"The frontend is built with React 18." / "… must meet WCAG 2.1 AA.": a bare number right after a
+    capitalised name is that name's version. Read as a number alone ("18", "2.1") the two were one
+    subject's two values, a HIGH value conflict; as "React 18" and "WCAG 2.1" they are two products'
+    versions and are not compared, while "React 18" / "React 17" still are. Not a month or a day
+    ("December 28"), and not the text's first word (a numbered name, "Shard 4 …")."""
+    if norm.value_kind != "number" or norm.bound is None or norm.bound.unit or not norm.value \
+            or not re.fullmatch(r"\d+(?:\.\d+)*", norm.value):
+        return norm
+    m = re.search(r"(?<![\w.-])([A-Z][A-Za-z]*[A-Za-z])\s+" + re.escape(norm.value) + r"(?![\w%+-]|\.\d)", text)
+    if m is None or m.start() == len(text) - len(text.lstrip(" \"'([")) or m.group(1).lower() in _NOT_PRODUCTS:
+        return norm
+    return replace(norm, value=f"{m.group(1)} {norm.value}", value_kind="version", bound=None)
 
 
 def _date_over_product_version(norm: Norm) -> Norm:
