@@ -442,6 +442,8 @@ def test_a_stated_value_and_a_rule_about_another_aspect_of_one_subject_cannot_bl
     region, auth = norm("The auth-db-0 is deployed in eu-central-1."), norm("The auth-db-0 must call internal APIs without authentication.")
     assert different_aspects(port, share) and different_aspects(share, port)
     assert different_aspects(region, auth)
+    nightly = norm("The staging database is backed up nightly.")       # how often: the backup frequency
+    assert different_aspects(nightly, norm("The staging database must not contain production data."))
     v = Verdict(VerdictKind.CONSISTENT, Confidence.MED, "same subject, same stance")
     f = {"text_similarity": 0.6, "pe_max": 0.05}
     tier, why = veto("block", v, f, (port, share))

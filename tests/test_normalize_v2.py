@@ -533,3 +533,11 @@ def test_two_products_numbers_are_not_one_subjects_two_values(normalizer_v2):
     assert v.kind is not VerdictKind.VALUE_CONFLICT, v
     v = verdict(normalizer_v2, "The frontend is built with React 18.", "The frontend is built with React 17.")
     assert v.kind is VerdictKind.VALUE_CONFLICT, v
+
+
+def test_how_often_is_an_attribute_of_its_action(normalizer_v2):
+    assert norm(normalizer_v2, "Log files are rotated daily.").attribute == "rotate frequency"
+    v = verdict(normalizer_v2, "Logs are rotated daily.", "Logs are archived weekly.")
+    assert v.kind is not VerdictKind.VALUE_CONFLICT, v          # two actions' schedules
+    v = verdict(normalizer_v2, "Logs are rotated daily.", "Logs are rotated weekly.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v

@@ -303,9 +303,12 @@ class RuleNormalizerV2(RuleNormalizer):
             return "date"
         unit = primary.bound.unit if primary.bound else ""
         before = [t for t in doc if t.idx + len(t) <= primary.start]
-        if unit == "count":
+        if unit in ("count", "period"):
+            # how many times or how often an action happens is an attribute of the action: "retry
+            # count", "rotate frequency" ("Logs are rotated daily." / "… archived weekly." are two)
+            noun = "count" if unit == "count" else "frequency"
             verb = _governing_verb(doc, primary.start)
-            return f"{verb.lemma_.lower()} count" if verb is not None else "count"
+            return f"{verb.lemma_.lower()} {noun}" if verb is not None else noun
         after = [t for t in doc if t.idx >= primary.end]
         if len(after) >= 2 and after[0].lower_ == "of" and after[1].pos_ in ("NOUN", "PROPN", "ADJ"):
             phrase = [t for t in after[1:4] if t.pos_ in ("NOUN", "PROPN", "ADJ")]
