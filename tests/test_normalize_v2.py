@@ -541,3 +541,11 @@ def test_how_often_is_an_attribute_of_its_action(normalizer_v2):
     assert v.kind is not VerdictKind.VALUE_CONFLICT, v          # two actions' schedules
     v = verdict(normalizer_v2, "Logs are rotated daily.", "Logs are rotated weekly.")
     assert v.kind is VerdictKind.VALUE_CONFLICT, v
+
+
+def test_business_working_and_calendar_days_are_days():
+    """"within 2 business days" was read as "within 2", a bare number compared with any other."""
+    assert bound("Tickets are answered within 2 business days.") == Bound("le", 2 * 86400.0, "time")
+    assert bound("Refunds take five working days.") == Bound("eq", 5 * 86400.0, "time")
+    assert bound("A fit note is needed after more than 7 calendar days.") == Bound("ge", 7 * 86400.0, "time")
+    assert bounds_conflict(bound("Tickets are answered within 4 hours."), bound("Tickets are answered within 2 business days."))

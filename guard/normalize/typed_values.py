@@ -74,6 +74,9 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("rate", Guarded(_OP, r"(?P<val>" + _NUM + r"\s?(?P<thing>[a-z]+(?:\s[a-z]+)?)?" + _PER +
                      r"(?P<per>" + _PERIOD_RE + r")\b)", re.I)),
     ("count", Guarded(_OP, r"(?P<val>" + _NUM + r"\s+times)\b", re.I)),
+    # "2 business days", "5 working days", "7 calendar days": days (a business day counted as a day),
+    # not a bare "2" that v1's selectors read without its unit
+    ("days", Guarded(_OP, r"(?P<val>" + _NUM + r"\s+(?:business|working|calendar|work)\s+days?)\b", re.I)),
     # times of day: "02:00 UTC" = "2am UTC", "14:00" = "2 p.m." (a ratio "3:1" and "10:30:15" are not)
     ("clock", Guarded(_CLOCK_PREP, r"(?<![\d:.])(?P<val>(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)(?![\d:])"
                       r"(?:\s*(?P<ampm>[ap]\.?m\.?)(?![a-z]))?" + _TZ + ")", re.IGNORECASE)),
@@ -142,6 +145,8 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         return Bound(_op(m), _number(g["num"]) / _PERIOD[g["per"].lower()], f"{fam}/time")
     if kind == "count":
         return Bound(_op(m), _number(g["num"]), "count")
+    if kind == "days":
+        return Bound(_op(m), _number(g["num"]) * 86400, "time")
     if kind == "clock":
         return _clock(g)
     if kind == "frequency":
@@ -180,7 +185,7 @@ def extract_typed_values(text: str) -> list[Value]:
             b = typed_bound(kind, m)
             if b is None:
                 continue
-            found.append(Value("number" if kind in ("money", "size", "rate", "count") else kind,
+            found.append(Value("number" if kind in ("money", "size", "rate", "count", "days") else kind,
                                m.group("val").strip(), s, e, b))
             taken.append((m.start(), m.end()))
     found += extract_values(text, taken)
