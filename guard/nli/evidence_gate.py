@@ -36,13 +36,16 @@ def _quantity(n: Norm) -> tuple:
     return (n.value_kind, n.bound.unit if n.bound is not None else None)
 
 
+def _one_subject(a: Norm, b: Norm) -> bool:
+    return subject_match(a.subject, b.subject, a.theme, b.theme) in (SubjectMatch.SAME, SubjectMatch.NEAR)
+
+
 def different_quantities(a: Norm, b: Norm) -> bool:
     """One subject, a value in each statement, and the two values of different kinds ("runs 6
     replicas" / "uses Python 3.12"; "is deployed in us-east-1" / "requires TLS 1.3"), or of one kind
     with each statement naming its own setting ("uses Python 3.11" / "requires TLS 1.3": the python
     version and the tls version): two facts about one thing, not two answers to one question."""
-    if not (a.value and b.value) or \
-            subject_match(a.subject, b.subject, a.theme, b.theme) not in (SubjectMatch.SAME, SubjectMatch.NEAR):
+    if not (a.value and b.value) or not _one_subject(a, b):
         return False
     return _quantity(a) != _quantity(b) or different_settings(a, b)
 
@@ -90,9 +93,7 @@ def different_aspects(a: Norm, b: Norm) -> bool:
     On real prose the test is rare (claims_train: 3 contradictions and 6 compatible pairs, none of
     them blocked on grouped CV), since real contradictions of a stated value restate it or its
     attribute."""
-    if subject_match(a.subject, b.subject, a.theme, b.theme) not in (SubjectMatch.SAME, SubjectMatch.NEAR):
-        return False
-    return _states_other_aspect(a, b) or _states_other_aspect(b, a)
+    return _one_subject(a, b) and (_states_other_aspect(a, b) or _states_other_aspect(b, a))
 
 
 def veto(tier: str, verdict: Verdict, features: dict, norms: tuple[Norm, Norm] | None = None,

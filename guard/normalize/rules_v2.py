@@ -285,14 +285,13 @@ class RuleNormalizerV2(RuleNormalizer):
             return ident
         if norm.value_kind == "version" and norm.value and not any(v.text == norm.value for v in values):
             # a product's number made its version (``_number_of_a_product``): "React 18" is the react version
-            return re.sub(r"[\d.+\s]+$", "", norm.value).strip().lower() + " version"
+            return _version_attribute(norm.value)
         if primary is None:
             return None
         if primary.kind == "port":
             return "port"
         if primary.kind == "version":
-            product = re.sub(r"[\d.+\s]+$", "", primary.text).strip().lower()
-            return f"{product} version".strip() if product and product != "v" else "version"
+            return _version_attribute(primary.text)
         if primary.kind == "date":
             if _DEPRECATE.search(text):
                 return "deprecation date"
@@ -321,6 +320,12 @@ class RuleNormalizerV2(RuleNormalizer):
                     and not t.like_num and primary.start - (t.idx + len(t)) < 40:
                 return t.lemma_.lower()
         return unit or primary.kind
+
+
+def _version_attribute(version: str) -> str:
+    """"Python 3.12" is the python version; a version without its product ("3.12", "v2") is a version."""
+    product = re.sub(r"[\d.+\s]+$", "", version).strip().lower()
+    return f"{product} version" if product and product != "v" else "version"
 
 
 def _hyphenated_as_modifiers(doc):
