@@ -23,6 +23,13 @@ EXAMPLES = [
 ]
 
 
+def judged(guard, existing: str, incoming: str):
+    """The guard's judgement of one pair, as a write or a scan would give it."""
+    from guard.claims import Claim
+    [j] = guard.judge_pairs(guard.pair_items([(Claim(text=existing), Claim(text=incoming))]))
+    return j
+
+
 @pytest.fixture(scope="module")
 def default_guard():
     from guard.pipeline import Guard, GuardConfig
@@ -31,8 +38,7 @@ def default_guard():
 
 @pytest.mark.parametrize("existing, incoming, tier", EXAMPLES, ids=[f"example{i}" for i in range(len(EXAMPLES))])
 def test_the_issue_examples_land_on_their_tier(default_guard, existing, incoming, tier):
-    from guard.claims import Claim
-    [j] = default_guard.judge_pairs(default_guard.pair_items([(Claim(text=existing), Claim(text=incoming))]))
+    j = judged(default_guard, existing, incoming)
     assert j.tier.value == tier, j.reason
 
 
@@ -155,8 +161,7 @@ def test_a_value_and_a_rule_about_another_aspect_warn_while_one_aspect_still_blo
     """The claim-tuned model scores the first three p(contradiction) ≈ 1.0 (the short-claim store's
     false blocks: 53 of 2,000 claims before the cap, 4 after); the gate's learned p stays high, so
     the cap, not the model, is what makes them warns."""
-    from guard.claims import Claim
-    [j] = default_guard.judge_pairs(default_guard.pair_items([(Claim(text=existing), Claim(text=incoming))]))
+    j = judged(default_guard, existing, incoming)
     assert j.tier.value == tier, j.reason
     if tier == "warn":
         assert "different aspects" in j.reason
