@@ -255,7 +255,7 @@ def strong_attribute(attr: str | None) -> bool:
     """An attribute read from the text itself (an identifier) or from the value's kind (a port, a
     product's version, a dated event, a count of an action) names the attribute reliably; one
     guessed from a nearby noun does not, so it never keeps two values apart."""
-    return bool(attr) and bool(re.search(r"[_.]|^-|^port$| (version|date|count|frequency)$", attr))
+    return bool(attr) and bool(re.search(r"[_.]|^-|^port$| (version|date|count|frequency|day)$", attr))
 
 
 def _identifier_attribute(n: Norm) -> bool:

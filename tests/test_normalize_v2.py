@@ -549,3 +549,31 @@ def test_business_working_and_calendar_days_are_days():
     assert bound("Refunds take five working days.") == Bound("eq", 5 * 86400.0, "time")
     assert bound("A fit note is needed after more than 7 calendar days.") == Bound("ge", 7 * 86400.0, "time")
     assert bounds_conflict(bound("Tickets are answered within 4 hours."), bound("Tickets are answered within 2 business days."))
+
+
+def test_a_day_of_the_week_is_a_value_of_its_own_kind(normalizer_v2):
+    """"The auth-db-0 must not deploy on Fridays." had no value, so against "The auth-db-0 is
+    deployed in eu-central-1." nothing told the gate that the two speak of different things (the
+    short-claim store's last four false blocks). A weekday after "on"/"every"/"each" (or a deadline's
+    "by"/"until"), in a list after one, or in the plural is a value in a unit family of its own."""
+    assert bound("The auth-db-0 must not deploy on Fridays.") == Bound("eq", 5.0, "weekday")
+    assert bound("Timesheets are due by Monday.") == Bound("le", 1.0, "weekday")
+    assert [v.text for v in extract_typed_values("Standups happen on Monday, Wednesday and Friday.")] == \
+        ["Monday", "Wednesday", "Friday"]
+    for text in ("Black Friday sales start early.", "Support runs Monday to Friday.", "Good Friday is a holiday."):
+        assert not [v for v in extract_typed_values(text) if v.kind == "weekday"], text
+    assert norm(normalizer_v2, "The auth-db-0 must not deploy on Fridays.").attribute == "deploy day"
+    assert norm(normalizer_v2, "Backups run on Sundays at 02:00 UTC.").value == "02:00 UTC"   # the more exact value
+    v = verdict(normalizer_v2, "Standups are on Mondays.", "Standups are on Tuesdays.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v
+    v = verdict(normalizer_v2, "Deploys are not allowed on Fridays.", "Deploys are allowed on Fridays.")
+    assert v.kind is VerdictKind.CONTRADICTION, v
+
+
+def test_a_region_and_a_day_are_two_facts_about_one_subject(normalizer_v2):
+    from guard.nli.evidence_gate import different_quantities
+    a = norm(normalizer_v2, "The auth-db-0 is deployed in eu-central-1.")
+    b = norm(normalizer_v2, "The auth-db-0 must not deploy on Fridays.")
+    assert different_quantities(a, b)
+    v = verdict(normalizer_v2, "The auth-db-0 is deployed in eu-central-1.", "The auth-db-0 must not deploy on Fridays.")
+    assert v.kind not in (VerdictKind.VALUE_CONFLICT, VerdictKind.CONTRADICTION), v

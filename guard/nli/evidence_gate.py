@@ -62,7 +62,8 @@ def _words(terms) -> set[str]:
 
 # what the normalizer falls back to when no word names a value's attribute: a unit family or a value
 # kind that says what the value is, not what it is of ("90 days": time; "100%": percent)
-_GENERIC_ATTRIBUTES = frozenset({"number", "count", "date", "literal", "name", "clock", "time", "percent", "frequency"})
+_GENERIC_ATTRIBUTES = frozenset({"number", "count", "date", "literal", "name", "clock", "time", "percent", "frequency",
+                                 "day"})
 
 
 def _named_attribute(n: Norm) -> bool:

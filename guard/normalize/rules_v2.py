@@ -302,10 +302,11 @@ class RuleNormalizerV2(RuleNormalizer):
             return "date"
         unit = primary.bound.unit if primary.bound else ""
         before = [t for t in doc if t.idx + len(t) <= primary.start]
-        if unit in ("count", "period"):
-            # how many times or how often an action happens is an attribute of the action: "retry
-            # count", "rotate frequency" ("Logs are rotated daily." / "… archived weekly." are two)
-            noun = "count" if unit == "count" else "frequency"
+        if unit in ("count", "period", "weekday"):
+            # how many times, how often or on which day an action happens is an attribute of the
+            # action: "retry count", "rotate frequency", "deploy day" ("Logs are rotated daily." /
+            # "… archived weekly." are two)
+            noun = {"count": "count", "period": "frequency", "weekday": "day"}[unit]
             verb = _governing_verb(doc, primary.start)
             return f"{verb.lemma_.lower()} {noun}" if verb is not None else noun
         after = [t for t in doc if t.idx >= primary.end]

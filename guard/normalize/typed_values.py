@@ -4,7 +4,8 @@ Why: two claims about one attribute are only comparable when their values are in
 "5 days" and "120 hours", "$250/week" and "$250 per week", "10 MiB" and "10485760 bytes",
 "6000 requests per minute" and "100 per second", "2025-04-30" and "April 30, 2025". Each value
 becomes a ``Bound`` whose unit is a family ("time", "bytes", "usd/time", "requests/time", "date",
-"count", "percent", "clock": minutes after midnight) and whose number is in the family's base unit,
+"count", "percent", "clock": minutes after midnight, "period": how often, "weekday": Monday 1 … Sunday
+7) and whose number is in the family's base unit,
 so bounds compare across spellings ("02:00 UTC" = "2am UTC", "14:00" = "2 p.m."). Dates are ``yyyymmdd`` numbers; a month-only date has day 00 and compares at month
 precision (see ``compare.bounds_conflict``).
 
@@ -61,6 +62,15 @@ _FREQUENCIES = {"hourly": 3600, "daily": 86400, "nightly": 86400, "weekly": 6048
 _NOT_AFTER = "".join(rf"(?<!\b{w} )" for w in ("the", "a", "an", "our", "its", "their", "your", "this", "that", "every", "each"))
 _ADVERB_END = r"(?=\s*(?:[.,;:)]|$|\s+(?:at|on|in|from|and|or|by|before|after|during|unless|until|except|to|for|with)\b))"
 
+# which day of the week ("must not deploy on Fridays", "releases go out every Tuesday"): a value of
+# its own kind, so "is deployed in eu-central-1" / "must not deploy on Fridays" are two values of
+# different kinds about one subject (two facts), and "standups are on Mondays" / "… on Tuesdays" two
+# answers to one question. Only after "on", "every", "each" or "until"/"by" a day, or as a plural
+# ("Fridays are meeting-free"), so a name ("Black Friday", "Good Friday", "Man Friday") is not a day.
+_WEEKDAYS = {d.lower(): i + 1 for i, d in enumerate(calendar.day_name)}
+_WEEKDAY_RE = "|".join(_WEEKDAYS)
+_WEEKDAY_VAL = r"(?P<val>(?:" + _WEEKDAY_RE + r")s?)\b"
+
 TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("date", Guarded(_prep("on"), r"(?P<val>\d{4}-\d{2}-\d{2})\b", re.I)),
     ("date", Guarded(_prep("on"), r"(?P<val>(?:" + _MONTH_RE + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})\b", re.I)),
@@ -83,6 +93,10 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("clock", Guarded(_CLOCK_PREP, r"(?<![\d:.])(?P<val>(?P<h>1[0-2]|0?[1-9])\s*(?P<ampm>[ap]\.m\.|[ap]m\b)" + _TZ + ")",
                       re.IGNORECASE)),
     ("clock", Guarded(_CLOCK_PREP, r"(?P<val>\b(?P<word>noon|midnight)\b" + _TZ + ")", re.IGNORECASE)),
+    ("weekday", Guarded(r"(?P<prep>\b(?:on|every|each|until|by|before|after)\s+)", _WEEKDAY_VAL, re.IGNORECASE)),
+    ("weekday", Guarded("", r"(?:(?<=day and )|(?<=day, )|(?<=day or )|(?<=days and )|(?<=days, )|(?<=days or ))"
+                        + _WEEKDAY_VAL, re.IGNORECASE)),
+    ("weekday", Guarded("", r"(?<!black )(?<!good )(?<!cyber )\b(?P<val>(?:" + _WEEKDAY_RE + r")s)\b", re.IGNORECASE)),
     ("frequency", Guarded("", _NOT_AFTER + r"\b(?P<val>" + "|".join(_FREQUENCIES) + r")\b" + _ADVERB_END, re.IGNORECASE)),
 ]
 
@@ -149,6 +163,10 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         return Bound(_op(m), _number(g["num"]) * 86400, "time")
     if kind == "clock":
         return _clock(g)
+    if kind == "weekday":
+        prep = (g.get("prep") or "").strip().lower()
+        op = "le" if prep in ("until", "by", "before") else "ge" if prep == "after" else "eq"
+        return Bound(op, float(_WEEKDAYS[g["val"].lower().removesuffix("s")]), "weekday")
     if kind == "frequency":
         return Bound("eq", float(_FREQUENCIES[g["val"].lower()]), "period")
     return None
