@@ -153,6 +153,11 @@ def _grounded(value: str | None, text: str) -> bool:
     return bool(value) and value.lower() in text.lower()
 
 
+def value_quantity(n: Norm) -> tuple:
+    """What kind of quantity a statement's value is: its kind and its unit family."""
+    return n.value_kind, n.bound.unit if n.bound is not None else None
+
+
 def _value_pair(a: Norm, b: Norm) -> tuple[tuple, tuple] | None:
     """The two values to compare: the primaries if they are of one kind, else the first pair of
     one kind among all mentions ("expire after 15 minutes (`15m`)" vs "valid for one hour")."""
@@ -501,6 +506,11 @@ class StructuralComparator:
             if related:
                 return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "possible opposition on related subjects", ev)
             vp = _value_pair(a, b)
+            if vp is None and a.value and b.value and value_quantity(a) != value_quantity(b):
+                # "The office is closed on Sundays." / "… opens at 8am.": each side's stance holds for
+                # a value of its own kind (a day, a time of day), so the two speak of different aspects
+                return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "opposing modality on values of different kinds",
+                               {**ev, "values": [a.value, b.value]})
             if vp is not None and _values_differ(*vp):
                 # "listens on 6379" / "does not listen on 6380": denying another value opposes nothing
                 return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH, "the negation is of a different value",

@@ -577,3 +577,12 @@ def test_a_region_and_a_day_are_two_facts_about_one_subject(normalizer_v2):
     assert different_quantities(a, b)
     v = verdict(normalizer_v2, "The auth-db-0 is deployed in eu-central-1.", "The auth-db-0 must not deploy on Fridays.")
     assert v.kind not in (VerdictKind.VALUE_CONFLICT, VerdictKind.CONTRADICTION), v
+
+
+def test_opposite_stances_on_values_of_different_kinds_are_undecided(normalizer_v2):
+    """"The office is closed on Sundays." / "… opens at 8am." was a HIGH opposing modality, decided
+    by structure alone: one stance holds for a day, the other for a time of day."""
+    v = verdict(normalizer_v2, "The office is closed on Sundays.", "The office opens at 8am.")
+    assert v.kind is VerdictKind.UNCERTAIN and v.confidence is Confidence.LOW, v
+    v = verdict(normalizer_v2, "The office is closed on Sundays.", "The office is open on Sundays.")
+    assert v.kind is VerdictKind.CONTRADICTION, v

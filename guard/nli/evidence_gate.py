@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from guard.claims import Norm
-from guard.compare import SubjectMatch, Verdict, VerdictKind, different_settings, subject_match
+from guard.compare import SubjectMatch, Verdict, VerdictKind, different_settings, subject_match, value_quantity
 from guard.judge import NLIResult
 from guard.nli.evidence import needs_backward, pair_features, predicate_text, second_direction, vector
 from guard.nli.learned_gate import LearnedGate
@@ -32,10 +32,6 @@ _WORDS = re.compile(r"[a-z0-9_]+")
 ENTAILMENT_VETO = 0.9
 
 
-def _quantity(n: Norm) -> tuple:
-    return (n.value_kind, n.bound.unit if n.bound is not None else None)
-
-
 def _one_subject(a: Norm, b: Norm) -> bool:
     return subject_match(a.subject, b.subject, a.theme, b.theme) in (SubjectMatch.SAME, SubjectMatch.NEAR)
 
@@ -47,7 +43,7 @@ def different_quantities(a: Norm, b: Norm) -> bool:
     version and the tls version): two facts about one thing, not two answers to one question."""
     if not (a.value and b.value) or not _one_subject(a, b):
         return False
-    return _quantity(a) != _quantity(b) or different_settings(a, b)
+    return value_quantity(a) != value_quantity(b) or different_settings(a, b)
 
 
 def _said_terms(n: Norm) -> set[str]:

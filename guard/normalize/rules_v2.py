@@ -308,7 +308,9 @@ class RuleNormalizerV2(RuleNormalizer):
             # "… archived weekly." are two)
             noun = {"count": "count", "period": "frequency", "weekday": "day"}[unit]
             verb = _governing_verb(doc, primary.start)
-            return f"{verb.lemma_.lower()} {noun}" if verb is not None else noun
+            # a copula names no action ("Standups are on Mondays": the day, as "… happen on Mondays")
+            return f"{verb.lemma_.lower()} {noun}" if verb is not None and verb.lemma_.lower() not in ("be", "have") \
+                else noun
         after = [t for t in doc if t.idx >= primary.end]
         if len(after) >= 2 and after[0].lower_ == "of" and after[1].pos_ in ("NOUN", "PROPN", "ADJ"):
             phrase = [t for t in after[1:4] if t.pos_ in ("NOUN", "PROPN", "ADJ")]
