@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 
+from guard.normalize.typed_values import GEOGRAPHIES
 from guard.claims import (
     ANY_VARIANT,
     Bound,
@@ -324,9 +325,31 @@ def _comparable(va: tuple, vb: tuple) -> bool:
     return va[0] == vb[0] and va[2] is None and vb[2] is None
 
 
+def geographies(region: str) -> set[str] | None:
+    """The cloud-region prefixes a region stands for: "eu-west-1" → {"eu"}, "the EU" → {"eu"},
+    "North America" → {"us", "ca"}; None for anything else."""
+    low = region.lower().strip()
+    if low in GEOGRAPHIES:
+        return set(GEOGRAPHIES[low].split())
+    m = re.fullmatch(r"([a-z]{2})-[a-z]+-\d+", low)
+    return {m.group(1)} if m else None
+
+
+def _regions_differ(a: str, b: str) -> bool | None:
+    """A region code against a part of the world: the code lies in it or not ("us-east-1" is not in
+    the EU, "eu-west-1" is in Europe); None where neither is a part of the world (two codes, or
+    anything else), which compare as written."""
+    ga, gb = geographies(a), geographies(b)
+    if ga is None or gb is None or (a.lower() not in GEOGRAPHIES and b.lower() not in GEOGRAPHIES):
+        return None
+    return not (ga & gb)
+
+
 def _values_differ(va: tuple, vb: tuple) -> bool:
     if va[2] is not None and vb[2] is not None:
         return bounds_conflict(va[2], vb[2])
+    if va[0] == vb[0] == "region" and (d := _regions_differ(va[1], vb[1])) is not None:
+        return d
     if va[0] == vb[0] == "name":
         # a noun read as the value, once singular and once plural, is one value: "must log every
         # failed login" / "must not log failed logins" deny the same thing

@@ -586,3 +586,30 @@ def test_opposite_stances_on_values_of_different_kinds_are_undecided(normalizer_
     assert v.kind is VerdictKind.UNCERTAIN and v.confidence is Confidence.LOW, v
     v = verdict(normalizer_v2, "The office is closed on Sundays.", "The office is open on Sundays.")
     assert v.kind is VerdictKind.CONTRADICTION, v
+
+
+def test_a_part_of_the_world_is_a_region_that_holds_region_codes(normalizer_v2):
+    """"Customer data must stay in the EU." / "… is replicated to us-east-1." was warned at most
+    ("EU" a name, "us-east-1" a region: two kinds of value, the gate capped); "must only be stored in
+    Europe" / "is stored in eu-west-1" agree."""
+    from guard.compare import geographies
+    assert [(v.kind, v.text) for v in extract_typed_values("Customer data must stay in the EU.")] == [("region", "EU")]
+    for text in ("Send it to us by Friday.", "Contact us in time.", "The European team owns billing."):
+        assert not [v for v in extract_typed_values(text) if v.kind == "region"], text
+    assert geographies("eu-west-1") == {"eu"} and geographies("North America") == {"us", "ca"}
+    assert geographies("Berlin") is None
+    v = verdict(normalizer_v2, "Customer data must stay in the EU.", "Customer data is replicated to us-east-1.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v
+    v = verdict(normalizer_v2, "Customer data must only be stored in Europe.", "Customer data is stored in eu-west-1.")
+    assert v.kind is not VerdictKind.VALUE_CONFLICT, v
+    v = verdict(normalizer_v2, "Customer data is stored in eu-west-1.", "Customer data is stored in eu-central-1.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v           # two codes compare as written, as before
+
+
+def test_a_region_before_the_verb_says_which_of_the_subject(normalizer_v2):
+    assert norm(normalizer_v2, "Customers in the EU get 30 days to return items.").variants == (("region", "eu"),)
+    assert norm(normalizer_v2, "Customers in the US get 14 days to return items.").variants == (("region", "us"),)
+    v = verdict(normalizer_v2, "Customers in the EU get 30 days to return items.",
+                "Customers in the US get 14 days to return items.")
+    assert v.kind is VerdictKind.COEXIST, v
+    assert norm(normalizer_v2, "Customer data must stay in the EU.").variants == ()       # after the verb: the value

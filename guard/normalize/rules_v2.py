@@ -26,7 +26,7 @@ from guard.claims import ANY_VARIANT, ENV_NAMES, Modality, Norm, Scope, StateVer
 from guard.normalize.base import fail_open, register
 from guard.normalize.lexicon import HALT_PREDICATES, MODAL_PREDICATES, PERSON_SUBJECTS
 from guard.normalize.rules import _NAMING, Parsed, RuleNormalizer, _merge_hyphenated
-from guard.normalize.typed_values import extract_typed_values
+from guard.normalize.typed_values import GEOGRAPHIES, extract_typed_values
 from guard.normalize.values import UNITS
 
 _PAREN = re.compile(r"\s*\([^()]{1,200}\)")
@@ -271,10 +271,30 @@ class RuleNormalizerV2(RuleNormalizer):
         if norm.object is StateVerb.REQUIRE and norm.modality is Modality.MUST_NOT:
             norm = replace(norm, modality=Modality.MAY_NOT)   # "never need(s) X": X is not required
         variants = text_variants(text, norm)
+        if variant is None:
+            variant = self._region_of_the_subject(doc, main, norm)
         if variant is not None and variant not in variants:
             variants += (variant,)
         return replace(norm, attribute=self._attribute(doc, main, norm), qualifiers=quals,
                        text_scope=text_scope(text), variants=variants)
+
+    def _region_of_the_subject(self, doc, main: str, norm: Norm) -> tuple[str, str] | None:
+        """"Customers in the EU get 30 days to return items.": a region named before the verb, while
+        the value is another (30 days), says which customers — a variant, as when the region is the
+        value (``_variant_of_the_subject``). Read without it, "… in the US get 14 days" was a HIGH
+        value conflict with it."""
+        regions = [v for v in self._values(main) if v.kind == "region" and v.text != norm.value]
+        if not regions:
+            return None
+        parsed = self.parsed(doc, list(self._values(main)), 0)
+        if parsed.pivot is None or parsed.imperative:
+            return None
+        pivot = doc[parsed.pivot].idx
+        for v in regions:
+            if v.end <= pivot and not re.search(r"(?<![\w-])" + re.escape(v.text.lower()) + r"(?![\w-])",
+                                                (norm.subject or "").lower()):
+                return "region", GEOGRAPHIES.get(v.text.lower(), v.text.lower()).split()[0]
+        return None
 
     def _attribute(self, doc, text: str, norm: Norm) -> str | None:
         values = [v for v in self._values(text)]

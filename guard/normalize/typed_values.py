@@ -71,6 +71,16 @@ _WEEKDAYS = {d.lower(): i + 1 for i, d in enumerate(calendar.day_name)}
 _WEEKDAY_RE = "|".join(_WEEKDAYS)
 _WEEKDAY_VAL = r"(?P<val>(?:" + _WEEKDAY_RE + r")s?)\b"
 
+# a part of the world where something must be or is ("must stay in the EU", "hosted in the US"): a
+# region, as a cloud region code is, so "must stay in the EU" / "is replicated to us-east-1" compare
+# (``compare.geographies``). Capitalised names only ("in us" is a pronoun), after a preposition of place.
+GEOGRAPHIES = {"eu": "eu", "european union": "eu", "europe": "eu", "eea": "eu", "us": "us", "usa": "us",
+               "united states": "us", "north america": "us ca", "apac": "ap", "asia": "ap", "asia pacific": "ap",
+               "asia-pacific": "ap", "south america": "sa", "canada": "ca", "middle east": "me", "africa": "af"}
+_GEO_RE = (r"(?P<prep>\b(?i:in|into|to|within|inside|outside|from|across)\s+(?:the\s+)?)(?P<val>EU|European Union|Europe|EEA|"
+           r"US|USA|United States|North America|APAC|Asia[- ]Pacific|Asia|South America|Canada|Middle East|Africa)"
+           r"(?![\w-])")
+
 TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("date", Guarded(_prep("on"), r"(?P<val>\d{4}-\d{2}-\d{2})\b", re.I)),
     ("date", Guarded(_prep("on"), r"(?P<val>(?:" + _MONTH_RE + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})\b", re.I)),
@@ -97,6 +107,7 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("weekday", Guarded("", r"(?:(?<=day and )|(?<=day, )|(?<=day or )|(?<=days and )|(?<=days, )|(?<=days or ))"
                         + _WEEKDAY_VAL, re.IGNORECASE)),
     ("weekday", Guarded("", r"(?<!black )(?<!good )(?<!cyber )\b(?P<val>(?:" + _WEEKDAY_RE + r")s)\b", re.IGNORECASE)),
+    ("region", Guarded("", _GEO_RE)),
     ("frequency", Guarded("", _NOT_AFTER + r"\b(?P<val>" + "|".join(_FREQUENCIES) + r")\b" + _ADVERB_END, re.IGNORECASE)),
 ]
 
@@ -167,6 +178,8 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         prep = (g.get("prep") or "").strip().lower()
         op = "le" if prep in ("until", "by", "before") else "ge" if prep == "after" else "eq"
         return Bound(op, float(_WEEKDAYS[g["val"].lower().removesuffix("s")]), "weekday")
+    if kind == "region":
+        return Bound("eq", 0.0, "geography")       # only marks the match; dropped, a region carries no number
     if kind == "frequency":
         return Bound("eq", float(_FREQUENCIES[g["val"].lower()]), "period")
     return None
@@ -204,7 +217,7 @@ def extract_typed_values(text: str) -> list[Value]:
             if b is None:
                 continue
             found.append(Value("number" if kind in ("money", "size", "rate", "count", "days") else kind,
-                               m.group("val").strip(), s, e, b))
+                               m.group("val").strip(), s, e, None if kind == "region" else b))
             taken.append((m.start(), m.end()))
     found += extract_values(text, taken)
     found.sort(key=lambda v: v.start)
