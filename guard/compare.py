@@ -7,7 +7,6 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 
-from guard.normalize.typed_values import GEOGRAPHIES
 from guard.claims import (
     ANY_VARIANT,
     Bound,
@@ -17,6 +16,7 @@ from guard.claims import (
     StateVerb,
     SubjectKind,
 )
+from guard.normalize.typed_values import GEOGRAPHIES
 
 
 class VerdictKind(str, Enum):
