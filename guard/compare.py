@@ -387,6 +387,17 @@ def _themes_overlap(a: Norm, b: Norm) -> bool:
                if len(x) >= 5 and len(y) >= 5 and not (x in va and y in vb))
 
 
+def _un_prefixed(a: Norm, b: Norm) -> bool:
+    """One side says "un<word>" (unencrypted, unsigned, unauthenticated) of a word the other side
+    says plainly (encrypt, signed): a negation written into the word, which no modality shows."""
+    def flips(x: Norm, y: Norm) -> bool:
+        denied = {t[2:] for t in x.terms if t.startswith("un") and len(t) >= 7}
+        plain = {t for t in (*y.terms, *_verb_word(y)) if len(t) >= 4 and not t.startswith("un")}
+        return any(d[:5].startswith(p[:5]) or p[:5].startswith(d[:5]) for d in denied for p in plain
+                   if min(len(d[:5]), len(p[:5])) >= 4)
+    return flips(a, b) or flips(b, a)
+
+
 _PRIVATIVE = re.compile(r"^([a-z]{4,})(?:less|free)$")
 
 
@@ -505,6 +516,12 @@ class StructuralComparator:
                 return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW,
                                "same subject, different wording, values of one kind differ",
                                {**ev, "values": [vp[0][1], vp[1][1]]})
+            if match is SubjectMatch.SAME and _un_prefixed(a, b):
+                # "Database backups are encrypted at rest." / "… are stored unencrypted.": the verbs
+                # differ, but the un- word denies the other's state, so structure cannot call it
+                # consistent on its own (below a same subject, the gate already decides)
+                return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW,
+                               "same subject, one statement denies the other's state (un-)", ev)
             return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH if match is SubjectMatch.SAME else Confidence.LOW,
                            "same subject, different state", ev)
         opp = opposition(a.modality, b.modality)

@@ -613,3 +613,14 @@ def test_a_region_before_the_verb_says_which_of_the_subject(normalizer_v2):
                 "Customers in the US get 14 days to return items.")
     assert v.kind is VerdictKind.COEXIST, v
     assert norm(normalizer_v2, "Customer data must stay in the EU.").variants == ()       # after the verb: the value
+
+
+def test_an_un_word_against_the_plain_word_is_not_decided_consistent(normalizer_v2):
+    """"Database backups are encrypted at rest." / "… are stored unencrypted." was "same subject,
+    different state", consistent at HIGH: structure alone let a contradiction through."""
+    v = verdict(normalizer_v2, "Database backups are encrypted at rest.", "Database backups are stored unencrypted.")
+    assert v.kind is VerdictKind.UNCERTAIN and v.confidence is Confidence.LOW, v
+    v = verdict(normalizer_v2, "Logs are retained for 30 days.", "Logs are shipped to Datadog.")
+    assert v.kind is VerdictKind.CONSISTENT and v.confidence is Confidence.HIGH, v      # two facts: still decided
+    v = verdict(normalizer_v2, "The union dues are deducted monthly.", "The union dues are paid in euros.")
+    assert v.kind is not VerdictKind.UNCERTAIN or "un-" not in v.reason, v                # "union" is no un- word
