@@ -473,6 +473,8 @@ def test_a_region_in_the_subject_phrase_is_a_variant_not_the_value(normalizer_v2
     n = norm(normalizer_v2, text)
     assert n.value == value
     assert (("region", region) in n.variants) if region else not any(k == "region" for k, _ in n.variants)
+    if region:
+        assert n.attribute is None          # the region's nearest noun ("instance") is no attribute of anything
 
 
 @pytest.mark.parametrize("text, value, variant", [

@@ -262,8 +262,9 @@ class RuleNormalizerV2(RuleNormalizer):
         doc = _hyphenated_as_modifiers(_merge_hyphenated(doc))
         norm = self._norm(doc, main, 0, s, w)
         norm = _date_over_product_version(_number_of_a_product(norm, main))
-        variant = None
+        variant, taken = None, ()
         if norm.value_kind == "region" or norm.value_kind == "version" and _BARE_VERSION.fullmatch(norm.value or ""):
+            taken = (norm.value,)
             norm, variant = _variant_of_the_subject(norm, self.parsed(doc, list(self._values(main)), 0))
         if norm.subject_kind is SubjectKind.FUZZY and norm.subject and norm.value \
                 and norm.subject in norm.value.lower():
@@ -275,7 +276,10 @@ class RuleNormalizerV2(RuleNormalizer):
             variant = self._region_of_the_subject(doc, main, norm)
         if variant is not None and variant not in variants:
             variants += (variant,)
-        return replace(norm, attribute=self._attribute(doc, main, norm), qualifiers=quals,
+        # a value made a variant names which of the subject, so no attribute comes from it
+        # ("Instances in the eu-west-1 region use gp3 volumes." has no attribute, not "instance")
+        skip = taken if variant is not None and norm.value is None else ()
+        return replace(norm, attribute=self._attribute(doc, main, norm, skip), qualifiers=quals,
                        text_scope=text_scope(text), variants=variants)
 
     def _region_of_the_subject(self, doc, main: str, norm: Norm) -> tuple[str, str] | None:
@@ -296,8 +300,8 @@ class RuleNormalizerV2(RuleNormalizer):
                 return "region", GEOGRAPHIES.get(v.text.lower(), v.text.lower()).split()[0]
         return None
 
-    def _attribute(self, doc, text: str, norm: Norm) -> str | None:
-        values = [v for v in self._values(text)]
+    def _attribute(self, doc, text: str, norm: Norm, skip: tuple[str, ...] = ()) -> str | None:
+        values = [v for v in self._values(text) if v.text not in skip]
         primary = next((v for v in values if v.text == norm.value), values[0] if values else None)
         ident = _identifier(text, primary.start if primary else None,
                             (primary.start - 1, primary.end + 1) if primary else None)
