@@ -353,11 +353,11 @@ def _values_differ(va: tuple, vb: tuple) -> bool:
     if va[0] == vb[0] == "name":
         # a noun read as the value, once singular and once plural, is one value: "must log every
         # failed login" / "must not log failed logins" deny the same thing
-        return _singular(_canon(va[1])) != _singular(_canon(vb[1]))
+        return singular(_canon(va[1])) != singular(_canon(vb[1]))
     return _canon(va[1]) != _canon(vb[1])
 
 
-def _singular(word: str) -> str:
+def singular(word: str) -> str:
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):

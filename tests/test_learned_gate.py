@@ -461,3 +461,33 @@ def test_a_stated_value_and_a_rule_about_another_aspect_of_one_subject_cannot_bl
     for a, b in keep:
         assert not different_aspects(a, b), (a.subject, a.attribute, a.values, b.subject, b.values)
         assert "different aspects" not in veto("block", v, f, (a, b))[1]
+
+
+def test_parts_and_attributes_of_one_named_thing_cannot_block():
+    """The large profile's short-claim store had 14 false blocks, all of two kinds: a subject that
+    holds the attribute ("The billing-service-0 connection pool size is 5." / "… runs 6 replicas.")
+    and two parts of one service ("… cache entries expire after 30 minutes." / "… logs are retained
+    for 365 days."). Both now cap a learned block at warn; a subject read from long prose, or two
+    statements about one part, are left to the gate."""
+    from guard.nli.evidence_gate import different_parts, different_quantities
+    from guard.normalize.rules_v2 import RuleNormalizerV2
+    n = RuleNormalizerV2()
+    def norm(t):
+        return n.normalize_many([(t, Scope(), Window())])[0]
+
+    pool, replicas = norm("The billing-service-0 connection pool size is 5."), norm("The billing-service-0 runs 6 replicas.")
+    cache, logs = norm("The reports-cron-1 cache entries expire after 30 minutes."), norm("The reports-cron-1 logs are retained for 365 days.")
+    assert different_quantities(pool, replicas)
+    assert different_parts(cache, logs) and different_parts(logs, cache)
+    v = Verdict(VerdictKind.UNKNOWN, Confidence.LOW, "different subjects")
+    f = {"text_similarity": 0.6, "pe_max": 0.05}
+    tier, why = veto("block", v, f, (cache, logs))
+    assert tier == "warn" and "different parts" in why
+    keep = [
+        (logs, norm("The reports-cron-1 logs are retained for 30 days.")),             # one part, two values
+        (logs, norm("The reports-cron-2 cache entries expire after 5 minutes.")),     # another service
+        (norm("RequiredRSASize specifies the minimum RSA key size in bits that sshd will accept."),
+         norm("On the legacy jump host the netops team lowered RequiredRSASize to 768 bits.")),   # prose subjects
+    ]
+    for a, b in keep:
+        assert not different_parts(a, b), (a.subject, b.subject)

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from guard.claims import Norm
-from guard.compare import SubjectMatch, Verdict, VerdictKind, different_settings, subject_match, value_quantity
+from guard.compare import (SubjectMatch, Verdict, VerdictKind, different_settings, named_things, singular,
+                           subject_match, value_quantity)
 from guard.judge import NLIResult
 from guard.nli.evidence import needs_backward, pair_features, predicate_text, second_direction, vector
 from guard.nli.learned_gate import LearnedGate
@@ -32,8 +33,34 @@ _WORDS = re.compile(r"[a-z0-9_]+")
 ENTAILMENT_VETO = 0.9
 
 
+def _named_head(n: Norm) -> tuple[str, frozenset[str]] | None:
+    """(the named thing, the words after it) where a subject opens with one named thing and goes on
+    for at most three words ("reports-cron-1 cache entry"); None for any other subject, as a long
+    one read from prose ("legacy jump host netop team lower RequiredRSASize")."""
+    words = (n.subject or "").split()
+    if not words or not named_things(words[0]) or named_things(" ".join(words[1:])) or len(words) > 4:
+        return None
+    return words[0].strip("`").lower(), frozenset(singular(w.lower()) for w in words[1:])
+
+
+def different_parts(a: Norm, b: Norm) -> bool:
+    """Both subjects name the one same thing and each goes on to a part of its own ("The
+    reports-cron-1 cache entries expire after 30 minutes." / "The reports-cron-1 logs are retained
+    for 365 days."): the cache entries and the logs of one service are two things, whatever the
+    model reads into one name."""
+    ha, hb = _named_head(a), _named_head(b)
+    return ha is not None and hb is not None and ha[0] == hb[0] and bool(ha[1]) and bool(hb[1]) \
+        and not ha[1] & hb[1]
+
+
 def _one_subject(a: Norm, b: Norm) -> bool:
-    return subject_match(a.subject, b.subject, a.theme, b.theme) in (SubjectMatch.SAME, SubjectMatch.NEAR)
+    """The subjects match, or both open with the one same named thing ("The billing-service-0
+    connection pool size is 5." / "The billing-service-0 runs 6 replicas.": the first subject holds
+    the attribute, but both speak of billing-service-0)."""
+    if subject_match(a.subject, b.subject, a.theme, b.theme) in (SubjectMatch.SAME, SubjectMatch.NEAR):
+        return True
+    ha, hb = _named_head(a), _named_head(b)
+    return ha is not None and hb is not None and ha[0] == hb[0]
 
 
 def different_quantities(a: Norm, b: Norm) -> bool:
@@ -117,6 +144,8 @@ def veto(tier: str, verdict: Verdict, features: dict, norms: tuple[Norm, Norm] |
         return "warn", "; capped at warn: the two values are different kinds of quantity about one subject"
     if norms is not None and different_aspects(*norms):
         return "warn", "; capped at warn: the statements speak of different aspects of one subject"
+    if norms is not None and different_parts(*norms):
+        return "warn", "; capped at warn: the statements speak of different parts of one named thing"
     if verdict.kind is VerdictKind.INCOMPARABLE and features["text_similarity"] < NO_SUBJECT_MIN_SIMILARITY:
         return "warn", "; capped at warn: a statement has no subject and the texts are not similar"
     if features["pe_max"] >= ENTAILMENT_VETO:
