@@ -260,8 +260,10 @@ def restates_a_conjunct(a: str, b: str) -> bool:
 def strong_attribute(attr: str | None) -> bool:
     """An attribute read from the text itself (an identifier) or from the value's kind (a port, a
     product's version, a dated event, a count of an action) names the attribute reliably; one
-    guessed from a nearby noun does not, so it never keeps two values apart."""
-    return bool(attr) and bool(re.search(r"[_.]|^-|^port$| (version|date|count|frequency|day)$", attr))
+    guessed from a nearby noun does not, so it never keeps two values apart. The day of an action
+    ("deploy day") is not one: as a strong attribute it kept apart days that one schedule gives
+    (measured: claims_dev 0.706 with it, 0.712 without)."""
+    return bool(attr) and bool(re.search(r"[_.]|^-|^port$| (version|date|count|frequency)$", attr))
 
 
 def _identifier_attribute(n: Norm) -> bool:
