@@ -444,6 +444,8 @@ def test_a_stated_value_and_a_rule_about_another_aspect_of_one_subject_cannot_bl
     assert different_aspects(region, auth)
     nightly = norm("The staging database is backed up nightly.")       # how often: the backup frequency
     assert different_aspects(nightly, norm("The staging database must not contain production data."))
+    # one verb on both sides, nothing else shared: the day of the runs against where they may run
+    assert different_aspects(norm("Load tests run every Thursday."), norm("Load tests must not run against production."))
     v = Verdict(VerdictKind.CONSISTENT, Confidence.MED, "same subject, same stance")
     f = {"text_similarity": 0.6, "pe_max": 0.05}
     tier, why = veto("block", v, f, (port, share))
@@ -452,7 +454,7 @@ def test_a_stated_value_and_a_rule_about_another_aspect_of_one_subject_cannot_bl
     keep = [
         (port, norm("The gateway-cron-0 must not listen on port 80.")),             # a value on each side
         (port, norm("The gateway-cron-0 must not expose any port.")),               # names the attribute
-        (region, norm("The auth-db-0 must not be deployed on Fridays.")),          # shares a word (deploy)
+        (region, norm("The auth-db-0 must not be deployed on Fridays.")),          # a value too (a day)
         (port, norm("The gateway-cron-0 must close everything after 5 pm.")),      # mentions a value
         (port, norm("The billing-api-1 must share its database with other services.")),   # another subject
         # a value whose attribute no word names ("90 days": only its unit) may be what the other is about

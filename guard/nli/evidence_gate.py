@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from guard.claims import Norm
+from guard.claims import Norm, StateVerb
 from guard.compare import (SubjectMatch, Verdict, VerdictKind, different_settings, named_things, singular,
                            subject_match, value_quantity)
 from guard.judge import NLIResult
@@ -101,9 +101,12 @@ def _states_other_aspect(a: Norm, b: Norm) -> bool:
     attribute and shares no word with what ``a`` says."""
     if not (a.value and _named_attribute(a)) or b.value or b.values:
         return False
-    if _words([a.attribute]) & _words(b.terms):
+    # one verb on both sides says nothing shared by itself ("Load tests run every Thursday.": the
+    # "run day" / "Load tests must not run against production."): what is said of the verb must be
+    verbs = {n.object.value for n in (a, b) if n.object not in (StateVerb.BE, StateVerb.OTHER)}
+    if (_words([a.attribute]) & _words(b.terms)) - verbs:
         return False
-    return not (_said_terms(a) & _said_terms(b))
+    return not (_said_terms(a) & _said_terms(b)) - verbs
 
 
 def different_aspects(a: Norm, b: Norm) -> bool:
