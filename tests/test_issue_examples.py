@@ -149,9 +149,10 @@ ASPECTS = [   # short claims agents write: a stated value of one thing against a
     ("The gateway-cron-0 listens on port 80.", "The gateway-cron-0 must share its database with other services.", "warn"),
     ("The search-db-0 listens on port 5432.", "The search-db-0 must expose the admin endpoint publicly.", "warn"),
     ("The catalog-worker-1 requires TLS 1.2.", "The catalog-worker-1 must call internal APIs without authentication.", "warn"),
-    # a region against a rule about the day (the last four false blocks of the short-claim store)
-    ("The auth-db-0 is deployed in eu-central-1.", "The auth-db-0 must not deploy on Fridays.", "warn"),
-    ("The catalog-api-0 is deployed in us-west-2.", "The catalog-api-0 must deploy on Fridays.", "warn"),
+    # a region against a rule about the day (the last four false blocks of the short-claim store): two
+    # values of different kinds, so the gate's unsure warn is lowered to clean
+    ("The auth-db-0 is deployed in eu-central-1.", "The auth-db-0 must not deploy on Fridays.", "clean"),
+    ("The catalog-api-0 is deployed in us-west-2.", "The catalog-api-0 must deploy on Fridays.", "clean"),
     # the same subjects, one aspect: still blocked
     ("Production deploys are not allowed on Fridays.", "Production deploys are allowed on Fridays.", "block"),
     ("The gateway-cron-0 listens on port 80.", "The gateway-cron-0 listens on port 8080.", "block"),
@@ -167,5 +168,7 @@ def test_a_value_and_a_rule_about_another_aspect_warn_while_one_aspect_still_blo
     the cap, not the model, is what makes them warns."""
     j = judged(default_guard, existing, incoming)
     assert j.tier.value == tier, j.reason
-    if tier == "warn" and "Fridays" not in incoming:      # the day pairs: the gate's p, not the cap
+    if tier == "warn":
         assert "different aspects" in j.reason
+    if tier == "clean":
+        assert "two facts about one thing" in j.reason
