@@ -332,7 +332,7 @@ def geographies(region: str) -> set[str] | None:
     "North America" → {"us", "ca"}; None for anything else."""
     low = region.lower().strip()
     if low in GEOGRAPHIES:
-        return set(GEOGRAPHIES[low].split())
+        return set(GEOGRAPHIES[low])
     m = re.fullmatch(r"([a-z]{2})-[a-z]+-\d+", low)
     return {m.group(1)} if m else None
 

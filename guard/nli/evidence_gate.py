@@ -101,8 +101,8 @@ def _states_other_aspect(a: Norm, b: Norm) -> bool:
     attribute and shares no word with what ``a`` says."""
     if not (a.value and _named_attribute(a)) or b.value or b.values:
         return False
-    # one verb on both sides says nothing shared by itself ("Load tests run every Thursday.": the
-    # "run day" / "Load tests must not run against production."): what is said of the verb must be
+    # the verb alone is nothing shared: "Load tests run every Thursday." (attribute "run day") and
+    # "Load tests must not run against production." share only "run", and say different things of it
     verbs = {n.object.value for n in (a, b) if n.object not in (StateVerb.BE, StateVerb.OTHER)}
     if (_words([a.attribute]) & _words(b.terms)) - verbs:
         return False

@@ -297,7 +297,7 @@ class RuleNormalizerV2(RuleNormalizer):
         for v in regions:
             if v.end <= pivot and not re.search(r"(?<![\w-])" + re.escape(v.text.lower()) + r"(?![\w-])",
                                                 (norm.subject or "").lower()):
-                return "region", GEOGRAPHIES.get(v.text.lower(), v.text.lower()).split()[0]
+                return "region", GEOGRAPHIES.get(v.text.lower(), (v.text.lower(),))[0]
         return None
 
     def _attribute(self, doc, text: str, norm: Norm, skip: tuple[str, ...] = ()) -> str | None:

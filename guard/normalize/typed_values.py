@@ -74,9 +74,12 @@ _WEEKDAY_VAL = r"(?P<val>(?:" + _WEEKDAY_RE + r")s?)\b"
 # a part of the world where something must be or is ("must stay in the EU", "hosted in the US"): a
 # region, as a cloud region code is, so "must stay in the EU" / "is replicated to us-east-1" compare
 # (``compare.geographies``). Capitalised names only ("in us" is a pronoun), after a preposition of place.
-GEOGRAPHIES = {"eu": "eu", "european union": "eu", "europe": "eu", "eea": "eu", "us": "us", "usa": "us",
-               "united states": "us", "north america": "us ca", "apac": "ap", "asia": "ap", "asia pacific": "ap",
-               "asia-pacific": "ap", "south america": "sa", "canada": "ca", "middle east": "me", "africa": "af"}
+GEOGRAPHIES: dict[str, tuple[str, ...]] = {
+    "eu": ("eu",), "european union": ("eu",), "europe": ("eu",), "eea": ("eu",), "us": ("us",), "usa": ("us",),
+    "united states": ("us",), "north america": ("us", "ca"), "apac": ("ap",), "asia": ("ap",),
+    "asia pacific": ("ap",), "asia-pacific": ("ap",), "south america": ("sa",), "canada": ("ca",),
+    "middle east": ("me",), "africa": ("af",)}
+_BOUNDLESS = frozenset({"region"})      # kinds compared as written (by ``compare``), with no number
 _GEO_RE = (r"(?P<prep>\b(?i:in|into|to|within|inside|outside|from|across)\s+(?:the\s+)?)(?P<val>EU|European Union|Europe|EEA|"
            r"US|USA|United States|North America|APAC|Asia[- ]Pacific|Asia|South America|Canada|Middle East|Africa)"
            r"(?![\w-])")
@@ -178,8 +181,6 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         prep = (g.get("prep") or "").strip().lower()
         op = "le" if prep in ("until", "by", "before") else "ge" if prep == "after" else "eq"
         return Bound(op, float(_WEEKDAYS[g["val"].lower().removesuffix("s")]), "weekday")
-    if kind == "region":
-        return Bound("eq", 0.0, "geography")       # only marks the match; dropped, a region carries no number
     if kind == "frequency":
         return Bound("eq", float(_FREQUENCIES[g["val"].lower()]), "period")
     return None
@@ -213,11 +214,11 @@ def extract_typed_values(text: str) -> list[Value]:
             s, e = m.start("val"), m.end("val")
             if any(s < te and e > ts for ts, te in taken):
                 continue
-            b = typed_bound(kind, m)
-            if b is None:
+            b = None if kind in _BOUNDLESS else typed_bound(kind, m)
+            if b is None and kind not in _BOUNDLESS:
                 continue
             found.append(Value("number" if kind in ("money", "size", "rate", "count", "days") else kind,
-                               m.group("val").strip(), s, e, None if kind == "region" else b))
+                               m.group("val").strip(), s, e, b))
             taken.append((m.start(), m.end()))
     found += extract_values(text, taken)
     found.sort(key=lambda v: v.start)
