@@ -444,6 +444,9 @@ def test_a_stated_value_and_a_rule_about_another_aspect_of_one_subject_cannot_bl
     assert different_aspects(region, auth)
     nightly = norm("The staging database is backed up nightly.")       # how often: the backup frequency
     assert different_aspects(nightly, norm("The staging database must not contain production data."))
+    # a count of a named thing is a named attribute (the replica count); a measure alone ("90 days") is not
+    assert different_aspects(norm("The notify-service-0 runs 4 replicas."),
+                             norm("The notify-service-0 must use personal access tokens in CI."))
     # one verb on both sides, nothing else shared: the day of the runs against where they may run
     assert different_aspects(norm("Load tests run every Thursday."), norm("Load tests must not run against production."))
     v = Verdict(VerdictKind.CONSISTENT, Confidence.MED, "same subject, same stance")

@@ -89,11 +89,19 @@ _GENERIC_ATTRIBUTES = frozenset({"number", "count", "date", "literal", "name", "
                                  "day"})
 
 
+# unit families that measure (how long, how much, when), as against those that name what is counted
+# ("4 replicas", "3 approvals", "100 connections": the count of that thing is the attribute)
+_MEASURES = frozenset({"time", "percent", "bytes", "date", "count", "clock", "period", "weekday", "usd", "eur", "gbp"})
+
+
 def _named_attribute(n: Norm) -> bool:
     """Whether the statement's attribute is known: named by its words ("max_connections", "stipend",
-    "tls version") or by a value that can only be of one thing (a port, a region); not the fallback."""
+    "tls version"), by a value that can only be of one thing (a port, a region) or by the thing a
+    value counts ("runs 4 replicas"); not the fallback of a measure ("90 days": time)."""
     unit = n.bound.unit if n.bound is not None else None
-    return bool(n.attribute) and n.attribute not in _GENERIC_ATTRIBUTES and n.attribute != unit
+    if not n.attribute or n.attribute in _GENERIC_ATTRIBUTES:
+        return False
+    return n.attribute != unit or not (unit in _MEASURES or "/" in unit)
 
 
 def _states_other_aspect(a: Norm, b: Norm) -> bool:
