@@ -447,6 +447,12 @@ def test_a_stated_value_and_a_rule_about_another_aspect_of_one_subject_cannot_bl
     # a count of a named thing is a named attribute (the replica count); a measure alone ("90 days") is not
     assert different_aspects(norm("The notify-service-0 runs 4 replicas."),
                              norm("The notify-service-0 must use personal access tokens in CI."))
+    # a subject past its named thing names the part its value is of (the cache entries' expiry) ...
+    cache = norm("The reports-cron-1 cache entries expire after 30 minutes.")
+    assert different_aspects(cache, norm("The reports-cron-1 must not run database migrations during business hours."))
+    # ... and a rule about that part is about that aspect
+    logs = norm("The reports-cron-1 logs are retained for 90 days.")
+    assert not different_aspects(logs, norm("The reports-cron-1 must not retain logs."))
     # one verb on both sides, nothing else shared: the day of the runs against where they may run
     assert different_aspects(norm("Load tests run every Thursday."), norm("Load tests must not run against production."))
     v = Verdict(VerdictKind.CONSISTENT, Confidence.MED, "same subject, same stance")

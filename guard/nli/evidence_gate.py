@@ -107,12 +107,17 @@ def _named_attribute(n: Norm) -> bool:
 def _states_other_aspect(a: Norm, b: Norm) -> bool:
     """``a`` gives the value of a named attribute; ``b`` mentions no value at all, never names that
     attribute and shares no word with what ``a`` says."""
-    if not (a.value and _named_attribute(a)) or b.value or b.values:
+    # a subject that goes on past its named thing names the part the value is of ("The reports-cron-1
+    # cache entries expire after 30 minutes.": the cache entries' expiry, where the value alone says
+    # only "time")
+    head = _named_head(a)
+    part = sorted(head[1]) if head is not None and head[1] and _named_head(b) == (head[0], frozenset()) else []
+    if not (a.value and (_named_attribute(a) or part)) or b.value or b.values:
         return False
     # the verb alone is nothing shared: "Load tests run every Thursday." (attribute "run day") and
     # "Load tests must not run against production." share only "run", and say different things of it
     verbs = {n.object.value for n in (a, b) if n.object not in (StateVerb.BE, StateVerb.OTHER)}
-    if (_words([a.attribute]) & _words(b.terms)) - verbs:
+    if (_words([a.attribute or "", *part]) & _words(b.terms)) - verbs:
         return False
     return not (_said_terms(a) & _said_terms(b)) - verbs
 
