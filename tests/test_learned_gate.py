@@ -320,13 +320,18 @@ def test_features_have_the_declared_order(normalizer):
     assert f["pc_max"] == 0.7 and f["pc_min"] == 0.4 and f["values_differ"] == 1.0 and f["verdict_value_contradiction"] == 1.0
 
 
-def test_two_kinds_of_quantity_about_one_subject_cannot_block():
+@pytest.fixture
+def norm_v2(normalizer_v2):
+    """A statement's v2 norm as a write or a scan reads it (the batch path), from the session's one
+    normalizer: each test loading spaCy again cost seconds."""
+    return lambda t: normalizer_v2.normalize_many([(t, Scope(), Window())])[0]
+
+
+def test_two_kinds_of_quantity_about_one_subject_cannot_block(norm_v2):
     """The claim-tuned model gives "runs 6 replicas" / "uses Python 3.12" p(contradiction) ≈ 0.87;
     two values of different kinds about one subject are two facts, so a learned block is capped."""
     from guard.nli.evidence_gate import different_quantities
-    from guard.normalize.rules_v2 import RuleNormalizerV2
-    n = RuleNormalizerV2()
-    norm = lambda t: n.normalize_many([(t, Scope(), Window())])[0]    # noqa: E731
+    norm = norm_v2
     replicas, python = norm("The notify-queue-0 runs 6 replicas."), norm("The notify-queue-0 uses Python 3.12.")
     other = norm("The notify-queue-0 runs 3 replicas.")
     assert different_quantities(replicas, python) and not different_quantities(replicas, other)
@@ -428,15 +433,12 @@ def test_a_damaged_config_json_is_no_stage_3_said_in_one_line(tmp_path):
     assert g.nli_gate is None and "config.json is missing or damaged" in " ".join(g.notes), g.notes
 
 
-def test_a_stated_value_and_a_rule_about_another_aspect_of_one_subject_cannot_block():
+def test_a_stated_value_and_a_rule_about_another_aspect_of_one_subject_cannot_block(norm_v2):
     """The claim-tuned model calls "listens on port 80" / "must share its database with other
     services" a contradiction at p ≈ 1.0; every false block of the short-claim store was of this kind.
     The cap needs a named attribute, no value at all in the other statement and no shared word."""
     from guard.nli.evidence_gate import different_aspects
-    from guard.normalize.rules_v2 import RuleNormalizerV2
-    n = RuleNormalizerV2()
-    def norm(t):
-        return n.normalize_many([(t, Scope(), Window())])[0]
+    norm = norm_v2
 
     port, share = norm("The gateway-cron-0 listens on port 80."), norm("The gateway-cron-0 must share its database with other services.")
     region, auth = norm("The auth-db-0 is deployed in eu-central-1."), norm("The auth-db-0 must call internal APIs without authentication.")
@@ -474,17 +476,14 @@ def test_a_stated_value_and_a_rule_about_another_aspect_of_one_subject_cannot_bl
         assert "different aspects" not in veto("block", v, f, (a, b))[1]
 
 
-def test_parts_and_attributes_of_one_named_thing_cannot_block():
+def test_parts_and_attributes_of_one_named_thing_cannot_block(norm_v2):
     """The large profile's short-claim store had 14 false blocks, all of two kinds: a subject that
     holds the attribute ("The billing-service-0 connection pool size is 5." / "… runs 6 replicas.")
     and two parts of one service ("… cache entries expire after 30 minutes." / "… logs are retained
     for 365 days."). Both now cap a learned block at warn; a subject read from long prose, or two
     statements about one part, are left to the gate."""
     from guard.nli.evidence_gate import different_parts, different_quantities
-    from guard.normalize.rules_v2 import RuleNormalizerV2
-    n = RuleNormalizerV2()
-    def norm(t):
-        return n.normalize_many([(t, Scope(), Window())])[0]
+    norm = norm_v2
 
     pool, replicas = norm("The billing-service-0 connection pool size is 5."), norm("The billing-service-0 runs 6 replicas.")
     cache, logs = norm("The reports-cron-1 cache entries expire after 30 minutes."), norm("The reports-cron-1 logs are retained for 365 days.")
@@ -504,15 +503,12 @@ def test_parts_and_attributes_of_one_named_thing_cannot_block():
         assert not different_parts(a, b), (a.subject, b.subject)
 
 
-def test_an_unsure_warn_on_two_facts_about_one_thing_is_clean():
+def test_an_unsure_warn_on_two_facts_about_one_thing_is_clean(norm_v2):
     """The short-claim store warned on 585 pairs of 2,000 claims, most of them two facts about one
     service ("runs 12 replicas" / "… request timeout is 30 seconds"); what caps a block at warn now
     lowers such a warn to clean. A block is still only capped at warn, and a warn on other pairs stays."""
     from guard.nli.evidence_gate import two_facts
-    from guard.normalize.rules_v2 import RuleNormalizerV2
-    n = RuleNormalizerV2()
-    def norm(t):
-        return n.normalize_many([(t, Scope(), Window())])[0]
+    norm = norm_v2
 
     replicas, python = norm("The reports-service-0 runs 12 replicas."), norm("The reports-service-0 uses Python 3.12.")
     v = Verdict(VerdictKind.CONSISTENT, Confidence.MED, "same subject, same stance")
