@@ -314,9 +314,10 @@ class Claim:
 @dataclass(frozen=True)
 class Bound:
     """A numeric value with its comparator, so "at most 30" and "at least 60" can be checked."""
-    op: str          # "eq" | "le" | "ge"
+    op: str          # "eq" | "le" | "ge" | "range" (``number`` … ``upper``, both included)
     number: float
     unit: str = ""
+    upper: float | None = None
 
 
 ANY_VARIANT = "*"      # a class of variants ("paid plans"): comparable with every named one

@@ -129,6 +129,8 @@ def bounds_conflict(a: Bound, b: Bound) -> bool:
     """
     if a.unit != b.unit:
         return False
+    if "range" in (a.op, b.op):
+        return _range_conflict(a, b) if a.op == "range" else _range_conflict(b, a)
     x, y = a.number, b.number
     if a.unit == "date" and (x % 100 == 0 or y % 100 == 0):
         x, y = x // 100, y // 100       # "April 2026" is a month: compare at month precision
@@ -148,6 +150,16 @@ def bounds_conflict(a: Bound, b: Bound) -> bool:
     if pair == ("ge", "eq"):
         return y < x
     return False
+
+
+def _range_conflict(r: Bound, b: Bound) -> bool:
+    """A stated range ("configurable between 1 and 365 days") against another bound: two ranges
+    conflict when they differ; a value, or a limit, outside the range breaks it ("keeps backups for
+    six weeks" against "0 to 35 days"); one inside it ("a 14-day retention") does not."""
+    lo, hi = r.number, r.upper if r.upper is not None else r.number
+    if b.op == "range":
+        return (lo, hi) != (b.number, b.upper if b.upper is not None else b.number)
+    return not lo <= b.number <= hi
 
 
 def _grounded(value: str | None, text: str) -> bool:
@@ -345,6 +357,21 @@ def _regions_differ(a: str, b: str) -> bool | None:
     if ga is None or gb is None or (a.lower() not in GEOGRAPHIES and b.lower() not in GEOGRAPHIES):
         return None
     return not (ga & gb)
+
+
+def _apart_within_bounds(va: tuple, vb: tuple) -> bool:
+    """Two bounded values of one unit that do not conflict (``bounds_conflict``) but are not one number."""
+    a, b = va[2], vb[2]
+    if a is None or b is None or a.unit != b.unit:
+        return False
+    if "range" in (a.op, b.op):
+        r, o = (a, b) if a.op == "range" else (b, a)
+        # "up to ten hours" states the range's upper end, "at least 10 seconds" its lower one
+        return not (o == r or o.op == "le" and o.number == r.upper or o.op == "ge" and o.number == r.number)
+    x, y = a.number, b.number
+    if a.unit == "date" and (x % 100 == 0 or y % 100 == 0):
+        x, y = x // 100, y // 100
+    return x != y
 
 
 def _values_differ(va: tuple, vb: tuple) -> bool:
@@ -578,6 +605,12 @@ class StructuralComparator:
                 conf = strong if va[0] != "name" else Confidence.LOW
                 return Verdict(VerdictKind.VALUE_CONFLICT, conf,
                                f"'{b.subject or b.attribute}' is {va[1]} in one claim and {vb[1]} in the other", vev)
+            if _apart_within_bounds(va, vb):
+                # "capped at 80 hours" / "is 40 hours", "1 write per second" / "up to 10": one
+                # value breaks no bound of the other, yet they are not one value. Either may be the
+                # limit itself stated twice, so this is no evidence of agreement either way
+                return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "different values, neither breaks the other's bound",
+                               vev)
             return Verdict(VerdictKind.CONSISTENT, Confidence.MED, "same value", vev)
         if a.modality.negated == b.modality.negated:     # implied by same_stance, so it alone decides
             return Verdict(VerdictKind.CONSISTENT, Confidence.MED if match is SubjectMatch.SAME else Confidence.LOW,

@@ -78,6 +78,16 @@ def test_a_numeric_bound_is_checked_exactly(gate):
     assert gate.check(ok, locked, []).verdict == "OK"
 
 
+def test_a_locked_range_is_checked_exactly(gate):
+    locked = lock(["Log retention must be between 7 and 35 days."])
+    out = json.dumps({"claim": "We keep logs for 90 days.", "citations": [], "constraints_echo": locked["constraints"]})
+    v = gate.check(out, locked, [])
+    assert v.reason == "constraint_contradiction" and v.detail["checker"] == "numeric_bound", v.detail
+    assert v.detail["bound"] == f"{7 * 86400:g}..{35 * 86400:g} time"
+    ok = json.dumps({"claim": "We keep logs for 14 days.", "citations": [], "constraints_echo": locked["constraints"]})
+    assert gate.check(ok, locked, []).verdict == "OK"
+
+
 def test_the_gate_fails_closed_when_its_checker_cannot_run(tmp_path):
     from guard.pipeline import Guard, GuardConfig
     g = ConstraintGate(guard=Guard(GuardConfig(nli_model=str(tmp_path / "no-model"))))

@@ -626,3 +626,84 @@ def test_an_un_word_against_the_plain_word_is_not_decided_consistent(normalizer_
     assert v.kind is VerdictKind.CONSISTENT and v.confidence is Confidence.HIGH, v      # two facts: still decided
     v = verdict(normalizer_v2, "The union dues are deducted monthly.", "The union dues are paid in euros.")
     assert v.kind is not VerdictKind.UNCERTAIN or "un-" not in v.reason, v                # "union" is no un- word
+
+
+@pytest.mark.parametrize("text,op,number", [
+    ("Award leave is capped at 40 hours per fiscal year.", "le", 40 * 3600),
+    ("Requests are limited to 25 MB.", "le", 25e6),
+    ("PTO requests must not exceed 10 days.", "le", 10 * 86400),
+    ("The API has a rate limit of 20 requests per second.", "le", 20.0),
+    ("Refunds are issued no later than 10 business days after the return.", "le", 10 * 86400),
+    ("Passwords must be not less than 12 characters.", "ge", 12.0),
+    ("Jobs that exceed 3 retries are dropped.", "ge", 3.0),
+    ("Keys must have not fewer than 16 characters.", "ge", 16.0),
+    ("A build never takes more than 30 minutes.", "ge", 1800.0),      # "never" negates the claim: its own
+    ("Builds take 30 minutes.", "eq", 1800.0),
+])
+def test_bound_words_v1_does_not_know(text, op, number):
+    """"capped at", "limited to", "must not exceed", "a limit of", "no later than" bound a value from
+    above, "not less than" and a bare "exceeds" (a threshold: more than) from below. v1 read them as
+    exact values ("capped at 40 hours" / "up to 80 hours" agreed) and "not less than 12" as at most 12."""
+    b = next(v.bound for v in extract_typed_values(text) if v.bound is not None and v.bound.unit != "")
+    assert (b.op, b.number) == (op, number), text
+
+
+def test_a_negated_bound_is_the_values_not_the_claims(normalizer_v2):
+    """"must not exceed 30 minutes" is "must: at most 30 minutes". Its "not" read as the claim's own
+    negation made "Passwords must be not less than 12 characters." / "… at least 12 characters."
+    opposite stances, blocked by structure."""
+    n = norm(normalizer_v2, "Builds must not exceed 30 minutes.")
+    assert n.modality is Modality.MUST and n.bound == Bound("le", 1800.0, "time"), n
+    v = verdict(normalizer_v2, "Passwords must be not less than 12 characters.", "Passwords must be at least 12 characters.")
+    assert v.kind is VerdictKind.CONSISTENT, v
+    v = verdict(normalizer_v2, "Passwords must be not less than 12 characters.", "Passwords must be at least 8 characters.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v
+    v = verdict(normalizer_v2, "Builds must not exceed 30 minutes.", "Builds can run for 45 minutes.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v
+
+
+def test_a_value_inside_the_others_bound_is_not_the_same_value(normalizer_v2):
+    """"capped at 40 hours" / "up to 80 hours" (and "1 write per second" / "up to 10") were
+    "same value", consistent: neither breaks the other's bound, but they are two limits. Only one
+    number in two spellings is the same value."""
+    v = verdict(normalizer_v2, "The API allows 1 write per second per key.", "The API accepts up to 10 writes per second per key.")
+    assert v.kind is VerdictKind.UNCERTAIN and v.confidence is Confidence.LOW, v
+    v = verdict(normalizer_v2, "Tokens expire after at least 1 week.", "Tokens expire after no less than seven days.")
+    assert v.kind is VerdictKind.CONSISTENT and v.reason == "same value", v
+    v = verdict(normalizer_v2, "The report is due in April 2026.", "The report is due on April 30, 2026.")
+    assert v.kind is not VerdictKind.UNCERTAIN, v        # one month, at month precision
+
+
+@pytest.mark.parametrize("text,lo,hi,unit", [
+    ("The backup retention period can be set to between 0 and 35 days.", 0.0, 35 * 86400.0, "time"),
+    ("Deleted vaults stay recoverable for 7 to 90 calendar days.", 7 * 86400.0, 90 * 86400.0, "time"),
+    ("The integration timeout is 50 milliseconds to 29 seconds.", 0.05, 29.0, "time"),
+    ("Vouchers are reviewed in 3-5 business days.", 3 * 86400.0, 5 * 86400.0, "time"),
+    ("Backups are kept for anywhere from zero to five weeks.", 0.0, 35 * 86400.0, "time"),
+    ("Keep the disk at most 80-85% full.", 80.0, 85.0, "percent"),
+])
+def test_a_range_of_one_quantity_is_one_value(text, lo, hi, unit):
+    [v] = [v for v in extract_typed_values(text) if v.bound is not None and v.bound.unit]
+    assert v.bound == Bound("range", lo, unit, hi), text
+
+
+@pytest.mark.parametrize("text", ["The pool was scaled from 3 to 5 nodes.", "Upgrade Angular 10 to 12 in one step.",
+                                  "Sabbaticals need 2 and 5 years of service.", "The final score was 10-4 days ago."])
+def test_what_is_not_a_range(text):
+    assert not [v for v in extract_typed_values(text) if v.bound is not None and v.bound.op == "range"], text
+
+
+def test_a_value_outside_a_stated_range_breaks_it(normalizer_v2):
+    """"configurable between 0 and 35 days" was read as the value 0 (or 35), so "six weeks" was one
+    more differing number and "14 days" inside the range looked like a conflict."""
+    rng = "The backup retention period can be set to between 0 and 35 days."
+    v = verdict(normalizer_v2, rng, "The backup retention period is six weeks.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v
+    v = verdict(normalizer_v2, rng, "The backup retention period is 14 days.")
+    assert v.kind is VerdictKind.UNCERTAIN, v
+    v = verdict(normalizer_v2, rng, "The backup retention period can be anywhere from zero to five weeks.")
+    assert v.kind is VerdictKind.CONSISTENT and v.reason == "same value", v
+    v = verdict(normalizer_v2, "The validity period is between 1 and 36,000 seconds.", "The validity period is up to ten hours.")
+    assert v.kind is VerdictKind.CONSISTENT, v          # the range's upper end, said as a limit
+    assert bounds_conflict(Bound("range", 3.0, "time", 5.0), Bound("range", 2.0, "time", 3.0))
+    assert not bounds_conflict(Bound("range", 3.0, "time", 5.0), Bound("le", 4.0, "time"))

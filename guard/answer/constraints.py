@@ -114,7 +114,7 @@ def numeric_bound_violation(c_norm, s_norm) -> dict | None:
     thing that breaks it."""
     from guard.compare import SubjectMatch, attributes_match, bounds_conflict, subject_match
     b = c_norm.bound
-    if b is None or b.op not in ("le", "ge") or not b.unit:
+    if b is None or b.op not in ("le", "ge", "range") or not b.unit:
         return None
     same_thing = subject_match(c_norm.subject, s_norm.subject, c_norm.theme, s_norm.theme) is not SubjectMatch.DIFFERENT \
         or (c_norm.attribute and s_norm.attribute and attributes_match(c_norm.attribute, s_norm.attribute))
@@ -122,7 +122,8 @@ def numeric_bound_violation(c_norm, s_norm) -> dict | None:
         return None
     for kind, text, vb in s_norm.values:
         if vb is not None and vb.unit == b.unit and bounds_conflict(b, vb):
-            return {"checker": "numeric_bound", "bound": f"{b.op} {b.number:g} {b.unit}", "found": text}
+            said = f"{b.number:g}..{b.upper:g}" if b.op == "range" else f"{b.op} {b.number:g}"
+            return {"checker": "numeric_bound", "bound": f"{said} {b.unit}", "found": text}
     return None
 
 

@@ -35,6 +35,7 @@ class Parsed:
         self.doc = doc
         self.offset = offset
         spans = [(v.start - offset, v.end - offset) for v in values]
+        spans += [(v.negation[0] - offset, v.negation[1] - offset) for v in values if v.negation is not None]
         self.value_tok = {t.i for t in doc if any(s <= t.idx < e or s < t.idx + len(t) <= e for s, e in spans)}
         self.pivot = self._find_pivot()
 

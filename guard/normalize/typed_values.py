@@ -18,7 +18,7 @@ import calendar
 import re
 
 from guard.claims import Bound
-from guard.normalize.values import _GE, _LE, _NUM, _OP, UNITS, WORD_NUMBERS, Guarded, Value, extract_values
+from guard.normalize.values import _GE, _LE, _NUM, _OP, _UNIT_ALT, UNITS, WORD_NUMBERS, Guarded, Value, extract_values
 
 _MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
 _MONTHS.update({m.lower(): i for i, m in enumerate(calendar.month_abbr) if m})
@@ -84,7 +84,20 @@ _GEO_RE = (r"(?P<prep>\b(?i:in|into|to|within|inside|outside|from|across)\s+(?:t
            r"US|USA|United States|North America|APAC|Asia[- ]Pacific|Asia|South America|Canada|Middle East|Africa)"
            r"(?![\w-])")
 
+# a range of one quantity ("between 1 and 365 days", "7 to 90 calendar days", "10 seconds to 10
+# minutes", "3-5 business days", "anywhere from zero to five weeks"): the values a setting may take, so
+# "keeps backups for six weeks" breaks "0 to 35 days" and "a 14-day retention" sits inside "1 to 365
+# days". The first end may leave its unit to the second. "from 3 to 5 nodes" is a change, not a range
+# (``_range_bound``); "between" alone takes "and".
+_RANGE_NUM = r"\d[\d,]*(?:\.\d+)?|" + "|".join(w for w in sorted(WORD_NUMBERS, key=len, reverse=True) if " " not in w)
+_RANGE_UNIT = (r"(?:business|working|calendar|work)\s+days?|" + "|".join(map(re.escape, _UNIT_ALT)))
+_RANGE_RE = (r"(?P<val>(?P<prep>between\s+)?(?P<lo>" + _RANGE_NUM + r")(?:\s?(?P<u1>" + _RANGE_UNIT + r")\b)?\s*(?P<to>-|–|to|and|through)\s*"
+             r"(?P<hi>" + _RANGE_NUM + r")\s?(?:(?P<pct>%)|(?P<u2>" + _RANGE_UNIT + r")\b))")
+_RANGE_FROM = re.compile(r"\bfrom\s+$", re.I)
+_RANGE_SAID = re.compile(r"\b(?:anywhere|ranging|ranges?|somewhere|configurable|set|settable|values?)\s+from\s+$", re.I)
+
 TYPED_PATTERNS: list[tuple[str, Guarded]] = [
+    ("range", Guarded("", r"(?<![\w.-])" + _RANGE_RE, re.I)),
     ("date", Guarded(_prep("on"), r"(?P<val>\d{4}-\d{2}-\d{2})\b", re.I)),
     ("date", Guarded(_prep("on"), r"(?P<val>(?:" + _MONTH_RE + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})\b", re.I)),
     ("date", Guarded(_prep("on"), r"(?P<val>\d{1,2}(?:st|nd|rd|th)?\s+(?:" + _MONTH_RE + r")\.?,?\s+\d{4})\b", re.I)),
@@ -145,8 +158,38 @@ def _date_number(surface: str) -> float | None:
     return year * 10000 + month * 100 + day
 
 
+def _unit_factor(unit: str) -> tuple[str, float] | None:
+    u = " ".join(unit.lower().split())
+    if re.fullmatch(r"(?:business|working|calendar|work) days?", u):
+        return "time", 86400.0
+    key = u if u in UNITS else u.rstrip("s") if u.rstrip("s") in UNITS else {
+        "hrs": "hr", "mins": "min", "secs": "sec", "retries": "retry", "chars": "char"}.get(u)
+    return UNITS.get(key) if key else None
+
+
+def _range_bound(m: re.Match) -> Bound | None:
+    g = m.groupdict()
+    if g["to"].lower() == "and" and not g.get("prep"):
+        return None          # "between 2 and 5", "2 to 5"; not "2 and 5 years"
+    if not g.get("prep") and _RANGE_FROM.search(m.string[:m.start()]) and not _RANGE_SAID.search(m.string[:m.start()]):
+        return None          # "scaled from 3 to 5 nodes": a change
+    if g["pct"]:
+        hi_unit = lo_unit = ("percent", 1.0)
+    else:
+        hi_unit = _unit_factor(g["u2"])
+        lo_unit = _unit_factor(g["u1"]) if g.get("u1") else hi_unit
+    if hi_unit is None or lo_unit is None or lo_unit[0] != hi_unit[0]:
+        return None
+    lo, hi = _number(g["lo"]) * lo_unit[1], _number(g["hi"]) * hi_unit[1]
+    if not lo < hi:
+        return None          # "10-4 days" is no range; "7-0" a score
+    return Bound("range", lo, hi_unit[0], hi)
+
+
 def typed_bound(kind: str, m: re.Match) -> Bound | None:
     g = m.groupdict()
+    if kind == "range":
+        return _range_bound(m)
     if kind == "date":
         n = _date_number(g["val"])
         if n is None:
@@ -205,6 +248,42 @@ def _clock(g: dict) -> Bound | None:
     return Bound(op, float(minutes), "clock" if tz in ("", "UTC", "GMT", "Z") else f"clock/{tz.lower()}")
 
 
+# bound words v1's selectors do not know (v1's norms stay as they were): "capped at 40 hours",
+# "limited to 5 recipients", "must not exceed 30 days", "a rate limit of 20 requests per second",
+# "no later than 60 minutes" are upper bounds, "not less than 8 characters" a lower one
+# ("PTO that exceeds 10 days needs approval" is a lower bound: more than 10), and a negated comparison
+# word turns round ("not less than 8 characters", "never more than 3 retries")
+_MORE_LE = re.compile(r"\b(?:capped at|limited to|no longer than|not longer than|(?:not|never) exceed|not to exceed|"
+                      r"no later than|(?:rate |hard |upper )?(?:limit|cap|ceiling) of)\s+$", re.I)
+_MORE_GE = re.compile(r"\b(?:no shorter than|not shorter than|(?:lower )?floor of|(?<!not )(?<!never )exceed(?:s|ing)?)\s+$",
+                      re.I)
+_NEGATED_OP = re.compile(r"\b(?:not|never)\s+$", re.I)
+_TURNED = re.compile(r"(?:less|fewer|more) than\b", re.I)
+
+
+def _more_bound_words(text: str, v: Value) -> Value:
+    if v.bound is None or v.bound.unit in ("date", "clock", "weekday", "period"):
+        return v
+    cut = max(0, v.start - 30)
+    before = text[cut:v.start]
+    if v.bound.op != "eq":
+        m = _NEGATED_OP.search(before) if _TURNED.match(v.text) else None
+        op = "ge" if v.bound.op == "le" else "le"
+    else:
+        m = _MORE_LE.search(before)
+        op = "le"
+        if m is None:
+            m, op = _MORE_GE.search(before), "ge"
+    if m is None:
+        return v
+    # the bound's "not" is the value's, so the modality reader does not also take it for the claim's
+    # own negation: "must not exceed 30 days" is "must: at most 30 days". The value's span stays (a
+    # "limited to"/"exceeds" is still the verb, a "limit of" still the attribute)
+    neg = re.search(r"\b(?:not|never)\b", m.group(0), re.I)
+    negation = (cut + m.start() + neg.start(), cut + m.start() + neg.end()) if neg else None
+    return Value(v.kind, v.text, v.start, v.end, Bound(op, v.bound.number, v.bound.unit), negation)
+
+
 def extract_typed_values(text: str) -> list[Value]:
     """Typed values first, then v1's selectors on what they left; leftmost first."""
     found: list[Value] = []
@@ -217,9 +296,9 @@ def extract_typed_values(text: str) -> list[Value]:
             b = None if kind in _BOUNDLESS else typed_bound(kind, m)
             if b is None and kind not in _BOUNDLESS:
                 continue
-            found.append(Value("number" if kind in ("money", "size", "rate", "count", "days") else kind,
+            found.append(Value("number" if kind in ("money", "size", "rate", "count", "days", "range") else kind,
                                m.group("val").strip(), s, e, b))
             taken.append((m.start(), m.end()))
     found += extract_values(text, taken)
     found.sort(key=lambda v: v.start)
-    return found
+    return [_more_bound_words(text, v) for v in found]

@@ -81,6 +81,9 @@ class Value:
     start: int
     end: int
     bound: Bound | None = None
+    # a "not"/"never" that belongs to the value's bound ("must not exceed 30 days": at most 30 days),
+    # so the modality reader does not take it for the claim's own negation
+    negation: tuple[int, int] | None = None
 
 
 def _bound(m: re.Match) -> Bound | None:
