@@ -93,11 +93,11 @@ _RANGE_NUM = r"\d[\d,]*(?:\.\d+)?|" + "|".join(w for w in sorted(WORD_NUMBERS, k
 _RANGE_UNIT = (r"(?:business|working|calendar|work)\s+days?|" + "|".join(map(re.escape, _UNIT_ALT)))
 _RANGE_RE = (r"(?P<val>(?P<prep>between\s+)?(?P<lo>" + _RANGE_NUM + r")(?:\s?(?P<u1>" + _RANGE_UNIT + r")\b)?\s*(?P<to>-|–|to|and|through)\s*"
              r"(?P<hi>" + _RANGE_NUM + r")\s?(?:(?P<pct>%)|(?P<u2>" + _RANGE_UNIT + r")\b))")
-_RANGE_FROM = re.compile(r"\bfrom\s+$", re.I)
-_RANGE_SAID = re.compile(r"\b(?:anywhere|ranging|ranges?|somewhere|configurable|set|settable|values?)\s+from\s+$", re.I)
+_RANGE_FROM = re.compile(r"\bfrom\s+$", re.IGNORECASE)
+_RANGE_SAID = re.compile(r"\b(?:anywhere|ranging|ranges?|somewhere|configurable|set|settable|values?)\s+from\s+$", re.IGNORECASE)
 
 TYPED_PATTERNS: list[tuple[str, Guarded]] = [
-    ("range", Guarded("", r"(?<![\w.-])" + _RANGE_RE, re.I)),
+    ("range", Guarded("", r"(?<![\w.-])" + _RANGE_RE, re.IGNORECASE)),
     ("date", Guarded(_prep("on"), r"(?P<val>\d{4}-\d{2}-\d{2})\b", re.I)),
     ("date", Guarded(_prep("on"), r"(?P<val>(?:" + _MONTH_RE + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})\b", re.I)),
     ("date", Guarded(_prep("on"), r"(?P<val>\d{1,2}(?:st|nd|rd|th)?\s+(?:" + _MONTH_RE + r")\.?,?\s+\d{4})\b", re.I)),
@@ -254,11 +254,11 @@ def _clock(g: dict) -> Bound | None:
 # ("PTO that exceeds 10 days needs approval" is a lower bound: more than 10), and a negated comparison
 # word turns round ("not less than 8 characters", "never more than 3 retries")
 _MORE_LE = re.compile(r"\b(?:capped at|limited to|no longer than|not longer than|(?:not|never) exceed|not to exceed|"
-                      r"no later than|(?:rate |hard |upper )?(?:limit|cap|ceiling) of)\s+$", re.I)
+                      r"no later than|(?:rate |hard |upper )?(?:limit|cap|ceiling) of)\s+$", re.IGNORECASE)
 _MORE_GE = re.compile(r"\b(?:no shorter than|not shorter than|(?:lower )?floor of|(?<!not )(?<!never )exceed(?:s|ing)?)\s+$",
-                      re.I)
-_NEGATED_OP = re.compile(r"\b(?:not|never)\s+$", re.I)
-_TURNED = re.compile(r"(?:less|fewer|more) than\b", re.I)
+                      re.IGNORECASE)
+_NEGATED_OP = re.compile(r"\b(?:not|never)\s+$", re.IGNORECASE)
+_TURNED = re.compile(r"(?:less|fewer|more) than\b", re.IGNORECASE)
 
 
 def _more_bound_words(text: str, v: Value) -> Value:
@@ -279,7 +279,7 @@ def _more_bound_words(text: str, v: Value) -> Value:
     # the bound's "not" is the value's, so the modality reader does not also take it for the claim's
     # own negation: "must not exceed 30 days" is "must: at most 30 days". The value's span stays (a
     # "limited to"/"exceeds" is still the verb, a "limit of" still the attribute)
-    neg = re.search(r"\b(?:not|never)\b", m.group(0), re.I)
+    neg = re.search(r"\b(?:not|never)\b", m.group(0), re.IGNORECASE)
     negation = (cut + m.start() + neg.start(), cut + m.start() + neg.end()) if neg else None
     return Value(v.kind, v.text, v.start, v.end, Bound(op, v.bound.number, v.bound.unit), negation)
 
