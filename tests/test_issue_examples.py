@@ -172,3 +172,24 @@ def test_a_value_and_a_rule_about_another_aspect_warn_while_one_aspect_still_blo
         assert "different aspects" in j.reason
     if tier == "clean":
         assert "two facts about one thing" in j.reason
+
+
+def test_addresses_places_and_bounds_in_short_claims(default_guard):
+    """Session 40: "sent from noreply@example.com" / "sent through SendGrid" was blocked (NLI 1.00;
+    neither had a value), "CI runs on GitHub Actions." / "… on Jenkins." was a warn (NLI 0.11), and
+    "must not exceed 10 days" / "can be 5 days" a block ("not" read as the claim's negation, 10 as an
+    exact value). Bounds, ranges, addresses and named places are values now."""
+    from guard.claims import Claim
+    pairs = [("Emails to customers must be sent from noreply@example.com.", "Emails to customers are sent through SendGrid.",
+              "clean or warn"),
+             ("Emails to customers must be sent from noreply@example.com.",
+              "Emails to customers must be sent from support@example.com.", "block"),
+             ("CI runs on GitHub Actions.", "CI runs on Jenkins.", "block"),
+             ("PTO requests must not exceed 10 days.", "PTO requests may be up to 15 days.", "block"),
+             ("Passwords must be not less than 12 characters.", "Passwords must be at least 12 characters.", "clean"),
+             ("The backup retention period can be set to between 0 and 35 days.", "The backup retention period is six weeks.",
+              "block"),
+             ("The backup retention period can be set to between 0 and 35 days.",
+              "The backup retention period can be anywhere from zero to five weeks.", "clean")]
+    js = default_guard.judge_pairs(default_guard.pair_items([(Claim(text=a), Claim(text=b)) for a, b, _ in pairs]))
+    assert all(j.tier.value in t.split(" or ") for j, (_, _, t) in zip(js, pairs)), [(j.tier.value, j.reason) for j in js]

@@ -707,3 +707,34 @@ def test_a_value_outside_a_stated_range_breaks_it(normalizer_v2):
     assert v.kind is VerdictKind.CONSISTENT, v          # the range's upper end, said as a limit
     assert bounds_conflict(Bound("range", 3.0, "time", 5.0), Bound("range", 2.0, "time", 3.0))
     assert not bounds_conflict(Bound("range", 3.0, "time", 5.0), Bound("le", 4.0, "time"))
+
+
+def test_mail_addresses_and_urls_are_values():
+    """v1's domain selector never read "noreply@example.com" or "https://status.example.com" (an
+    "@" or "/" before the name), so "reports go to security@…" / "… to abuse@…" had no values."""
+    assert [(v.kind, v.text) for v in extract_typed_values("Write to first.last+tag@mail.co.uk today.")] == [
+        ("email", "first.last+tag@mail.co.uk")]
+    assert [(v.kind, v.text) for v in extract_typed_values("See https://example.com/docs/a_b?x=1, then go.")] == [
+        ("url", "https://example.com/docs/a_b?x=1")]
+    assert [(v.kind, v.text) for v in extract_typed_values("Use `a@b.com` as the sender.")] == [("literal", "a@b.com")]
+
+
+@pytest.mark.parametrize("a,b,kind", [
+    ("Security reports go to security@example.com.", "Security reports go to abuse@example.com.", VerdictKind.VALUE_CONFLICT),
+    ("Security reports go to security@example.com.", "Security reports go to Security@Example.com.", VerdictKind.CONSISTENT),
+    ("The status page is at https://status.example.com.", "The status page is at https://example.statuspage.io.",
+     VerdictKind.VALUE_CONFLICT),
+    ("CI runs on GitHub Actions.", "CI runs on Jenkins.", VerdictKind.VALUE_CONFLICT),
+    ("Emails to customers are sent through SendGrid.", "Emails to customers are sent through Mailgun.", VerdictKind.VALUE_CONFLICT),
+])
+def test_where_mail_goes_and_what_runs_it_are_values(normalizer_v2, a, b, kind):
+    assert verdict(normalizer_v2, a, b).kind is kind
+
+
+def test_a_place_verb_names_only_a_place(normalizer_v2):
+    """"run" as a naming verb was measured worse ("runs nightly jobs" is no product); only a named
+    place after on/in/at/through/via is its value."""
+    assert norm(normalizer_v2, "CI runs on GitHub Actions.").value == "GitHub Actions"
+    assert norm(normalizer_v2, "The cron service runs nightly jobs.").value is None
+    assert norm(normalizer_v2, "Emails to customers are sent through SendGrid.").value == "SendGrid"
+

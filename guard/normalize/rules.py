@@ -127,8 +127,13 @@ _DELETE_VERBS = {"delete", "remove", "purge", "drop", "erase", "wipe"}
 _NAMING = {StateVerb.BE, StateVerb.NAME, StateVerb.USE, StateVerb.LOG, StateVerb.OTHER}
 
 
+# where a thing lives or goes through, before proper nouns (v2): "stored in Vault", "hosted on Netlify",
+# "sent through SendGrid", "deployed via Argo CD"
+_PLACE_PREPOSITIONS = ("in", "on", "at", "through", "via")
+
+
 def _name_value(theme_tokens, value_tok: set[int], max_tokens: int = 2,
-                locations: bool = False) -> Value | None:
+                locations: bool = False, places_only: bool = False) -> Value | None:
     """A short noun phrase as the predicate ("written as JSON", "stored in Vault") selects a name.
 
     Only nouns and proper nouns, at most two tokens, so "is stable" or "for VPN access" are not
@@ -140,9 +145,11 @@ def _name_value(theme_tokens, value_tok: set[int], max_tokens: int = 2,
     toks = [t for t in theme_tokens if t.i not in value_tok and not t.is_punct and t.pos_ != "DET"]
     if toks and toks[0].tag_ == "VBN":          # "is built with MkDocs", "is written as JSON"
         toks = toks[1:]
+    if places_only and not (toks and toks[0].pos_ == "ADP" and toks[0].lower_ in _PLACE_PREPOSITIONS):
+        return None
     if toks and toks[0].pos_ == "ADP":
         proper = len(toks) > 1 and all(t.pos_ == "PROPN" for t in toks[1:])
-        if toks[0].lower_ not in ("as", "with") and not (locations and proper and toks[0].lower_ in ("in", "on", "at")):
+        if toks[0].lower_ not in ("as", "with") and not (locations and proper and toks[0].lower_ in _PLACE_PREPOSITIONS):
             return None
         toks = toks[1:]
     if not toks or len(toks) > max_tokens or any(t.pos_ not in ("NOUN", "PROPN", "ADJ") for t in toks) \
@@ -203,6 +210,7 @@ class RuleNormalizer:
     max_name_tokens = 2               # v2: 3 ("AWS Secrets Manager")
     location_names = False            # v2: "stored in Vault" names a value
     naming_verbs = _NAMING            # v2 adds "store": where a thing is kept is its value ("run" measured worse)
+    place_verbs: frozenset = frozenset()   # v2: verbs whose value is only a named place ("runs on Jenkins")
     negation_before_pivot = False     # v2 moves "never"/"not" just before the verb into the predicate
     cut_subject_clauses = False       # v2 also ends the predicate at "…, and <subject> <verb> …"
     parsed = Parsed                   # v2: "X defaults to N" pivots on "defaults"
@@ -417,8 +425,11 @@ class RuleNormalizer:
         if not subj_words:
             kind = SubjectKind.FUZZY if kind is SubjectKind.FUZZY else SubjectKind.MISSING
         value = primary_value([v for v in values if v.start >= pivot_char]) or primary_value(values)
-        if value is None and obj in self.naming_verbs and theme_tokens and not subj_missing and not p.imperative:
-            value = _name_value(theme_tokens, p.value_tok, self.max_name_tokens, self.location_names)
+        if value is None and theme_tokens and not subj_missing and not p.imperative:
+            if obj in self.naming_verbs:
+                value = _name_value(theme_tokens, p.value_tok, self.max_name_tokens, self.location_names)
+            elif obj in self.place_verbs:
+                value = _name_value(theme_tokens, p.value_tok, self.max_name_tokens, True, places_only=True)
         terms = tuple(dict.fromkeys(_content(doc, set()) + [v.text.lower() for v in values]))
         if obj is StateVerb.RETAIN and any(t.lemma_.lower() in _DELETE_VERBS for t in pred_tokens) and value \
                 and value.bound is not None and value.bound.unit == "time":

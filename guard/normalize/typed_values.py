@@ -79,7 +79,12 @@ GEOGRAPHIES: dict[str, tuple[str, ...]] = {
     "united states": ("us",), "north america": ("us", "ca"), "apac": ("ap",), "asia": ("ap",),
     "asia pacific": ("ap",), "asia-pacific": ("ap",), "south america": ("sa",), "canada": ("ca",),
     "middle east": ("me",), "africa": ("af",)}
-_BOUNDLESS = frozenset({"region"})      # kinds compared as written (by ``compare``), with no number
+_BOUNDLESS = frozenset({"region", "email", "url"})      # kinds compared as written (by ``compare``), with no number
+# where mail goes or comes from, and where a page is: "reports go to security@example.com" / "… to
+# abuse@example.com" are one question's two answers, and "sent from noreply@example.com" / "sent
+# through SendGrid" two facts. v1's domain selector never read them (an "@" or "/" before the name)
+_EMAIL_RE = r"(?<![\w.+`-])(?P<val>[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})(?![\w-])"
+_URL_RE = r"(?<![\w`])(?P<val>https?://[^\s<>()`\"']+[^\s<>()`\"'.,;:!?])"
 _GEO_RE = (r"(?P<prep>\b(?i:in|into|to|within|inside|outside|from|across)\s+(?:the\s+)?)(?P<val>EU|European Union|Europe|EEA|"
            r"US|USA|United States|North America|APAC|Asia[- ]Pacific|Asia|South America|Canada|Middle East|Africa)"
            r"(?![\w-])")
@@ -124,6 +129,8 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
                         + _WEEKDAY_VAL, re.IGNORECASE)),
     ("weekday", Guarded("", r"(?<!black )(?<!good )(?<!cyber )\b(?P<val>(?:" + _WEEKDAY_RE + r")s)\b", re.IGNORECASE)),
     ("region", Guarded("", _GEO_RE)),
+    ("email", Guarded("", _EMAIL_RE, re.IGNORECASE)),
+    ("url", Guarded("", _URL_RE, re.IGNORECASE)),
     ("frequency", Guarded("", _NOT_AFTER + r"\b(?P<val>" + "|".join(_FREQUENCIES) + r")\b" + _ADVERB_END, re.IGNORECASE)),
 ]
 
