@@ -738,3 +738,22 @@ def test_a_place_verb_names_only_a_place(normalizer_v2):
     assert norm(normalizer_v2, "The cron service runs nightly jobs.").value is None
     assert norm(normalizer_v2, "Emails to customers are sent through SendGrid.").value == "SendGrid"
 
+
+
+def test_never_leaving_a_region_is_staying_in_it(normalizer_v2):
+    """"Customer data must never leave the EU." read no region, and against "… must stay in the EU."
+    it was an opposing modality (a structural block); "must not be stored outside the EU" against
+    "… stored in eu-central-1" was too, and "must not be transferred outside the EEA" against
+    "… transferred to the US" was "the negation is of a different value", clean at HIGH."""
+    n = norm(normalizer_v2, "Customer data must never leave the EU.")
+    assert (n.modality, n.value, n.value_kind) == (Modality.MUST, "EU", "region"), n
+    assert norm(normalizer_v2, "Customer data must not be stored outside the EU.").modality is Modality.MUST
+    assert not [v for v in extract_typed_values("Backups are stored outside the EU.") if v.kind == "region"]
+    for a, b, kind in [
+            ("Customer data must never leave the EU.", "Customer data must stay in the EU.", VerdictKind.CONSISTENT),
+            ("Customer data must never leave the EU.", "Customer data is replicated to us-east-1.", VerdictKind.VALUE_CONFLICT),
+            ("Personal data must not be transferred outside the EEA.", "Personal data is transferred to the US.",
+             VerdictKind.VALUE_CONFLICT),
+            ("Customer data must not be stored outside the EU.", "Customer data is stored in eu-central-1.",
+             VerdictKind.CONSISTENT)]:
+        assert verdict(normalizer_v2, a, b).kind is kind, (a, b)

@@ -85,9 +85,16 @@ _BOUNDLESS = frozenset({"region", "email", "url"})      # kinds compared as writ
 # through SendGrid" two facts. v1's domain selector never read them (an "@" or "/" before the name)
 _EMAIL_RE = r"(?<![\w.+`-])(?P<val>[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})(?![\w-])"
 _URL_RE = r"(?<![\w`])(?P<val>https?://[^\s<>()`\"']+[^\s<>()`\"'.,;:!?])"
-_GEO_RE = (r"(?P<prep>\b(?i:in|into|to|within|inside|outside|from|across)\s+(?:the\s+)?)(?P<val>EU|European Union|Europe|EEA|"
-           r"US|USA|United States|North America|APAC|Asia[- ]Pacific|Asia|South America|Canada|Middle East|Africa)"
-           r"(?![\w-])")
+_GEO_NAMES = (r"(?P<val>EU|European Union|Europe|EEA|US|USA|United States|North America|APAC|Asia[- ]Pacific|Asia|"
+              r"South America|Canada|Middle East|Africa)(?![\w-])")
+_GEO_RE = r"(?P<prep>\b(?i:in|into|to|within|inside|outside|from|across)\s+(?:the\s+)?)" + _GEO_NAMES
+# "must never leave the EU" is "must stay in the EU": the "never leave" is the value's, not the
+# claim's negation, else "… must stay in the EU" reads as its opposite. Likewise a "not" before
+# "outside the EU" ("must not be stored outside the EU" = stored only in the EU); "outside" with no
+# negation to undo ("is stored outside the EU") names no region at all
+_GEO_LEAVE = (r"(?P<neg>(?i:\b(?:never|not)|n't)\s+(?i:be\s+)?(?i:leave|leaves|exit|(?:be\s+)?(?:moved|transferred|taken|sent)"
+              r"\s+out\s+of)\s+(?i:the\s+)?)" + _GEO_NAMES)
+_OUTSIDE_NEGATED = re.compile(r"(?:\b(?:never|not)|n't)\b(?=[^.;:!?]{0,50}$)", re.IGNORECASE)
 
 # a range of one quantity ("between 1 and 365 days", "7 to 90 calendar days", "10 seconds to 10
 # minutes", "3-5 business days", "anywhere from zero to five weeks"): the values a setting may take, so
@@ -128,6 +135,7 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("weekday", Guarded("", r"(?:(?<=day and )|(?<=day, )|(?<=day or )|(?<=days and )|(?<=days, )|(?<=days or ))"
                         + _WEEKDAY_VAL, re.IGNORECASE)),
     ("weekday", Guarded("", r"(?<!black )(?<!good )(?<!cyber )\b(?P<val>(?:" + _WEEKDAY_RE + r")s)\b", re.IGNORECASE)),
+    ("region", Guarded("", _GEO_LEAVE)),
     ("region", Guarded("", _GEO_RE)),
     ("email", Guarded("", _EMAIL_RE, re.IGNORECASE)),
     ("url", Guarded("", _URL_RE, re.IGNORECASE)),
@@ -291,6 +299,26 @@ def _more_bound_words(text: str, v: Value) -> Value:
     return Value(v.kind, v.text, v.start, v.end, Bound(op, v.bound.number, v.bound.unit), negation)
 
 
+def _place_negation(kind: str, m: re.Match) -> tuple[int, int] | bool | None:
+    """The span of a negation a region's words undo ("never leave the EU", "not … outside the EU");
+    False: a region outside of which something is, which is no region to compare."""
+    g = m.groupdict()
+    if kind != "region":
+        return None
+    if g.get("neg"):
+        return m.span("neg")
+    if (g.get("prep") or "").strip().lower().startswith("outside"):
+        before = m.string[max(0, m.start() - 50):m.start()]
+        n = None
+        for n in _OUTSIDE_NEGATED.finditer(before):
+            pass
+        if n is None:
+            return False
+        cut = m.start() - len(before)
+        return cut + n.start(), cut + n.end()
+    return None
+
+
 def extract_typed_values(text: str) -> list[Value]:
     """Typed values first, then v1's selectors on what they left; leftmost first."""
     found: list[Value] = []
@@ -303,8 +331,11 @@ def extract_typed_values(text: str) -> list[Value]:
             b = None if kind in _BOUNDLESS else typed_bound(kind, m)
             if b is None and kind not in _BOUNDLESS:
                 continue
+            negation = _place_negation(kind, m)
+            if negation is False:
+                continue
             found.append(Value("number" if kind in ("money", "size", "rate", "count", "days", "range") else kind,
-                               m.group("val").strip(), s, e, b))
+                               m.group("val").strip(), s, e, b, negation or None))
             taken.append((m.start(), m.end()))
     found += extract_values(text, taken)
     found.sort(key=lambda v: v.start)
