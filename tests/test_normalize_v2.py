@@ -757,3 +757,26 @@ def test_never_leaving_a_region_is_staying_in_it(normalizer_v2):
             ("Customer data must not be stored outside the EU.", "Customer data is stored in eu-central-1.",
              VerdictKind.CONSISTENT)]:
         assert verdict(normalizer_v2, a, b).kind is kind, (a, b)
+
+
+def test_a_negated_bound_is_the_opposite_bound(normalizer_v2):
+    """"Logs must not be kept for more than 30 days." is "at most 30 days": read as a negated "more
+    than 30" it opposed "Logs must be kept for at most 30 days." (a structural contradiction) and
+    agreed with "… can stay up to 18 months" against "… not … more than 1 year". Points in time are
+    left alone ("blocked until Thursday"), and so is a negation that is not the verb's ("No loss
+    occurs when … at least 1.5 times …")."""
+    n = norm(normalizer_v2, "Logs must not be kept for more than 30 days.")
+    assert n.modality is Modality.MUST and (n.bound.op, n.bound.number) == ("le", 30 * 86400.0), n
+    n = norm(normalizer_v2, "A consumer never gets more than 100 messages in one batch.")
+    assert n.modality is Modality.MUST and (n.bound.op, n.bound.number) == ("le", 100.0), n
+    n = norm(normalizer_v2, "No loss of content occurs when line height is at least 1.5 times the font size.")
+    assert n.modality is Modality.MUST_NOT, n
+    assert norm(normalizer_v2, "Deploys must not happen before Thursday.").modality is Modality.MUST_NOT
+    for a, b, kind in [
+            ("Logs must not be kept for more than 30 days.", "Logs must be kept for at most 30 days.", VerdictKind.CONSISTENT),
+            ("Logs must not be kept for more than 30 days.", "Logs are kept for 90 days.", VerdictKind.VALUE_CONFLICT),
+            ("Preview features must not stay in preview for more than 1 year.",
+             "Preview features can stay in preview for up to 18 months.", VerdictKind.VALUE_CONFLICT),
+            ("Passwords must not be less than 12 characters.", "Passwords must be at least 12 characters.",
+             VerdictKind.CONSISTENT)]:
+        assert verdict(normalizer_v2, a, b).kind is kind, (a, b)

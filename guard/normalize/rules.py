@@ -13,7 +13,7 @@ import os
 import re
 from functools import cached_property
 
-from guard.claims import Modality, Norm, Scope, StateVerb, SubjectKind, Window
+from guard.claims import Bound, Modality, Norm, Scope, StateVerb, SubjectKind, Window
 from guard.normalize.base import fail_open, register
 from guard.normalize.build import build_id
 from guard.normalize.lexicon import (FUZZY_SUBJECTS, IMPERATIVE_PREFIXES, MODAL_PREDICATES, MODAL_VERBS,
@@ -210,6 +210,7 @@ class RuleNormalizer:
     max_name_tokens = 2               # v2: 3 ("AWS Secrets Manager")
     location_names = False            # v2: "stored in Vault" names a value
     naming_verbs = _NAMING            # v2 adds "store": where a thing is kept is its value ("run" measured worse)
+    negated_bounds_turn = False      # v2: a negated bound is the opposite one ("must not take more than N": at most N)
     place_verbs: frozenset = frozenset()   # v2: verbs whose value is only a named place ("runs on Jenkins")
     negation_before_pivot = False     # v2 moves "never"/"not" just before the verb into the predicate
     cut_subject_clauses = False       # v2 also ends the predicate at "…, and <subject> <verb> …"
@@ -436,6 +437,15 @@ class RuleNormalizer:
             neg = not neg      # "deleted after 30 days" sets the retention period
         if neg and strength == "must" and obligation_word:
             strength = "may"       # "is not required", "does not require": the obligation is lifted
+        if neg and self.negated_bounds_turn and strength in ("must", "should") and value is not None \
+                and value.bound is not None and value.bound.op in ("le", "ge") \
+                and value.bound.unit.split("/")[0] not in _POINTS \
+                and any(t.lower_ in ("not", "never", "n't") and t.idx < value.start - p.offset for t in pred_tokens):
+            # "must not be kept for more than 1 year" is "must: at most 1 year"; read with the
+            # negation it opposed "must be kept at most 1 year" and agreed with "may stay 18 months"
+            value = _turned(value)
+            values = [_turned(v) if v is not None and v.start == value.start and v.end == value.end else v for v in values]
+            neg = False
         modality = Modality(strength + ("_not" if neg else ""))
         # English "may not"/"cannot" forbid; "not required"/"optional" only lift an obligation
         if modality is Modality.MAY_NOT and not (_lifts_obligation(doc) or obligation_word):
@@ -448,6 +458,14 @@ class RuleNormalizer:
             values=tuple((v.kind, v.text, v.bound) for v in values),
             exclusive=bool(_EXCLUSIVE.search(raw_sub)),
         )
+
+
+_POINTS = ("date", "clock", "weekday", "period")     # a point in time, not an amount: "blocked until Thursday"
+
+
+def _turned(v: Value) -> Value:
+    b = v.bound
+    return Value(v.kind, v.text, v.start, v.end, Bound("ge" if b.op == "le" else "le", b.number, b.unit), v.negation)
 
 
 _LIFTS = re.compile(r"\b(optional|not (?:be )?required|not necessary|unnecessary|need not|needn't|never needs?|no need|"

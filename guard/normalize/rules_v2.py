@@ -244,6 +244,7 @@ class RuleNormalizerV2(RuleNormalizer):
     # Jenkins" / "… on GitHub Actions", "sent through SendGrid" (not "runs nightly jobs": "run" as a
     # naming verb was measured worse)
     place_verbs = frozenset({StateVerb.RUN, StateVerb.SEND, StateVerb.DEPLOY})
+    negated_bounds_turn = True
     modal_predicates = MODAL_PREDICATES | HALT_PREDICATES
     numbered_names = True
 
