@@ -86,6 +86,16 @@ def test_main_clause_keeps_conditions_and_asides_apart():
     assert split_main_clause("Short, but fine.")[0] == "Short, but fine."     # too little would be left
 
 
+def test_an_even_clause_leads_and_a_clause_without_its_comma_does_not_swallow_the_main():
+    """"Even with every paid add-on, an Ubuntu LTS release is covered …" had no subject ("even" opened
+    no leading clause); "During the annual pentest the red team may scan …, since it's our own
+    tenant." was read as "Since it's our own tenant." (the leading clause ran to the trailing one's comma)."""
+    main, quals = split_main_clause("Even with every paid add-on, an Ubuntu LTS release is covered for at most 10 years.")
+    assert main == "An Ubuntu LTS release is covered for at most 10 years." and quals == ("Even with every paid add-on",)
+    main, quals = split_main_clause("During the annual pentest the red team may scan the tenant, since it's our own.")
+    assert main == "During the annual pentest the red team may scan the tenant." and quals == ("since it's our own.",)
+
+
 def test_leading_adverbial_is_not_the_subject(normalizer_v2, normalizer):
     text = "Out of the box, the scheduler retries a failed job three times."
     n = norm(normalizer_v2, text)

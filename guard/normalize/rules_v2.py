@@ -35,10 +35,15 @@ _LEAD_ADVERB = re.compile(
     r"in the first instance|as soon as possible|where possible|if possible|for example|e\.g\.|in practice|"
     r"in most cases|in addition|additionally|also|however|otherwise|as a rule|as of [^,]{1,40})\b\s*,?\s*", re.I)
 _LEAD_CLAUSE = re.compile(
-    r"^(?:if|when|whenever|unless|once|while|after|before|during|for|in|on|within|across|outside|inside|under|"
+    r"^(?:even\s+)?(?:if|when|whenever|unless|once|while|after|before|during|for|in|on|within|across|outside|inside|under|"
     r"from|as|because|since|although|though|where|with|without|at|to|after|upon|except)\b[^,;]{1,140},\s*", re.I)
 _TRAIL = re.compile(r"(?:,\s*|\s+)(?:unless|except|provided that|as long as|even if|even when|so that|so|which|"
                     r"whereas|while|but|because|since|although|though|otherwise|in which case)\b.*$", re.I)
+# what opens a trailing clause: a leading clause that ends where one begins had no comma of its own
+# ("During the annual pentest the red team may scan …, since it's our own tenant." is no leading
+# clause before "since …")
+_TRAIL_START = re.compile(r"^(?:unless|except|provided that|as long as|even if|even when|so that|so|which|whereas|while|"
+                          r"but|because|since|although|though|otherwise|in which case)\b", re.I)
 _IDENT = re.compile(r"`([^`]{1,60})`|(?<![\w-])(--?[a-z][\w-]*(?:=\S+)?)|\b([a-z][a-z0-9]*(?:[_.][a-z0-9]+)+)\b|"
                     r"\b([a-z]+[A-Z][A-Za-z0-9]+)\b")
 # the scope fields' names for an environment (claims.ENV_NAMES), so the two always meet
@@ -72,7 +77,7 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
     for _ in range(2):
         for pat in (_LEAD_ADVERB, _LEAD_CLAUSE):
             m = pat.match(main)
-            if m:
+            if m and not (pat is _LEAD_CLAUSE and _TRAIL_START.match(main[m.end():])):
                 rest = main[m.end():]
                 # a sentence starts upper-case again, but an identifier keeps its spelling
                 # ("On the NAT gateways, ip_local_port_range is …" must not become "Ip_local_port_range")
