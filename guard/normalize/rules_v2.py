@@ -56,7 +56,7 @@ _ENV_SUBJECT = re.compile(r"^\s*(?:the\s+|our\s+|all\s+)?(production|prod|stagin
 _EOS = re.compile(r"\b(end[- ]of[- ]life|eol|supported|support ends?|long[- ]term support|lts|security (?:support|updates)"
                   r"|maintained)\b", re.I)
 _RELEASE = re.compile(r"\b(released?|general availability|ga|launch(?:es|ed)?|available)\b", re.I)
-_DEPRECATE = re.compile(r"\b(deprecat\w*|sunset\w*|retire\w*|remov\w*|shut\w* down)\b", re.I)
+_DEPRECATE = re.compile(r"\b(deprecat\w*|sunset\w*|retire\w*|remov\w*|shut\w* down)\b", re.IGNORECASE)
 _UNIT_WORDS = set(UNITS) | {u + "s" for u in UNITS} | {"time", "times", "per", "week", "weeks", "month", "months",
                                                         "default", "value", "number", "setting", "amount", "total"}
 
