@@ -790,3 +790,22 @@ def test_a_negated_bound_is_the_opposite_bound(normalizer_v2):
             ("Passwords must not be less than 12 characters.", "Passwords must be at least 12 characters.",
              VerdictKind.CONSISTENT)]:
         assert verdict(normalizer_v2, a, b).kind is kind, (a, b)
+
+
+@pytest.mark.parametrize("text,subject", [
+    ("Merchants may issue partial refunds.", "partial refund"),
+    ("Contractors are allowed to read the wiki.", "wiki"),
+    ("Guests cannot create projects.", "project"),
+    ("Everyone logs their daily hours in the timesheet tool.", "daily hour"),
+    ("Everyone is expected to answer Slack pings within an hour.", "slack ping"),
+])
+def test_a_rule_for_people_is_about_what_they_act_on(normalizer_v2, normalizer, text, subject):
+    """v1 kept any verb outside its lexicon in the subject ("issue partial refund") and read
+    "everyone" as a vague subject (none at all); v1's norms stay as they were."""
+    assert norm(normalizer_v2, text).subject == subject
+    assert norm(normalizer, "Merchants may issue partial refunds.").subject == "issue partial refund"
+
+
+def test_the_subjects_words_are_not_also_its_named_value(normalizer_v2):
+    n = norm(normalizer_v2, "Contractors are allowed to access staging.")
+    assert n.subject == "staging" and n.value is None, n

@@ -210,6 +210,7 @@ class RuleNormalizer:
     max_name_tokens = 2               # v2: 3 ("AWS Secrets Manager")
     location_names = False            # v2: "stored in Vault" names a value
     naming_verbs = _NAMING            # v2 adds "store": where a thing is kept is its value ("run" measured worse)
+    person_subjects = frozenset(PERSON_SUBJECTS)   # v2 adds "everyone", "anyone": whose action is regulated, not what
     negated_bounds_turn = False      # v2: a negated bound is the opposite one ("must not take more than N": at most N)
     place_verbs: frozenset = frozenset()   # v2: verbs whose value is only a named place ("runs on Jenkins")
     negation_before_pivot = False     # v2 moves "never"/"not" just before the verb into the predicate
@@ -408,16 +409,20 @@ class RuleNormalizer:
         subj_missing = False
         if first is not None and first.lower_ == "be":
             subj_words, subj_missing = [], True
-        elif p.imperative or not subj_tokens or (lowered and set(lowered) <= PERSON_SUBJECTS | QUANTIFIERS) \
+        elif p.imperative or not subj_tokens or (lowered and set(lowered) <= self.person_subjects | QUANTIFIERS) \
                 or self._speaker(doc, p, subj_tokens):
             # the regulated thing is the action's object ("Never log passwords" → "password")
-            if self.speaker_subjects:      # "… recommends setting the retention period": skip "setting", "that you"
+            # v2 skips the action's own verb, whatever it is ("may issue partial refunds" is about refunds,
+            # "… recommends setting the retention period" about the period), and "that you"
+            if self.speaker_subjects:
                 while theme_tokens and (theme_tokens[0].tag_ == "VBG" or theme_tokens[0].lower_ in ("that", "you", "we")
-                                        or theme_tokens[0].lower_ in VERBS and theme_tokens[0].tag_ == "VB"):
+                                        or theme_tokens[0].tag_ in ("VB", "RP", "TO")):
                     theme_tokens = theme_tokens[1:]
             head = _head_np(theme_tokens)
             subj_words = _content(head, p.value_tok)
             theme_words = _content(theme_tokens[len(head):], p.value_tok)
+            if self.speaker_subjects:
+                theme_tokens = theme_tokens[len(head):]     # the subject's words are not also its named value
         elif set(lowered) & FUZZY_SUBJECTS and not subj_words:
             kind = SubjectKind.FUZZY
         if not subj_words and not subj_missing and subj_tokens:

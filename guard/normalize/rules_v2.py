@@ -250,6 +250,9 @@ class RuleNormalizerV2(RuleNormalizer):
     # naming verb was measured worse)
     place_verbs = frozenset({StateVerb.RUN, StateVerb.SEND, StateVerb.DEPLOY})
     negated_bounds_turn = True
+    # "Everyone logs their daily hours …", "Anyone off sick … has to send a fit note": a rule for
+    # whoever does it is about what they do (v1 read such a subject as vague, and found none)
+    person_subjects = frozenset(PERSON_SUBJECTS | {"everyone", "everybody", "anyone", "anybody", "someone", "somebody"})
     modal_predicates = MODAL_PREDICATES | HALT_PREDICATES
     numbered_names = True
 
