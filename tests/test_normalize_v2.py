@@ -809,3 +809,19 @@ def test_a_rule_for_people_is_about_what_they_act_on(normalizer_v2, normalizer, 
 def test_the_subjects_words_are_not_also_its_named_value(normalizer_v2):
     n = norm(normalizer_v2, "Contractors are allowed to access staging.")
     assert n.subject == "staging" and n.value is None, n
+
+
+def test_typed_values_on_hostile_text_end_at_once():
+    """A run of digits made the money and size patterns try every start inside it (20,000 digits:
+    33 s), and a run of "1," did the same to session 40's first range pattern (89 s). Run apart,
+    under a limit a linear search meets many times over."""
+    code = ("from guard.normalize.typed_values import extract_typed_values as e\n"
+            "for t in ['9' * 20000 + ' days to 1 day', '1,' * 10000 + ' GB', '$' + '9' * 20000 + ' per month',\n"
+            "          '1 to ' * 4000, 'between 1 and ' * 1500 + 'days', 'must not exceed ' * 1500 + '3 days',\n"
+            "          'never leave the ' * 1500 + 'EU', 'not ' * 3000 + 'stored outside the EU', 'a.' * 5000 + '@' + 'b.' * 5000,\n"
+            "          'https://' + 'a/' * 10000, '1-' * 10000 + 'x']:\n"
+            "    e(t)\n")
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
+    assert r.returncode == 0, r.stderr[-500:]

@@ -18,7 +18,11 @@ import calendar
 import re
 
 from guard.claims import Bound
-from guard.normalize.values import _GE, _LE, _NUM, _OP, _UNIT_ALT, UNITS, WORD_NUMBERS, Guarded, Value, extract_values
+from guard.normalize.values import _GE, _LE, _NUM as _V1_NUM, _OP, _UNIT_ALT, UNITS, WORD_NUMBERS, Guarded, Value, extract_values
+
+# v1's number, but never from inside a run of digits and commas: from there the search was quadratic
+# ("1," * 10000: seconds per pattern); v1's own selectors keep theirs, so v1's norms do not change
+_NUM = _V1_NUM.replace(r"(?<![\w.-])", r"(?<![\w.,-])", 1)
 
 _MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
 _MONTHS.update({m.lower(): i for i, m in enumerate(calendar.month_abbr) if m})
@@ -33,7 +37,7 @@ _CURRENCY = {"$": "usd", "usd": "usd", "€": "eur", "eur": "eur", "£": "gbp", 
 _SIZES = {"b": 1, "byte": 1, "bytes": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12, "pb": 1e15,
           "kib": 1024, "mib": 1024 ** 2, "gib": 1024 ** 3, "tib": 1024 ** 4, "k": 1e3,
           "bit": 1 / 8, "bits": 1 / 8}
-_AMOUNT = r"(?P<num>\d[\d,]*(?:\.\d+)?)"
+_AMOUNT = r"(?P<num>(?<![\d,.])\d[\d,]*(?:\.\d+)?)"     # never from inside a run of digits: that search was quadratic
 _PER = r"(?:\s*/\s*|\s+(?:per|an?|each|every)\s+)"
 
 _BOUND_PREPS = "by|before|after|until|till|through|from|since|as of"
@@ -109,7 +113,7 @@ _RANGE_FROM = re.compile(r"\bfrom\s+$", re.IGNORECASE)
 _RANGE_SAID = re.compile(r"\b(?:anywhere|ranging|ranges?|somewhere|configurable|set|settable|values?)\s+from\s+$", re.IGNORECASE)
 
 TYPED_PATTERNS: list[tuple[str, Guarded]] = [
-    ("range", Guarded("", r"(?<![\w.-])" + _RANGE_RE, re.IGNORECASE)),
+    ("range", Guarded("", r"(?<![\w.,-])" + _RANGE_RE, re.IGNORECASE)),
     ("date", Guarded(_prep("on"), r"(?P<val>\d{4}-\d{2}-\d{2})\b", re.I)),
     ("date", Guarded(_prep("on"), r"(?P<val>(?:" + _MONTH_RE + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})\b", re.I)),
     ("date", Guarded(_prep("on"), r"(?P<val>\d{1,2}(?:st|nd|rd|th)?\s+(?:" + _MONTH_RE + r")\.?,?\s+\d{4})\b", re.I)),
