@@ -819,7 +819,7 @@ def test_typed_values_on_hostile_text_end_at_once():
             "for t in ['9' * 20000 + ' days to 1 day', '1,' * 10000 + ' GB', '$' + '9' * 20000 + ' per month',\n"
             "          '1 to ' * 4000, 'between 1 and ' * 1500 + 'days', 'must not exceed ' * 1500 + '3 days',\n"
             "          'never leave the ' * 1500 + 'EU', 'not ' * 3000 + 'stored outside the EU', 'a.' * 5000 + '@' + 'b.' * 5000,\n"
-            "          'https://' + 'a/' * 10000, '1-' * 10000 + 'x']:\n"
+            "          'https://' + 'a/' * 10000, '1-' * 10000 + 'x', 'from 1 to 5 days ' * 1500]:\n"
             "    e(t)\n")
     import subprocess
     import sys

@@ -190,7 +190,8 @@ def _range_bound(m: re.Match) -> Bound | None:
     g = m.groupdict()
     if g["to"].lower() == "and" and not g.get("prep"):
         return None          # "between 2 and 5", "2 to 5"; not "2 and 5 years"
-    if not g.get("prep") and _RANGE_FROM.search(m.string[:m.start()]) and not _RANGE_SAID.search(m.string[:m.start()]):
+    before = m.string[max(0, m.start() - 40):m.start()]
+    if not g.get("prep") and _RANGE_FROM.search(before) and not _RANGE_SAID.search(before):
         return None          # "scaled from 3 to 5 nodes": a change
     if g["pct"]:
         hi_unit = lo_unit = ("percent", 1.0)
