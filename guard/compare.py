@@ -131,9 +131,7 @@ def bounds_conflict(a: Bound, b: Bound) -> bool:
         return False
     if "range" in (a.op, b.op):
         return _range_conflict(a, b) if a.op == "range" else _range_conflict(b, a)
-    x, y = a.number, b.number
-    if a.unit == "date" and (x % 100 == 0 or y % 100 == 0):
-        x, y = x // 100, y // 100       # "April 2026" is a month: compare at month precision
+    x, y = _numbers(a, b)
     pair = (a.op, b.op)
     if a.op == b.op:
         return x != y
@@ -150,6 +148,15 @@ def bounds_conflict(a: Bound, b: Bound) -> bool:
     if pair == ("ge", "eq"):
         return y < x
     return False
+
+
+def _numbers(a: Bound, b: Bound) -> tuple[float, float]:
+    """The two numbers at the precision they can be compared at: "April 2026" is a month, so a
+    date against it compares by month."""
+    x, y = a.number, b.number
+    if a.unit == "date" and (x % 100 == 0 or y % 100 == 0):
+        x, y = x // 100, y // 100
+    return x, y
 
 
 def _range_conflict(r: Bound, b: Bound) -> bool:
@@ -368,9 +375,7 @@ def _apart_within_bounds(va: tuple, vb: tuple) -> bool:
         r, o = (a, b) if a.op == "range" else (b, a)
         # "up to ten hours" states the range's upper end, "at least 10 seconds" its lower one
         return not (o == r or o.op == "le" and o.number == r.upper or o.op == "ge" and o.number == r.number)
-    x, y = a.number, b.number
-    if a.unit == "date" and (x % 100 == 0 or y % 100 == 0):
-        x, y = x // 100, y // 100
+    x, y = _numbers(a, b)
     return x != y
 
 

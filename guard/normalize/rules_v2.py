@@ -37,13 +37,13 @@ _LEAD_ADVERB = re.compile(
 _LEAD_CLAUSE = re.compile(
     r"^(?:even\s+)?(?:if|when|whenever|unless|once|while|after|before|during|for|in|on|within|across|outside|inside|under|"
     r"from|as|because|since|although|though|where|with|without|at|to|after|upon|except)\b[^,;]{1,140},\s*", re.I)
-_TRAIL = re.compile(r"(?:,\s*|\s+)(?:unless|except|provided that|as long as|even if|even when|so that|so|which|"
-                    r"whereas|while|but|because|since|although|though|otherwise|in which case)\b.*$", re.I)
+_TRAIL_WORDS = (r"(?:unless|except|provided that|as long as|even if|even when|so that|so|which|whereas|while|but|"
+                r"because|since|although|though|otherwise|in which case)\b")
+_TRAIL = re.compile(r"(?:,\s*|\s+)" + _TRAIL_WORDS + ".*$", re.I)
 # what opens a trailing clause: a leading clause that ends where one begins had no comma of its own
 # ("During the annual pentest the red team may scan …, since it's our own tenant." is no leading
 # clause before "since …")
-_TRAIL_START = re.compile(r"^(?:unless|except|provided that|as long as|even if|even when|so that|so|which|whereas|while|"
-                          r"but|because|since|although|though|otherwise|in which case)\b", re.I)
+_TRAIL_START = re.compile("^" + _TRAIL_WORDS, re.IGNORECASE)
 _IDENT = re.compile(r"`([^`]{1,60})`|(?<![\w-])(--?[a-z][\w-]*(?:=\S+)?)|\b([a-z][a-z0-9]*(?:[_.][a-z0-9]+)+)\b|"
                     r"\b([a-z]+[A-Z][A-Za-z0-9]+)\b")
 # the scope fields' names for an environment (claims.ENV_NAMES), so the two always meet

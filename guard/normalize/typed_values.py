@@ -18,7 +18,9 @@ import calendar
 import re
 
 from guard.claims import Bound
-from guard.normalize.values import _GE, _LE, _NUM as _V1_NUM, _OP, _UNIT_ALT, UNITS, WORD_NUMBERS, Guarded, Value, extract_values
+from guard.normalize.values import (_GE, _LE, _OP, _UNIT_ALT, UNITS, WORD_NUMBERS, Guarded, Value, extract_values,
+                                    unit_key)
+from guard.normalize.values import _NUM as _V1_NUM
 
 # v1's number, but never from inside a run of digits and commas: from there the search was quadratic
 # ("1," * 10000: seconds per pattern); v1's own selectors keep theirs, so v1's norms do not change
@@ -181,9 +183,7 @@ def _unit_factor(unit: str) -> tuple[str, float] | None:
     u = " ".join(unit.lower().split())
     if re.fullmatch(r"(?:business|working|calendar|work) days?", u):
         return "time", 86400.0
-    key = u if u in UNITS else u.rstrip("s") if u.rstrip("s") in UNITS else {
-        "hrs": "hr", "mins": "min", "secs": "sec", "retries": "retry", "chars": "char"}.get(u)
-    return UNITS.get(key) if key else None
+    return UNITS.get(unit_key(u))
 
 
 def _range_bound(m: re.Match) -> Bound | None:

@@ -86,6 +86,19 @@ class Value:
     negation: tuple[int, int] | None = None
 
 
+_UNIT_SPELLINGS = {"hrs": "hr", "mins": "min", "secs": "sec", "retries": "retry", "chars": "char"}
+
+
+def unit_key(unit: str) -> str:
+    """The ``UNITS`` key a written unit stands for (a plural or a short spelling); the unit itself
+    where there is none."""
+    if unit in UNITS:
+        return unit
+    if unit.rstrip("s") in UNITS:
+        return unit.rstrip("s")
+    return _UNIT_SPELLINGS.get(unit, unit)
+
+
 def _bound(m: re.Match) -> Bound | None:
     num = m.groupdict().get("num")
     if not num:
@@ -102,8 +115,7 @@ def _bound(m: re.Match) -> Bound | None:
     unit = (m.groupdict().get("unit") or "").lower()
     family = ""
     if unit:
-        key = unit if unit in UNITS else unit.rstrip("s") if unit.rstrip("s") in UNITS else {
-            "hrs": "hr", "mins": "min", "secs": "sec", "retries": "retry", "chars": "char"}.get(unit, unit)
+        key = unit_key(unit)
         family, factor = UNITS.get(key, (key, 1))
         number *= factor
     return Bound(op, number, family)
