@@ -16,7 +16,7 @@ from guard.claims import (
     StateVerb,
     SubjectKind,
 )
-from guard.normalize.typed_values import GEOGRAPHIES
+from guard.normalize.typed_values import ANY_UNIT, GEOGRAPHIES
 
 
 class VerdictKind(str, Enum):
@@ -127,6 +127,8 @@ def bounds_conflict(a: Bound, b: Bound) -> bool:
     Equal-kind bounds with different numbers are different rules; an upper and a lower bound
     conflict only when they leave no room; an exact value conflicts with a bound it breaks.
     """
+    if ANY_UNIT in (a.unit, b.unit):
+        return _unlimited_conflict(a, b) if a.unit == ANY_UNIT else _unlimited_conflict(b, a)
     if a.unit != b.unit:
         return False
     if "range" in (a.op, b.op):
@@ -148,6 +150,15 @@ def bounds_conflict(a: Bound, b: Bound) -> bool:
     if pair == ("ge", "eq"):
         return y < x
     return False
+
+
+_POINT_UNITS = ("date", "clock", "weekday", "period")     # points in time and how often: never capped amounts
+
+
+def _unlimited_conflict(none: Bound, b: Bound) -> bool:
+    """"No limit on log streams" against another bound: a cap or a range of any amount breaks it; an
+    amount ("holds 50 streams"), a floor or another "no limit" does not."""
+    return b.unit != ANY_UNIT and b.op in ("le", "range")
 
 
 def _numbers(a: Bound, b: Bound) -> tuple[float, float]:
@@ -342,6 +353,10 @@ def _comparable(va: tuple, vb: tuple) -> bool:
     if va[0] == vb[0] == "version" and _product(va[1]) != _product(vb[1]):
         return False          # "Python 3.11" and "TLS 1.3" are not two values of one thing
     if va[2] is not None and vb[2] is not None:
+        if ANY_UNIT in (va[2].unit, vb[2].unit):
+            # no limit is compared only with a cap: with any other amount it is a pair of two quantities
+            other = vb[2] if va[2].unit == ANY_UNIT else va[2]
+            return other.op in ("le", "range") and other.unit not in _POINT_UNITS
         return va[2].unit == vb[2].unit
     return va[0] == vb[0] and va[2] is None and vb[2] is None
 

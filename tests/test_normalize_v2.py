@@ -265,7 +265,7 @@ def test_one_statement_that_raises_costs_only_its_own_norm(which, normalizer, no
     from guard.claims import Scope, Window
     from guard.normalize.base import SafeNormalizer
     inner = normalizer if which == "v1" else normalizer_v2
-    texts = ["The API listens on port 8443.", "POISON: this one raises.", "Backups run every 6 hours."]
+    texts = ["The API listens on port 8443.", "POISON, this one raises.", "Backups run every 6 hours."]
     items = [(t, Scope(), Window()) for t in texts]
     want = [inner.normalize_many([it])[0] for it in items]
     real, calls = inner._norm, []
@@ -826,4 +826,109 @@ def test_typed_values_on_hostile_text_end_at_once():
             "          'never leave the ' * 1500 + 'EU', 'not ' * 3000 + 'stored outside the EU', 'a.' * 5000 + '@' + 'b.' * 5000,\n"
             "          'https://' + 'a/' * 10000, '1-' * 10000 + 'x', 'from 1 to 5 days ' * 1500]:\n"
             "    e(t)\n")
+    ends_at_once(code)
+
+
+@pytest.mark.parametrize("text,subject,modality", [
+    ("Make sure the session time of privileged access is set to no more than 30 minutes.",
+     "session time privileged access", Modality.MUST),
+    ("Ensure that all backups are encrypted at rest.", "backup", Modality.MUST),
+    ("Please make sure that visitors don't have access to the server room.", "visitor", None),
+    ("Note that the API is limited to 100 requests per minute.", "api", Modality.MUST),
+    ("It is recommended that the PASS_MAX_DAYS parameter be set to 365 days or less.", "PASS_MAX_DAYS parameter",
+     Modality.SHOULD),
+    ("Heads-up for the queue module: a newly created SQS queue defaults to a 60-second visibility timeout.",
+     None, Modality.MUST),
+    ("Tip: save your TOIL up and tack it onto your summer holiday.", "toil", Modality.SHOULD),
+    ("Per the CA operations runbook, key-compromise revocations may be completed up to 72 hours after the report.",
+     "key-compromise revocation", Modality.MAY),
+])
+def test_the_rule_inside_a_wrapper_or_after_a_heading(normalizer_v2, text, subject, modality):
+    """A wrapper verb ("Make sure", "Ensure", "Note that", "It is recommended that"), a heading before a
+    colon ("Heads-up for the queue module:", "Tip:") and "Per <source>," took the subject ("sure session
+    time …", "heads-up", "ca operation runbook") or left none; the rule is the clause they introduce,
+    and advice is "should" whatever mood the clause is in."""
+    n = norm(normalizer_v2, text)
+    if subject is not None:
+        assert n.subject == subject, n
+    else:
+        assert n.subject and "heads" not in n.subject, n
+    if modality is not None:
+        assert n.modality is modality, n
+    assert n.qualifiers, n
+
+
+@pytest.mark.parametrize("text", [
+    "LoginGraceTime: the server disconnects after this time.",      # a setting's name
+    "No fixup commits: please squash your review edits.",           # the heading is itself a rule
+    "Time off is manager-approved: requests stay pending until your lead accepts them.",   # a clause
+    "Our 503 responses carry Retry-After: 30 and the SDK adds jitter.",      # a header and its value
+    "Requests with Content-Type: application/json are accepted by our gateway.",
+    "Argon2id minimum for password hashing: 15 MiB of memory.",     # no clause after it
+])
+def test_what_is_not_a_heading(normalizer_v2, text):
+    assert text.split(":")[0] not in norm(normalizer_v2, text).qualifiers
+
+
+@pytest.mark.parametrize("text,op,seconds", [
+    ("The first post goes up within half an hour of the call.", "le", 1800),
+    ("Everyone answers pages within an hour.", "le", 3600),
+    ("Changes are announced at least a day ahead.", "ge", 86400),
+    ("Slack keeps DMs for a year and a half.", "eq", 1.5 * 31536000),
+    ("An alert that wakes you up earns half a day of TOIL.", "eq", 43200),
+    ("Deleted objects stay soft-deleted for a fortnight.", "eq", 1209600),
+])
+def test_one_of_a_unit_said_with_an_article_is_a_duration(text, op, seconds):
+    assert (bound(text).op, bound(text).number, bound(text).unit) == (op, seconds, "time")
+
+
+@pytest.mark.parametrize("text", ["Backups run once a week.", "The job writes 50,000 keys a day.",
+                                  "Merges need a second reviewer.", "Deploys happen every day.",
+                                  "One that arrives later earns a quarter of a day."])
+def test_what_is_not_a_duration_with_an_article(text):
+    assert not [v for v in extract_typed_values(text) if v.bound is not None and v.bound.unit == "time"
+                and v.bound.number in (86400, 604800, 1)], extract_typed_values(text)
+
+
+@pytest.mark.parametrize("text", [
+    "There is no limit on the number of log streams in a log group.",
+    "You can have an unlimited number of preview deployments.",
+    "API Gateway doesn't enforce a quota on concurrent WebSocket connections.",
+    "PTO is not capped.", "The internal API has no rate limit.", "Uploads go through without any size limit.",
+])
+def test_no_limit_is_a_value(text):
+    [v] = [v for v in extract_typed_values(text) if v.bound is not None]
+    assert (v.bound.op, v.bound.number, v.bound.unit) == ("le", float("inf"), "*"), v
+
+
+def test_a_cap_breaks_no_limit_and_an_amount_does_not(normalizer_v2):
+    """"API Gateway doesn't enforce a quota on concurrent WebSocket connections." / "API Gateway caps
+    concurrent WebSocket connections at 10,000 per account." was "opposing modality on different
+    actions" (the "doesn't" read as the claim's), left to the gate, which let it through clean."""
+    n = norm(normalizer_v2, "The internal API has no rate limit.")
+    assert n.modality is Modality.MUST and n.value == "no rate limit", n
+    assert norm(normalizer_v2, "There is no limit of 5 retries.").bound.number == 5     # a limit of 5
+    assert bound("API Gateway caps concurrent WebSocket connections at 10,000 per account.").op == "le"
+    inf = Bound("le", float("inf"), "*")
+    assert bounds_conflict(inf, Bound("le", 100, "requests/time")) and bounds_conflict(Bound("range", 1, "time", 5), inf)
+    assert not bounds_conflict(inf, Bound("eq", 50, "")) and not bounds_conflict(inf, Bound("ge", 8, "characters"))
+    assert not bounds_conflict(inf, inf)
+    for a, b, kind in [
+            ("The internal API has no rate limit.", "The internal API is limited to 100 requests per second.",
+             VerdictKind.VALUE_CONFLICT),
+            ("API Gateway doesn't enforce a quota on concurrent WebSocket connections.",
+             "API Gateway caps concurrent WebSocket connections at 10,000 per account.", VerdictKind.VALUE_CONFLICT)]:
+        v = verdict(normalizer_v2, a, b)
+        assert v.kind is kind and v.confidence is Confidence.HIGH, (a, b, v)
+    v = verdict(normalizer_v2, "The internal API has no rate limit.", "The internal API serves 100 requests per second.")
+    assert v.kind is not VerdictKind.VALUE_CONFLICT, v
+
+
+def test_new_patterns_on_hostile_text_end_at_once():
+    code = ("from guard.normalize.typed_values import extract_typed_values as e\n"
+            "from guard.normalize.rules_v2 import split_main_clause as s\n"
+            "for t in ['no ' * 5000 + 'limit', 'half a ' * 5000 + 'day', 'caps ' + 'x ' * 10000 + 'at 5',\n"
+            "          'does not enforce a ' * 3000 + 'quota', '1 ' + 'x ' * 10000 + 'a day', 'Ensure that ' * 3000 + 'x',\n"
+            "          'unlimited ' * 5000]:\n"
+            "    e(t); s(t)\n")
     ends_at_once(code)

@@ -465,7 +465,8 @@ class RuleNormalizer:
         )
 
 
-_POINTS = ("date", "clock", "weekday", "period")     # a point in time, not an amount: "blocked until Thursday"
+# a point in time, not an amount ("blocked until Thursday"), and no limit at all ("is not capped"): not turned
+_POINTS = ("date", "clock", "weekday", "period", "*")
 
 
 def _turned(v: Value) -> Value:

@@ -26,7 +26,7 @@ from guard.claims import ANY_VARIANT, ENV_NAMES, Modality, Norm, Scope, StateVer
 from guard.normalize.base import fail_open, register
 from guard.normalize.lexicon import HALT_PREDICATES, MODAL_PREDICATES, PERSON_SUBJECTS
 from guard.normalize.rules import _NAMING, Parsed, RuleNormalizer, _merge_hyphenated
-from guard.normalize.typed_values import GEOGRAPHIES, extract_typed_values
+from guard.normalize.typed_values import ANY_UNIT, GEOGRAPHIES, extract_typed_values
 from guard.normalize.values import UNITS
 
 _PAREN = re.compile(r"\s*\([^()]{1,200}\)")
@@ -36,7 +36,19 @@ _LEAD_ADVERB = re.compile(
     r"in most cases|in addition|additionally|also|however|otherwise|as a rule|as of [^,]{1,40})\b\s*,?\s*", re.I)
 _LEAD_CLAUSE = re.compile(
     r"^(?:even\s+)?(?:if|when|whenever|unless|once|while|after|before|during|for|in|on|within|across|outside|inside|under|"
-    r"from|as|because|since|although|though|where|with|without|at|to|after|upon|except)\b[^,;]{1,140},\s*", re.I)
+    r"from|as|because|since|although|though|where|with|without|at|to|after|upon|except|according to|as per|per(?=\s)|"
+    r"in line with|in accordance with)\b[^,;]{1,140},\s*", re.I)
+# a rule wrapped in a verb of making sure or of noting ("Make sure the session time … is set to no more
+# than 30 minutes.", "Ensure that backups are encrypted.", "Note that …", "It is recommended that …"):
+# the rule is the clause inside. Read whole, the wrapper took the subject ("sure session time …") or
+# left none ("a statement has no subject"). Verbs that also take a plain object ("check the logs",
+# "verify the signature") count only before "that".
+_LEAD_WRAPPER = re.compile(
+    r"^(?:please\s+)?(?:(?:make|be)\s+sure|ensure|(?:verify|confirm|check|note|remember)\s+that|"
+    r"(?:keep|bear)\s+in\s+mind\s+that|be\s+aware\s+that|"
+    r"it\s+is\s+(?P<how>recommended|advised|advisable|suggested|preferred|required|mandatory|essential|important|"
+    r"critical|necessary|expected)\s+that)(?:\s+that)?\s+", re.IGNORECASE)
+_ADVISORY = frozenset({"recommended", "advised", "advisable", "suggested", "preferred"})
 _TRAIL_WORDS = (r"(?:unless|except|provided that|as long as|even if|even when|so that|so|which|whereas|while|but|"
                 r"because|since|although|though|otherwise|in which case)\b")
 _TRAIL = re.compile(r"(?:,\s*|\s+)" + _TRAIL_WORDS + ".*$", re.I)
@@ -75,7 +87,7 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
     for m in list(_PAREN.finditer(main))[::-1]:
         cut(main[:m.start()] + main[m.end():], m.group(0).strip()[1:-1])
     for _ in range(2):
-        for pat in (_LEAD_ADVERB, _LEAD_CLAUSE):
+        for pat in (_LEAD_WRAPPER, _LEAD_ADVERB, _LEAD_CLAUSE):
             m = pat.match(main)
             if m and not (pat is _LEAD_CLAUSE and _TRAIL_START.match(main[m.end():])):
                 rest = main[m.end():]
@@ -204,6 +216,39 @@ def text_scope(text: str) -> Scope | None:
     return Scope(env=envs.pop()) if len(envs) == 1 else None
 
 
+# a heading before a colon that names what kind of note follows ("Heads-up for the queue module:", "FYI:",
+# "Ops guideline:"), not the rule itself: a label without a finite verb, before a clause with one.
+# Not a label: one that states a rule ("No fixup commits:", "Strict equality only:"), a setting's name
+# ("LoginGraceTime:", "`imagePullPolicy: …`") or a value after it ("Retry-After: 30").
+_FINITE = frozenset({"VBZ", "VBP", "VBD", "MD", "VB"})
+_RULE_WORDS = frozenset({"no", "never", "always", "only", "not", "don't", "do", "must", "should", "avoid", "prefer"})
+_ADVICE_LABELS = frozenset({"tip", "tips", "advice", "guidance", "guideline", "guidelines", "suggestion", "suggestions",
+                            "recommendation", "recommendations", "recommended", "proposal", "view", "position",
+                            "opinion", "preference", "idea"})
+
+
+def heading_label(doc) -> int | None:
+    """Index of the colon that ends a heading label, or None."""
+    colon = next((t.i for t in doc[:9] if t.text == ":"), None)
+    if colon is None or colon == 0 or colon + 3 >= len(doc):
+        return None
+    label, rest = doc[:colon], doc[colon + 1:]
+    if any(t.tag_ in _FINITE or t.lower_ in _RULE_WORDS or _IDENT.search(t.text) or "`" in t.text
+           or re.search(r"[a-z][A-Z]", t.text) for t in label):
+        return None
+    first = rest[0]
+    finite = any(t.tag_ in _FINITE or t.lower_ == "defaults" and t.nbor(1).lower_ == "to" for t in rest[:-1])
+    if first.like_num or re.search(r"[/=`]", rest.text.split()[0]) or not finite:
+        return None
+    return colon
+
+
+def _advisory(qualifier: str) -> bool:
+    """Whether a cut-off wrapper says that what it wraps is advice ("It is recommended that")."""
+    m = _LEAD_WRAPPER.match(qualifier + " ")
+    return m is not None and (m.group("how") or "").lower() in _ADVISORY
+
+
 def _identifier(text: str, near: int | None, skip: tuple[int, int] | None = None) -> str | None:
     found = []
     for m in _IDENT.finditer(text):
@@ -272,8 +317,17 @@ class RuleNormalizerV2(RuleNormalizer):
                 for doc, (main, quals), (text, s, w) in zip(docs, prepared, items)]
 
     def _read(self, doc, main: str, quals, text: str, s: Scope, w: Window) -> Norm:
+        label, advice = heading_label(doc), False
+        if label is not None:
+            advice = any(t.lower_ in _ADVICE_LABELS for t in doc[:label])
+            main, more = split_main_clause(main[doc[label].idx + 1:].strip())
+            quals = (*quals, doc[:label].text, *more)
+            doc = self.nlp(main)
         doc = _hyphenated_as_modifiers(_merge_hyphenated(doc))
         norm = self._norm(doc, main, 0, s, w)
+        if norm.modality.strength == "must" and (advice or any(_advisory(q) for q in quals)):
+            # "It is recommended that …", "Tip: …", "Ops guidance: …": advice, whatever the clause's mood
+            norm = replace(norm, modality=Modality("should_not" if norm.modality.negated else "should"))
         norm = _date_over_product_version(_number_of_a_product(norm, main))
         variant, taken = None, ()
         if norm.value_kind == "region" or norm.value_kind == "version" and _BARE_VERSION.fullmatch(norm.value or ""):
@@ -359,7 +413,7 @@ class RuleNormalizerV2(RuleNormalizer):
             if t.pos_ in ("NOUN", "PROPN") and t.lower_ not in _UNIT_WORDS and t.lower_ not in PERSON_SUBJECTS \
                     and not t.like_num and primary.start - (t.idx + len(t)) < 40:
                 return t.lemma_.lower()
-        return unit or primary.kind
+        return (unit if unit != ANY_UNIT else None) or primary.kind
 
 
 def _version_attribute(version: str) -> str:

@@ -15,6 +15,7 @@ these patterns first.
 from __future__ import annotations
 
 import calendar
+import math
 import re
 
 from guard.claims import Bound
@@ -114,6 +115,19 @@ _RANGE_RE = (r"(?P<val>(?P<prep>between\s+)?(?P<lo>" + _RANGE_NUM + r")(?:\s?(?P
 _RANGE_FROM = re.compile(r"\bfrom\s+$", re.IGNORECASE)
 _RANGE_SAID = re.compile(r"\b(?:anywhere|ranging|ranges?|somewhere|configurable|set|settable|values?)\s+from\s+$", re.IGNORECASE)
 
+# no upper bound at all ("There is no limit on the number of log streams", "an unlimited number of
+# preview deployments", "doesn't enforce a quota on concurrent connections", "is not capped"): a value
+# of its own, an upper bound at infinity in any unit (``ANY_UNIT``), so a stated cap on the same thing
+# breaks it ("… is capped at 10,000 log streams") while a count under it does not. Its "no"/"not" is the
+# value's, not the claim's negation ("There is no limit …" is no must-not). "no limit of 5" is a limit.
+_LIMIT_WORDS = r"(?:limit|maximum|max|cap|ceiling|quota)s?"
+_UNLIMITED_RE = (r"(?P<val>\bunlimited\b|\bno\s+(?:[a-z-]+\s+)?" + _LIMIT_WORDS +
+                 r"\b(?!\s+(?:of|at|is|are)\s+\d)(?!-)|\b(?:not|never)\s+(?:be\s+)?(?:capped|limited)\b(?!\s+(?:at|to)\b)|"
+                 r"\bwithout\s+(?:a|any)\s+(?:[a-z-]+\s+)?" + _LIMIT_WORDS + r"\b|"
+                 r"(?:\b(?:does|do)\s+not|\b(?:doesn't|don't|never))\s+(?:enforce|impose|set|have|put|apply)\s+(?:a|an|any)\s+"
+                 r"(?:[a-z-]+\s+)?" + _LIMIT_WORDS + r"\b)")
+ANY_UNIT = "*"
+
 TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("range", Guarded("", r"(?<![\w.,-])" + _RANGE_RE, re.IGNORECASE)),
     ("date", Guarded(_prep("on"), r"(?P<val>\d{4}-\d{2}-\d{2})\b", re.I)),
@@ -131,6 +145,12 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     # "2 business days", "5 working days", "7 calendar days": days (a business day counted as a day),
     # not a bare "2" that v1's selectors read without its unit
     ("days", Guarded(_OP, r"(?P<val>" + _NUM + r"\s+(?:business|working|calendar|work)\s+days?)\b", re.IGNORECASE)),
+    # one of a unit said with an article ("within an hour", "half a day of TOIL", "at least a week", "for a
+    # year and a half"); not how often ("once a week", "every day": a frequency) and not a rate's
+    # denominator ("50,000 keys a day", ``_per_denominator``); "a second" is too often the ordinal
+    ("duration", Guarded(_OP, r"(?<![\w-])(?<!\bonce )(?<!\btwice )(?<!\bper )(?<!\bevery )(?<!\beach )(?<!\btimes )(?<!\bof )"
+                         r"(?P<val>(?P<half>half\s+)?an?\s+(?P<unit>minute|hour|day|week|fortnight|month|year)"
+                         r"(?P<andhalf>\s+and\s+a\s+half)?)\b(?!-)", re.IGNORECASE)),
     # times of day: "02:00 UTC" = "2am UTC", "14:00" = "2 p.m." (a ratio "3:1" and "10:30:15" are not)
     ("clock", Guarded(_CLOCK_PREP, r"(?<![\d:.])(?P<val>(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)(?![\d:])"
                       r"(?:\s*(?P<ampm>[ap]\.?m\.?)(?![a-z]))?" + _TZ + ")", re.IGNORECASE)),
@@ -141,6 +161,7 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("weekday", Guarded("", r"(?:(?<=day and )|(?<=day, )|(?<=day or )|(?<=days and )|(?<=days, )|(?<=days or ))"
                         + _WEEKDAY_VAL, re.IGNORECASE)),
     ("weekday", Guarded("", r"(?<!black )(?<!good )(?<!cyber )\b(?P<val>(?:" + _WEEKDAY_RE + r")s)\b", re.IGNORECASE)),
+    ("unlimited", Guarded("", _UNLIMITED_RE, re.IGNORECASE)),
     ("region", Guarded("", _GEO_LEAVE)),
     ("region", Guarded("", _GEO_RE)),
     ("email", Guarded("", _EMAIL_RE, re.IGNORECASE)),
@@ -238,6 +259,13 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         return Bound(_op(m), _number(g["num"]), "count")
     if kind == "days":
         return Bound(_op(m), _number(g["num"]) * 86400, "time")
+    if kind == "unlimited":
+        return Bound("le", math.inf, ANY_UNIT)
+    if kind == "duration":
+        if _PER_DENOMINATOR.search(m.string[max(0, m.start() - 60):m.start("val")]):
+            return None
+        n = 0.5 if g.get("half") else 1.5 if g.get("andhalf") else 1.0
+        return Bound(_op(m), n * (1209600 if g["unit"].lower() == "fortnight" else _PERIOD[g["unit"].lower()]), "time")
     if kind == "clock":
         return _clock(g)
     if kind == "weekday":
@@ -247,6 +275,11 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
     if kind == "frequency":
         return Bound("eq", float(_FREQUENCIES[g["val"].lower()]), "period")
     return None
+
+
+# "50,000 distinct KV keys a day", "40 hours a week": a count before the article makes it a rate
+_PER_DENOMINATOR = re.compile(r"(?:\d|\b(?:" + "|".join(w for w in WORD_NUMBERS if " " not in w) + r"))[\d,.]*%?"
+                              r"(?:\s+[\w'-]+){0,3}\s+$", re.IGNORECASE)
 
 
 def _clock(g: dict) -> Bound | None:
@@ -273,7 +306,7 @@ def _clock(g: dict) -> Bound | None:
 # "no later than 60 minutes" are upper bounds, "not less than 8 characters" a lower one
 # ("PTO that exceeds 10 days needs approval" is a lower bound: more than 10), and a negated comparison
 # word turns round ("not less than 8 characters", "never more than 3 retries")
-_MORE_LE = re.compile(r"\b(?:capped at|limited to|no longer than|not longer than|(?:not|never) exceed|not to exceed|"
+_MORE_LE = re.compile(r"\b(?:capped at|limited to|(?:caps|limits|capping|limiting)\s+(?:[\w-]+\s+){1,6}(?:at|to)|no longer than|not longer than|(?:not|never) exceed|not to exceed|"
                       r"no later than|(?:rate |hard |upper )?(?:limit|cap|ceiling) of)\s+$", re.IGNORECASE)
 _MORE_GE = re.compile(r"\b(?:no shorter than|not shorter than|(?:lower )?floor of|(?<!not )(?<!never )exceed(?:s|ing)?)\s+$",
                       re.IGNORECASE)
@@ -284,7 +317,7 @@ _TURNED = re.compile(r"(?:less|fewer|more) than\b", re.IGNORECASE)
 def _more_bound_words(text: str, v: Value) -> Value:
     if v.bound is None or v.bound.unit in ("date", "clock", "weekday", "period"):
         return v
-    cut = max(0, v.start - 30)
+    cut = max(0, v.start - 60)         # "caps concurrent WebSocket connections at 10,000"
     before = text[cut:v.start]
     if v.bound.op != "eq":
         m = _NEGATED_OP.search(before) if _TURNED.match(v.text) else None
@@ -336,10 +369,11 @@ def extract_typed_values(text: str) -> list[Value]:
             b = None if kind in _BOUNDLESS else typed_bound(kind, m)
             if b is None and kind not in _BOUNDLESS:
                 continue
-            negation = _place_negation(kind, m)
+            negation = _place_negation(kind, m) if kind != "unlimited" else m.span("val")
             if negation is False:
                 continue
-            found.append(Value("number" if kind in ("money", "size", "rate", "count", "days", "range") else kind,
+            found.append(Value("number" if kind in ("money", "size", "rate", "count", "days", "range", "duration",
+                                                    "unlimited") else kind,
                                m.group("val").strip(), s, e, b, negation or None))
             taken.append((m.start(), m.end()))
     found += extract_values(text, taken)
