@@ -932,3 +932,17 @@ def test_new_patterns_on_hostile_text_end_at_once():
             "          'unlimited ' * 5000]:\n"
             "    e(t); s(t)\n")
     ends_at_once(code)
+
+
+@pytest.mark.parametrize("text,subject", [
+    ("Every call to the Ledger API needs the X-Ledger-Tenant header.", "call"),
+    ("Branch names must start with feature/.", "branch name"),
+    ("IT emails a wipe checklist to anyone who keeps their laptop.", "it"),
+    ("A PATCH call against a missing resource returns 404.", "patch call"),
+])
+def test_stop_words_that_are_the_subjects_nouns(normalizer_v2, normalizer, text, subject):
+    """spaCy counts "call" and "name" as stop words: the first statement had no subject ("a statement
+    has no subject" against every other), "Branch names …" was about branches, and "IT" was the
+    pronoun. v1's norms stay as they were."""
+    assert norm(normalizer_v2, text).subject == subject
+    assert norm(normalizer, "Every call to the Ledger API needs the X-Ledger-Tenant header.").subject is None

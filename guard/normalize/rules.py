@@ -160,9 +160,10 @@ def _name_value(theme_tokens, value_tok: set[int], max_tokens: int = 2,
     return Value("name", doc.text[start:end], start, end)
 
 
-def _content(tokens, skip: set[int], names: set[int] = frozenset()) -> list[str]:
+def _content(tokens, skip: set[int], names: set[int] = frozenset(), keep: frozenset = frozenset()) -> list[str]:
     """``names``: tokens of a numbered name ("Shard 4"), kept as one identifier word
-    ("shard-4"), so that two statements about shard 4 and shard 5 name different things."""
+    ("shard-4"), so that two statements about shard 4 and shard 5 name different things.
+    ``keep``: stop words kept as a noun ("call", "name"), or as written ("IT", the department)."""
     out, last = [], None
     for t in tokens:
         if t.i in names:
@@ -172,10 +173,11 @@ def _content(tokens, skip: set[int], names: set[int] = frozenset()) -> list[str]
                 out.append(t.text.lower())
             last = t.i
             continue
-        keep_stop = t.pos_ == "PROPN" or t.tag_ in ("VBN", "JJ")      # "is done", "is empty"
+        keep_stop = t.pos_ == "PROPN" or t.tag_ in ("VBN", "JJ") \
+            or t.text in keep or t.lower_ in keep and t.pos_ == "NOUN"     # "is done", "is empty"
         if t.i in skip or t.pos_ in _SKIP_POS or t.is_stop and not keep_stop or t.like_num:
             continue
-        if t.lower_ in NEGATIONS or t.lower_ in MODAL_WORDS or t.lower_ in QUANTIFIERS:
+        if (t.lower_ in NEGATIONS or t.lower_ in MODAL_WORDS or t.lower_ in QUANTIFIERS) and t.text not in keep:
             continue
         lem = _LEMMA_FIX.get(t.lemma_.lower(), t.lemma_.lower())
         ident = _CODE.fullmatch(t.text) or "_" in t.text or re.search(r"[a-z][A-Z]", t.text)
@@ -219,6 +221,7 @@ class RuleNormalizer:
     speaker_subjects = False          # v2: "AWS recommends X" is about X
     modal_predicates = MODAL_PREDICATES   # v2 adds the halting words ("paused", "suspended")
     numbered_names = False            # v2: "shard 4" before the verb names the thing (session 36)
+    subject_stop_words: frozenset = frozenset()   # v2: spaCy stop words that are a subject's nouns ("Every call …")
 
     def __init__(self, model: str = SPACY_MODEL, batch_size: int = 256, n_process: int | None = None,
                  gemm: str = "blis"):
@@ -403,7 +406,7 @@ class RuleNormalizer:
                 theme_tokens and theme_tokens[0].tag_ == "VBN" and theme_tokens[0].lower_ not in POLE):
             obj = StateVerb.BE
         # subject
-        subj_words = product_words + _content(_head_np(subj_tokens), p.value_tok, names)
+        subj_words = product_words + _content(_head_np(subj_tokens), p.value_tok, names, self.subject_stop_words)
         kind = SubjectKind.PRESENT
         lowered = [t.lower_ for t in subj_tokens if not t.is_punct]
         subj_missing = False
@@ -419,7 +422,7 @@ class RuleNormalizer:
                                         or theme_tokens[0].tag_ in ("VB", "RP", "TO")):
                     theme_tokens = theme_tokens[1:]
             head = _head_np(theme_tokens)
-            subj_words = _content(head, p.value_tok)
+            subj_words = _content(head, p.value_tok, keep=self.subject_stop_words)
             theme_words = _content(theme_tokens[len(head):], p.value_tok)
             if self.speaker_subjects:
                 theme_tokens = theme_tokens[len(head):]     # the subject's words are not also its named value

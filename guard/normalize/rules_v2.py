@@ -300,6 +300,9 @@ class RuleNormalizerV2(RuleNormalizer):
     person_subjects = frozenset(PERSON_SUBJECTS | {"everyone", "everybody", "anyone", "anybody", "someone", "somebody"})
     modal_predicates = MODAL_PREDICATES | HALT_PREDICATES
     numbered_names = True
+    # spaCy counts "call", "name", "part", "side" as stop words, so "Every call to the Ledger API needs …"
+    # had no subject and "Branch names must …" was about "branch"; "IT" (the department) was the pronoun
+    subject_stop_words = frozenset({"call", "name", "part", "side", "front", "bottom", "IT"})
 
     @staticmethod
     def _values(text: str):
