@@ -946,3 +946,14 @@ def test_stop_words_that_are_the_subjects_nouns(normalizer_v2, normalizer, text,
     pronoun. v1's norms stay as they were."""
     assert norm(normalizer_v2, text).subject == subject
     assert norm(normalizer, "Every call to the Ledger API needs the X-Ledger-Tenant header.").subject is None
+
+
+@pytest.mark.parametrize("text", [
+    "On-call responsibilities extend beyond normal office hours, and engineers are paged at night.",
+    "On-demand TLS must be enabled and restricted, typically with an ask endpoint.",
+])
+def test_a_hyphenated_word_is_no_leading_preposition(text):
+    """"On-call …" and "On-demand …" start with a word, not with "on": read as a leading clause, the
+    statement's own subject and verb went to the qualifiers."""
+    main, quals = split_main_clause(text)
+    assert main.startswith(text.split()[0]), (main, quals)
