@@ -511,6 +511,11 @@ class StructuralComparator:
         if not a.scope.overlaps(b.scope):        # first: disjoint scopes coexist whatever the texts say
             return Verdict(VerdictKind.COEXIST, Confidence.HIGH, "scopes are disjoint",
                            {"scopes": [a.scope.to_dict(), b.scope.to_dict()]})
+        if not a.window.overlaps(b.window):
+            # as disjoint scopes: two claims valid at different times coexist whatever they say, even
+            # where a statement has no subject (it was "incomparable" and left to the gate)
+            return Verdict(VerdictKind.COEXIST, Confidence.HIGH, "validity windows do not overlap",
+                           {"windows": [a.window.to_dict(), b.window.to_dict()]})
         if same_statement(a_text, b_text):
             return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH, "the two statements say the same thing")
         same_identifier = _identifier_attribute(a) and a.attribute == b.attribute
@@ -537,9 +542,6 @@ class StructuralComparator:
             return Verdict(VerdictKind.COEXIST, Confidence.MED,
                            f"the texts name different {kind}s: {', '.join(names[0])} vs {', '.join(names[1])}",
                            {"variants": names})
-        if not a.window.overlaps(b.window):
-            return Verdict(VerdictKind.COEXIST, Confidence.HIGH, "validity windows do not overlap",
-                           {"windows": [a.window.to_dict(), b.window.to_dict()]})
         if SubjectKind.FUZZY in (a.subject_kind, b.subject_kind):
             return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "a subject is vague (pronoun or generic)")
         match = subject_match(a.subject, b.subject, a.theme, b.theme)

@@ -44,6 +44,16 @@ def test_disjoint_windows_coexist(normalizer):
     assert v.kind is VerdictKind.VALUE_CONFLICT  # windows are inclusive: they share a day
 
 
+def test_disjoint_windows_coexist_even_without_a_subject(normalizer_v2):
+    """"Our Plus store's GraphQL Admin bucket now restores at 1,000 points per second." has no subject
+    the normalizer reads; against a statement valid before it, the pair was "incomparable" and the gate
+    judged it (a warn), though claims valid at different times never conflict."""
+    v = verdict(normalizer_v2, "The Shopify GraphQL Admin API rate limit is 50 points/second.",
+                "Our Plus store's GraphQL Admin bucket now restores at 1,000 points per second.",
+                wa=("2023-01-01", "2024-12-31"), wb=("2025-01-01", None))
+    assert v.kind is VerdictKind.COEXIST and v.confidence is Confidence.HIGH, v
+
+
 def test_missing_subject_is_incomparable(normalizer):
     v = verdict(normalizer, "Be careful.", "Privileged containers are not allowed.")
     assert v.kind is VerdictKind.INCOMPARABLE
