@@ -957,3 +957,21 @@ def test_a_hyphenated_word_is_no_leading_preposition(text):
     statement's own subject and verb went to the qualifiers."""
     main, quals = split_main_clause(text)
     assert main.startswith(text.split()[0]), (main, quals)
+
+
+@pytest.mark.parametrize("text,main", [
+    ("There is no rate limit on the internal API.", "The internal API has no rate limit."),
+    ("There is no limit on the number of log streams in a log group.", "Log streams in a log group have no limit."),
+    ("There's no size limit for uploads, as far as we know.", "Uploads have no size limit, as far as we know."),
+    ("There is no limit to how much time off you can take.", "There is no limit to how much time off you can take."),
+])
+def test_a_denied_limit_belongs_to_what_it_is_on(text, main):
+    assert split_main_clause(text)[0] == main
+
+
+def test_no_limit_on_a_thing_against_its_cap(normalizer_v2):
+    """"There is no rate limit on the internal API." had no subject ("incomparable" against every
+    statement), so "The internal API is limited to 100 requests per second." was the gate's, a warn."""
+    v = verdict(normalizer_v2, "There is no rate limit on the internal API.",
+                "The internal API is limited to 100 requests per second.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT and v.confidence is Confidence.HIGH, v

@@ -98,7 +98,26 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
     m = _TRAIL.search(main)
     if m and m.start() > 0:
         cut(main[:m.start()].rstrip(" ,") + ".", m.group(0))
-    return main, tuple(q for q in quals if q)
+    return _existential_limit(main), tuple(q for q in quals if q)
+
+
+# "There is no rate limit on the internal API." says what the internal API has: read with the
+# existential "there" the statement had no subject, and the limit it denies had nothing to belong to.
+# Only a denied limit on a named thing (not "no limit to how much time off you can take")
+_EXISTENTIAL_LIMIT = re.compile(
+    r"^there(?:'s|\s+is|\s+are)\s+(?P<x>no\s+(?:[\w-]+\s+){0,3}?(?:limit|cap|maximum|quota|ceiling|restriction)s?)"
+    r"\s+(?:on|to|for)\s+(?!how\b|what\b|whether\b|when\b|who\b)(?:the\s+(?:number|amount|size|count)\s+of\s+)?"
+    r"(?P<y>[^,;.]+?)(?P<rest>[,;.].*|$)", re.IGNORECASE)
+
+
+def _existential_limit(main: str) -> str:
+    m = _EXISTENTIAL_LIMIT.match(main)
+    if m is None:
+        return main
+    y = m.group("y").strip()
+    head = re.split(r"\s+(?:per|that|which|who|in|on|of|for|to|beyond|with|across)\s+", y, maxsplit=1)[0].split()[-1]
+    verb = "have" if re.search(r"[^s]s$", head.lower()) else "has"
+    return f"{y[:1].upper()}{y[1:]} {verb} {m.group('x')}{m.group('rest')}"
 
 
 # Variants of one offering that a text restricts itself to ("on the Free plan", "Pro-tier customers",
