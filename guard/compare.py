@@ -155,7 +155,7 @@ def bounds_conflict(a: Bound, b: Bound) -> bool:
 _POINT_UNITS = ("date", "clock", "weekday", "period")     # points in time and how often: never capped amounts
 
 
-def _unlimited_conflict(none: Bound, b: Bound) -> bool:
+def _unlimited_conflict(unlimited: Bound, b: Bound) -> bool:
     """"No limit on log streams" against another bound: a cap or a range of any amount breaks it; an
     amount ("holds 50 streams"), a floor or another "no limit" does not."""
     return b.unit != ANY_UNIT and b.op in ("le", "range")

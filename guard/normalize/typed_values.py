@@ -147,7 +147,7 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("days", Guarded(_OP, r"(?P<val>" + _NUM + r"\s+(?:business|working|calendar|work)\s+days?)\b", re.IGNORECASE)),
     # one of a unit said with an article ("within an hour", "half a day of TOIL", "at least a week", "for a
     # year and a half"); not how often ("once a week", "every day": a frequency) and not a rate's
-    # denominator ("50,000 keys a day", ``_per_denominator``); "a second" is too often the ordinal
+    # denominator ("50,000 keys a day", ``_PER_DENOMINATOR``); "a second" is too often the ordinal
     ("duration", Guarded(_OP, r"(?<![\w-])(?<!\bonce )(?<!\btwice )(?<!\bper )(?<!\bevery )(?<!\beach )(?<!\btimes )(?<!\bof )"
                          r"(?P<val>(?P<half>half\s+)?an?\s+(?P<unit>minute|hour|day|week|fortnight|month|year)"
                          r"(?P<andhalf>\s+and\s+a\s+half)?)\b(?!-)", re.IGNORECASE)),
