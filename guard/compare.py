@@ -394,6 +394,16 @@ def _apart_within_bounds(va: tuple, vb: tuple) -> bool:
     return x != y
 
 
+def _setting_within_bound(a: Norm, va: tuple, b: Norm, vb: tuple) -> bool:
+    """One statement sets an exact value ("is set to 20 minutes", "defaults to 512 MB") and the other
+    bounds it: a setting is not a limit stated a second time."""
+    for x, vx, vy in ((a, va, vb), (b, vb, va)):
+        if x.object is StateVerb.SET and vx[2] is not None and vx[2].op == "eq" and vy[2] is not None \
+                and vy[2].op in ("le", "ge", "range"):
+            return True
+    return False
+
+
 def _values_differ(va: tuple, vb: tuple) -> bool:
     if va[2] is not None and vb[2] is not None:
         return bounds_conflict(va[2], vb[2])
@@ -628,6 +638,12 @@ class StructuralComparator:
                 return Verdict(VerdictKind.VALUE_CONFLICT, conf,
                                f"'{b.subject or b.attribute}' is {va[1]} in one claim and {vb[1]} in the other", vev)
             if _apart_within_bounds(va, vb):
+                if _setting_within_bound(a, va, b, vb):
+                    # "The session timeout is set to 20 minutes." under "… set to no more than 30
+                    # minutes": a configured value, not a second limit, that keeps the rule. As sure as a
+                    # value that breaks the bound is a conflict (HIGH on one subject)
+                    return Verdict(VerdictKind.CONSISTENT, Confidence.LOW if related else strong,
+                                   "a configured value inside the other's bound", vev)
                 # "capped at 80 hours" / "is 40 hours", "1 write per second" / "up to 10": one
                 # value breaks no bound of the other, yet they are not one value. Either may be the
                 # limit itself stated twice, so this is no evidence of agreement either way

@@ -182,3 +182,17 @@ def test_a_negation_of_the_same_noun_in_the_plural_is_an_opposition(normalizer_v
     # a negation of another thing stays what it was
     v = verdict(normalizer_v2, "The cache listens on port 6379.", "The cache does not listen on port 6380.")
     assert v.kind is VerdictKind.CONSISTENT and "different value" in v.reason
+
+
+def test_a_configured_value_inside_the_rules_bound_agrees(normalizer_v2):
+    """"The session timeout is set to 20 minutes." under "Make sure the session timeout is set to no
+    more than 30 minutes." was undecided and the model blocked it at p 1.00; a flat value that is no
+    setting ("Workers KV allows 1 write per second" / "… accepts up to 10") stays undecided."""
+    v = verdict(normalizer_v2, "Make sure the session timeout is set to no more than 30 minutes.",
+                "The session timeout is set to 20 minutes.")
+    assert v.kind is VerdictKind.CONSISTENT and v.confidence is Confidence.HIGH, v
+    v = verdict(normalizer_v2, "The session timeout must be set to no more than 30 minutes.",
+                "The session timeout is set to 4 hours.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v
+    v = verdict(normalizer_v2, "KV allows 1 write per second to the same key.", "KV accepts up to 10 writes per second.")
+    assert v.kind is VerdictKind.UNCERTAIN, v

@@ -961,12 +961,21 @@ def test_a_hyphenated_word_is_no_leading_preposition(text):
 
 @pytest.mark.parametrize("text,main", [
     ("There is no rate limit on the internal API.", "The internal API has no rate limit."),
-    ("There is no limit on the number of log streams in a log group.", "Log streams in a log group have no limit."),
+    ("There is no limit on the number of log streams in a log group.",
+     "The number of log streams in a log group has no limit."),
+    ("There are no quotas for uploads.", "Uploads have no quotas."),
     ("There's no size limit for uploads, as far as we know.", "Uploads have no size limit, as far as we know."),
     ("There is no limit to how much time off you can take.", "There is no limit to how much time off you can take."),
 ])
 def test_a_denied_limit_belongs_to_what_it_is_on(text, main):
     assert split_main_clause(text)[0] == main
+
+
+def test_no_limit_on_a_number_is_not_a_cap_on_each(normalizer_v2):
+    """Read as "Projects have no limit.", the first was a HIGH value conflict with the second; the
+    number of projects is what has no limit, a related subject at most (left to the gate)."""
+    v = verdict(normalizer_v2, "There is no limit on the number of projects.", "Each project holds at most 50 members.")
+    assert v.confidence is not Confidence.HIGH, v
 
 
 def test_no_limit_on_a_thing_against_its_cap(normalizer_v2):
