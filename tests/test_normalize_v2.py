@@ -984,3 +984,13 @@ def test_no_limit_on_a_thing_against_its_cap(normalizer_v2):
     v = verdict(normalizer_v2, "There is no rate limit on the internal API.",
                 "The internal API is limited to 100 requests per second.")
     assert v.kind is VerdictKind.VALUE_CONFLICT and v.confidence is Confidence.HIGH, v
+
+
+def test_an_environment_subject_after_a_heading_is_the_texts_scope(normalizer_v2):
+    """"Heads-up: the staging cluster runs 3 nodes." / "The production cluster runs 5 nodes." was
+    blocked by the model at p 0.98: the environment as the subject's first word (session 36) was looked
+    for at the text's start, where the heading is."""
+    assert norm(normalizer_v2, "Heads-up: the staging cluster runs 3 nodes.").text_scope == Scope(env="staging")
+    assert norm(normalizer_v2, "Ensure the production cluster runs 5 nodes.").text_scope == Scope(env="prod")
+    v = verdict(normalizer_v2, "Heads-up: the staging cluster runs 3 nodes.", "The production cluster runs 5 nodes.")
+    assert v.kind is VerdictKind.COEXIST, v

@@ -225,12 +225,14 @@ def text_variants(text: str, norm: Norm) -> tuple[tuple[str, str], ...]:
 _ONLY_BEFORE = re.compile(r"\b(?:only|exclusively|solely)\s*$", re.IGNORECASE)
 
 
-def text_scope(text: str) -> Scope | None:
+def text_scope(text: str, main: str | None = None) -> Scope | None:
+    """``main``: the main clause, whose subject may name the environment where the text's first words
+    are a heading, a wrapper or a leading clause ("Heads-up: the staging cluster runs 3 nodes.")."""
     found = list(_ENV_RE.finditer(text))
     if any(_ONLY_BEFORE.search(text[:m.start()]) for m in found):
         return None
     envs = {ENV_NAMES[m.group(1).lower()] for m in found}
-    if m := _ENV_SUBJECT.match(text):
+    if m := _ENV_SUBJECT.match(text) or (_ENV_SUBJECT.match(main) if main is not None else None):
         envs.add(ENV_NAMES[m.group(1).lower()])
     return Scope(env=envs.pop()) if len(envs) == 1 else None
 
@@ -369,7 +371,7 @@ class RuleNormalizerV2(RuleNormalizer):
         # ("Instances in the eu-west-1 region use gp3 volumes." has no attribute, not "instance")
         skip = taken if variant is not None and norm.value is None else ()
         return replace(norm, attribute=self._attribute(doc, main, norm, skip), qualifiers=quals,
-                       text_scope=text_scope(text), variants=variants)
+                       text_scope=text_scope(text, main), variants=variants)
 
     def _region_of_the_subject(self, doc, main: str, norm: Norm) -> tuple[str, str] | None:
         """"Customers in the EU get 30 days to return items.": a region named before the verb, while
