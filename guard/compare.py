@@ -394,11 +394,15 @@ def _apart_within_bounds(va: tuple, vb: tuple) -> bool:
     return x != y
 
 
+_SETTING_VERBS = frozenset({StateVerb.SET, StateVerb.RETAIN})
+
+
 def _setting_within_bound(a: Norm, va: tuple, b: Norm, vb: tuple) -> bool:
-    """One statement sets an exact value ("is set to 20 minutes", "defaults to 512 MB") and the other
-    bounds it: a setting is not a limit stated a second time."""
+    """One statement sets an exact value ("is set to 20 minutes", "defaults to 512 MB", "logs are kept for
+    180 days") and the other bounds it: a setting, a retention among them, is not a limit stated a second time."""
     for x, vx, vy in ((a, va, vb), (b, vb, va)):
-        if x.object is StateVerb.SET and vx[2] is not None and vx[2].op == "eq" and vy[2] is not None \
+        retention = x.object is StateVerb.STORE and vx[2] is not None and vx[2].unit == "time"   # "kept for 180 days"
+        if (x.object in _SETTING_VERBS or retention) and vx[2] is not None and vx[2].op == "eq" and vy[2] is not None \
                 and vy[2].op in ("le", "ge", "range"):
             return True
     return False

@@ -194,5 +194,9 @@ def test_a_configured_value_inside_the_rules_bound_agrees(normalizer_v2):
     v = verdict(normalizer_v2, "The session timeout must be set to no more than 30 minutes.",
                 "The session timeout is set to 4 hours.")
     assert v.kind is VerdictKind.VALUE_CONFLICT, v
+    v = verdict(normalizer_v2, "Ensure logs are kept for at least 90 days.", "Logs are kept for 180 days.")
+    assert v.kind is VerdictKind.CONSISTENT, v
+    v = verdict(normalizer_v2, "Ensure logs are kept for at least 90 days.", "Logs are kept for 30 days.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v
     v = verdict(normalizer_v2, "KV allows 1 write per second to the same key.", "KV accepts up to 10 writes per second.")
     assert v.kind is VerdictKind.UNCERTAIN, v
