@@ -188,15 +188,13 @@ def test_a_configured_value_inside_the_rules_bound_agrees(normalizer_v2):
     """"The session timeout is set to 20 minutes." under "Make sure the session timeout is set to no
     more than 30 minutes." was undecided and the model blocked it at p 1.00; a flat value that is no
     setting ("Workers KV allows 1 write per second" / "… accepts up to 10") stays undecided."""
-    v = verdict(normalizer_v2, "Make sure the session timeout is set to no more than 30 minutes.",
-                "The session timeout is set to 20 minutes.")
-    assert v.kind is VerdictKind.CONSISTENT and v.confidence is Confidence.HIGH, v
-    v = verdict(normalizer_v2, "The session timeout must be set to no more than 30 minutes.",
-                "The session timeout is set to 4 hours.")
-    assert v.kind is VerdictKind.VALUE_CONFLICT, v
-    v = verdict(normalizer_v2, "Ensure logs are kept for at least 90 days.", "Logs are kept for 180 days.")
-    assert v.kind is VerdictKind.CONSISTENT, v
-    v = verdict(normalizer_v2, "Ensure logs are kept for at least 90 days.", "Logs are kept for 30 days.")
-    assert v.kind is VerdictKind.VALUE_CONFLICT, v
-    v = verdict(normalizer_v2, "KV allows 1 write per second to the same key.", "KV accepts up to 10 writes per second.")
-    assert v.kind is VerdictKind.UNCERTAIN, v
+    rule, logs = "Make sure the session timeout is set to no more than 30 minutes.", "Ensure logs are kept for at least 90 days."
+    for a, b, kind, conf in [
+            (rule, "The session timeout is set to 20 minutes.", VerdictKind.CONSISTENT, Confidence.HIGH),
+            (rule, "The session timeout is set to 4 hours.", VerdictKind.VALUE_CONFLICT, Confidence.HIGH),
+            (logs, "Logs are kept for 180 days.", VerdictKind.CONSISTENT, Confidence.HIGH),
+            (logs, "Logs are kept for 30 days.", VerdictKind.VALUE_CONFLICT, Confidence.HIGH),
+            ("KV allows 1 write per second to the same key.", "KV accepts up to 10 writes per second.",
+             VerdictKind.UNCERTAIN, Confidence.LOW)]:
+        v = verdict(normalizer_v2, a, b)
+        assert (v.kind, v.confidence) == (kind, conf), (a, b, v)
