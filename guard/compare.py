@@ -642,12 +642,13 @@ class StructuralComparator:
                 return Verdict(VerdictKind.VALUE_CONFLICT, conf,
                                f"'{b.subject or b.attribute}' is {va[1]} in one claim and {vb[1]} in the other", vev)
             if _apart_within_bounds(va, vb):
-                if _setting_within_bound(a, va, b, vb):
+                if strong is Confidence.HIGH and _setting_within_bound(a, va, b, vb):
                     # "The session timeout is set to 20 minutes." under "… set to no more than 30
                     # minutes": a configured value, not a second limit, that keeps the rule. As sure as a
-                    # value that breaks the bound is a conflict (HIGH on one subject)
-                    return Verdict(VerdictKind.CONSISTENT, Confidence.LOW if related else strong,
-                                   "a configured value inside the other's bound", vev)
+                    # value that breaks the bound is a conflict, on one subject only: a weaker
+                    # "consistent" is evidence the gate reads towards a block (claims_train's
+                    # consistent/LOW pairs are mostly contradictions), so those stay undecided
+                    return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH, "a configured value inside the other's bound", vev)
                 # "capped at 80 hours" / "is 40 hours", "1 write per second" / "up to 10": one
                 # value breaks no bound of the other, yet they are not one value. Either may be the
                 # limit itself stated twice, so this is no evidence of agreement either way
