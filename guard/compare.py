@@ -16,7 +16,7 @@ from guard.claims import (
     StateVerb,
     SubjectKind,
 )
-from guard.normalize.typed_values import ANY_UNIT, GEOGRAPHIES
+from guard.normalize.typed_values import ANY_UNIT, GEOGRAPHIES, POINT_UNITS
 
 
 class VerdictKind(str, Enum):
@@ -150,9 +150,6 @@ def bounds_conflict(a: Bound, b: Bound) -> bool:
     if pair == ("ge", "eq"):
         return y < x
     return False
-
-
-_POINT_UNITS = ("date", "clock", "weekday", "period")     # points in time and how often: never capped amounts
 
 
 def _unlimited_conflict(unlimited: Bound, b: Bound) -> bool:
@@ -356,7 +353,7 @@ def _comparable(va: tuple, vb: tuple) -> bool:
         if ANY_UNIT in (va[2].unit, vb[2].unit):
             # no limit is compared only with a cap: with any other amount it is a pair of two quantities
             other = vb[2] if va[2].unit == ANY_UNIT else va[2]
-            return other.op in ("le", "range") and other.unit not in _POINT_UNITS
+            return other.op in ("le", "range") and other.unit not in POINT_UNITS
         return va[2].unit == vb[2].unit
     return va[0] == vb[0] and va[2] is None and vb[2] is None
 

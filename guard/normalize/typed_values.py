@@ -127,6 +127,8 @@ _UNLIMITED_RE = (r"(?P<val>\bunlimited\b|\bno\s+(?:[a-z-]+\s+)?" + _LIMIT_WORDS 
                  r"(?:\b(?:does|do)\s+not|\b(?:doesn't|don't|never))\s+(?:enforce|impose|set|have|put|apply)\s+(?:a|an|any)\s+"
                  r"(?:[a-z-]+\s+)?" + _LIMIT_WORDS + r"\b)")
 ANY_UNIT = "*"
+# points in time and how often, not amounts: no bound word turns them and no cap holds them
+POINT_UNITS = ("date", "clock", "weekday", "period")
 
 TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("range", Guarded("", r"(?<![\w.,-])" + _RANGE_RE, re.IGNORECASE)),
@@ -315,7 +317,7 @@ _TURNED = re.compile(r"(?:less|fewer|more) than\b", re.IGNORECASE)
 
 
 def _more_bound_words(text: str, v: Value) -> Value:
-    if v.bound is None or v.bound.unit in ("date", "clock", "weekday", "period"):
+    if v.bound is None or v.bound.unit in POINT_UNITS:
         return v
     cut = max(0, v.start - 60)         # "caps concurrent WebSocket connections at 10,000"
     before = text[cut:v.start]
