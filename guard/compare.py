@@ -160,11 +160,47 @@ def _unlimited_conflict(unlimited: Bound, b: Bound) -> bool:
 
 def _numbers(a: Bound, b: Bound) -> tuple[float, float]:
     """The two numbers at the precision they can be compared at: "April 2026" is a month, so a
-    date against it compares by month."""
+    date against it compares by month; "24 months" is "two years" (``same_number``)."""
     x, y = a.number, b.number
     if a.unit == "date" and (x % 100 == 0 or y % 100 == 0):
         x, y = x // 100, y // 100
+    if same_number(x, y, a.unit):
+        return x, x
     return x, y
+
+
+_CALENDAR_SLACK = 0.015           # 12 months of 30 days against a 365-day year: 1.4 %
+_CALENDAR_FLOOR = 28 * 86400      # below a month, durations are counted exactly ("99 seconds" is not "100 seconds")
+
+
+def same_number(x: float, y: float, unit: str) -> bool:
+    """One number, also where calendar units were converted: a month is counted as 30 days and a year
+    as 365, so "24 months" and "two years", "18 months" and "a year and a half", "52 weeks" and "one
+    year" come out up to 1.4 % apart — one span, said in two units."""
+    if x == y:
+        return True
+    return unit in ("time", "period") and min(x, y) >= _CALENDAR_FLOOR and abs(x - y) <= _CALENDAR_SLACK * max(x, y)
+
+
+def _quantities(n: Norm) -> list[Bound]:
+    return [v[2] for v in (n.values or ((n.value_kind, n.value, n.bound),)) if v[2] is not None and v[2].unit != ANY_UNIT]
+
+
+def _same_bound_number(p: Bound, q: Bound) -> bool:
+    return p.unit == q.unit and same_number(p.number, q.number, p.unit) and \
+        (p.upper is None) == (q.upper is None) and (p.upper is None or same_number(p.upper, q.upper, p.unit))
+
+
+def same_quantities(a: Norm, b: Norm) -> bool:
+    """Both statements state the same quantities, each of one in the other ("10 minutes for
+    out-of-band codes and 30 seconds for TOTP" / "half a minute for TOTP, 600 seconds out of band").
+    Why: a sentence with several values is read with one of them as its value, and the two readings
+    may pick different ones; two texts that state the same numbers have not changed one of them, so a
+    difference between the picked values is no conflict. Whatever the bound word ("at most 30
+    seconds" is the quantity "30 seconds" too): the comparison of bounds is ``bounds_conflict``'s."""
+    qa, qb = _quantities(a), _quantities(b)
+    return bool(qa) and bool(qb) and all(any(_same_bound_number(p, q) for q in qb) for p in qa) \
+        and all(any(_same_bound_number(q, p) for p in qa) for q in qb)
 
 
 def _range_conflict(r: Bound, b: Bound) -> bool:
@@ -173,8 +209,9 @@ def _range_conflict(r: Bound, b: Bound) -> bool:
     six weeks" against "0 to 35 days"); one inside it ("a 14-day retention") does not."""
     lo, hi = r.number, r.upper if r.upper is not None else r.number
     if b.op == "range":
-        return (lo, hi) != (b.number, b.upper if b.upper is not None else b.number)
-    return not lo <= b.number <= hi
+        return not (same_number(lo, b.number, r.unit)
+                    and same_number(hi, b.upper if b.upper is not None else b.number, r.unit))
+    return not (lo <= b.number <= hi or same_number(lo, b.number, r.unit) or same_number(hi, b.number, r.unit))
 
 
 def _grounded(value: str | None, text: str) -> bool:
@@ -386,7 +423,8 @@ def _apart_within_bounds(va: tuple, vb: tuple) -> bool:
     if "range" in (a.op, b.op):
         r, o = (a, b) if a.op == "range" else (b, a)
         # "up to ten hours" states the range's upper end, "at least 10 seconds" its lower one
-        return not (o == r or o.op == "le" and o.number == r.upper or o.op == "ge" and o.number == r.number)
+        return not (o == r or o.op == "le" and r.upper is not None and same_number(o.number, r.upper, r.unit)
+                    or o.op == "ge" and same_number(o.number, r.number, r.unit))
     x, y = _numbers(a, b)
     return x != y
 
@@ -415,6 +453,11 @@ def _values_differ(va: tuple, vb: tuple) -> bool:
         # failed login" / "must not log failed logins" deny the same thing
         return singular(_canon(va[1])) != singular(_canon(vb[1]))
     return _canon(va[1]) != _canon(vb[1])
+
+
+def values_conflict(a: Norm, b: Norm, pair: tuple[tuple, tuple]) -> bool:
+    """The two compared values differ, and not merely as two picks among the same quantities."""
+    return _values_differ(*pair) and not same_quantities(a, b)
 
 
 def singular(word: str) -> str:
@@ -574,7 +617,7 @@ class StructuralComparator:
             # give a value of one kind and the values differ ("deploys … with 1024 MB" / "defaults to
             # 512 MB"): the verbs differ in the wording, the values may be one setting's
             vp = _value_pair(a, b)
-            if vp is not None and _values_differ(*vp):
+            if vp is not None and values_conflict(a, b, vp):
                 return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW,
                                "same subject, different wording, values of one kind differ",
                                {**ev, "values": [vp[0][1], vp[1][1]]})
@@ -613,7 +656,7 @@ class StructuralComparator:
                 # a value of its own kind (a day, a time of day), so the two speak of different aspects
                 return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "opposing modality on values of different kinds",
                                {**ev, "values": [a.value, b.value]})
-            if vp is not None and _values_differ(*vp):
+            if vp is not None and values_conflict(a, b, vp):
                 # "listens on 6379" / "does not listen on 6380": denying another value opposes nothing
                 return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH, "the negation is of a different value",
                                {**ev, "values": [vp[0][1], vp[1][1]]})
@@ -623,6 +666,8 @@ class StructuralComparator:
         if pair is not None:
             va, vb = pair
             vev = {**ev, "values": [va[1], vb[1]]}
+            if _values_differ(va, vb) and same_quantities(a, b):
+                return Verdict(VerdictKind.CONSISTENT, Confidence.MED, "both state the same quantities", vev)
             if _values_differ(va, vb):
                 if not (_grounded(va[1], a_text) and _grounded(vb[1], b_text)):
                     return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "differing values not found in the texts", vev)

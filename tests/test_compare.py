@@ -198,3 +198,33 @@ def test_a_configured_value_inside_the_rules_bound_agrees(normalizer_v2):
              VerdictKind.UNCERTAIN, Confidence.LOW)]:
         v = verdict(normalizer_v2, a, b)
         assert (v.kind, v.confidence) == (kind, conf), (a, b, v)
+
+
+def test_one_span_in_two_calendar_units_is_one_value(normalizer_v2):
+    """A month counts 30 days and a year 365, so "24 months" and "two years" came out 1.4 % apart and
+    were a structural block; below a month durations stay exact, and a real difference still conflicts."""
+    for a, b, kind in [
+            ("Audit logs are retained for 24 months.", "Audit logs are retained for two years.", VerdictKind.CONSISTENT),
+            ("Support lasts 18 months.", "Support lasts a year and a half.", VerdictKind.CONSISTENT),
+            ("Backups are kept for one year.", "Backups are kept for 52 weeks.", VerdictKind.CONSISTENT),
+            ("Audit logs are retained for 24 months.", "Audit logs are retained for three years.", VerdictKind.VALUE_CONFLICT),
+            ("Audit logs must be retained for at most 12 months.", "Audit logs are retained for 365 days.",
+             VerdictKind.CONSISTENT),
+            ("The retention period is between 1 and 12 months.", "The retention period is one year.",
+             VerdictKind.UNCERTAIN)]:        # inside the range, no setting: undecided, as any value inside it
+        v = verdict(normalizer_v2, a, b)
+        assert v.kind is kind, (a, b, v)
+    assert not bounds_conflict(Bound("eq", 24 * 30 * 86400, "time"), Bound("eq", 2 * 365 * 86400, "time"))
+    assert bounds_conflict(Bound("eq", 99, "time"), Bound("eq", 100, "time"))          # seconds are exact
+    assert bounds_conflict(Bound("eq", 30 * 86400, "time"), Bound("eq", 31 * 86400, "time"))
+
+
+def test_two_readings_of_the_same_quantities_are_no_value_conflict(normalizer_v2):
+    """A sentence with several values is read with one of them as its value; two statements that state
+    the same quantities in other orders picked different ones and were a value conflict. One changed
+    number among them still is."""
+    a = "TOTP codes must have a maximum lifetime of 30 seconds and out-of-band codes of 10 minutes."
+    v = verdict(normalizer_v2, a, "TOTP codes are valid for at most 10 minutes for out-of-band and half a minute for TOTP.")
+    assert v.kind is not VerdictKind.VALUE_CONFLICT, v
+    v = verdict(normalizer_v2, a, "TOTP codes must have a maximum lifetime of 60 seconds and out-of-band codes of 10 minutes.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v

@@ -11,7 +11,7 @@ import math
 import re
 
 from guard.claims import Norm
-from guard.compare import (Confidence, SubjectMatch, Verdict, VerdictKind, _value_pair, _values_differ, opposition,
+from guard.compare import (Confidence, SubjectMatch, Verdict, VerdictKind, _value_pair, opposition, values_conflict,
                            subject_match)
 from guard.nli.gate import jaccard
 
@@ -113,7 +113,7 @@ def pair_features(a: Norm, a_text: str, b: Norm, b_text: str, verdict: Verdict,
     f["should_in_either"] = float("should" in (a.modality.strength, b.modality.strength))
     pair = _value_pair(a, b) if not (a.is_unknown or b.is_unknown) else None
     f["values_comparable"] = float(pair is not None)
-    f["values_differ"] = float(pair is not None and _values_differ(*pair))
+    f["values_differ"] = float(pair is not None and values_conflict(a, b, pair))
     f["numbers_differ"] = float(set(_NUM.findall(a_text)) != set(_NUM.findall(b_text))
                                 and bool(_NUM.search(a_text)) and bool(_NUM.search(b_text)))
     aa, ab = getattr(a, "attribute", None), getattr(b, "attribute", None)
