@@ -994,3 +994,29 @@ def test_an_environment_subject_after_a_heading_is_the_texts_scope(normalizer_v2
     assert norm(normalizer_v2, "Ensure the production cluster runs 5 nodes.").text_scope == Scope(env="prod")
     v = verdict(normalizer_v2, "Heads-up: the staging cluster runs 3 nodes.", "The production cluster runs 5 nodes.")
     assert v.kind is VerdictKind.COEXIST, v
+
+
+@pytest.mark.parametrize("text,op,number,unit", [
+    ("The queue uses a 90-second visibility timeout.", "eq", 90, "time"),
+    ("Staff may take a six-month sabbatical.", "eq", 6 * 2592000, "time"),
+    ("Session tokens are 96-bit random values.", "eq", 12, "bytes"),
+    ("The signing service uses 2048-bit RSA keys.", "eq", 256, "bytes"),
+    ("Commit messages have a 1,000-character limit.", "le", 1000, "characters"),
+    ("Passwords have a 12-character minimum.", "ge", 12, "characters"),
+])
+def test_a_quantity_written_as_a_compound_adjective_is_read(text, op, number, unit):
+    """"a 30-minute delay": the hyphen kept the unit from the number, so it went unread."""
+    assert (bound(text).op, bound(text).number, bound(text).unit) == (op, number, unit)
+
+
+@pytest.mark.parametrize("text", ["SEV-2 incidents page the on-call.", "Builds target x86-64.", "Use a 3-2-1 backup scheme."])
+def test_what_is_not_a_compound_quantity(text):
+    assert not [v for v in extract_typed_values(text) if v.bound is not None and v.bound.unit in ("time", "bytes")]
+
+
+def test_a_compound_quantity_against_a_bound(normalizer_v2):
+    rule = "Session tokens must be at least 128 bits long."
+    for b, kind in [("Session tokens are 64-bit random values.", VerdictKind.VALUE_CONFLICT),
+                    ("Session tokens are 256-bit random values.", VerdictKind.UNCERTAIN)]:
+        na, nb = (normalizer_v2.normalize(t, Scope(), Window()) for t in (rule, b))
+        assert StructuralComparator().compare(na, rule, nb, b).kind is kind, b

@@ -127,6 +127,10 @@ _UNLIMITED_RE = (r"(?P<val>\bunlimited\b|\bno\s+(?:[a-z-]+\s+)?" + _LIMIT_WORDS 
                  r"(?:\b(?:does|do)\s+not|\b(?:doesn't|don't|never))\s+(?:enforce|impose|set|have|put|apply)\s+(?:a|an|any)\s+"
                  r"(?:[a-z-]+\s+)?" + _LIMIT_WORDS + r"\b)")
 ANY_UNIT = "*"
+_COMPOUND_WORDS = "|".join(w for w in sorted(WORD_NUMBERS, key=len, reverse=True) if " " not in w and w != "single")
+_COMPOUND_SIZES = ("bit", "byte", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib")
+_COMPOUND_UNITS = "|".join(("millisecond", "ms", "second", "sec", "minute", "min", "hour", "hr", "day", "week", "month",
+                            "year", "character", "char", *_COMPOUND_SIZES))
 # points in time and how often, not amounts: no bound word turns them and no cap holds them
 POINT_UNITS = ("date", "clock", "weekday", "period")
 
@@ -144,6 +148,11 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("rate", Guarded(_OP, r"(?P<val>" + _NUM + r"\s?(?P<thing>[a-z]+(?:\s[a-z]+)?)?" + _PER +
                      r"(?P<per>" + _PERIOD_RE + r")\b)", re.I)),
     ("count", Guarded(_OP, r"(?P<val>" + _NUM + r"\s+times)\b", re.I)),
+    # a quantity written as a compound adjective: "a 30-minute delay", "96-bit tokens", "a six-month
+    # sabbatical", "2048-bit keys" — the hyphen kept v1's selectors from reading a unit, so the number
+    # went unread ("30-") or bare
+    ("compound", Guarded(_OP, r"(?<![\w.,-])(?P<val>(?P<num>\d[\d,]*(?:\.\d+)?|" + _COMPOUND_WORDS + r")-(?P<unit>"
+                         + _COMPOUND_UNITS + r"))(?![\w-])", re.IGNORECASE)),
     # "2 business days", "5 working days", "7 calendar days": days (a business day counted as a day),
     # not a bare "2" that v1's selectors read without its unit
     ("days", Guarded(_OP, r"(?P<val>" + _NUM + r"\s+(?:business|working|calendar|work)\s+days?)\b", re.IGNORECASE)),
@@ -229,6 +238,18 @@ def _range_bound(m: re.Match) -> Bound | None:
     return Bound("range", lo, hi_unit[0], hi)
 
 
+_COMPOUND_LIMIT = re.compile(r"\s+(?:[a-z]+\s+)?(?P<w>limit|cap|maximum|max|ceiling|minimum|floor)s?\b", re.IGNORECASE)
+
+
+def _compound_op(m: re.Match) -> str:
+    """The noun a compound quantity describes may make it a bound: "a 1,000-character limit" is at
+    most 1,000 characters, "a 12-character minimum" at least 12."""
+    after = _COMPOUND_LIMIT.match(m.string, m.end("val"))
+    if after is None:
+        return _op(m)
+    return "ge" if after.group("w").lower() in ("minimum", "floor") else "le"
+
+
 def typed_bound(kind: str, m: re.Match) -> Bound | None:
     g = m.groupdict()
     if kind == "range":
@@ -259,6 +280,12 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         return Bound(_op(m), _number(g["num"]) / _PERIOD[g["per"].lower()], f"{fam}/time")
     if kind == "count":
         return Bound(_op(m), _number(g["num"]), "count")
+    if kind == "compound":
+        unit = g["unit"].lower()
+        if unit in _COMPOUND_SIZES:
+            return Bound(_compound_op(m), _number(g["num"]) * _SIZES[unit], "bytes")
+        family, factor = _unit_factor(unit)
+        return Bound(_compound_op(m), _number(g["num"]) * factor, family)
     if kind == "days":
         return Bound(_op(m), _number(g["num"]) * 86400, "time")
     if kind == "unlimited":
@@ -375,7 +402,7 @@ def extract_typed_values(text: str) -> list[Value]:
             if negation is False:
                 continue
             found.append(Value("number" if kind in ("money", "size", "rate", "count", "days", "range", "duration",
-                                                    "unlimited") else kind,
+                                                    "unlimited", "compound") else kind,
                                m.group("val").strip(), s, e, b, negation or None))
             taken.append((m.start(), m.end()))
     found += extract_values(text, taken)
