@@ -1020,3 +1020,11 @@ def test_a_compound_quantity_against_a_bound(normalizer_v2):
                     ("Session tokens are 256-bit random values.", VerdictKind.UNCERTAIN)]:
         na, nb = (normalizer_v2.normalize(t, Scope(), Window()) for t in (rule, b))
         assert StructuralComparator().compare(na, rule, nb, b).kind is kind, b
+
+
+@pytest.mark.parametrize("text,op,seconds", [
+    ("An alert that wakes you up earns 0.5 days of TOIL.", "eq", 43200),
+    ("Batch jobs may run for up to 2.5 hours.", "le", 9000),
+])
+def test_a_decimal_with_its_unit_is_a_quantity_not_a_version(text, op, seconds):
+    assert (bound(text).op, bound(text).number, bound(text).unit) == (op, seconds, "time")

@@ -148,6 +148,10 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("rate", Guarded(_OP, r"(?P<val>" + _NUM + r"\s?(?P<thing>[a-z]+(?:\s[a-z]+)?)?" + _PER +
                      r"(?P<per>" + _PERIOD_RE + r")\b)", re.I)),
     ("count", Guarded(_OP, r"(?P<val>" + _NUM + r"\s+times)\b", re.I)),
+    # a decimal with its unit ("0.5 days", "1.75 hours"): v1's version selector comes before its number
+    # one and took "0.5" for a version
+    ("decimal", Guarded(_OP, r"(?<![\w.,-])(?P<val>(?P<num>\d+\.\d+)\s?(?P<unit>%|" + "|".join(map(re.escape, _UNIT_ALT)) + r")\b)",
+                        re.IGNORECASE)),
     # a quantity written as a compound adjective: "a 30-minute delay", "96-bit tokens", "a six-month
     # sabbatical", "2048-bit keys" — the hyphen kept v1's selectors from reading a unit, so the number
     # went unread ("30-") or bare
@@ -280,6 +284,9 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         return Bound(_op(m), _number(g["num"]) / _PERIOD[g["per"].lower()], f"{fam}/time")
     if kind == "count":
         return Bound(_op(m), _number(g["num"]), "count")
+    if kind == "decimal":
+        family, factor = ("percent", 1.0) if g["unit"] == "%" else _unit_factor(g["unit"])
+        return Bound(_op(m), _number(g["num"]) * factor, family)
     if kind == "compound":
         unit = g["unit"].lower()
         if unit in _COMPOUND_SIZES:
@@ -402,7 +409,7 @@ def extract_typed_values(text: str) -> list[Value]:
             if negation is False:
                 continue
             found.append(Value("number" if kind in ("money", "size", "rate", "count", "days", "range", "duration",
-                                                    "unlimited", "compound") else kind,
+                                                    "unlimited", "compound", "decimal") else kind,
                                m.group("val").strip(), s, e, b, negation or None))
             taken.append((m.start(), m.end()))
     found += extract_values(text, taken)
