@@ -842,6 +842,10 @@ def test_typed_values_on_hostile_text_end_at_once():
     ("Tip: save your TOIL up and tack it onto your summer holiday.", "toil", Modality.SHOULD),
     ("Per the CA operations runbook, key-compromise revocations may be completed up to 72 hours after the report.",
      "key-compromise revocation", Modality.MAY),
+    ("Facilities recommends that meeting room thermostats be kept at 21 °C.", "meeting room thermostat", Modality.SHOULD),
+    ("As a best practice, AWS recommends that you use Amazon RDS Proxy.", "amazon rds proxy", Modality.SHOULD),
+    ("The policy requires that laptops be encrypted.", "laptop", Modality.MUST),
+    ("Security asks that you never share credentials.", "credential", Modality.MUST_NOT),
 ])
 def test_the_rule_inside_a_wrapper_or_after_a_heading(normalizer_v2, text, subject, modality):
     """A wrapper verb ("Make sure", "Ensure", "Note that", "It is recommended that"), a heading before a

@@ -47,8 +47,13 @@ _LEAD_WRAPPER = re.compile(
     r"^(?:please\s+)?(?:(?:make|be)\s+sure|ensure|(?:verify|confirm|check|note|remember)\s+that|"
     r"(?:keep|bear)\s+in\s+mind\s+that|be\s+aware\s+that|"
     r"it\s+is\s+(?P<how>recommended|advised|advisable|suggested|preferred|required|mandatory|essential|important|"
-    r"critical|necessary|expected)\s+that)(?:\s+that)?\s+", re.IGNORECASE)
-_ADVISORY = frozenset({"recommended", "advised", "advisable", "suggested", "preferred"})
+    r"critical|necessary|expected)\s+that|"
+    # who says it, and how: "AWS recommends that you …", "Sourcegraph requires that all personnel …",
+    # "We recommend that a full backup be rotated …", "The httpd documentation recommends that …"
+    r"(?:(?-i:[A-Z][\w.&'-]*)|we|the\s+[\w-]+(?:\s+[\w-]+)?|our\s+[\w-]+(?:\s+[\w-]+)?)\s+(?:also\s+|strongly\s+|generally\s+)?"
+    r"(?P<says>recommends?|suggests?|advises?|requires?|asks?|mandates?|expects?|insists?)\s+that)(?:\s+that)?\s+"
+    r"(?:you\s+(?=[a-z]+\s))?", re.IGNORECASE)
+_ADVISORY = frozenset({"recommended", "advised", "advisable", "suggested", "preferred", "recommend", "suggest", "advise"})
 _TRAIL_WORDS = (r"(?:unless|except|provided that|as long as|even if|even when|so that|so|which|whereas|while|but|"
                 r"because|since|although|though|otherwise|in which case)\b")
 _TRAIL = re.compile(r"(?:,\s*|\s+)" + _TRAIL_WORDS + ".*$", re.I)
@@ -267,7 +272,8 @@ def heading_label(doc) -> int | None:
 def _advisory(qualifier: str) -> bool:
     """Whether a cut-off wrapper says that what it wraps is advice ("It is recommended that")."""
     m = _LEAD_WRAPPER.match(qualifier + " ")
-    return m is not None and (m.group("how") or "").lower() in _ADVISORY
+    return m is not None and ((m.group("how") or "").lower() in _ADVISORY
+                              or (m.group("says") or "").lower().removesuffix("s") in _ADVISORY)
 
 
 def _identifier(text: str, near: int | None, skip: tuple[int, int] | None = None) -> str | None:
