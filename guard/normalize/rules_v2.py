@@ -25,7 +25,7 @@ from functools import lru_cache
 from guard.claims import ANY_VARIANT, ENV_NAMES, Modality, Norm, Scope, StateVerb, SubjectKind, Window
 from guard.normalize.base import fail_open, register
 from guard.normalize.lexicon import HALT_PREDICATES, MODAL_PREDICATES, PERSON_SUBJECTS
-from guard.normalize.rules import _NAMING, Parsed, RuleNormalizer, _merge_hyphenated
+from guard.normalize.rules import _NAMING, Parsed, RuleNormalizer, _content, _merge_hyphenated
 from guard.normalize.typed_values import ANY_UNIT, GEOGRAPHIES, extract_typed_values
 from guard.normalize.values import UNITS
 
@@ -53,6 +53,8 @@ _LEAD_WRAPPER = re.compile(
     r"(?:(?-i:[A-Z][\w.&'-]*)|we|the\s+[\w-]+(?:\s+[\w-]+)?|our\s+[\w-]+(?:\s+[\w-]+)?)\s+(?:also\s+|strongly\s+|generally\s+)?"
     r"(?P<says>recommends?|suggests?|advises?|requires?|asks?|mandates?|expects?|insists?)\s+that)(?:\s+that)?\s+"
     r"(?:you\s+(?=[a-z]+\s))?", re.IGNORECASE)
+_CONDITION = re.compile(r"^(?:even\s+)?(?:if|when|whenever|once|after|before|until)\s+", re.IGNORECASE)
+_BACK_PRONOUNS = frozenset({"it", "they"})
 _ADVISORY = frozenset({"recommended", "advised", "advisable", "suggested", "preferred", "recommend", "suggest", "advise"})
 _TRAIL_WORDS = (r"(?:unless|except|provided that|as long as|even if|even when|so that|so|which|whereas|while|but|"
                 r"because|since|although|though|otherwise|in which case)\b")
@@ -358,6 +360,8 @@ class RuleNormalizerV2(RuleNormalizer):
         if norm.modality.strength == "must" and (advice or any(_advisory(q) for q in quals)):
             # "It is recommended that …", "Tip: …", "Ops guidance: …": advice, whatever the clause's mood
             norm = replace(norm, modality=Modality("should_not" if norm.modality.negated else "should"))
+        if not norm.subject:
+            norm = self._subject_of_the_condition(doc, quals, norm)
         norm = _date_over_product_version(_number_of_a_product(norm, main))
         variant, taken = None, ()
         if norm.value_kind == "region" or norm.value_kind == "version" and _BARE_VERSION.fullmatch(norm.value or ""):
@@ -378,6 +382,26 @@ class RuleNormalizerV2(RuleNormalizer):
         skip = taken if variant is not None and norm.value is None else ()
         return replace(norm, attribute=self._attribute(doc, main, norm, skip), qualifiers=quals,
                        text_scope=text_scope(text, main), variants=variants)
+
+    def _subject_of_the_condition(self, doc, quals, norm: Norm) -> Norm:
+        """"If the server does not support sorting …, it must return 400.", "When a LiSaaS ATO is granted,
+        it is limited to one year.": the main clause's "it"/"they" is the condition's subject, which the
+        cut-off condition took with it, so the statement had no subject ("a statement has no subject"
+        left every such pair to NLI alone). Only a pronoun that is the main clause's subject, and only a
+        condition's own subject (a person — "If you …" — stays none)."""
+        if not any(t.dep_ in ("nsubj", "nsubjpass") and t.lower_ in _BACK_PRONOUNS for t in doc):
+            return norm
+        for q in quals:
+            m = _CONDITION.match(q)
+            if m is None:
+                continue
+            cdoc = self.nlp(q[m.end():].strip())
+            subj = next((t for t in cdoc if t.dep_ in ("nsubj", "nsubjpass") and t.head.dep_ == "ROOT"), None)
+            if subj is None or subj.lower_ in _BACK_PRONOUNS | {"you", "we", "i", "one"} | self.person_subjects:
+                return norm
+            words = _content(cdoc[subj.left_edge.i:subj.i + 1], set(), keep=self.subject_stop_words)
+            return replace(norm, subject=" ".join(words), subject_kind=SubjectKind.PRESENT) if words else norm
+        return norm
 
     def _region_of_the_subject(self, doc, main: str, norm: Norm) -> tuple[str, str] | None:
         """"Customers in the EU get 30 days to return items.": a region named before the verb, while
