@@ -455,6 +455,46 @@ def _values_differ(va: tuple, vb: tuple) -> bool:
     return _canon(va[1]) != _canon(vb[1])
 
 
+_DEFAULT_SAID = re.compile(
+    r"\bdefault(?:s|ed)?\b|\bout of the box\b|\bstock\b|\bships with\b|\b(?:built|compiled)-in\b|"
+    r"\bunless (?:customi[sz]ed|configured|overridden|changed)\b|\bif (?:unset|omitted|not (?:set|specified))\b|"
+    # "… expire after 60 seconds unless the stage overrides the TTL": what holds unless someone sets it
+    r"\bunless (?:[\w-]+\s+){1,3}(?:overrides?|changes?|sets?|configures?|customi[sz]es?|pass(?:es)?|enables?|disables?)\b",
+    re.IGNORECASE)
+_OVERRIDE_SAID = re.compile(
+    r"\b(?:we|our|us)\b|\boverrid(?:e|es|den|ing)\b|"
+    r"\b(?:sets?|turns?|configures?|raises?|lowers?|bumps?)\s+(?:[\w.-]+\s+){0,2}?(?:to\b|=|on\b|off\b|\d)", re.IGNORECASE)
+_OVERRIDES_THE_DEFAULT = re.compile(r"\boverrid(?:e|es|den|ing)\s+(?:the\s+|its\s+)?(?:[\w-]+\s+)?defaults?\b", re.IGNORECASE)
+
+
+# "… by default it is automatically computed, so it is recommended not to use this option": a default the
+# text tells you to keep is advice, which a deployment that changes it goes against
+_KEEP_THE_DEFAULT = re.compile(r"\b(?:not|never)\s+(?:to\s+)?(?:change|override|modify|touch|use|set|tune|increase|decrease)\b",
+                               re.IGNORECASE)
+
+
+def _states_a_default(text: str) -> bool:
+    return bool(_DEFAULT_SAID.search(text)) and not _OVERRIDE_SAID.search(text) and not _KEEP_THE_DEFAULT.search(text)
+
+
+def _configures_its_own(text: str) -> bool:
+    return bool(_OVERRIDE_SAID.search(text)) and not _DEFAULT_SAID.search(_OVERRIDES_THE_DEFAULT.sub(" ", text))
+
+
+def default_against_override(a: Norm, a_text: str, b: Norm, b_text: str) -> bool:
+    """One statement gives a default ("the default visibility timeout is 30 seconds", "… and its default
+    is Off"), the other what one deployment configures ("The orders queue overrides the SQS default
+    with a 90-second visibility timeout", "All bastion hosts set LoginGraceTime 30"). A default is
+    there to be overridden, so a different configured value is no conflict with it — unless the
+    configured value breaks a limit the first statement also states ("configurable between 7 and 90
+    days" / "we set it to 180 days"). Why: the model reads the two as a value conflict (p 0.9)."""
+    for d, dt, o, ot in ((a, a_text, b, b_text), (b, b_text, a, a_text)):
+        if _states_a_default(dt) and _configures_its_own(ot):
+            limits = [q for q in _quantities(d) if q.op in ("le", "ge", "range")]
+            return not any(bounds_conflict(q, v) for q in limits for v in _quantities(o))
+    return False
+
+
 def values_conflict(a: Norm, b: Norm, pair: tuple[tuple, tuple]) -> bool:
     """The two compared values differ, and not merely as two picks among the same quantities."""
     return _values_differ(*pair) and not same_quantities(a, b)

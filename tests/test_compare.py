@@ -228,3 +228,25 @@ def test_two_readings_of_the_same_quantities_are_no_value_conflict(normalizer_v2
     assert v.kind is not VerdictKind.VALUE_CONFLICT, v
     v = verdict(normalizer_v2, a, "TOTP codes must have a maximum lifetime of 60 seconds and out-of-band codes of 10 minutes.")
     assert v.kind is VerdictKind.VALUE_CONFLICT, v
+
+
+@pytest.mark.parametrize("a, b, flagged", [
+    ("Every Amazon SQS queue has the default visibility timeout setting of 30 seconds.",
+     "The orders queue overrides the SQS default with a 90-second visibility timeout.", True),
+    ("LoginGraceTime: the server disconnects after this time, and the default is 120 seconds.",
+     "All bastion hosts set LoginGraceTime 30 in sshd_config.", True),
+    # both give the default
+    ("The default request timeout is 30 seconds.", "The request timeout defaults to 60 seconds.", False),
+    ("The default request timeout is 30 seconds.", "Requests time out after 60 seconds unless the stage overrides it.", False),
+    # the configured value breaks a limit the default's statement also gives
+    ("The default request timeout is 30 seconds, and the maximum is 60 seconds.",
+     "Our API gateway sets the request timeout to 90 seconds.", False),
+    # a default the text says to keep is advice
+    ("tune.bufsize defaults to 16384, and it is strongly recommended not to change it.",
+     "Our gateway team raises tune.bufsize to 65536.", False),
+])
+def test_a_configured_value_against_a_default(normalizer_v2, a, b, flagged):
+    from guard.compare import default_against_override
+    na, nb = (normalizer_v2.normalize(t, Scope(), Window()) for t in (a, b))
+    assert default_against_override(na, a, nb, b) is flagged
+    assert default_against_override(nb, b, na, a) is flagged

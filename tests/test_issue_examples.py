@@ -193,3 +193,14 @@ def test_addresses_places_and_bounds_in_short_claims(default_guard):
               "The backup retention period can be anywhere from zero to five weeks.", "clean")]
     js = default_guard.judge_pairs(default_guard.pair_items([(Claim(text=a), Claim(text=b)) for a, b, _ in pairs]))
     assert all(j.tier.value in t.split(" or ") for j, (_, _, t) in zip(js, pairs)), [(j.tier.value, j.reason) for j in js]
+
+
+def test_a_configured_value_against_a_default_is_no_block_unless_it_breaks_a_stated_limit(default_guard):
+    """A default is there to be overridden: "Our API gateway sets the request timeout to 60 seconds."
+    does not contradict "The default request timeout is 30 seconds." (the model says 1.00). A value
+    past a limit the same statement gives, or two statements of the default, still block."""
+    default = "The default request timeout is 30 seconds."
+    assert judged(default_guard, default, "Our API gateway sets the request timeout to 60 seconds.").tier.value != "block"
+    assert judged(default_guard, "The default request timeout is 30 seconds, and the maximum is 60 seconds.",
+                  "Our API gateway sets the request timeout to 90 seconds.").tier.value == "block"
+    assert judged(default_guard, default, "The request timeout defaults to 60 seconds.").tier.value == "block"

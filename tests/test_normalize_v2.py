@@ -1044,3 +1044,12 @@ def test_a_pronoun_subject_is_the_conditions_subject(normalizer_v2, text, subjec
     """"If the server …, it must return 400": the condition was cut off with the only noun the "it" stands
     for, so the statement had no subject."""
     assert norm(normalizer_v2, text).subject == subject
+
+
+@pytest.mark.parametrize("text,op", [
+    ("The default visibility timeout is 30 seconds, and the maximum is 12 hours.", "le"),
+    ("The maximum value is 1000 connections.", "le"),
+    ("For passwords the minimum is 8 characters.", "ge"),
+])
+def test_the_maximum_or_minimum_is_a_bound(text, op):
+    assert [v.bound.op for v in extract_typed_values(text) if v.bound is not None][-1] == op

@@ -11,8 +11,8 @@ import math
 import re
 
 from guard.claims import Norm
-from guard.compare import (Confidence, SubjectMatch, Verdict, VerdictKind, _value_pair, opposition, values_conflict,
-                           subject_match)
+from guard.compare import (Confidence, SubjectMatch, Verdict, VerdictKind, _value_pair, default_against_override, opposition,
+                           subject_match, values_conflict)
 from guard.nli.gate import jaccard
 
 _NEG = re.compile(r"\b(not|no|never|none|cannot|without|forbidden|prohibited|disabled|disallowed|neither|nor|"
@@ -28,7 +28,7 @@ FEATURES: tuple[str, ...] = (
     "subject_similarity", "text_similarity", "term_overlap",
     "opposing_modality", "soft_opposition", "negation_parity_differs", "should_in_either",
     "values_comparable", "values_differ", "numbers_differ", "attribute_same", "attribute_differs",
-    "pc_x_text_similarity", "pc_x_subject_similarity",
+    "pc_x_text_similarity", "pc_x_subject_similarity", "default_against_override",
 )
 # No sentence-length feature: length tells the writing style of the documents the gate was fitted
 # on (long handbook sentences), not whether two claims conflict, and it pushed short claims (the
@@ -121,6 +121,7 @@ def pair_features(a: Norm, a_text: str, b: Norm, b_text: str, verdict: Verdict,
     f["attribute_differs"] = float(bool(aa) and bool(ab) and aa != ab)
     f["pc_x_text_similarity"] = f["pc_max"] * f["text_similarity"]
     f["pc_x_subject_similarity"] = f["pc_max"] * f["subject_similarity"]
+    f["default_against_override"] = float(default_against_override(a, a_text, b, b_text))
     return f
 
 

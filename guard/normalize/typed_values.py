@@ -343,8 +343,11 @@ def _clock(g: dict) -> Bound | None:
 # ("PTO that exceeds 10 days needs approval" is a lower bound: more than 10), and a negated comparison
 # word turns round ("not less than 8 characters", "never more than 3 retries")
 _MORE_LE = re.compile(r"\b(?:capped at|limited to|(?:caps|limits|capping|limiting)\s+(?:[\w-]+\s+){1,6}(?:at|to)|no longer than|not longer than|(?:not|never) exceed|not to exceed|"
-                      r"no later than|(?:rate |hard |upper )?(?:limit|cap|ceiling) of)\s+$", re.IGNORECASE)
-_MORE_GE = re.compile(r"\b(?:no shorter than|not shorter than|(?:lower )?floor of|(?<!not )(?<!never )exceed(?:s|ing)?)\s+$",
+                      r"no later than|(?:rate |hard |upper )?(?:limit|cap|ceiling) of|"
+                      # "… and the maximum is 12 hours", "the maximum value is 1000"
+                      r"(?:the|its|a)\s+max(?:imum)?(?:\s+[\w-]+){0,2}\s+(?:is|are|of))\s+$", re.IGNORECASE)
+_MORE_GE = re.compile(r"\b(?:no shorter than|not shorter than|(?:lower )?floor of|(?<!not )(?<!never )exceed(?:s|ing)?|"
+                      r"(?:the|its|a)\s+min(?:imum)?(?:\s+[\w-]+){0,2}\s+(?:is|are))\s+$",
                       re.IGNORECASE)
 _NEGATED_OP = re.compile(r"\b(?:not|never)\s+$", re.IGNORECASE)
 _TURNED = re.compile(r"(?:less|fewer|more) than\b", re.IGNORECASE)
