@@ -463,7 +463,7 @@ _DEFAULT_SAID = re.compile(
     re.IGNORECASE)
 _OVERRIDE_SAID = re.compile(
     r"\b(?:we|our|us)\b|\boverrid(?:e|es|den|ing)\b|"
-    r"\b(?:sets?|turns?|configures?|raises?|lowers?|bumps?)\s+(?:[\w.-]+\s+){0,2}?(?:to\b|=|on\b|off\b|\d)", re.IGNORECASE)
+    r"\b(?:sets?|turns?|configures?|raises?|lowers?|bumps?)\s+(?:[\w.-]+\s+){0,2}?(?:to\b|=|(?:on|off|yes|no|true|false)\b|\d)", re.IGNORECASE)
 _OVERRIDES_THE_DEFAULT = re.compile(r"\boverrid(?:e|es|den|ing)\s+(?:the\s+|its\s+)?(?:[\w-]+\s+)?defaults?\b", re.IGNORECASE)
 
 

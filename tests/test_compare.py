@@ -235,6 +235,8 @@ def test_two_readings_of_the_same_quantities_are_no_value_conflict(normalizer_v2
      "The orders queue overrides the SQS default with a 90-second visibility timeout.", True),
     ("LoginGraceTime: the server disconnects after this time, and the default is 120 seconds.",
      "All bastion hosts set LoginGraceTime 30 in sshd_config.", True),
+    ("PasswordAuthentication specifies whether password authentication is allowed, and the default is yes.",
+     "All prod bastion hosts set PasswordAuthentication no in sshd_config.", True),
     # both give the default
     ("The default request timeout is 30 seconds.", "The request timeout defaults to 60 seconds.", False),
     ("The default request timeout is 30 seconds.", "Requests time out after 60 seconds unless the stage overrides it.", False),
