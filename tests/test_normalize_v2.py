@@ -1053,3 +1053,11 @@ def test_a_pronoun_subject_is_the_conditions_subject(normalizer_v2, text, subjec
 ])
 def test_the_maximum_or_minimum_is_a_bound(text, op):
     assert [v.bound.op for v in extract_typed_values(text) if v.bound is not None][-1] == op
+
+
+def test_a_value_in_parentheses_is_the_statements_value_or_one_of_its_spellings(normalizer_v2):
+    """Cut off with its parentheses, "a very small buffer (4096 bytes)" left the statement with no value."""
+    n = norm(normalizer_v2, "By default uWSGI allocates a very small buffer (4096 bytes) for the headers of each request.")
+    assert n.value == "4096 bytes" and n.bound.unit == "bytes"
+    n = norm(normalizer_v2, "The Cloud Run request timeout is set by default to 5 minutes (300 seconds).")
+    assert n.value == "5 minutes" and "300 seconds" in [v[1] for v in n.values]

@@ -362,6 +362,7 @@ class RuleNormalizerV2(RuleNormalizer):
             norm = replace(norm, modality=Modality("should_not" if norm.modality.negated else "should"))
         if not norm.subject:
             norm = self._subject_of_the_condition(doc, quals, norm)
+        norm = self._values_in_parentheses(text, quals, norm)
         norm = _date_over_product_version(_number_of_a_product(norm, main))
         variant, taken = None, ()
         if norm.value_kind == "region" or norm.value_kind == "version" and _BARE_VERSION.fullmatch(norm.value or ""):
@@ -382,6 +383,21 @@ class RuleNormalizerV2(RuleNormalizer):
         skip = taken if variant is not None and norm.value is None else ()
         return replace(norm, attribute=self._attribute(doc, main, norm, skip), qualifiers=quals,
                        text_scope=text_scope(text, main), variants=variants)
+
+    def _values_in_parentheses(self, text: str, quals, norm: Norm) -> Norm:
+        """"a very small buffer (4096 bytes)", "at least 1 week (7 days)", "5 minutes (300 seconds)": a
+        value in parentheses gives or restates the value of what it follows. Cut off with the
+        parentheses, it was lost: a statement whose only value stood there had none ("uWSGI allocates a
+        very small buffer (4096 bytes)" / "uWSGI's default buffer-size is 8192 bytes" went unread), and
+        one that restated its value in another unit did not hold that spelling among its values."""
+        found = [v for q in quals if f"({q})" in text for v in self._values(q) if v.bound is not None]
+        if not found:
+            return norm
+        values = (*norm.values, *((v.kind, v.text, v.bound) for v in found))
+        if norm.value is None and len(found) == 1:
+            v = found[0]
+            return replace(norm, value=v.text, value_kind=v.kind, bound=v.bound, values=values)
+        return replace(norm, values=values)
 
     def _subject_of_the_condition(self, doc, quals, norm: Norm) -> Norm:
         """"If the server does not support sorting …, it must return 400.", "When a LiSaaS ATO is granted,
