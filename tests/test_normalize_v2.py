@@ -1061,3 +1061,23 @@ def test_a_value_in_parentheses_is_the_statements_value_or_one_of_its_spellings(
     assert n.value == "4096 bytes" and n.bound.unit == "bytes"
     n = norm(normalizer_v2, "The Cloud Run request timeout is set by default to 5 minutes (300 seconds).")
     assert n.value == "5 minutes" and "300 seconds" in [v[1] for v in n.values]
+
+
+@pytest.mark.parametrize("text,op,month", [
+    (".NET major versions ship every September.", "eq", 9),
+    ("All Debian 11 hosts must be upgraded before July.", "le", 7),
+    ("Feature freeze starts in mid-March.", "eq", 3),
+])
+def test_a_month_of_the_year_is_a_point_in_the_year(text, op, month):
+    assert (bound(text).op, bound(text).number, bound(text).unit) == (op, month, "month")
+
+
+@pytest.mark.parametrize("text", ["You may deploy in May 2026.", "Approvals may come later.", "Support ends on June 30, 2026."])
+def test_what_is_not_a_month_of_the_year(text):
+    assert not [v for v in extract_typed_values(text) if v.bound is not None and v.bound.unit == "month"]
+
+
+def test_two_months_of_the_year_conflict(normalizer_v2):
+    a, b = ".NET major versions ship every September.", ".NET major versions ship every November."
+    na, nb = (normalizer_v2.normalize(t, Scope(), Window()) for t in (a, b))
+    assert StructuralComparator().compare(na, a, nb, b).kind is VerdictKind.VALUE_CONFLICT

@@ -463,11 +463,11 @@ class RuleNormalizerV2(RuleNormalizer):
             return "date"
         unit = primary.bound.unit if primary.bound else ""
         before = [t for t in doc if t.idx + len(t) <= primary.start]
-        if unit in ("count", "period", "weekday"):
+        if unit in ("count", "period", "weekday", "month"):
             # how many times, how often or on which day an action happens is an attribute of the
             # action: "retry count", "rotate frequency", "deploy day" ("Logs are rotated daily." /
             # "… archived weekly." are two)
-            noun = {"count": "count", "period": "frequency", "weekday": "day"}[unit]
+            noun = {"count": "count", "period": "frequency", "weekday": "day", "month": "month"}[unit]
             verb = _governing_verb(doc, primary.start)
             # a copula names no action ("Standups are on Mondays": the day, as "… happen on Mondays")
             return f"{verb.lemma_.lower()} {noun}" if verb is not None and verb.lemma_.lower() not in ("be", "have") \

@@ -5,7 +5,7 @@ Why: two claims about one attribute are only comparable when their values are in
 "6000 requests per minute" and "100 per second", "2025-04-30" and "April 30, 2025". Each value
 becomes a ``Bound`` whose unit is a family ("time", "bytes", "usd/time", "requests/time", "date",
 "count", "percent", "clock": minutes after midnight, "period": how often, "weekday": Monday 1 … Sunday
-7) and whose number is in the family's base unit,
+7, "month": January 1 … December 12) and whose number is in the family's base unit,
 so bounds compare across spellings ("02:00 UTC" = "2am UTC", "14:00" = "2 p.m."). Dates are ``yyyymmdd`` numbers; a month-only date has day 00 and compares at month
 precision (see ``compare.bounds_conflict``).
 
@@ -132,7 +132,7 @@ _COMPOUND_SIZES = ("bit", "byte", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "
 _COMPOUND_UNITS = "|".join(("millisecond", "ms", "second", "sec", "minute", "min", "hour", "hr", "day", "week", "month",
                             "year", "character", "char", *_COMPOUND_SIZES))
 # points in time and how often, not amounts: no bound word turns them and no cap holds them
-POINT_UNITS = ("date", "clock", "weekday", "period")
+POINT_UNITS = ("date", "clock", "weekday", "period", "month")
 
 TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("range", Guarded("", r"(?<![\w.,-])" + _RANGE_RE, re.IGNORECASE)),
@@ -176,6 +176,11 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("weekday", Guarded("", r"(?:(?<=day and )|(?<=day, )|(?<=day or )|(?<=days and )|(?<=days, )|(?<=days or ))"
                         + _WEEKDAY_VAL, re.IGNORECASE)),
     ("weekday", Guarded("", r"(?<!black )(?<!good )(?<!cyber )\b(?P<val>(?:" + _WEEKDAY_RE + r")s)\b", re.IGNORECASE)),
+    # a month of the year with no day or year ("ship every September", "upgrade before July", "releases
+    # in April"): a point in the year, as a weekday is one in the week; capitalised, so "may" is the modal
+    ("month", Guarded(r"(?P<prep>\b(?i:in|every|each|until|till|by|before|after|from|during|starting in)\s+)",
+                      r"(?:(?i:early|late|mid)[- ])?(?P<val>" + "|".join(m for m in calendar.month_name if m) +
+                      r")\b(?!\s*\d)(?!,?\s+\d{4})(?!\s+(?:of\s+)?(?:this|next|last)\s+year)")),
     ("unlimited", Guarded("", _UNLIMITED_RE, re.IGNORECASE)),
     ("region", Guarded("", _GEO_LEAVE)),
     ("region", Guarded("", _GEO_RE)),
@@ -308,6 +313,10 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         prep = (g.get("prep") or "").strip().lower()
         op = "le" if prep in ("until", "by", "before") else "ge" if prep == "after" else "eq"
         return Bound(op, float(_WEEKDAYS[g["val"].lower().removesuffix("s")]), "weekday")
+    if kind == "month":
+        prep = (g.get("prep") or "").strip().lower()
+        op = "le" if prep in ("until", "till", "by", "before") else "ge" if prep in ("after", "from", "starting in") else "eq"
+        return Bound(op, float(_MONTHS[g["val"].lower()]), "month")
     if kind == "frequency":
         return Bound("eq", float(_FREQUENCIES[g["val"].lower()]), "period")
     return None
