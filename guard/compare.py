@@ -500,6 +500,24 @@ def values_conflict(a: Norm, b: Norm, pair: tuple[tuple, tuple]) -> bool:
     return _values_differ(*pair) and not same_quantities(a, b)
 
 
+def any_value_conflict(a: Norm, b: Norm) -> bool:
+    """The compared values conflict, or a quantity of a unit each statement gives exactly once does
+    ("every two years in April" / "every two years in October": the picked values agree, the months
+    do not). One of a unit on each side is one quantity said twice; with more, which goes with which
+    is unknown, so those are left alone."""
+    if same_quantities(a, b):
+        return False
+    pair = _value_pair(a, b)
+    if pair is not None and _values_differ(*pair):
+        return True
+    qa, qb = _quantities(a), _quantities(b)
+    for unit in {q.unit for q in qa} & {q.unit for q in qb}:
+        xa, xb = [q for q in qa if q.unit == unit], [q for q in qb if q.unit == unit]
+        if len(xa) == len(xb) == 1 and bounds_conflict(xa[0], xb[0]):
+            return True
+    return False
+
+
 def singular(word: str) -> str:
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
