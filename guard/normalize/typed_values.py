@@ -128,6 +128,9 @@ _UNLIMITED_RE = (r"(?P<val>\bunlimited\b|\bno\s+(?:[a-z-]+\s+)?" + _LIMIT_WORDS 
                  r"(?:[a-z-]+\s+)?" + _LIMIT_WORDS + r"\b)")
 ANY_UNIT = "*"
 _COMPOUND_WORDS = "|".join(w for w in sorted(WORD_NUMBERS, key=len, reverse=True) if " " not in w and w != "single")
+_FRACTION = r"(?:(?P<fn>a|one|two|three|four)\s+(?P<den>halves|half|thirds?|quarters?|fifths?|tenths?)|(?P<half>half))"
+# not "second": "a third of a second reviewer" is the ordinal, as in the durations with an article
+_FRACTION_UNITS = ("minute", "hour", "day", "week", "month", "year", "kilobyte", "megabyte", "gigabyte", "terabyte")
 _COMPOUND_SIZES = ("bit", "byte", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib")
 _COMPOUND_UNITS = "|".join(("millisecond", "ms", "second", "sec", "minute", "min", "hour", "hr", "day", "week", "month",
                             "year", "character", "char", *_COMPOUND_SIZES))
@@ -145,6 +148,13 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("money", Guarded(_OP, r"(?P<val>" + _AMOUNT + r"\s?(?P<cur>usd|eur|gbp|dollars?|euros?|pounds?)\b"
                       r"(?:" + _PER + r"(?P<per>" + _PERIOD_RE + r")\b)?)", re.I)),
     ("size", Guarded(_OP, r"(?P<val>" + _AMOUNT + r"\s?(?P<unit>[kmgtp]i?b|bytes?|bits?|kib|mib|gib|tib)\b)", re.I)),
+    # a fraction of a unit or of a whole ("a quarter of an hour", "three quarters of a year", "a quarter of a
+    # megabyte"; "two fifths of its RAM", "at least half of the team": a share, in percent). Before the
+    # rates, which read "three quarters of a year" as quarters per year
+    ("fraction", Guarded(_OP, r"(?<![\w-])(?P<val>" + _FRACTION + r"\s+of\s+an?\s+(?P<unit>" + "|".join(_FRACTION_UNITS) + r"))\b",
+                         re.IGNORECASE)),
+    ("fraction", Guarded(_OP, r"(?<![\w-])(?P<val>" + _FRACTION + r")(?=\s+of\s+(?:the|its|their|our|your|an?|all|available)\s)",
+                         re.IGNORECASE)),
     ("rate", Guarded(_OP, r"(?P<val>" + _NUM + r"\s?(?P<thing>[a-z]+(?:\s[a-z]+)?)?" + _PER +
                      r"(?P<per>" + _PERIOD_RE + r")\b)", re.I)),
     ("count", Guarded(_OP, r"(?P<val>" + _NUM + r"\s+times)\b", re.I)),
@@ -247,6 +257,21 @@ def _range_bound(m: re.Match) -> Bound | None:
     return Bound("range", lo, hi_unit[0], hi)
 
 
+_DENOMINATORS = {"half": 2, "halve": 2, "third": 3, "quarter": 4, "fifth": 5, "tenth": 10}
+
+
+def _fraction_bound(m: re.Match) -> Bound:
+    g = m.groupdict()
+    share = 0.5 if g.get("half") else _number(g["fn"] if g["fn"].lower() not in ("a", "an") else "one") / \
+        _DENOMINATORS[g["den"].lower().removesuffix("s")]
+    unit = (g.get("unit") or "").lower()
+    if not unit:
+        return Bound(_op(m), round(100 * share, 2), "percent")
+    if unit in _FRACTION_UNITS[-4:]:
+        return Bound(_op(m), share * _SIZES[unit[0] + "b"], "bytes")
+    return Bound(_op(m), share * _PERIOD[unit], "time")
+
+
 _COMPOUND_LIMIT = re.compile(r"\s+(?:[a-z]+\s+)?(?P<w>limit|cap|maximum|max|ceiling|minimum|floor)s?\b", re.IGNORECASE)
 
 
@@ -289,6 +314,8 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         return Bound(_op(m), _number(g["num"]) / _PERIOD[g["per"].lower()], f"{fam}/time")
     if kind == "count":
         return Bound(_op(m), _number(g["num"]), "count")
+    if kind == "fraction":
+        return _fraction_bound(m)
     if kind == "decimal":
         family, factor = ("percent", 1.0) if g["unit"] == "%" else _unit_factor(g["unit"])
         return Bound(_op(m), _number(g["num"]) * factor, family)
@@ -421,7 +448,7 @@ def extract_typed_values(text: str) -> list[Value]:
             if negation is False:
                 continue
             found.append(Value("number" if kind in ("money", "size", "rate", "count", "days", "range", "duration",
-                                                    "unlimited", "compound", "decimal") else kind,
+                                                    "unlimited", "compound", "decimal", "fraction") else kind,
                                m.group("val").strip(), s, e, b, negation or None))
             taken.append((m.start(), m.end()))
     found += extract_values(text, taken)
