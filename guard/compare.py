@@ -16,7 +16,7 @@ from guard.claims import (
     StateVerb,
     SubjectKind,
 )
-from guard.normalize.typed_values import ANY_UNIT, GEOGRAPHIES, POINT_UNITS, casing_style
+from guard.normalize.typed_values import ANY_UNIT, GEOGRAPHIES, POINT_UNITS
 
 
 class VerdictKind(str, Enum):
@@ -446,8 +446,6 @@ def _setting_within_bound(a: Norm, va: tuple, b: Norm, vb: tuple) -> bool:
 def _values_differ(va: tuple, vb: tuple) -> bool:
     if va[2] is not None and vb[2] is not None:
         return bounds_conflict(va[2], vb[2])
-    if va[0] == vb[0] == "casing":
-        return casing_style(va[1]) != casing_style(vb[1])
     if va[0] == vb[0] == "region" and (d := _regions_differ(va[1], vb[1])) is not None:
         return d
     if va[0] == vb[0] == "name":

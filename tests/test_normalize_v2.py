@@ -1093,14 +1093,3 @@ def test_two_months_of_the_year_conflict(normalizer_v2):
 def test_a_fraction_of_a_unit_or_of_a_whole_is_a_quantity(text, op, number, unit):
     """"three quarters of a year" was read as a rate (quarters per year), "two fifths of its RAM" not at all."""
     assert (bound(text).op, bound(text).number, bound(text).unit) == (op, pytest.approx(number), unit)
-
-
-@pytest.mark.parametrize("a,b,kind", [
-    ("You must use kebab-case for path segments.", "Path segments are snake_case, e.g. /shipping_labels.",
-     VerdictKind.VALUE_CONFLICT),
-    ("JSON keys must be snake_case.", "JSON keys use lowerCamelCase.", VerdictKind.VALUE_CONFLICT),
-    ("JSON keys must be lower_snake_case.", "JSON keys are written in snake case.", VerdictKind.CONSISTENT),
-])
-def test_a_naming_convention_is_a_value_compared_by_its_style(normalizer_v2, a, b, kind):
-    na, nb = (normalizer_v2.normalize(t, Scope(), Window()) for t in (a, b))
-    assert StructuralComparator().compare(na, a, nb, b).kind is kind

@@ -86,7 +86,7 @@ GEOGRAPHIES: dict[str, tuple[str, ...]] = {
     "united states": ("us",), "north america": ("us", "ca"), "apac": ("ap",), "asia": ("ap",),
     "asia pacific": ("ap",), "asia-pacific": ("ap",), "south america": ("sa",), "canada": ("ca",),
     "middle east": ("me",), "africa": ("af",)}
-_BOUNDLESS = frozenset({"region", "email", "url", "casing"})      # kinds compared as written (by ``compare``), with no number
+_BOUNDLESS = frozenset({"region", "email", "url"})      # kinds compared as written (by ``compare``), with no number
 # where mail goes or comes from, and where a page is: "reports go to security@example.com" / "… to
 # abuse@example.com" are one question's two answers, and "sent from noreply@example.com" / "sent
 # through SendGrid" two facts. v1's domain selector never read them (an "@" or "/" before the name)
@@ -126,22 +126,6 @@ _UNLIMITED_RE = (r"(?P<val>\bunlimited\b|\bno\s+(?:[a-z-]+\s+)?" + _LIMIT_WORDS 
                  r"\bwithout\s+(?:a|any)\s+(?:[a-z-]+\s+)?" + _LIMIT_WORDS + r"\b|"
                  r"(?:\b(?:does|do)\s+not|\b(?:doesn't|don't|never))\s+(?:enforce|impose|set|have|put|apply)\s+(?:a|an|any)\s+"
                  r"(?:[a-z-]+\s+)?" + _LIMIT_WORDS + r"\b)")
-# a naming convention ("use kebab-case for path segments" / "path segments are snake_case"): a value
-# compared by its style (``casing_style``), whatever the spelling ("lower_snake_case", "snake case")
-CASING_STYLES = {
-    "upper-snake": r"(?i:upper[-_ ]?snake[-_ ]?case|screaming[-_ ]?snake[-_ ]?case)",
-    "snake": r"(?i:(?:lower[-_ ]?)?snake[-_ ]?case)",
-    "kebab": r"(?i:(?:lower[-_ ]?)?kebab(?:[-_ ]?case)?)",
-    "pascal": r"(?i:pascal[-_ ]?case|upper[-_ ]?camel[-_ ]?case)",
-    "camel": r"(?i:(?:lower[-_ ]?)?camel[-_ ]?case)",
-}
-_CASING_RE = r"(?<![\w-])(?P<val>" + "|".join(CASING_STYLES.values()) + r")(?![\w-])"
-
-
-def casing_style(text: str) -> str | None:
-    return next((k for k, p in CASING_STYLES.items() if re.fullmatch(p, text.strip())), None)
-
-
 ANY_UNIT = "*"
 _COMPOUND_WORDS = "|".join(w for w in sorted(WORD_NUMBERS, key=len, reverse=True) if " " not in w and w != "single")
 _FRACTION = r"(?:(?P<fn>a|one|two|three|four)\s+(?P<den>halves|half|thirds?|quarters?|fifths?|tenths?)|(?P<half>half))"
@@ -207,7 +191,6 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("month", Guarded(r"(?P<prep>\b(?i:in|every|each|until|till|by|before|after|from|during|starting in)\s+)",
                       r"(?:(?i:early|late|mid)[- ])?(?P<val>" + "|".join(m for m in calendar.month_name if m) +
                       r")\b(?!\s*\d)(?!,?\s+\d{4})(?!\s+(?:of\s+)?(?:this|next|last)\s+year)")),
-    ("casing", Guarded("", _CASING_RE)),
     ("unlimited", Guarded("", _UNLIMITED_RE, re.IGNORECASE)),
     ("region", Guarded("", _GEO_LEAVE)),
     ("region", Guarded("", _GEO_RE)),
