@@ -500,15 +500,14 @@ def values_conflict(a: Norm, b: Norm, pair: tuple[tuple, tuple]) -> bool:
     return _values_differ(*pair) and not same_quantities(a, b)
 
 
-def any_value_conflict(a: Norm, b: Norm) -> bool:
-    """The compared values conflict, or a quantity of a unit each statement gives exactly once does
-    ("every two years in April" / "every two years in October": the picked values agree, the months
-    do not). One of a unit on each side is one quantity said twice; with more, which goes with which
-    is unknown, so those are left alone."""
+def any_value_conflict(a: Norm, b: Norm, pair: tuple[tuple, tuple]) -> bool:
+    """The compared values (``pair``, from ``_value_pair``) conflict, or a quantity of a unit each
+    statement gives exactly once does ("every two years in April" / "every two years in October": the
+    picked values agree, the months do not). One of a unit on each side is one quantity said twice;
+    with more, which goes with which is unknown, so those are left alone."""
     if same_quantities(a, b):
         return False
-    pair = _value_pair(a, b)
-    if pair is not None and _values_differ(*pair):
+    if _values_differ(*pair):
         return True
     qa, qb = _quantities(a), _quantities(b)
     for unit in {q.unit for q in qa} & {q.unit for q in qb}:
@@ -724,9 +723,9 @@ class StructuralComparator:
         if pair is not None:
             va, vb = pair
             vev = {**ev, "values": [va[1], vb[1]]}
-            if _values_differ(va, vb) and same_quantities(a, b):
-                return Verdict(VerdictKind.CONSISTENT, Confidence.MED, "both state the same quantities", vev)
             if _values_differ(va, vb):
+                if same_quantities(a, b):
+                    return Verdict(VerdictKind.CONSISTENT, Confidence.MED, "both state the same quantities", vev)
                 if not (_grounded(va[1], a_text) and _grounded(vb[1], b_text)):
                     return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "differing values not found in the texts", vev)
                 soft = {a.modality.strength, b.modality.strength}

@@ -255,9 +255,11 @@ def test_a_configured_value_against_a_default(normalizer_v2, a, b, flagged):
 
 
 def test_a_quantity_each_statement_gives_once_is_compared_too(normalizer_v2):
-    from guard.compare import any_value_conflict
+    from guard.compare import _value_pair, any_value_conflict
     def n(t):
         return normalizer_v2.normalize(t, Scope(), Window())
     a = n("Ubuntu LTS releases come out every two years in April.")
-    assert any_value_conflict(a, n("Ubuntu LTS releases come out every two years in October."))
-    assert not any_value_conflict(a, n("Every two years, in April, an Ubuntu LTS release comes out."))
+    b = n("Ubuntu LTS releases come out every two years in October.")
+    assert any_value_conflict(a, b, _value_pair(a, b))
+    c = n("Every two years, in April, an Ubuntu LTS release comes out.")
+    assert not any_value_conflict(a, c, _value_pair(a, c))

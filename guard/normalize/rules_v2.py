@@ -53,6 +53,9 @@ _LEAD_WRAPPER = re.compile(
     r"(?:(?-i:[A-Z][\w.&'-]*)|we|the\s+[\w-]+(?:\s+[\w-]+)?|our\s+[\w-]+(?:\s+[\w-]+)?)\s+(?:also\s+|strongly\s+|generally\s+)?"
     r"(?P<says>recommends?|suggests?|advises?|requires?|asks?|mandates?|expects?|insists?)\s+that)(?:\s+that)?\s+"
     r"(?:you\s+(?=[a-z]+\s))?", re.IGNORECASE)
+# the unit families a value of an action comes in, and the attribute's noun for each ("retry count",
+# "rotate frequency", "deploy day", "ship month")
+_ACTION_NOUNS = {"count": "count", "period": "frequency", "weekday": "day", "month": "month"}
 _CONDITION = re.compile(r"^(?:even\s+)?(?:if|when|whenever|once|after|before|until)\s+", re.IGNORECASE)
 _BACK_PRONOUNS = frozenset({"it", "they"})
 _ADVISORY = frozenset({"recommended", "advised", "advisable", "suggested", "preferred", "recommend", "suggest", "advise"})
@@ -463,11 +466,11 @@ class RuleNormalizerV2(RuleNormalizer):
             return "date"
         unit = primary.bound.unit if primary.bound else ""
         before = [t for t in doc if t.idx + len(t) <= primary.start]
-        if unit in ("count", "period", "weekday", "month"):
+        if unit in _ACTION_NOUNS:
             # how many times, how often or on which day an action happens is an attribute of the
             # action: "retry count", "rotate frequency", "deploy day" ("Logs are rotated daily." /
             # "… archived weekly." are two)
-            noun = {"count": "count", "period": "frequency", "weekday": "day", "month": "month"}[unit]
+            noun = _ACTION_NOUNS[unit]
             verb = _governing_verb(doc, primary.start)
             # a copula names no action ("Standups are on Mondays": the day, as "… happen on Mondays")
             return f"{verb.lemma_.lower()} {noun}" if verb is not None and verb.lemma_.lower() not in ("be", "have") \

@@ -39,7 +39,7 @@ _PERIOD_RE = r"(?:second|sec|minute|min|hour|hr|day|week|wk|month|mo|year|yr|ann
 _CURRENCY = {"$": "usd", "usd": "usd", "€": "eur", "eur": "eur", "£": "gbp", "gbp": "gbp"}
 _SIZES = {"b": 1, "byte": 1, "bytes": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12, "pb": 1e15,
           "kib": 1024, "mib": 1024 ** 2, "gib": 1024 ** 3, "tib": 1024 ** 4, "k": 1e3,
-          "bit": 1 / 8, "bits": 1 / 8}
+          "bit": 1 / 8, "bits": 1 / 8, "kilobyte": 1e3, "megabyte": 1e6, "gigabyte": 1e9, "terabyte": 1e12}
 _AMOUNT = r"(?P<num>(?<![\d,.])\d[\d,]*(?:\.\d+)?)"     # never from inside a run of digits: that search was quadratic
 _PER = r"(?:\s*/\s*|\s+(?:per|an?|each|every)\s+)"
 
@@ -130,7 +130,7 @@ ANY_UNIT = "*"
 _COMPOUND_WORDS = "|".join(w for w in sorted(WORD_NUMBERS, key=len, reverse=True) if " " not in w and w != "single")
 _FRACTION = r"(?:(?P<fn>a|one|two|three|four)\s+(?P<den>halves|half|thirds?|quarters?|fifths?|tenths?)|(?P<half>half))"
 # not "second": "a third of a second reviewer" is the ordinal, as in the durations with an article
-_FRACTION_UNITS = ("minute", "hour", "day", "week", "month", "year", "kilobyte", "megabyte", "gigabyte", "terabyte")
+_FRACTION_UNITS = ("minute", "hour", "day", "week", "month", "year", "kilobyte", "megabyte", "gigabyte", "terabyte")   # _PERIOD's or _SIZES' keys
 _COMPOUND_SIZES = ("bit", "byte", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib")
 _COMPOUND_UNITS = "|".join(("millisecond", "ms", "second", "sec", "minute", "min", "hour", "hr", "day", "week", "month",
                             "year", "character", "char", *_COMPOUND_SIZES))
@@ -267,8 +267,8 @@ def _fraction_bound(m: re.Match) -> Bound:
     unit = (g.get("unit") or "").lower()
     if not unit:
         return Bound(_op(m), round(100 * share, 2), "percent")
-    if unit in _FRACTION_UNITS[-4:]:
-        return Bound(_op(m), share * _SIZES[unit[0] + "b"], "bytes")
+    if unit in _SIZES:
+        return Bound(_op(m), share * _SIZES[unit], "bytes")
     return Bound(_op(m), share * _PERIOD[unit], "time")
 
 
@@ -317,7 +317,7 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
     if kind == "fraction":
         return _fraction_bound(m)
     if kind == "decimal":
-        family, factor = ("percent", 1.0) if g["unit"] == "%" else _unit_factor(g["unit"])
+        family, factor = _unit_factor(g["unit"])
         return Bound(_op(m), _number(g["num"]) * factor, family)
     if kind == "compound":
         unit = g["unit"].lower()
