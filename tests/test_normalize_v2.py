@@ -1087,3 +1087,28 @@ def test_two_months_of_the_year_conflict(normalizer_v2):
     a, b = ".NET major versions ship every September.", ".NET major versions ship every November."
     na, nb = (normalizer_v2.normalize(t, Scope(), Window()) for t in (a, b))
     assert StructuralComparator().compare(na, a, nb, b).kind is VerdictKind.VALUE_CONFLICT
+
+
+@pytest.mark.parametrize("text,quantities", [
+    ("Priority actions have to be closed out in 28 or 56 days.", [(28 * 86400, "time"), (56 * 86400, "time")]),
+    ("The SLO is either 4 or 8 weeks.", [(4 * 604800, "time"), (8 * 604800, "time")]),
+    ("Backups run every 2, 4, or 8 hours.", [(7200, "time"), (14400, "time"), (28800, "time")]),
+    ("Volumes come in 3 and 5 GB.", [(3e9, "bytes"), (5e9, "bytes")]),
+    # a noun between the two numbers: each keeps what it was
+    ("The free plan allows at most 10 applications, 10 connections and 10 rules.",
+     [(10, ""), (10, "connections"), (10, "")]),
+])
+def test_numbers_coordinated_before_one_unit_share_it(text, quantities):
+    """"28 or 56 days" read "28" bare, so "4 or 8 weeks" / "28 or 56 days" (one pair of deadlines)
+    differed in a value."""
+    got = [(v.bound.number, v.bound.unit) for v in extract_typed_values(text) if v.bound is not None]
+    assert got == [(pytest.approx(n), u) for n, u in quantities]
+
+
+def test_a_count_of_timed_things_is_their_total():
+    """"30 eight-hour days" is 240 hours: read as a bare 30 beside 8 hours, "a 240 hour limit" on
+    carry-over and "at most 30 eight-hour days" differed in every value."""
+    vs = [v for v in extract_typed_values("Staff can roll at most 30 eight-hour days of leave into the new year.")
+          if v.bound is not None]
+    assert [(v.text, v.bound.op, v.bound.number, v.bound.unit) for v in vs] == [
+        ("at most 30 eight-hour days", "le", 240 * 3600, "time")]

@@ -453,4 +453,57 @@ def extract_typed_values(text: str) -> list[Value]:
             taken.append((m.start(), m.end()))
     found += extract_values(text, taken)
     found.sort(key=lambda v: v.start)
-    return [_more_bound_words(text, v) for v in found]
+    return [_more_bound_words(text, v) for v in _shared_units(text, _counted_compounds(text, found))]
+
+
+# numbers coordinated before one unit ("28 or 56 days", "either 4 or 8 weeks", "2, 4, or 8 hours", "3
+# and 5 GB"): each is in the last one's unit. v1's selectors read the first ones bare, so "4 or 8
+# weeks" / "28 or 56 days" (the same pair of deadlines) differed in a value
+_COORDINATED = re.compile(r"\s*(?:,\s*(?:(?:or|and)\s+)?|\s+(?:or|and)\s+)$", re.IGNORECASE)
+_LEADING_NUMBER = re.compile(r"(?:" + _LE + "|" + _GE + r")?\s*(?P<num>\d[\d,]*(?:\.\d+)?|" +
+                             "|".join(w for w in sorted(WORD_NUMBERS, key=len, reverse=True) if " " not in w) + r")\b",
+                             re.IGNORECASE)
+
+
+def _bare_number(v: Value) -> float | None:
+    """The number of a value read without a unit ("28", "at most 30"), else None."""
+    if v.bound is None or v.bound.unit or v.bound.op == "range" or v.kind != "number":
+        return None
+    m = _LEADING_NUMBER.fullmatch(v.text)
+    return _number(m.group("num")) if m else None
+
+
+def _shared_units(text: str, found: list[Value]) -> list[Value]:
+    out = list(found)
+    for i in range(len(out) - 2, -1, -1):
+        v, nxt = out[i], out[i + 1]
+        n = _bare_number(v)
+        if n is None or nxt.bound is None or not nxt.bound.unit or nxt.bound.unit in POINT_UNITS \
+                or nxt.bound.op == "range" or not _COORDINATED.fullmatch(text[v.end:nxt.start]):
+            continue
+        m = _LEADING_NUMBER.match(nxt.text)
+        if m is None or not _number(m.group("num")):
+            continue
+        factor = nxt.bound.number / _number(m.group("num"))
+        out[i] = Value(v.kind, v.text, v.start, v.end, Bound(v.bound.op, n * factor, nxt.bound.unit), v.negation)
+    return out
+
+
+# a count of things that each last a time ("30 eight-hour days", "two 4-hour shifts"): the total time,
+# one value, so "at most 30 eight-hour days" is "240 hours", not a bare 30 beside 8 hours
+_COUNTED_NOUN = re.compile(r"\s+(?:days|shifts|sessions|blocks|periods|slots|weeks)\b", re.IGNORECASE)
+
+
+def _counted_compounds(text: str, found: list[Value]) -> list[Value]:
+    out: list[Value] = []
+    for v in found:
+        prev = out[-1] if out else None
+        n = _bare_number(prev) if prev is not None else None
+        if n is not None and v.bound is not None and v.bound.unit == "time" and v.bound.op == "eq" \
+                and "-" in v.text and not text[prev.end:v.start].strip() and _COUNTED_NOUN.match(text, v.end):
+            end = _COUNTED_NOUN.match(text, v.end).end()
+            out[-1] = Value(prev.kind, text[prev.start:end], prev.start, end,
+                            Bound(prev.bound.op, n * v.bound.number, "time"), prev.negation)
+            continue
+        out.append(v)
+    return out
