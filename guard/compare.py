@@ -182,8 +182,13 @@ def same_number(x: float, y: float, unit: str) -> bool:
     return unit in ("time", "period") and min(x, y) >= _CALENDAR_FLOOR and abs(x - y) <= _CALENDAR_SLACK * max(x, y)
 
 
+def _mentions(n: Norm) -> list[tuple[str, Bound]]:
+    return [(v[1] or "", v[2]) for v in (n.values or ((n.value_kind, n.value, n.bound),))
+            if v[2] is not None and v[2].unit != ANY_UNIT]
+
+
 def _quantities(n: Norm) -> list[Bound]:
-    return [v[2] for v in (n.values or ((n.value_kind, n.value, n.bound),)) if v[2] is not None and v[2].unit != ANY_UNIT]
+    return [b for _, b in _mentions(n)]
 
 
 def _same_bound_number(p: Bound, q: Bound) -> bool:
@@ -191,16 +196,48 @@ def _same_bound_number(p: Bound, q: Bound) -> bool:
         (p.upper is None) == (q.upper is None) and (p.upper is None or same_number(p.upper, q.upper, p.unit))
 
 
-def same_quantities(a: Norm, b: Norm) -> bool:
+# Leave is counted in working time: a week of it is five working days, a day seven to eight hours ("25
+# days of holiday" / "five weeks of paid holiday", "12 weeks of paid time off" / "480 hours of parental
+# leave", "0.25 days (1.75 hours) of TOIL"). Only where both statements are about time off: elsewhere "10
+# days" / "two weeks" are two calendar spans and a real conflict (a token's lifetime, a reply deadline).
+_TIME_OFF = re.compile(r"\b(?:leave|holidays?|vacation|PTO|TOIL|time[- ]off|sabbatical|overtime)\b", re.IGNORECASE)
+_HOURS_PER_WORKING_DAY = (7.0, 7.5, 8.0)
+_WORKING_UNIT = re.compile(r"\b(hour|hr|day|week)s?\b(?!.*\b(?:hour|hr|day|week)s?\b)", re.IGNORECASE)
+_WORKING_BASE = {"hour": 3600, "hr": 3600, "day": 86400, "week": 604800}
+
+
+def _working_hours(text: str, q: Bound, per_day: float) -> float | None:
+    """The hours of working time a span is, where it is said in hours, days or weeks."""
+    m = _WORKING_UNIT.search(text)
+    if m is None or q.unit != "time" or q.op == "range":
+        return None
+    unit = m.group(1).lower()
+    n = q.number / _WORKING_BASE[unit]
+    return n * {"hour": 1.0, "hr": 1.0, "day": per_day, "week": 5 * per_day}[unit]
+
+
+def _same_working_time(p: tuple[str, Bound], q: tuple[str, Bound]) -> bool:
+    for per_day in _HOURS_PER_WORKING_DAY:
+        x, y = _working_hours(p[0], p[1], per_day), _working_hours(q[0], q[1], per_day)
+        if x is not None and y is not None and abs(x - y) <= 1e-6 * max(x, y):
+            return True
+    return False
+
+
+def same_quantities(a: Norm, b: Norm, texts: tuple[str, str] | None = None) -> bool:
     """Both statements state the same quantities, each of one in the other ("10 minutes for
     out-of-band codes and 30 seconds for TOTP" / "half a minute for TOTP, 600 seconds out of band").
     Why: a sentence with several values is read with one of them as its value, and the two readings
     may pick different ones; two texts that state the same numbers have not changed one of them, so a
     difference between the picked values is no conflict. Whatever the bound word ("at most 30
     seconds" is the quantity "30 seconds" too): the comparison of bounds is ``bounds_conflict``'s."""
-    qa, qb = _quantities(a), _quantities(b)
-    return bool(qa) and bool(qb) and all(any(_same_bound_number(p, q) for q in qb) for p in qa) \
-        and all(any(_same_bound_number(q, p) for p in qa) for q in qb)
+    qa, qb = _mentions(a), _mentions(b)
+    working = texts is not None and all(t and _TIME_OFF.search(t) for t in texts)
+
+    def same(p, q):
+        return _same_bound_number(p[1], q[1]) or working and _same_working_time(p, q)
+    return bool(qa) and bool(qb) and all(any(same(p, q) for q in qb) for p in qa) \
+        and all(any(same(q, p) for p in qa) for q in qb)
 
 
 def _range_conflict(r: Bound, b: Bound) -> bool:
@@ -495,17 +532,17 @@ def default_against_override(a: Norm, a_text: str, b: Norm, b_text: str) -> bool
     return False
 
 
-def values_conflict(a: Norm, b: Norm, pair: tuple[tuple, tuple]) -> bool:
+def values_conflict(a: Norm, b: Norm, pair: tuple[tuple, tuple], texts: tuple[str, str] | None = None) -> bool:
     """The two compared values differ, and not merely as two picks among the same quantities."""
-    return _values_differ(*pair) and not same_quantities(a, b)
+    return _values_differ(*pair) and not same_quantities(a, b, texts)
 
 
-def any_value_conflict(a: Norm, b: Norm, pair: tuple[tuple, tuple]) -> bool:
+def any_value_conflict(a: Norm, b: Norm, pair: tuple[tuple, tuple], texts: tuple[str, str] | None = None) -> bool:
     """The compared values (``pair``, from ``_value_pair``) conflict, or a quantity of a unit each
     statement gives exactly once does ("every two years in April" / "every two years in October": the
     picked values agree, the months do not). One of a unit on each side is one quantity said twice;
     with more, which goes with which is unknown, so those are left alone."""
-    if same_quantities(a, b):
+    if same_quantities(a, b, texts):
         return False
     if _values_differ(*pair):
         return True
@@ -674,7 +711,7 @@ class StructuralComparator:
             # give a value of one kind and the values differ ("deploys … with 1024 MB" / "defaults to
             # 512 MB"): the verbs differ in the wording, the values may be one setting's
             vp = _value_pair(a, b)
-            if vp is not None and values_conflict(a, b, vp):
+            if vp is not None and values_conflict(a, b, vp, (a_text, b_text)):
                 return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW,
                                "same subject, different wording, values of one kind differ",
                                {**ev, "values": [vp[0][1], vp[1][1]]})
@@ -713,7 +750,7 @@ class StructuralComparator:
                 # a value of its own kind (a day, a time of day), so the two speak of different aspects
                 return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "opposing modality on values of different kinds",
                                {**ev, "values": [a.value, b.value]})
-            if vp is not None and values_conflict(a, b, vp):
+            if vp is not None and values_conflict(a, b, vp, (a_text, b_text)):
                 # "listens on 6379" / "does not listen on 6380": denying another value opposes nothing
                 return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH, "the negation is of a different value",
                                {**ev, "values": [vp[0][1], vp[1][1]]})
@@ -724,7 +761,7 @@ class StructuralComparator:
             va, vb = pair
             vev = {**ev, "values": [va[1], vb[1]]}
             if _values_differ(va, vb):
-                if same_quantities(a, b):
+                if same_quantities(a, b, (a_text, b_text)):
                     return Verdict(VerdictKind.CONSISTENT, Confidence.MED, "both state the same quantities", vev)
                 if not (_grounded(va[1], a_text) and _grounded(vb[1], b_text)):
                     return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "differing values not found in the texts", vev)

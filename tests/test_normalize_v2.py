@@ -1112,3 +1112,17 @@ def test_a_count_of_timed_things_is_their_total():
           if v.bound is not None]
     assert [(v.text, v.bound.op, v.bound.number, v.bound.unit) for v in vs] == [
         ("at most 30 eight-hour days", "le", 240 * 3600, "time")]
+
+
+@pytest.mark.parametrize("a,b,kind", [
+    ("Staff get 25 days of holiday each year.", "Staff get five weeks of holiday each year.", VerdictKind.CONSISTENT),
+    ("Parents get 12 weeks of paid parental leave.", "Parents get 480 hours of paid parental leave.", VerdictKind.CONSISTENT),
+    ("Staff get 25 days of holiday each year.", "Staff get four weeks of holiday each year.", VerdictKind.VALUE_CONFLICT),
+    # not about time off: two calendar spans
+    ("A batch token is valid for 10 days.", "A batch token is valid for two weeks.", VerdictKind.VALUE_CONFLICT),
+])
+def test_time_off_is_counted_in_working_time(normalizer_v2, a, b, kind):
+    """"25 days of holiday" / "five weeks of paid holiday" and "12 weeks of paid time off" / "480 hours of
+    parental leave" are one entitlement (a working week of five days of eight hours); outside time off,
+    "10 days" / "two weeks" still differ."""
+    assert verdict(normalizer_v2, a, b).kind is kind

@@ -113,7 +113,7 @@ def pair_features(a: Norm, a_text: str, b: Norm, b_text: str, verdict: Verdict,
     f["should_in_either"] = float("should" in (a.modality.strength, b.modality.strength))
     pair = _value_pair(a, b) if not (a.is_unknown or b.is_unknown) else None
     f["values_comparable"] = float(pair is not None)
-    f["values_differ"] = float(pair is not None and any_value_conflict(a, b, pair))
+    f["values_differ"] = float(pair is not None and any_value_conflict(a, b, pair, (a_text, b_text)))
     f["numbers_differ"] = float(set(_NUM.findall(a_text)) != set(_NUM.findall(b_text))
                                 and bool(_NUM.search(a_text)) and bool(_NUM.search(b_text)))
     aa, ab = getattr(a, "attribute", None), getattr(b, "attribute", None)
