@@ -57,8 +57,14 @@ class SubjectMatch(str, Enum):
     DIFFERENT = "different"
 
 
+_PLURAL_IDENTIFIER = re.compile(r"^\w*_[a-z]*[a-rt-z]s$")
+
+
 def _stem(word: str) -> str:
-    """A light suffix strip so "merge"/"merging", "owner"/"owners" match; identifiers stay whole."""
+    """A light suffix strip so "merge"/"merging", "owner"/"owners" match; identifiers stay whole, but
+    for a snake_case name's plural "s" ("batch_ids" is the "batch_id" of several)."""
+    if _PLURAL_IDENTIFIER.match(word):
+        return word[:-1]
     if len(word) <= 4 or any(c in word for c in "_`-0123456789"):
         return word
     return re.sub(r"(ings?|ed|es|e|s)$", "", word)

@@ -263,3 +263,13 @@ def test_a_quantity_each_statement_gives_once_is_compared_too(normalizer_v2):
     assert any_value_conflict(a, b, _value_pair(a, b))
     c = n("Every two years, in April, an Ubuntu LTS release comes out.")
     assert not any_value_conflict(a, c, _value_pair(a, c))
+
+
+def test_a_snake_case_names_plural_is_the_same_name():
+    """"SendGrid batch_ids stay valid for two weeks" is about the "batch_id" of the other statement: the
+    identifier kept its "s", so subjects and attributes differed and the two lifetimes were never compared."""
+    from guard.compare import attributes_match, subject_match
+    assert subject_match("sendgrid batch_id", "sendgrid batch_ids") is SubjectMatch.SAME
+    assert attributes_match("batch_id", "batch_ids")
+    assert not attributes_match("max_connections", "max_user_connections")
+    assert subject_match("ip_access", "ip_acces") is SubjectMatch.DIFFERENT     # a double s is no plural
