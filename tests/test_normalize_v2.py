@@ -650,7 +650,8 @@ def test_an_un_word_against_the_plain_word_is_not_decided_consistent(normalizer_
     ("The API has a rate limit of 20 requests per second.", "le", 20.0),
     ("Refunds are issued no later than 10 business days after the return.", "le", 10 * 86400),
     ("Passwords must be not less than 12 characters.", "ge", 12.0),
-    ("Jobs that exceed 3 retries are dropped.", "ge", 3.0),
+    ("Jobs that exceed 3 retries are qualified for review.", "ge", 3.0),
+    ("Jobs that exceed 3 retries are dropped.", "le", 3.0),          # refused beyond 3: a limit of 3
     ("Keys must have not fewer than 16 characters.", "ge", 16.0),
     ("A build never takes more than 30 minutes.", "ge", 1800.0),      # "never" negates the claim: its own
     ("Builds take 30 minutes.", "eq", 1800.0),
@@ -1126,3 +1127,21 @@ def test_time_off_is_counted_in_working_time(normalizer_v2, a, b, kind):
     parental leave" are one entitlement (a working week of five days of eight hours); outside time off,
     "10 days" / "two weeks" still differ."""
     assert verdict(normalizer_v2, a, b).kind is kind
+
+
+@pytest.mark.parametrize("text,op,number,unit", [
+    ("etcd rejects any request larger than 512 KiB unless the flag is raised.", "le", 512 * 1024, "bytes"),
+    ("CI fails the build on any Go line over 99 characters.", "le", 99, "characters"),
+    ("Return an error if a URL exceeds 2083 characters.", "le", 2083, "characters"),
+    ("CI pipelines are cancelled if they run longer than 1 hour.", "le", 3600, "time"),
+    ("Passwords shorter than 8 characters are rejected.", "ge", 8, "characters"),
+    # the limit said itself, or a rule with its consequence: as written
+    ("A transaction can include at most 100 messages, and additional messages are rejected.", "le", 100, ""),
+    ("Requests must complete in less than 30 seconds or they fail.", "le", 30, "time"),
+    ("Any PTO that exceeds 10 business days requires additional approval.", "ge", 10 * 86400, "time"),
+    ("Files larger than 10 MB need a review.", "ge", 10e6, "bytes"),
+])
+def test_what_is_refused_beyond_an_amount_is_a_limit(text, op, number, unit):
+    """"rejects any request larger than 512 KiB" read as at least 512 KiB, so "the maximum request is 1.5 MiB"
+    seemed to agree with it; "larger than" was not read as a comparison at all."""
+    assert (bound(text).op, bound(text).number, bound(text).unit) == (op, pytest.approx(number), unit)

@@ -379,10 +379,11 @@ def _clock(g: dict) -> Bound | None:
 # ("PTO that exceeds 10 days needs approval" is a lower bound: more than 10), and a negated comparison
 # word turns round ("not less than 8 characters", "never more than 3 retries")
 _MORE_LE = re.compile(r"\b(?:capped at|limited to|(?:caps|limits|capping|limiting)\s+(?:[\w-]+\s+){1,6}(?:at|to)|no longer than|not longer than|(?:not|never) exceed|not to exceed|"
-                      r"no later than|(?:rate |hard |upper )?(?:limit|cap|ceiling) of|"
+                      r"no later than|(?:rate |hard |upper )?(?:limit|cap|ceiling) of|(?<!no )(?<!not )(?:smaller|shorter|lower) than|"
                       # "… and the maximum is 12 hours", "the maximum value is 1000"
                       r"(?:the|its|a)\s+max(?:imum)?(?:\s+[\w-]+){0,2}\s+(?:is|are|of))\s+$", re.IGNORECASE)
 _MORE_GE = re.compile(r"\b(?:no shorter than|not shorter than|(?:lower )?floor of|(?<!not )(?<!never )exceed(?:s|ing)?|"
+                      r"(?<!no )(?<!not )(?:larger|greater|bigger|longer|higher) than|"
                       r"(?:the|its|a)\s+min(?:imum)?(?:\s+[\w-]+){0,2}\s+(?:is|are))\s+$",
                       re.IGNORECASE)
 _NEGATED_OP = re.compile(r"\b(?:not|never)\s+$", re.IGNORECASE)
@@ -453,7 +454,42 @@ def extract_typed_values(text: str) -> list[Value]:
             taken.append((m.start(), m.end()))
     found += extract_values(text, taken)
     found.sort(key=lambda v: v.start)
-    return [_more_bound_words(text, v) for v in _shared_units(text, _counted_compounds(text, found))]
+    return [_rejected_beyond(text, _more_bound_words(text, v)) for v in _shared_units(text, _counted_compounds(text, found))]
+
+
+# what is refused above an amount is a limit of that amount: "etcd rejects any request larger than 512
+# KiB", "CI fails the build on any line over 99 characters", "return 414 if a URL exceeds 2083
+# characters", "messages over 256 KB are dropped" — at most the amount, not at least it. (What needs
+# an approval above an amount stays a lower bound: "PTO that exceeds 10 days requires approval".)
+_REFUSAL = (r"\b(?:reject(?:s|ed)?|refuse(?:s|d)?|den(?:y|ies|ied)|fail(?:s|ed)?|drop(?:s|ped)?|truncate(?:s|d)?|"
+            r"cancel(?:s|led|ed)?|kill(?:s|ed)?|terminate(?:s|d)?|abort(?:s|ed)?|time(?:s|d)?\s+out|"
+            r"block(?:s|ed)?|throttle(?:s|d)?|(?:return|respond|answer)(?:s|ed)?\s+(?:with\s+)?(?:an?\s+)?(?:error|[45]\d\d)|"
+            r"errors?\s+out|(?:is|are)\s+not\s+accepted|invalid)\b")
+_REFUSED_BEFORE = re.compile(_REFUSAL + r"[^.;:!?]{0,60}$", re.IGNORECASE)
+_REFUSED_AFTER = re.compile(r"^[^.;:!?]{0,40}?" + _REFUSAL, re.IGNORECASE)
+
+
+_COMPARATIVE = (r"(?:(?:more|less|fewer|larger|greater|bigger|longer|higher|smaller|shorter|lower)\s+than|over|above|under|"
+                r"below|exceed(?:s|ing)?)")
+_COMPARED_BEFORE = re.compile(r"\b" + _COMPARATIVE + r"\s+$", re.IGNORECASE)
+_COMPARED_START = re.compile(_COMPARATIVE + r"\s", re.IGNORECASE)
+_RULE_SAID = re.compile(r"\b(?:must|should|shall|needs?\s+to|ha(?:s|ve)\s+to|required\s+to|cannot|can't|may\s+not)\b[^.;:!?]*$",
+                        re.IGNORECASE)
+
+
+def _rejected_beyond(text: str, v: Value) -> Value:
+    """The amount past which something is refused is the limit of what is accepted: "rejects requests
+    larger than 512 KiB" is at most 512 KiB, "passwords shorter than 8 characters are rejected" at least
+    8. Not where a rule states the bound itself ("must complete in less than 30 s or it fails")."""
+    if v.bound is None or v.bound.op not in ("ge", "le") or v.bound.unit in POINT_UNITS or v.bound.unit == ANY_UNIT:
+        return v
+    before, after = text[max(0, v.start - 80):v.start], text[v.end:v.end + 60]
+    if not (_COMPARED_BEFORE.search(before) or _COMPARED_START.match(v.text)):
+        return v             # "at most 100 messages, and additional messages are rejected": the limit itself
+    if not (_REFUSED_BEFORE.search(before) or _REFUSED_AFTER.search(after)) or _RULE_SAID.search(before):
+        return v
+    return Value(v.kind, v.text, v.start, v.end, Bound("le" if v.bound.op == "ge" else "ge", v.bound.number, v.bound.unit),
+                 v.negation)
 
 
 # numbers coordinated before one unit ("28 or 56 days", "either 4 or 8 weeks", "2, 4, or 8 hours", "3
