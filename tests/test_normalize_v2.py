@@ -1145,3 +1145,16 @@ def test_what_is_refused_beyond_an_amount_is_a_limit(text, op, number, unit):
     """"rejects any request larger than 512 KiB" read as at least 512 KiB, so "the maximum request is 1.5 MiB"
     seemed to agree with it; "larger than" was not read as a comparison at all."""
     assert (bound(text).op, bound(text).number, bound(text).unit) == (op, pytest.approx(number), unit)
+
+
+@pytest.mark.parametrize("text,subject", [
+    ("With the stock keepalive sysctls, Linux gives up on a dead peer no more than two minutes after the first "
+     "probe is sent.", "linux"),
+    ("If the global maxconn value is not set, HAProxy calculates it automatically from the limits that are set.",
+     "haproxy"),
+    ("Backups are retained for 30 days.", "backup"),
+])
+def test_the_pivot_is_not_a_verb_of_a_clause_under_the_main_verb(normalizer_v2, text, subject):
+    """The first copula or modal was the pivot wherever it was: in "Linux gives up … after the first probe is
+    sent" the "is" of the last clause, so the subject was everything before it ("linux give")."""
+    assert norm(normalizer_v2, text).subject == subject

@@ -311,6 +311,27 @@ class ParsedV2(Parsed):
             return False
         return super()._noun_in_subject(t)
 
+    def _find_pivot(self) -> int | None:
+        """v1's pivot, unless it sits in a clause under the sentence's own finite verb: "Linux gives up
+        on a dead peer … after the first probe is sent" pivoted on the "is" of the last clause, so the
+        subject was "linux give" (everything before it); "HAProxy calculates it automatically …" and
+        "Processes shut down gracefully when they receive …" likewise. The main verb outside v1's verb
+        lists is the pivot then."""
+        p = super()._find_pivot()
+        root = next((t for t in self.doc if t.dep_ == "ROOT"), None)
+        if p is None or root is None or not 0 < root.i < p or root.pos_ != "VERB" \
+                or root.tag_ not in ("VBZ", "VBP", "VBD") or root.i in self.value_tok:
+            return p
+        t, under = self.doc[p], False
+        while t.head.i != t.i and t.i != root.i:
+            under |= t.dep_ in _UNDER_THE_VERB
+            t = t.head
+        return root.i if t.i == root.i and under else p
+
+
+# a clause under the sentence's verb: where a later copula or modal is not the statement's verb
+_UNDER_THE_VERB = frozenset({"advcl", "relcl", "ccomp", "acl"})
+
 
 @register("normalizer.rules.v2")
 class RuleNormalizerV2(RuleNormalizer):
