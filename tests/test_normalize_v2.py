@@ -1158,3 +1158,15 @@ def test_the_pivot_is_not_a_verb_of_a_clause_under_the_main_verb(normalizer_v2, 
     """The first copula or modal was the pivot wherever it was: in "Linux gives up … after the first probe is
     sent" the "is" of the last clause, so the subject was everything before it ("linux give")."""
     assert norm(normalizer_v2, text).subject == subject
+
+
+@pytest.mark.parametrize("text,main,qualifier", [
+    ("Regardless of plan, every workspace keeps audit logs for 90 days.", "Every workspace keeps audit logs for 90 days.",
+     "Regardless of plan"),
+    ("If you're unwell for more than 7 days, regardless of your FTE %, you'll need to provide a fit note.",
+     "you'll need to provide a fit note.", "Regardless of your FTE %"),
+])
+def test_a_leading_regardless_phrase_is_a_qualifier(text, main, qualifier):
+    """"regardless of your FTE %, you'll need …" took the phrase as the subject ("regardless fte %")."""
+    got, quals = split_main_clause(text)
+    assert got == main and qualifier in quals

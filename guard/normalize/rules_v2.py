@@ -37,7 +37,7 @@ _LEAD_ADVERB = re.compile(
 _LEAD_CLAUSE = re.compile(
     r"^(?:even\s+)?(?:if|when|whenever|unless|once|while|after|before|during|for|in|on|within|across|outside|inside|under|"
     r"from|as|because|since|although|though|where|with|without|at|to|after|upon|except|according to|as per|per(?=\s)|"
-    r"in line with|in accordance with)\b(?!-)[^,;]{1,140},\s*", re.I)
+    r"in line with|in accordance with|regardless of|irrespective of|no matter)\b(?!-)[^,;]{1,140},\s*", re.I)
 # a rule wrapped in a verb of making sure or of noting ("Make sure the session time … is set to no more
 # than 30 minutes.", "Ensure that backups are encrypted.", "Note that …", "It is recommended that …"):
 # the rule is the clause inside. Read whole, the wrapper took the subject ("sure session time …") or
