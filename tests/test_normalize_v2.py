@@ -1170,3 +1170,13 @@ def test_a_leading_regardless_phrase_is_a_qualifier(text, main, qualifier):
     """"regardless of your FTE %, you'll need …" took the phrase as the subject ("regardless fte %")."""
     got, quals = split_main_clause(text)
     assert got == main and qualifier in quals
+
+
+def test_a_conditions_threshold_is_among_the_values(normalizer_v2):
+    """"If you're unwell for more than 7 calendar days, you need a fit note" had no value at all: its
+    threshold was cut off with the condition, so "a fit note is only needed after more than 14 calendar
+    days" had nothing to differ from. The condition's quantity joins the values, never as the value."""
+    n = norm(normalizer_v2, "If you're unwell for more than 7 calendar days, you'll need to provide a fit note.")
+    assert n.value is None and [(b.op, b.number, b.unit) for _, _, b in n.values] == [("ge", 7 * 86400, "time")]
+    n = norm(normalizer_v2, "If you are travelling on Mondays, the office pays for parking.")
+    assert not n.values                                   # a point in time is no threshold

@@ -26,7 +26,7 @@ from guard.claims import ANY_VARIANT, ENV_NAMES, Modality, Norm, Scope, StateVer
 from guard.normalize.base import fail_open, register
 from guard.normalize.lexicon import HALT_PREDICATES, MODAL_PREDICATES, PERSON_SUBJECTS
 from guard.normalize.rules import _NAMING, Parsed, RuleNormalizer, _content, _merge_hyphenated
-from guard.normalize.typed_values import ANY_UNIT, GEOGRAPHIES, extract_typed_values
+from guard.normalize.typed_values import ANY_UNIT, GEOGRAPHIES, POINT_UNITS, extract_typed_values
 from guard.normalize.values import UNITS
 
 _PAREN = re.compile(r"\s*\([^()]{1,200}\)")
@@ -387,6 +387,7 @@ class RuleNormalizerV2(RuleNormalizer):
         if not norm.subject:
             norm = self._subject_of_the_condition(doc, quals, norm)
         norm = self._values_in_parentheses(text, quals, norm)
+        norm = self._values_of_conditions(quals, norm)
         norm = _date_over_product_version(_number_of_a_product(norm, main))
         variant, taken = None, ()
         if norm.value_kind == "region" or norm.value_kind == "version" and _BARE_VERSION.fullmatch(norm.value or ""):
@@ -407,6 +408,18 @@ class RuleNormalizerV2(RuleNormalizer):
         skip = taken if variant is not None and norm.value is None else ()
         return replace(norm, attribute=self._attribute(doc, main, norm, skip), qualifiers=quals,
                        text_scope=text_scope(text, main), variants=variants)
+
+    def _values_of_conditions(self, quals, norm: Norm) -> Norm:
+        """"If you're unwell for more than 7 calendar days, you need a fit note" / "A fit note is only
+        needed once you've been off sick for more than 14 calendar days": the threshold a rule applies
+        from sits in its condition, cut off as a qualifier, so the first statement had no value to set
+        against the second's. The condition's quantities join the statement's values (never its own
+        value: what the rule says stays the main clause's)."""
+        found = [v for q in quals if _CONDITION.match(q) for v in self._values(q)
+                 if v.bound is not None and v.bound.unit and v.bound.unit not in POINT_UNITS]
+        if not found:
+            return norm
+        return replace(norm, values=(*norm.values, *((v.kind, v.text, v.bound) for v in found)))
 
     def _values_in_parentheses(self, text: str, quals, norm: Norm) -> Norm:
         """"a very small buffer (4096 bytes)", "at least 1 week (7 days)", "5 minutes (300 seconds)": a
