@@ -1180,3 +1180,15 @@ def test_a_conditions_threshold_is_among_the_values(normalizer_v2):
     assert n.value is None and [(b.op, b.number, b.unit) for _, _, b in n.values] == [("ge", 7 * 86400, "time")]
     n = norm(normalizer_v2, "If you are travelling on Mondays, the office pays for parking.")
     assert not n.values                                   # a point in time is no threshold
+
+
+@pytest.mark.parametrize("text,per_second,unit", [
+    ("Creating Linodes has a rate limit of 20 requests per 15 seconds.", 20 / 15, "requests/time"),
+    ("Failed login attempts are limited to 5 per 15 minutes.", 5 / 900, "events/time"),
+    ("The global rate limit is 1200 requests per five minutes per user.", 4.0, "requests/time"),
+    ("The API allows 100 requests per second.", 100.0, "requests/time"),
+])
+def test_a_rate_over_a_counted_span_is_one_rate(text, per_second, unit):
+    """"20 requests per 15 seconds" was read as "20 requests" beside "15 seconds", so against "100 requests
+    per minute" neither value was the rate."""
+    assert (bound(text).number, bound(text).unit) == (pytest.approx(per_second), unit)

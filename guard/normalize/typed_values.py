@@ -155,6 +155,11 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
                          re.IGNORECASE)),
     ("fraction", Guarded(_OP, r"(?<![\w-])(?P<val>" + _FRACTION + r")(?=\s+of\s+(?:the|its|their|our|your|an?|all|available)\s)",
                          re.IGNORECASE)),
+    # a rate over a counted span ("20 requests per 15 seconds", "10,000 per 10 minutes", "120 gateway events
+    # every 60 seconds"): read as "20 requests" beside "15 seconds", two values that each differed from
+    # "100 requests per minute" in the wrong way
+    ("rate", Guarded(_OP, r"(?P<val>" + _NUM + r"\s?(?P<thing>[a-z]+(?:\s[a-z]+)?)?(?:\s*/\s*|\s+(?:per|every|each)\s+)"
+                     r"(?P<den>" + _RANGE_NUM + r")\s+(?P<per>" + _PERIOD_RE + r")s?\b)", re.I)),
     ("rate", Guarded(_OP, r"(?P<val>" + _NUM + r"\s?(?P<thing>[a-z]+(?:\s[a-z]+)?)?" + _PER +
                      r"(?P<per>" + _PERIOD_RE + r")\b)", re.I)),
     ("count", Guarded(_OP, r"(?P<val>" + _NUM + r"\s+times)\b", re.I)),
@@ -311,7 +316,8 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         thing = (g.get("thing") or "").lower().strip()
         unit_key = thing.rstrip("s") if thing.rstrip("s") in UNITS else thing
         fam = UNITS[unit_key][0] if unit_key in UNITS else (thing.split()[-1].rstrip("s") if thing else "events")
-        return Bound(_op(m), _number(g["num"]) / _PERIOD[g["per"].lower()], f"{fam}/time")
+        per = _PERIOD[g["per"].lower()] * (_number(g["den"]) if g.get("den") else 1)
+        return Bound(_op(m), _number(g["num"]) / per, f"{fam}/time")
     if kind == "count":
         return Bound(_op(m), _number(g["num"]), "count")
     if kind == "fraction":
