@@ -253,6 +253,25 @@ def test_a_predicate_is_the_text_without_its_own_subject():
     assert predicate_text("Vault.", "vault") == "Vault."          # nothing left: the text itself
 
 
+def test_the_predicates_of_a_pair_lose_only_the_subject_words_both_share():
+    """A rule about a person's action has the action's object as its subject ("production database
+    access"), its counterpart the person ("contractor"): each stripped of its own subject, the first
+    kept "Contractors must not have" and the pair's predicates were as unalike (0.13) as unrelated
+    statements about one thing, right at the predicate floor. Nothing shared, nothing stripped."""
+    from guard.nli.evidence import predicate_pair
+    a, b = "Contractors must not have production database access.", \
+        "Contractors on the data team can query the production database directly."
+    assert predicate_pair(a, "production database access", b, "contractor") == (a, b)
+    assert predicate_pair("The media-cron-1 listens on port 3000.", "media-cron-1",
+                          "The media-cron-1 must not skip code review for hotfixes.", "media-cron-1") == \
+        ("listens on port 3000.", "must not skip code review for hotfixes.")
+    # a plural on one side only is one shared word, and only the shared words go
+    assert predicate_pair("IAM role names are limited to 64 characters.", "iam role name",
+                          "IAM roles may carry 50 tags.", "iam roles") == \
+        ("names are limited to 64 characters.", "may carry 50 tags.")
+    assert predicate_pair("Logs rotate daily.", None, "Logs are kept.", "log") == ("Logs rotate daily.", "Logs are kept.")
+
+
 def test_the_predicate_floor_is_learned_with_the_gate_and_saved(tmp_path):
     X, y, folds = synthetic(600)
     rng = np.random.default_rng(2)

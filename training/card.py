@@ -53,7 +53,7 @@ def _floor_line(gate: dict) -> list[str]:
                  "the contradictions it was fitted on) is capped at warn."]
     pfloor, pq = gate.get("min_block_predicate_similarity"), (gate.get("params") or {}).get("predicate_floor_quantile")
     if pfloor is not None:
-        lines[-1] += (f" So is a block whose predicates — each text without its own subject's words and articles — have a cosine "
+        lines[-1] += (f" So is a block whose predicates — each text without the subject words the two share, and articles — have a cosine "
                       f"under {pfloor} (the {pq:.0%} quantile of the same over those contradictions).")
     return lines
 

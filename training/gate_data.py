@@ -15,7 +15,7 @@ import numpy as np
 
 from guard.compare import Verdict
 from guard.judge import structure_decides
-from guard.nli.evidence import pair_features, predicate_text, second_direction, vector
+from guard.nli.evidence import pair_features, predicate_pair, second_direction, vector
 from guard.nli.learned_gate import BACKWARD_BELOW
 from training.claim_pairs import pair_claims
 
@@ -64,7 +64,8 @@ def build(rows: list[dict], predictions: dict[str, tuple[dict, dict]], guard, em
     subjects = [n.subject or "" for n in norms]
     tv = embedder.encode(texts)
     sv = embedder.encode(subjects)
-    pv = embedder.encode([predicate_text(t, n.subject) for t, n in zip(texts, norms)])
+    pv = embedder.encode([t for i in range(len(rows))
+                          for t in predicate_pair(texts[2 * i], norms[2 * i].subject, texts[2 * i + 1], norms[2 * i + 1].subject)])
     feats, sims = [], []
     for i, ((a, b), v) in enumerate(zip(pairs, verdicts)):
         na, nb = norms[2 * i], norms[2 * i + 1]

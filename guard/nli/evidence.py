@@ -67,6 +67,33 @@ def predicate_text(text: str, subject: str | None) -> str:
     return " ".join(kept) or text
 
 
+def _subject_words(subject: str | None) -> dict[str, str]:
+    """The subject's words by a key that ignores a plural ending."""
+    words = (w.strip(_EDGE).lower() for w in _WORD.findall(subject or ""))
+    return {w.removesuffix("s"): w for w in words if w}
+
+
+def predicate_pair(a_text: str, a_subject: str | None, b_text: str, b_subject: str | None) -> tuple[str, str]:
+    """Each text without the subject words the two statements share: what each says beyond the thing
+    both are about.
+
+    Why shared, not each its own: a rule about a person's action reads the action's object as its
+    subject ("Contractors must not have production database access." is about "production database
+    access"), while its counterpart keeps the person ("Contractors on the data team can query the
+    production database directly." is about "contractor"). Each stripped of its own subject, the first
+    kept "Contractors must not have" and the two predicates came out 0.13 alike — the same as unrelated
+    statements about one named thing, and at the predicate floor's level, so that design example blocked
+    or not as the floor's estimate moved (sessions 42–43). Two statements about one thing ("The
+    media-cron-1 listens on port 3000." / "The media-cron-1 must not skip code review …") share its
+    name, which both lose, as before."""
+    wa, wb = _subject_words(a_subject), _subject_words(b_subject)
+    shared = wa.keys() & wb.keys()
+    if not shared:
+        return a_text, b_text
+    keep = " ".join(sorted({wa[k] for k in shared} | {wb[k] for k in shared}))
+    return predicate_text(a_text, keep), predicate_text(b_text, keep)
+
+
 def needs_backward(forward: dict[str, float], backward_below: float | None) -> bool:
     """Whether the second NLI direction (incoming → existing) is scored for a pair.
 

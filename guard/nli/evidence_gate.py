@@ -21,7 +21,7 @@ from guard.claims import Norm, StateVerb
 from guard.compare import (SubjectMatch, Verdict, VerdictKind, different_settings, named_things, singular,
                            subject_match, value_quantity)
 from guard.judge import NLIResult
-from guard.nli.evidence import needs_backward, pair_features, predicate_text, second_direction, vector
+from guard.nli.evidence import needs_backward, pair_features, predicate_pair, second_direction, vector
 from guard.nli.learned_gate import LearnedGate
 
 if TYPE_CHECKING:
@@ -206,7 +206,7 @@ class EvidenceGate:
         scan pays for a handful of short texts, not for every pair the gate sees."""
         if not idx:
             return {}
-        texts = [predicate_text(t, n.subject) for i in idx for n, t in (items[i][:2], items[i][2:])]
+        texts = [t for i in idx for t in predicate_pair(items[i][1], items[i][0].subject, items[i][3], items[i][2].subject)]
         v = self.embedder.encode(texts)
         return {i: float(v[2 * k] @ v[2 * k + 1]) for k, i in enumerate(idx)}
 

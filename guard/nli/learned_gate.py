@@ -25,8 +25,8 @@ unrelated statements that share a word far below that ("The CA operator … MUST
 operator allows only the rightmost version component to increment …": 0.11, gate p 0.93); with the
 floor, blocks between two source families 150 → 96, labelled contradictions blocked unchanged.
 
-A block also needs the two statements' predicates — each text without its own subject's words and
-articles (``evidence.predicate_text``) — at least ``min_block_predicate_similarity_`` alike: the
+A block also needs the two statements' predicates — each text without the subject words the two
+share, and articles (``evidence.predicate_pair``) — at least ``min_block_predicate_similarity_`` alike: the
 ``predicate_floor_quantile`` of the same cosine over the fitted contradictions. Why: two short claims
 about one thing share its name, which carries their text similarity over the floor above, while the
 rest says something about another aspect ("The media-cron-1 listens on port 3000." / "… must not skip
@@ -107,7 +107,7 @@ class LearnedGate:
 
         ``decided`` counts the pairs structure already decided without the gate (``{"false_blocks": n,
         "compatible": m}``), so the false-block limit holds for the whole pipeline, not the gate alone.
-        ``predicate_similarity``: the rows' predicate cosines (``evidence.predicate_text``), from which
+        ``predicate_similarity``: the rows' predicate cosines (``evidence.predicate_pair``), from which
         the predicate floor is learned; without them the gate has none."""
         X = np.asarray(X, dtype=float)
         if X.shape[1] != len(FEATURES):
