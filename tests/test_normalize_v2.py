@@ -1148,8 +1148,8 @@ def test_what_is_refused_beyond_an_amount_is_a_limit(text, op, number, unit):
 
 
 @pytest.mark.parametrize("text,subject", [
-    ("With the stock keepalive sysctls, Linux gives up on a dead peer no more than two minutes after the first "
-     "probe is sent.", "linux"),
+    (("With the stock keepalive sysctls, Linux gives up on a dead peer no more than two minutes after the first "
+      "probe is sent."), "linux"),
     ("If the global maxconn value is not set, HAProxy calculates it automatically from the limits that are set.",
      "haproxy"),
     ("Backups are retained for 30 days.", "backup"),

@@ -159,7 +159,7 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     # every 60 seconds"): read as "20 requests" beside "15 seconds", two values that each differed from
     # "100 requests per minute" in the wrong way
     ("rate", Guarded(_OP, r"(?P<val>" + _NUM + r"\s?(?P<thing>[a-z]+(?:\s[a-z]+)?)?(?:\s*/\s*|\s+(?:per|every|each)\s+)"
-                     r"(?P<den>" + _RANGE_NUM + r")\s+(?P<per>" + _PERIOD_RE + r")s?\b)", re.I)),
+                     r"(?P<den>" + _RANGE_NUM + r")\s+(?P<per>" + _PERIOD_RE + r")s?\b)", re.IGNORECASE)),
     ("rate", Guarded(_OP, r"(?P<val>" + _NUM + r"\s?(?P<thing>[a-z]+(?:\s[a-z]+)?)?" + _PER +
                      r"(?P<per>" + _PERIOD_RE + r")\b)", re.I)),
     ("count", Guarded(_OP, r"(?P<val>" + _NUM + r"\s+times)\b", re.I)),
