@@ -1182,6 +1182,19 @@ def test_a_conditions_threshold_is_among_the_values(normalizer_v2):
     assert not n.values                                   # a point in time is no threshold
 
 
+def test_session_43s_value_readings_on_hostile_text_end_at_once():
+    """Two numbers with thousands of spaces between them made the coordination pattern backtrack
+    quadratically (8,000 spaces: 0.65 s, 32,000: ~10 s); only a short gap is looked at now."""
+    code = ("from guard.normalize.typed_values import extract_typed_values as e\n"
+            "import time\n"
+            "t0 = time.time()\n"
+            "for t in ['1' + ' ' * 40000 + '2 days', '28 or ' * 3000 + '56 days', '5 ' + 'eight-hour ' * 3000 + 'days',\n"
+            "          'rejects requests larger than ' * 3000 + '5 MB', 'x ' * 10000 + 'fails beyond 5 MB']:\n"
+            "    e(t)\n"
+            "assert time.time() - t0 < 20, time.time() - t0\n")
+    ends_at_once(code)
+
+
 @pytest.mark.parametrize("text,per_second,unit", [
     ("Creating Linodes has a rate limit of 20 requests per 15 seconds.", 20 / 15, "requests/time"),
     ("Failed login attempts are limited to 5 per 15 minutes.", 5 / 900, "events/time"),

@@ -501,6 +501,7 @@ def _rejected_beyond(text: str, v: Value) -> Value:
 # numbers coordinated before one unit ("28 or 56 days", "either 4 or 8 weeks", "2, 4, or 8 hours", "3
 # and 5 GB"): each is in the last one's unit. v1's selectors read the first ones bare, so "4 or 8
 # weeks" / "28 or 56 days" (the same pair of deadlines) differed in a value
+_COORDINATION_GAP = 12
 _COORDINATED = re.compile(r"\s*(?:,\s*(?:(?:or|and)\s+)?|\s+(?:or|and)\s+)$", re.IGNORECASE)
 _LEADING_NUMBER = re.compile(r"(?:" + _LE + "|" + _GE + r")?\s*(?P<num>\d[\d,]*(?:\.\d+)?|" +
                              "|".join(w for w in sorted(WORD_NUMBERS, key=len, reverse=True) if " " not in w) + r")\b",
@@ -520,8 +521,11 @@ def _shared_units(text: str, found: list[Value]) -> list[Value]:
     for i in range(len(out) - 2, -1, -1):
         v, nxt = out[i], out[i + 1]
         n = _bare_number(v)
+        # only a short gap is a coordination, and only a short one is matched: a run of thousands of
+        # spaces between two numbers made the pattern backtrack quadratically (8,000: 0.65 s)
         if n is None or nxt.bound is None or not nxt.bound.unit or nxt.bound.unit in POINT_UNITS \
-                or nxt.bound.op == "range" or not _COORDINATED.fullmatch(text[v.end:nxt.start]):
+                or nxt.bound.op == "range" or nxt.start - v.end > _COORDINATION_GAP \
+                or not _COORDINATED.fullmatch(text[v.end:nxt.start]):
             continue
         m = _LEADING_NUMBER.match(nxt.text)
         if m is None or not _number(m.group("num")):
