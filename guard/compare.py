@@ -17,6 +17,7 @@ from guard.claims import (
     SubjectKind,
 )
 from guard.normalize.typed_values import ANY_UNIT, GEOGRAPHIES, POINT_UNITS
+from guard.normalize.values import UNITS
 
 
 class VerdictKind(str, Enum):
@@ -209,23 +210,25 @@ def _same_bound_number(p: Bound, q: Bound) -> bool:
 _TIME_OFF = re.compile(r"\b(?:leave|holidays?|vacation|PTO|TOIL|time[- ]off|sabbatical|overtime)\b", re.IGNORECASE)
 _HOURS_PER_WORKING_DAY = (7.0, 7.5, 8.0)
 _WORKING_UNIT = re.compile(r"\b(hour|hr|day|week)s?\b(?!.*\b(?:hour|hr|day|week)s?\b)", re.IGNORECASE)
-_WORKING_BASE = {"hour": 3600, "hr": 3600, "day": 86400, "week": 604800}
 
 
-def _working_hours(text: str, q: Bound, per_day: float) -> float | None:
-    """The hours of working time a span is, where it is said in hours, days or weeks."""
+def _in_working_units(text: str, q: Bound) -> tuple[float, str] | None:
+    """How many of its written unit (hours, days or weeks) a span is, and that unit."""
     m = _WORKING_UNIT.search(text)
     if m is None or q.unit != "time" or q.op == "range":
         return None
     unit = m.group(1).lower()
-    n = q.number / _WORKING_BASE[unit]
-    return n * {"hour": 1.0, "hr": 1.0, "day": per_day, "week": 5 * per_day}[unit]
+    return q.number / UNITS[unit][1], unit
 
 
 def _same_working_time(p: tuple[str, Bound], q: tuple[str, Bound]) -> bool:
+    x, y = _in_working_units(*p), _in_working_units(*q)
+    if x is None or y is None:
+        return False
     for per_day in _HOURS_PER_WORKING_DAY:
-        x, y = _working_hours(p[0], p[1], per_day), _working_hours(q[0], q[1], per_day)
-        if x is not None and y is not None and abs(x - y) <= 1e-6 * max(x, y):
+        hours = {"hour": 1.0, "hr": 1.0, "day": per_day, "week": 5 * per_day}
+        hx, hy = x[0] * hours[x[1]], y[0] * hours[y[1]]
+        if abs(hx - hy) <= 1e-6 * max(hx, hy):
             return True
     return False
 

@@ -57,7 +57,7 @@ def predicate_text(text: str, subject: str | None) -> str:
     the predicate."""
     if not subject:
         return text
-    words = ({w.strip(_EDGE).lower() for w in _WORD.findall(subject)} - {""}) | _ARTICLES
+    words = set(_words_of(subject)) | _ARTICLES
     kept = []
     for tok in _WORD.findall(text):
         w = tok.strip(_EDGE).lower()
@@ -67,10 +67,13 @@ def predicate_text(text: str, subject: str | None) -> str:
     return " ".join(kept) or text
 
 
+def _words_of(subject: str | None) -> list[str]:
+    return [w for w in (t.strip(_EDGE).lower() for t in _WORD.findall(subject or "")) if w]
+
+
 def _subject_words(subject: str | None) -> dict[str, str]:
     """The subject's words by a key that ignores a plural ending."""
-    words = (w.strip(_EDGE).lower() for w in _WORD.findall(subject or ""))
-    return {w.removesuffix("s"): w for w in words if w}
+    return {w.removesuffix("s"): w for w in _words_of(subject)}
 
 
 def predicate_pair(a_text: str, a_subject: str | None, b_text: str, b_subject: str | None) -> tuple[str, str]:

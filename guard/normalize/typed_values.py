@@ -528,10 +528,11 @@ def _shared_units(text: str, found: list[Value]) -> list[Value]:
                 or not _COORDINATED.fullmatch(text[v.end:nxt.start]):
             continue
         m = _LEADING_NUMBER.match(nxt.text)
-        if m is None or not _number(m.group("num")):
+        written = _number(m.group("num")) if m else 0
+        if not written:
             continue
-        factor = nxt.bound.number / _number(m.group("num"))
-        out[i] = Value(v.kind, v.text, v.start, v.end, Bound(v.bound.op, n * factor, nxt.bound.unit), v.negation)
+        out[i] = Value(v.kind, v.text, v.start, v.end, Bound(v.bound.op, n * (nxt.bound.number / written), nxt.bound.unit),
+                       v.negation)
     return out
 
 
@@ -546,8 +547,8 @@ def _counted_compounds(text: str, found: list[Value]) -> list[Value]:
         prev = out[-1] if out else None
         n = _bare_number(prev) if prev is not None else None
         if n is not None and v.bound is not None and v.bound.unit == "time" and v.bound.op == "eq" \
-                and "-" in v.text and not text[prev.end:v.start].strip() and _COUNTED_NOUN.match(text, v.end):
-            end = _COUNTED_NOUN.match(text, v.end).end()
+                and "-" in v.text and not text[prev.end:v.start].strip() and (noun := _COUNTED_NOUN.match(text, v.end)):
+            end = noun.end()
             out[-1] = Value(prev.kind, text[prev.start:end], prev.start, end,
                             Bound(prev.bound.op, n * v.bound.number, "time"), prev.negation)
             continue
