@@ -25,6 +25,11 @@ def bound(text):
     return v.bound
 
 
+def op_number_unit(text):
+    b = bound(text)
+    return b.op, b.number, b.unit
+
+
 def test_both_versions_are_registered():
     assert {"normalizer.rules.v1", "normalizer.rules.v2"} <= set(registered())
     assert get_normalizer("rules.v2").name == "normalizer.rules.v2"
@@ -884,7 +889,7 @@ def test_what_is_not_a_heading(normalizer_v2, text):
     ("Deleted objects stay soft-deleted for a fortnight.", "eq", 1209600),
 ])
 def test_one_of_a_unit_said_with_an_article_is_a_duration(text, op, seconds):
-    assert (bound(text).op, bound(text).number, bound(text).unit) == (op, seconds, "time")
+    assert op_number_unit(text) == (op, seconds, "time")
 
 
 @pytest.mark.parametrize("text", ["Backups run once a week.", "The job writes 50,000 keys a day.",
@@ -1017,7 +1022,7 @@ def test_an_environment_subject_after_a_heading_is_the_texts_scope(normalizer_v2
 def test_a_quantity_written_as_a_compound_adjective_or_a_fraction_is_read(text, op, number, unit):
     """"a 30-minute delay": the hyphen kept the unit from the number, so it went unread; "three quarters of
     a year" was read as a rate (quarters per year), "two fifths of its RAM" not at all."""
-    assert (bound(text).op, bound(text).number, bound(text).unit) == (op, pytest.approx(number), unit)
+    assert op_number_unit(text) == (op, pytest.approx(number), unit)
 
 
 @pytest.mark.parametrize("text", ["SEV-2 incidents page the on-call.", "Builds target x86-64.", "Use a 3-2-1 backup scheme."])
@@ -1038,7 +1043,7 @@ def test_a_compound_quantity_against_a_bound(normalizer_v2):
     ("Batch jobs may run for up to 2.5 hours.", "le", 9000),
 ])
 def test_a_decimal_with_its_unit_is_a_quantity_not_a_version(text, op, seconds):
-    assert (bound(text).op, bound(text).number, bound(text).unit) == (op, seconds, "time")
+    assert op_number_unit(text) == (op, seconds, "time")
 
 
 @pytest.mark.parametrize("text,subject", [
@@ -1076,7 +1081,7 @@ def test_a_value_in_parentheses_is_the_statements_value_or_one_of_its_spellings(
     ("Feature freeze starts in mid-March.", "eq", 3),
 ])
 def test_a_month_of_the_year_is_a_point_in_the_year(text, op, month):
-    assert (bound(text).op, bound(text).number, bound(text).unit) == (op, month, "month")
+    assert op_number_unit(text) == (op, month, "month")
 
 
 @pytest.mark.parametrize("text", ["You may deploy in May 2026.", "Approvals may come later.", "Support ends on June 30, 2026."])
@@ -1144,7 +1149,7 @@ def test_time_off_is_counted_in_working_time(normalizer_v2, a, b, kind):
 def test_what_is_refused_beyond_an_amount_is_a_limit(text, op, number, unit):
     """"rejects any request larger than 512 KiB" read as at least 512 KiB, so "the maximum request is 1.5 MiB"
     seemed to agree with it; "larger than" was not read as a comparison at all."""
-    assert (bound(text).op, bound(text).number, bound(text).unit) == (op, pytest.approx(number), unit)
+    assert op_number_unit(text) == (op, pytest.approx(number), unit)
 
 
 @pytest.mark.parametrize("text,subject", [
@@ -1205,3 +1210,4 @@ def test_a_rate_over_a_counted_span_is_one_rate(text, per_second, unit):
     """"20 requests per 15 seconds" was read as "20 requests" beside "15 seconds", so against "100 requests
     per minute" neither value was the rate."""
     assert (bound(text).number, bound(text).unit) == (pytest.approx(per_second), unit)
+
