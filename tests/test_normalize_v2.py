@@ -1211,3 +1211,11 @@ def test_a_rate_over_a_counted_span_is_one_rate(text, per_second, unit):
     per minute" neither value was the rate."""
     assert (bound(text).number, bound(text).unit) == (pytest.approx(per_second), unit)
 
+
+
+def test_a_condition_in_parentheses_adds_its_quantity_once(normalizer_v2):
+    """Both the parentheses' reading and the conditions' took "(if unset, 30 seconds)", so the statement
+    held "30 seconds" twice — and a unit given twice is not compared as "given once" by the gate's
+    values_differ."""
+    n = norm(normalizer_v2, "The queue keeps messages for a while (if unset, 30 seconds).")
+    assert [t for _, t, _ in n.values] == ["30 seconds"]

@@ -388,7 +388,7 @@ class RuleNormalizerV2(RuleNormalizer):
         if not norm.subject:
             norm = self._subject_of_the_condition(doc, quals, norm)
         norm = self._values_in_parentheses(text, quals, norm)
-        norm = self._values_of_conditions(quals, norm)
+        norm = self._values_of_conditions(text, quals, norm)
         norm = _date_over_product_version(_number_of_a_product(norm, main))
         variant, taken = None, ()
         if norm.value_kind == "region" or norm.value_kind == "version" and _BARE_VERSION.fullmatch(norm.value or ""):
@@ -410,13 +410,14 @@ class RuleNormalizerV2(RuleNormalizer):
         return replace(norm, attribute=self._attribute(doc, main, norm, skip), qualifiers=quals,
                        text_scope=text_scope(text, main), variants=variants)
 
-    def _values_of_conditions(self, quals, norm: Norm) -> Norm:
+    def _values_of_conditions(self, text: str, quals, norm: Norm) -> Norm:
         """"If you're unwell for more than 7 calendar days, you need a fit note" / "A fit note is only
         needed once you've been off sick for more than 14 calendar days": the threshold a rule applies
         from sits in its condition, cut off as a qualifier, so the first statement had no value to set
         against the second's. The condition's quantities join the statement's values (never its own
-        value: what the rule says stays the main clause's)."""
-        found = [v for q in quals if _CONDITION.match(q) for v in self._values(q)
+        value: what the rule says stays the main clause's). A condition in parentheses is
+        ``_values_in_parentheses``'s, so its quantities are not added twice."""
+        found = [v for q in quals if _CONDITION.match(q) and f"({q})" not in text for v in self._values(q)
                  if v.bound is not None and v.bound.unit and v.bound.unit not in POINT_UNITS]
         if not found:
             return norm
