@@ -16,6 +16,7 @@ from guard.claims import (
     StateVerb,
     SubjectKind,
 )
+from guard.normalize.lexicon import POLE
 from guard.normalize.typed_values import ANY_UNIT, GEOGRAPHIES, POINT_UNITS
 from guard.normalize.values import UNITS
 
@@ -604,6 +605,18 @@ def _un_prefixed(a: Norm, b: Norm) -> bool:
     return flips(a, b) or flips(b, a)
 
 
+_POLAR_WORD = re.compile(r"[a-z][a-z-]*")
+
+
+def _opposite_poles(a_text: str, b_text: str) -> bool:
+    """One text says a word of the opposition lexicon ("encrypted") and the other its opposite pole
+    ("plaintext"), which neither says itself: the two states deny each other whatever verbs carry them."""
+    def poles(text: str) -> set[tuple[str, bool]]:
+        return {POLE[w] for w in _POLAR_WORD.findall(text.lower()) if w in POLE}
+    pa, pb = poles(a_text), poles(b_text)
+    return any((w, not neg) in pb and (w, not neg) not in pa and (w, neg) not in pb for w, neg in pa)
+
+
 _PRIVATIVE = re.compile(r"^([a-z]{4,})(?:less|free)$")
 
 
@@ -730,6 +743,13 @@ class StructuralComparator:
                 # consistent on its own (below a same subject, the gate already decides)
                 return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW,
                                "same subject, one statement denies the other's state (un-)", ev)
+            if match is SubjectMatch.SAME and _opposite_poles(a_text, b_text):
+                # "Daily backups are encrypted." / "… are written in plaintext …": the verbs differ, but
+                # one state word is the other's opposite (the opposition lexicon), so structure cannot
+                # call them consistent (opposing modalities alone can: "must not call internal APIs
+                # without authentication" / "must expose the admin endpoint publicly")
+                return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW,
+                               "same subject, different wording of opposing states", ev)
             return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH if match is SubjectMatch.SAME else Confidence.LOW,
                            "same subject, different state", ev)
         opp = opposition(a.modality, b.modality)

@@ -273,3 +273,21 @@ def test_a_snake_case_names_plural_is_the_same_name():
     assert attributes_match("batch_id", "batch_ids")
     assert not attributes_match("max_connections", "max_user_connections")
     assert subject_match("ip_access", "ip_acces") is SubjectMatch.DIFFERENT     # a double s is no plural
+
+
+@pytest.mark.parametrize("a, b, decided", [
+    # one state word is the other's opposite pole: structure cannot call the pair consistent
+    ("Daily backups are encrypted.", "Daily backups are written in plaintext to the backup bucket.", False),
+    ("Nightly exports are encrypted.", "Nightly exports are stored in plaintext on the partner SFTP server.", False),
+    # two facts about one subject with no opposing word stay consistent, decided by structure
+    ("Access tokens expire after 15 minutes.", "Access tokens are signed with RS256.", True),
+    # opposing modalities alone on different actions are two facts too
+    ("The session-api-0 must not call internal APIs without authentication.",
+     "The session-api-0 must expose the admin endpoint publicly.", True),
+])
+def test_different_states_of_one_subject_with_opposite_words_are_left_to_the_gate(normalizer_v2, a, b, decided):
+    v = verdict(normalizer_v2, a, b)
+    if decided:
+        assert v.kind is VerdictKind.CONSISTENT and v.confidence is Confidence.HIGH, v.reason
+    else:
+        assert v.kind is VerdictKind.UNCERTAIN and v.reason == "same subject, different wording of opposing states", v.reason
