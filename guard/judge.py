@@ -5,6 +5,7 @@ place that can be read in a minute.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -95,6 +96,35 @@ def structure_decides(verdict: Verdict) -> Tier | None:
     if verdict.kind in (VerdictKind.CONTRADICTION, VerdictKind.VALUE_CONFLICT) and verdict.confidence is Confidence.HIGH:
         return Tier.BLOCK
     return None
+
+
+# A structural decision that rests on a one-word common noun as the whole subject ("change",
+# "decision", "api", "response") is sure only where the two texts are about the same thing. Scanned as
+# one store, claims_train's statements met on such a word alone and structure blocked them at HIGH
+# across unrelated documents: "A decision on your flexible working request will be made … within 14
+# calendar days." / "Decisions on requests to join Django's security notification list take at least six
+# weeks." (cosine 0.39), "APIs … must use the 429 … response code" / "Every API must be described … OpenAPI
+# … version 3" (0.32). Labelled structural contradictions that the rule could touch are alike (claims_dev's
+# "At least one approval …" / "At least two approvals …", whose NLI says 0.02: the gate could not save
+# them). The floor is the candidate search's own: pairs less alike than its bi-encoder neighbours meet
+# only through a shared word.
+_GENERIC_SUBJECT = re.compile(r"[a-z]+")
+
+
+def rests_on_a_generic_subject(verdict: Verdict) -> bool:
+    subjects = verdict.evidence.get("subjects") or ()
+    return len(subjects) == 2 and all(s and _GENERIC_SUBJECT.fullmatch(s) for s in subjects)
+
+
+def unsure_where_unlike(verdict: Verdict, text_similarity: float | None, floor: float) -> Verdict:
+    """``verdict`` at MED where structure would block on a one-word common subject and the texts are
+    less alike than ``floor``, so the learned gate decides (reading the verdict among its evidence)."""
+    if (text_similarity is None or text_similarity >= floor or verdict.confidence is not Confidence.HIGH
+            or structure_decides(verdict) is not Tier.BLOCK or not rests_on_a_generic_subject(verdict)):
+        return verdict
+    return Verdict(verdict.kind, Confidence.MED,
+                   f"{verdict.reason} (the shared subject is one common word and the texts are not alike: "
+                   f"cosine {text_similarity:.2f} < {floor:.2f})", verdict.evidence)
 
 
 class Judge:

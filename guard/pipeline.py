@@ -9,9 +9,11 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from guard.candidates import NEIGHBOUR_MIN_SIMILARITY
 from guard.claims import Claim, Norm, Scope, Window, comparison_text
 from guard.compare import Confidence, StructuralComparator, Verdict, VerdictKind
-from guard.judge import Decision, Judge, NLIResult, PairJudgement, Tier, structure_decides
+from guard.judge import (Decision, Judge, NLIResult, PairJudgement, Tier, rests_on_a_generic_subject,
+                         structure_decides, unsure_where_unlike)
 from guard.normalize import SafeNormalizer, get_normalizer
 
 log = logging.getLogger(__name__)
@@ -179,6 +181,8 @@ class Guard:
         gate = self.nli_gate
         if gate is not None:
             learned = getattr(gate, "learned", False)
+            if learned:
+                verdicts = self._unsure_where_unlike(verdicts, texts, gate)
             todo = [i for i, v in enumerate(verdicts) if (structure_decides(v) is None if learned else v.deferred)]
             if todo:
                 pairs = [(items[i][1], texts[i][0], items[i][3], texts[i][1]) for i in todo]
@@ -189,6 +193,22 @@ class Guard:
             nli = nli_results.get(i)
             tier, stage = self.judge.judge(v, nli)
             out.append(PairJudgement(a.id, a.text, tier, stage, v, nli))
+        return out
+
+    @staticmethod
+    def _unsure_where_unlike(verdicts: list, texts: list[tuple[str, str]], gate) -> list:
+        """Structural blocks on a one-word common subject between texts less alike than the candidate
+        search's neighbour floor are left to the learned gate (``judge.unsure_where_unlike``); only
+        those pairs are embedded."""
+        embedder = getattr(gate, "embedder", None)
+        idx = [i for i, v in enumerate(verdicts) if v.confidence is Confidence.HIGH
+               and structure_decides(v) is Tier.BLOCK and rests_on_a_generic_subject(v)]
+        if embedder is None or not idx:
+            return verdicts
+        vecs = embedder.encode([t for i in idx for t in texts[i]])
+        out = list(verdicts)
+        for k, i in enumerate(idx):
+            out[i] = unsure_where_unlike(out[i], float(vecs[2 * k] @ vecs[2 * k + 1]), NEIGHBOUR_MIN_SIMILARITY)
         return out
 
     def flagged(self, items: list[tuple[Claim, Norm, Claim, Norm]]) -> list[tuple[int, PairJudgement]]:

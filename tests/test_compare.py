@@ -291,3 +291,20 @@ def test_different_states_of_one_subject_with_opposite_words_are_left_to_the_gat
         assert v.kind is VerdictKind.CONSISTENT and v.confidence is Confidence.HIGH, v.reason
     else:
         assert v.kind is VerdictKind.UNCERTAIN and v.reason == "same subject, different wording of opposing states", v.reason
+
+
+def test_a_structural_block_on_a_one_word_subject_is_unsure_between_unlike_texts():
+    from guard.compare import Verdict
+    from guard.judge import unsure_where_unlike
+    v = Verdict(VerdictKind.VALUE_CONFLICT, Confidence.HIGH, "'decision' is 14 days … six weeks",
+                {"subjects": ["decision", "decision"]})
+    low = unsure_where_unlike(v, 0.39, 0.5)
+    assert (low.kind, low.confidence, low.evidence) == (v.kind, Confidence.MED, v.evidence)
+    assert "cosine 0.39 < 0.50" in low.reason
+    assert unsure_where_unlike(v, 0.5, 0.5) is v and unsure_where_unlike(v, None, 0.5) is v
+    named = Verdict(VerdictKind.CONTRADICTION, Confidence.HIGH, "…", {"subjects": ["api key", "api key"]})
+    assert unsure_where_unlike(named, 0.1, 0.5) is named              # a subject of two words names one thing
+    ident = Verdict(VerdictKind.VALUE_CONFLICT, Confidence.HIGH, "…", {"subjects": ["max_connections", "max_connections"]})
+    assert unsure_where_unlike(ident, 0.1, 0.5) is ident             # an identifier is no common word
+    med = Verdict(VerdictKind.VALUE_CONFLICT, Confidence.MED, "…", {"subjects": ["decision", "decision"]})
+    assert unsure_where_unlike(med, 0.1, 0.5) is med                 # structure did not decide it anyway

@@ -99,6 +99,23 @@ def test_unrelated_statements_that_share_a_word_are_not_blocked(default_guard):
     assert "similarity floor" in js[0].reason and js[0].verdict.reason not in js[0].reason
 
 
+def test_a_structural_block_on_a_one_word_subject_needs_alike_texts(default_guard):
+    """Scanned as one store, statements of unrelated documents met on a one-word common subject and
+    structure blocked them at HIGH ("decision": 14 calendar days / at least six weeks). Where the texts
+    are less alike than the candidate search's neighbour floor, the learned gate decides instead,
+    reading the verdict at MED; alike texts on the same one-word subject still block by structure,
+    even where the cross-encoder sees no conflict (NLI 0.02 on the approvals pair)."""
+    from guard.claims import Claim
+    from guard.compare import Confidence
+    pairs = [("A decision on your flexible working request will be made and communicated to you within 14 calendar days.",
+              "Decisions on requests to join Django's security notification list take at least six weeks."),
+             ("At least one approval is required before merging.", "At least two approvals are required before merging.")]
+    unlike, alike = default_guard.judge_pairs(default_guard.pair_items([(Claim(text=a), Claim(text=b)) for a, b in pairs]))
+    assert unlike.stage == "gate" and unlike.verdict.confidence is Confidence.MED, unlike.reason
+    assert "one common word" in unlike.verdict.reason and unlike.nli is not None
+    assert (alike.tier.value, alike.stage, alike.verdict.confidence) == ("block", "structural", Confidence.HIGH)
+
+
 def test_numbered_things_environments_and_times_of_day(default_guard):
     """Agents' short claims about numbered things: structure called "Shard 4 holds 200 GB." and
     "Shard 5 holds 300 GB." one subject with two values (HIGH block), and without that the

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
+from guard.candidates import NEIGHBOUR_MIN_SIMILARITY
 from guard.compare import Verdict
-from guard.judge import structure_decides
+from guard.judge import structure_decides, unsure_where_unlike
 from guard.nli.evidence import pair_features, predicate_pair, second_direction, vector
 from guard.nli.learned_gate import BACKWARD_BELOW
 from training.claim_pairs import pair_claims
@@ -63,6 +64,10 @@ def build(rows: list[dict], predictions: dict[str, tuple[dict, dict]], guard, em
     texts = [t for a, b in pairs for t in (a.text, b.text)]
     subjects = [n.subject or "" for n in norms]
     tv = embedder.encode(texts)
+    # as a write does (``Guard.judge_pairs``): a structural block on a one-word common subject between
+    # unlike texts is the gate's
+    verdicts = [unsure_where_unlike(v, float(tv[2 * i] @ tv[2 * i + 1]), NEIGHBOUR_MIN_SIMILARITY)
+                for i, v in enumerate(verdicts)]
     sv = embedder.encode(subjects)
     pv = embedder.encode([t for i in range(len(rows))
                           for t in predicate_pair(texts[2 * i], norms[2 * i].subject, texts[2 * i + 1], norms[2 * i + 1].subject)])
