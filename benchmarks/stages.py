@@ -102,11 +102,30 @@ SYSTEMS = ("lexical baseline", "NLI alone, v1 (argmax)", "NLI alone, v1 (tuned t
            "v0.1 pipeline (v1 model, hand-set gate)", "full pipeline (learned gate)")
 
 
-def predict(fit: Scored, fit_idx: list[int], app: Scored, app_idx: list[int], gate_config=None) -> dict[str, list[str]]:
-    """Every system fitted on ``fit`` rows ``fit_idx`` and applied to ``app`` rows ``app_idx``."""
+def held_gate(path: Path | None, fit: Scored, fit_idx: list[int]):
+    """The learned gate fitted on ``fit`` rows ``fit_idx`` — or, where ``path`` holds one, that gate
+    as it was saved (``path`` gets the fitted one otherwise). Why: the gate's block threshold is about
+    the tenth-highest compatible score of its fitting rows, so refitting it moves block F1 by up to 0.03
+    for a normalizer or structure change that leaves its ranking as it was; scoring the change with the
+    gates of a run before it held fixed shows the change's own effect apart from that refit."""
+    from guard.nli.learned_gate import LearnedGate
+    from training.fit_learned_gate import fit_on
+    if path is not None and path.exists():
+        return LearnedGate.load(path)
+    gate = fit_on(fit.table, fit_idx, fit.families, nli_temperature=fit.gate_temperature)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        gate.save(path)
+    return gate
+
+
+def predict(fit: Scored, fit_idx: list[int], app: Scored, app_idx: list[int], gate_config=None,
+            gate_path: Path | None = None) -> dict[str, list[str]]:
+    """Every system fitted on ``fit`` rows ``fit_idx`` and applied to ``app`` rows ``app_idx``;
+    the learned gate as ``held_gate`` gives it for ``gate_path``."""
     from guard.judge import Judge, NLIResult
     from guard.nli.gate import NLIGate
-    from training.fit_learned_gate import fit_on, pipeline_tiers
+    from training.fit_learned_gate import pipeline_tiers
     judge = Judge()
     fl = [fit.labels[i] for i in fit_idx]
     out: dict[str, list[str]] = {}
@@ -139,20 +158,22 @@ def predict(fit: Scored, fit_idx: list[int], app: Scored, app_idx: list[int], ga
                 nli = NLIResult(app.pc_v1[i], {}, {}, {}, act, "")
             old.append(judge.judge(v, nli)[0].value)
         out["v0.1 pipeline (v1 model, hand-set gate)"] = old
-    gate = fit_on(fit.table, fit_idx, fit.families, nli_temperature=fit.gate_temperature)
+    gate = held_gate(gate_path, fit, fit_idx)
     out["full pipeline (learned gate)"] = pipeline_tiers(gate, t, app_idx)
     out["_gate"] = gate
     return out
 
 
-def cross_validate(train: Scored, gate_config=None) -> dict[str, list[str]]:
-    """Out-of-fold tiers for every system: each fold is predicted by pieces fitted on the others."""
+def cross_validate(train: Scored, gate_config=None, gates: Path | None = None) -> dict[str, list[str]]:
+    """Out-of-fold tiers for every system: each fold is predicted by pieces fitted on the others
+    (the learned gate of fold f held in ``gates``/gate_fold{f}.json where given: ``held_gate``)."""
     n = len(train.rows)
     tiers: dict[str, list] = {}
     for f in sorted(set(train.folds)):
         fit_idx = [i for i in range(n) if train.folds[i] != f]
         app_idx = [i for i in range(n) if train.folds[i] == f]
-        pred = predict(train, fit_idx, train, app_idx, gate_config)
+        pred = predict(train, fit_idx, train, app_idx, gate_config,
+                       None if gates is None else gates / f"gate_fold{f}.json")
         for name, ts in pred.items():
             if name.startswith("_"):
                 continue
@@ -173,7 +194,7 @@ def _share(entry: dict, cat: str) -> str:
 def main(out_dir: Path = ROOT / "results" / "stages", tuned: str = "nli-minilm-l6-v2", v1: str = "nli-minilm-l6",
          normalizer: str = "normalizer.rules.v1", bootstrap: int = 1000, train_path: Path = TRAIN_PAIRS,
          dev_path: Path = DEFAULT_PAIRS, cv_dir: Path = CV_DIR, short_claims: int = 2000,
-         gate_temperature: float | str | None = None) -> dict:
+         gate_temperature: float | str | None = None, gates: Path | None = None) -> dict:
     """``gate_temperature``: what the learned gate reads the tuned model's scores at — None: as the
     shipped gate beside the model does (its ``nli_temperature``; the model's own temperature for a
     gate saved before it, or with no gate); "model": the model's temperature; or a number."""
@@ -198,13 +219,16 @@ def main(out_dir: Path = ROOT / "results" / "stages", tuned: str = "nli-minilm-l
     prep = time.perf_counter() - t0
     gate_path = ROOT / "models" / v1 / "gate.json"
     gate_config = GateConfig.load(gate_path) if gate_path.exists() else None
-    cv = cross_validate(train, gate_config)
-    dev_pred = predict(train, list(range(len(train_rows))), dev, list(range(len(dev_rows))), gate_config)
+    held = gates is not None and (gates / "gate_all.json").exists()
+    cv = cross_validate(train, gate_config, gates)
+    dev_pred = predict(train, list(range(len(train_rows))), dev, list(range(len(dev_rows))), gate_config,
+                       None if gates is None else gates / "gate_all.json")
     gate = dev_pred.pop("_gate")
     report = {"protocol": __doc__.split("Protocol.")[1].strip(), "normalizer": normalizer,
               "nli_models": {"claims-tuned": tuned, "v1": v1}, "prep_seconds": round(prep, 1),
               "nli_temperatures": {"model": t, "gate": tg},
-              "gate_fitted_on_all_train": gate.to_dict(), "datasets": {}}
+              "gate_fitted_on_all_train": gate.to_dict(),
+              "gates": None if gates is None else {"folder": str(gates), "held": held}, "datasets": {}}
     for name, (scored, tiers) in {"claims_train grouped 5-fold CV": (train, cv),
                                   "claims_dev (untouched)": (dev, dev_pred)}.items():
         report["datasets"][name] = {s: metrics.summarize(scored.labels, tiers[s], scored.cats, bootstrap=bootstrap)
@@ -228,6 +252,10 @@ def main(out_dir: Path = ROOT / "results" / "stages", tuned: str = "nli-minilm-l
 
 def render(report: dict) -> str:
     md = [f"## Stage ablation (normalizer `{report['normalizer']}`)", "", report["protocol"], ""]
+    held = report.get("gates") or {}
+    if held.get("held"):
+        md += [(f"The learned gates were read from `{held['folder']}` (held fixed from an earlier run), not "
+                "refitted: these figures show a change's own effect, apart from the refit's."), ""]
     for dname, systems in report["datasets"].items():
         rows = []
         for name, e in systems.items():

@@ -698,6 +698,8 @@ def bench_stages(out: Path = typer.Option(RESULTS / "stages", help="results fold
                  bootstrap: int = 1000,
                  short_claims: int = typer.Option(2000, help="also scan a synthetic store of N short claims with "
                                                             "the shipped pipeline and count its false blocks (0: skip)"),
+                 gates: Optional[Path] = typer.Option(None, help="folder of the learned gates: saved there by the first "
+                                                      "run, read (held fixed, not refitted) by later ones"),
                  html: Optional[Path] = HTML):
     """Every stage alone against the full pipeline, on grouped 5-fold CV over claims_train and on
     claims_dev, from the NLI predictions in results/claims-cv/ (made by training.cv_nli)."""
@@ -709,7 +711,18 @@ def bench_stages(out: Path = typer.Option(RESULTS / "stages", help="results fold
             raise ClaimError(f"no such file: {', '.join(missing)} (NLI predictions: python -m training.cv_nli)")
         if short_claims < 0:
             raise ClaimError(f"--short-claims must be 0 or more, not {short_claims}")
-        run(out, tuned=tuned, v1=v1, normalizer=normalizer, bootstrap=bootstrap, short_claims=short_claims)
+        if gates is not None and gates.exists():
+            if not gates.is_dir():
+                raise ClaimError(f"--gates {gates}: not a folder")
+            from guard.nli.learned_gate import LearnedGate
+            for f in sorted(gates.glob("gate_*.json")):      # a held gate of another feature set, or damaged
+                try:
+                    LearnedGate.load(f)
+                except (ValueError, KeyError) as exc:
+                    raise ClaimError(f"--gates: {exc}" if isinstance(exc, ValueError)
+                                     else f"--gates: {f} is not a learned gate (no {exc})") from None
+        run(out, tuned=tuned, v1=v1, normalizer=normalizer, bootstrap=bootstrap, short_claims=short_claims,
+            gates=gates)
         _bench_html(html, out, "stages", "claim-guard — Stage ablation")
     _run(go)
 

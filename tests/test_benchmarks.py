@@ -13,24 +13,32 @@ from benchmarks.synth import make_store
 from conftest import ROOT
 
 
-def test_stage_ablation_cross_validates_every_system_on_tiny_input(shared_data, fast_guard):
-    """Every system predicts every pair out of fold; the full pipeline follows structure where it
-    is confident. NLI scores are synthetic (a noisy function of the label), so no model is needed."""
+def _scored_with_synthetic_nli(shared_data, fast_guard, seed: int, n: int = 150):
+    """claims_train's first ``n`` rows with synthetic NLI scores (a noisy function of the label), so
+    the stage benchmark's systems run without a model."""
     import random
 
-    from benchmarks.stages import SYSTEMS, Scored, cross_validate, predict
+    from benchmarks.stages import Scored
     from guard.embed import Embedder
-    from guard.judge import structure_decides
     from training.claim_pairs import grouped_folds, read_rows
-    rows = read_rows(shared_data / "bench" / "claims_train.jsonl")[:150]
-    rng = random.Random(0)
+    rows = read_rows(shared_data / "bench" / "claims_train.jsonl")[:n]
+    rng = random.Random(seed)
 
     def fake(r):
         p = min(0.99, max(0.01, rng.gauss(0.7 if r["label"] == "contradiction" else 0.3, 0.2)))
         d = {"contradiction": p, "entailment": (1 - p) / 2, "neutral": (1 - p) / 2}
         return d, d
     preds = {r["id"]: fake(r) for r in rows}
-    scored = Scored(rows, preds, preds, fast_guard, Embedder(), grouped_folds(rows))
+    return Scored(rows, preds, preds, fast_guard, Embedder(), grouped_folds(rows))
+
+
+def test_stage_ablation_cross_validates_every_system_on_tiny_input(shared_data, fast_guard):
+    """Every system predicts every pair out of fold; the full pipeline follows structure where it
+    is confident. NLI scores are synthetic (a noisy function of the label), so no model is needed."""
+    from benchmarks.stages import SYSTEMS, cross_validate, predict
+    from guard.judge import structure_decides
+    scored = _scored_with_synthetic_nli(shared_data, fast_guard, seed=0)
+    rows = scored.rows
     cv = cross_validate(scored)
     assert set(cv) == set(SYSTEMS) - {"v0.1 pipeline (v1 model, hand-set gate)"}
     assert all(len(t) == len(rows) and None not in t for t in cv.values())
@@ -40,6 +48,41 @@ def test_stage_ablation_cross_validates_every_system_on_tiny_input(shared_data, 
             assert tier == structure_decides(v).value
     dev = predict(scored, list(range(100)), scored, list(range(100, 150)))
     assert len(dev["full pipeline (learned gate)"]) == 50
+
+
+def test_stage_ablation_holds_the_learned_gates_fixed_when_asked(shared_data, fast_guard, tmp_path):
+    """``gates``: the first run saves each fold's gate, a later run reads them instead of refitting —
+    so a gate edited on disk (every pair above p 0 blocks) decides the second run's tiers."""
+    import json as _json
+
+    from benchmarks.stages import cross_validate
+    scored = _scored_with_synthetic_nli(shared_data, fast_guard, seed=1)
+    gates = tmp_path / "gates"
+    first = cross_validate(scored, gates=gates)["full pipeline (learned gate)"]
+    saved = sorted(f.name for f in gates.iterdir())
+    assert saved == [f"gate_fold{f}.json" for f in sorted(set(scored.folds))]
+    assert cross_validate(scored, gates=gates)["full pipeline (learned gate)"] == first    # read back: the same tiers
+    for f in gates.iterdir():
+        d = _json.loads(f.read_text())
+        d["block_threshold"], d["min_block_similarity"], d["min_block_predicate_similarity"] = 0.0, None, None
+        f.write_text(_json.dumps(d))
+    held = cross_validate(scored, gates=gates)["full pipeline (learned gate)"]
+    decided_by_gate = [i for i, s in enumerate(scored.table.structural) if s is None]
+    assert held != first and all(held[i] in ("block", "warn") for i in decided_by_gate)
+
+
+def test_bench_stages_refuses_gates_it_cannot_read(tmp_path):
+    bad = tmp_path / "gates"
+    bad.mkdir()
+    (bad / "gate_fold0.json").write_text("{not json")
+    not_a_folder = tmp_path / "gates.txt"
+    not_a_folder.write_text("x")
+    for arg, says in ((bad, "damaged"), (not_a_folder, "not a folder")):
+        r = subprocess.run([sys.executable, "-m", "guard.cli", "bench", "stages", "--gates", str(arg), "--out",
+                            str(tmp_path / "out"), "--short-claims", "0"], capture_output=True, text=True, cwd=ROOT,
+                           check=False)
+        assert r.returncode == 2 and says in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+        assert "Traceback" not in r.stderr and not (tmp_path / "out").exists()
 
 
 def test_lexical_baseline_needs_a_negation_or_number_difference():
