@@ -111,16 +111,18 @@ def structure_decides(verdict: Verdict) -> Tier | None:
 _GENERIC_SUBJECT = re.compile(r"[a-z]+")
 
 
-def rests_on_a_generic_subject(verdict: Verdict) -> bool:
+def blocks_on_a_generic_subject(verdict: Verdict) -> bool:
+    """Structure would block alone (HIGH), and both subjects are one plain lower-case word: the
+    verdicts ``unsure_where_unlike`` may lower, so only their texts need a similarity."""
     subjects = verdict.evidence.get("subjects") or ()
-    return len(subjects) == 2 and all(s and _GENERIC_SUBJECT.fullmatch(s) for s in subjects)
+    return (verdict.confidence is Confidence.HIGH and structure_decides(verdict) is Tier.BLOCK
+            and len(subjects) == 2 and all(s and _GENERIC_SUBJECT.fullmatch(s) for s in subjects))
 
 
 def unsure_where_unlike(verdict: Verdict, text_similarity: float | None, floor: float) -> Verdict:
     """``verdict`` at MED where structure would block on a one-word common subject and the texts are
     less alike than ``floor``, so the learned gate decides (reading the verdict among its evidence)."""
-    if (text_similarity is None or text_similarity >= floor or verdict.confidence is not Confidence.HIGH
-            or structure_decides(verdict) is not Tier.BLOCK or not rests_on_a_generic_subject(verdict)):
+    if text_similarity is None or text_similarity >= floor or not blocks_on_a_generic_subject(verdict):
         return verdict
     return Verdict(verdict.kind, Confidence.MED,
                    f"{verdict.reason} (the shared subject is one common word and the texts are not alike: "

@@ -12,7 +12,7 @@ from pathlib import Path
 from guard.candidates import NEIGHBOUR_MIN_SIMILARITY
 from guard.claims import Claim, Norm, Scope, Window, comparison_text
 from guard.compare import Confidence, StructuralComparator, Verdict, VerdictKind
-from guard.judge import (Decision, Judge, NLIResult, PairJudgement, Tier, rests_on_a_generic_subject,
+from guard.judge import (Decision, Judge, NLIResult, PairJudgement, Tier, blocks_on_a_generic_subject,
                          structure_decides, unsure_where_unlike)
 from guard.normalize import SafeNormalizer, get_normalizer
 
@@ -201,8 +201,7 @@ class Guard:
         search's neighbour floor are left to the learned gate (``judge.unsure_where_unlike``); only
         those pairs are embedded."""
         embedder = getattr(gate, "embedder", None)
-        idx = [i for i, v in enumerate(verdicts) if v.confidence is Confidence.HIGH
-               and structure_decides(v) is Tier.BLOCK and rests_on_a_generic_subject(v)]
+        idx = [i for i, v in enumerate(verdicts) if blocks_on_a_generic_subject(v)]
         if embedder is None or not idx:
             return verdicts
         vecs = embedder.encode([t for i in idx for t in texts[i]])
