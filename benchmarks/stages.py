@@ -90,11 +90,22 @@ class Scored:
         self.labels = [r["label"] for r in rows]
         self.cats = [r.get("category", "?") for r in rows]
         self.table = build(rows, gate_tuned or tuned, guard, embedder)
+        self.negatives, self.negative_weight = None, 0.0     # hard negatives for the gate's fit (``use_negatives``)
         self.gate_temperature = gate_temperature
         self.pc_tuned = [_pc(tuned[r["id"]]) for r in rows]
         self.v1 = [v1[r["id"]] for r in rows]
         self.pc_v1 = [_pc(p) for p in self.v1]
         self.lex = [lexical_score(r["existing"]["text"], r["incoming"]["text"]) for r in rows]
+
+
+    def use_negatives(self, path: Path, weight: float, temperature: float, guard, embedder) -> int:
+        """Fit the learned gate with the hard negatives in ``path`` (``training.store_negatives``) at
+        ``weight``; a fold's gate uses only those whose documents are all in its fitting folds."""
+        from training.gate_data import build
+        from training.store_negatives import Negatives
+        neg = Negatives.read(path, temperature)
+        self.negatives, self.negative_weight = build(neg.rows, neg.predictions, guard, embedder), weight
+        return len(neg.rows)
 
 
 SYSTEMS = ("lexical baseline", "NLI alone, v1 (argmax)", "NLI alone, v1 (tuned threshold)",
@@ -112,7 +123,8 @@ def held_gate(path: Path | None, fit: Scored, fit_idx: list[int]):
     from training.fit_learned_gate import fit_on
     if path is not None and path.exists():
         return LearnedGate.load(path)
-    gate = fit_on(fit.table, fit_idx, fit.families, nli_temperature=fit.gate_temperature)
+    gate = fit_on(fit.table, fit_idx, fit.families, nli_temperature=fit.gate_temperature,
+                  negatives=fit.negatives, negative_weight=fit.negative_weight)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         gate.save(path)
@@ -194,10 +206,13 @@ def _share(entry: dict, cat: str) -> str:
 def main(out_dir: Path = ROOT / "results" / "stages", tuned: str = "nli-minilm-l6-v2", v1: str = "nli-minilm-l6",
          normalizer: str = "normalizer.rules.v1", bootstrap: int = 1000, train_path: Path = TRAIN_PAIRS,
          dev_path: Path = DEFAULT_PAIRS, cv_dir: Path = CV_DIR, short_claims: int = 2000,
-         gate_temperature: float | str | None = None, gates: Path | None = None) -> dict:
+         gate_temperature: float | str | None = None, gates: Path | None = None,
+         negative_weight: float = 0.0) -> dict:
     """``gate_temperature``: what the learned gate reads the tuned model's scores at — None: as the
     shipped gate beside the model does (its ``nli_temperature``; the model's own temperature for a
-    gate saved before it, or with no gate); "model": the model's temperature; or a number."""
+    gate saved before it, or with no gate); "model": the model's temperature; or a number.
+    ``negative_weight`` > 0: the gates are fitted with the tuned model's hard negatives
+    (``cv_dir``/negatives_nli_<tuned>.jsonl, ``training.store_negatives``) at that weight."""
     from guard.embed import Embedder
     from guard.nli.gate import GateConfig
     from guard.pipeline import Guard, GuardConfig
@@ -216,6 +231,10 @@ def main(out_dir: Path = ROOT / "results" / "stages", tuned: str = "nli-minilm-l
                    guard, embedder, grouped_folds(train_rows), gate_preds["oof"], tg)
     dev = Scored(dev_rows, read_predictions(files["dev"], t), read_predictions(cv_dir / f"dev_nli_{v1}.jsonl"),
                  guard, embedder, None, gate_preds["dev"], tg)
+    n_negatives = 0
+    if negative_weight > 0:
+        from training.store_negatives import negatives_file
+        n_negatives = train.use_negatives(negatives_file(tuned, cv_dir), negative_weight, tg, guard, embedder)
     prep = time.perf_counter() - t0
     gate_path = ROOT / "models" / v1 / "gate.json"
     gate_config = GateConfig.load(gate_path) if gate_path.exists() else None
@@ -228,7 +247,9 @@ def main(out_dir: Path = ROOT / "results" / "stages", tuned: str = "nli-minilm-l
               "nli_models": {"claims-tuned": tuned, "v1": v1}, "prep_seconds": round(prep, 1),
               "nli_temperatures": {"model": t, "gate": tg},
               "gate_fitted_on_all_train": gate.to_dict(),
-              "gates": None if gates is None else {"folder": str(gates), "held": held}, "datasets": {}}
+              "gates": None if gates is None else {"folder": str(gates), "held": held},
+              "negatives": {"pairs": n_negatives, "weight": negative_weight} if negative_weight > 0 else None,
+              "datasets": {}}
     for name, (scored, tiers) in {"claims_train grouped 5-fold CV": (train, cv),
                                   "claims_dev (untouched)": (dev, dev_pred)}.items():
         report["datasets"][name] = {s: metrics.summarize(scored.labels, tiers[s], scored.cats, bootstrap=bootstrap)
@@ -256,6 +277,10 @@ def render(report: dict) -> str:
     if held.get("held"):
         md += [(f"The learned gates were read from `{held['folder']}` (held fixed from an earlier run), not "
                 "refitted: these figures show a change's own effect, apart from the refit's."), ""]
+    neg = report.get("negatives")
+    if neg:
+        md += [(f"The learned gates were fitted with {neg['pairs']:,} hard negatives (claims_train's cross-family "
+                f"store-scan candidate pairs, `training.store_negatives`) at weight {neg['weight']:g} each."), ""]
     for dname, systems in report["datasets"].items():
         rows = []
         for name, e in systems.items():

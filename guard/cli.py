@@ -700,6 +700,9 @@ def bench_stages(out: Path = typer.Option(RESULTS / "stages", help="results fold
                                                             "the shipped pipeline and count its false blocks (0: skip)"),
                  gates: Optional[Path] = typer.Option(None, help="folder of the learned gates: saved there by the first "
                                                       "run, read (held fixed, not refitted) by later ones"),
+                 negative_weight: float = typer.Option(0.0, help="fit the learned gates with the tuned model's hard "
+                                                       "negatives (results/claims-cv/negatives_nli_<tuned>.jsonl, made "
+                                                       "by training.store_negatives) at this weight each (0: none)"),
                  html: Optional[Path] = HTML):
     """Every stage alone against the full pipeline, on grouped 5-fold CV over claims_train and on
     claims_dev, from the NLI predictions in results/claims-cv/ (made by training.cv_nli)."""
@@ -711,6 +714,11 @@ def bench_stages(out: Path = typer.Option(RESULTS / "stages", help="results fold
             raise ClaimError(f"no such file: {', '.join(missing)} (NLI predictions: python -m training.cv_nli)")
         if short_claims < 0:
             raise ClaimError(f"--short-claims must be 0 or more, not {short_claims}")
+        if not 0 <= negative_weight <= 1:      # nan fails both
+            raise ClaimError(f"--negative-weight must be between 0 and 1, not {negative_weight}")
+        if negative_weight > 0 and not (CV_DIR / f"negatives_nli_{tuned}.jsonl").exists():
+            raise ClaimError(f"no such file: {CV_DIR / f'negatives_nli_{tuned}.jsonl'} (hard negatives: "
+                             f"python -m training.store_negatives <recipe>)")
         if gates is not None and gates.exists():
             if not gates.is_dir():
                 raise ClaimError(f"--gates {gates}: not a folder")
@@ -722,7 +730,7 @@ def bench_stages(out: Path = typer.Option(RESULTS / "stages", help="results fold
                     raise ClaimError(f"--gates: {exc}" if isinstance(exc, ValueError)
                                      else f"--gates: {f} is not a learned gate (no {exc})") from None
         run(out, tuned=tuned, v1=v1, normalizer=normalizer, bootstrap=bootstrap, short_claims=short_claims,
-            gates=gates)
+            gates=gates, negative_weight=negative_weight)
         _bench_html(html, out, "stages", "claim-guard — Stage ablation")
     _run(go)
 

@@ -85,6 +85,32 @@ def test_bench_stages_refuses_gates_it_cannot_read(tmp_path):
         assert "Traceback" not in r.stderr and not (tmp_path / "out").exists()
 
 
+def test_stage_ablation_fits_its_gates_with_hard_negatives_when_asked(shared_data, fast_guard):
+    """Negatives that look like the contradictions (their own evidence rows, labelled compatible, at
+    full weight) take blocks away; a fold's gate uses only negatives of documents it fits on."""
+    from types import SimpleNamespace
+
+    from benchmarks.stages import cross_validate
+    from training.claim_pairs import document_of
+    scored = _scored_with_synthetic_nli(shared_data, fast_guard, seed=2)
+    t = scored.table
+    before = cross_validate(scored)["full pipeline (learned gate)"]
+    idx = [i for i, lab in enumerate(t.y) if lab == "contradiction" and t.structural[i] is None]
+    scored.negatives = SimpleNamespace(rows=[{"documents": [document_of(scored.rows[i])]} for i in idx],
+                                       structural=[None] * len(idx), X=t.X[idx])
+    scored.negative_weight = 1.0
+    after = cross_validate(scored)["full pipeline (learned gate)"]
+    assert sum(x == "block" for x in after) < sum(x == "block" for x in before)
+
+
+def test_bench_stages_refuses_a_negative_weight_out_of_range(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "guard.cli", "bench", "stages", "--negative-weight", "2", "--out",
+                        str(tmp_path / "out"), "--short-claims", "0"], capture_output=True, text=True, cwd=ROOT,
+                       check=False)
+    assert r.returncode == 2 and "--negative-weight must be between 0 and 1" in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and not (tmp_path / "out").exists()
+
+
 def test_lexical_baseline_needs_a_negation_or_number_difference():
     assert lexical_score("Logs are kept for 30 days.", "Logs are kept for 30 days.") == 0.0
     assert lexical_score("Logs are kept for 30 days.", "Logs are kept for 90 days.") > 0.3

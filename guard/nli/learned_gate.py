@@ -63,8 +63,12 @@ class LearnedGate:
     def __init__(self, max_false_block: float = 0.02, C: float | str = 0.5, max_compatible_warn: float = 0.25,
                  C_grid: tuple[float, ...] = (0.02, 0.05, 0.1, 0.2, 0.5, 1.0), threshold_bootstrap: int = 200,
                  backward_below: float | None = BACKWARD_BELOW, similarity_floor_quantile: float | None = 0.01,
-                 nli_temperature: float | None = None, predicate_floor_quantile: float | None = 0.01):
+                 nli_temperature: float | None = None, predicate_floor_quantile: float | None = 0.01,
+                 negative_weight: float = 0.0):
         self.max_false_block = max_false_block
+        # the weight of each unlabelled hard negative (``training.store_negatives``) against a labelled
+        # pair of its class, in the classifier's fit only — never in the operating point
+        self.negative_weight = negative_weight
         # the temperature the evidence's NLI probabilities were read at (1.0: the model's raw scores);
         # None = whatever the scorer gives (gates saved before this). Why its own: the model's
         # temperature is fitted to make the NLI probabilities honest on general NLI, and the gate
@@ -89,27 +93,57 @@ class LearnedGate:
         C = getattr(self, "C_", self.C)
         return make_pipeline(StandardScaler(), LogisticRegression(C=C, max_iter=2000, class_weight="balanced"))
 
-    def cross_val_proba(self, X: np.ndarray, y: list[str], folds: list[int]) -> np.ndarray:
-        """Out-of-fold class probabilities (columns in ``CLASSES`` order) on the given folds."""
+    def _fit_estimator(self, X: np.ndarray, yi: np.ndarray, negatives: np.ndarray | None = None):
+        """The classifier fitted on labelled rows ``X`` and, where given, unlabelled compatible rows
+        ``negatives`` at ``negative_weight`` each. The class weights stay those the labelled rows
+        balance to (thousands of negatives would otherwise make each labelled compatible pair count
+        for a fraction of a contradiction)."""
+        if negatives is None or not len(negatives) or not self.negative_weight:
+            return self._estimator().fit(X, yi)
+        present, counts = np.unique(yi, return_counts=True)
+        balanced = dict(zip(present.tolist(), (len(yi) / (len(present) * counts)).tolist()))
+        comp = CLASSES.index("compatible")
+        w = np.concatenate([[balanced[c] for c in yi.tolist()],
+                            np.full(len(negatives), self.negative_weight * balanced.get(comp, 1.0))])
+        est = self._estimator()
+        est.set_params(logisticregression__class_weight=None)
+        return est.fit(np.vstack([X, negatives]), np.concatenate([yi, np.full(len(negatives), comp)]),
+                       standardscaler__sample_weight=w, logisticregression__sample_weight=w)
+
+    def cross_val_proba(self, X: np.ndarray, y: list[str], folds: list[int], negatives=None,
+                        negative_groups=None) -> np.ndarray:
+        """Out-of-fold class probabilities (columns in ``CLASSES`` order) on the given folds; a fold's
+        classifier sees the ``negatives`` whose ``negative_groups`` (a set of fold labels each: the
+        families their two statements come from) do not include it."""
         X = np.asarray(X, dtype=float)
         yi = np.array([CLASSES.index(v) for v in y])
         folds = np.asarray(folds)
         out = np.zeros((len(yi), len(CLASSES)))
         for f in sorted(set(folds.tolist())):
             tr, te = folds != f, folds == f
-            est = self._estimator().fit(X[tr], yi[tr])
+            neg = None
+            if negatives is not None and len(negatives):
+                neg = np.asarray(negatives, dtype=float)[[f not in g for g in negative_groups]]
+            est = self._fit_estimator(X[tr], yi[tr], neg)
             out[np.ix_(te, est.classes_)] = est.predict_proba(X[te])
         return out
 
     def fit(self, X, y: list[str], folds: list[int], fitted_on: str = "",
-            decided: dict | None = None, predicate_similarity=None) -> "LearnedGate":
+            decided: dict | None = None, predicate_similarity=None, negatives=None,
+            negative_groups=None) -> "LearnedGate":
         """Fit on all rows; choose the operating point on grouped out-of-fold predictions.
 
         ``decided`` counts the pairs structure already decided without the gate (``{"false_blocks": n,
         "compatible": m}``), so the false-block limit holds for the whole pipeline, not the gate alone.
         ``predicate_similarity``: the rows' predicate cosines (``evidence.predicate_pair``), from which
-        the predicate floor is learned; without them the gate has none."""
+        the predicate floor is learned; without them the gate has none. ``negatives``: evidence rows of
+        unlabelled pairs known compatible (``training.store_negatives``), with ``negative_groups`` (the
+        fold labels each row's statements come from, so an inner fold never fits on a negative that
+        shares its group); they count at ``negative_weight`` in the classifier only."""
         X = np.asarray(X, dtype=float)
+        if negatives is not None and len(negatives) and negative_groups is None:
+            raise ValueError("negatives need their groups (negative_groups)")
+        negatives = None if negatives is None or not len(negatives) else np.asarray(negatives, dtype=float)
         if X.shape[1] != len(FEATURES):
             raise ValueError(f"expected {len(FEATURES)} features, got {X.shape[1]}")
         if self.C == "auto":
@@ -118,19 +152,20 @@ class LearnedGate:
             scores = {}
             for c in self.C_grid:
                 self.C_ = c
-                p = self.cross_val_proba(X, y, folds)
+                p = self.cross_val_proba(X, y, folds, negatives, negative_groups)
                 scores[c] = operating_figures(p, y, *choose_thresholds(p, y, self.max_false_block,
                                                                        self.max_compatible_warn, decided))["f1"]
             self.C_ = max(self.C_grid, key=lambda c: (scores[c], c))
             self.C_scores_ = scores
         else:
             self.C_ = float(self.C)
-        oof = self.cross_val_proba(X, y, folds)
+        oof = self.cross_val_proba(X, y, folds, negatives, negative_groups)
         self.block_threshold_, self.warn_threshold_ = (
             bagged_thresholds(oof, y, self.max_false_block, self.max_compatible_warn, decided, self.threshold_bootstrap)
             if self.threshold_bootstrap else
             choose_thresholds(oof, y, self.max_false_block, self.max_compatible_warn, decided))
-        est = self._estimator().fit(X, np.array([CLASSES.index(v) for v in y]))
+        est = self._fit_estimator(X, np.array([CLASSES.index(v) for v in y]), negatives)
+        self.n_negatives_ = 0 if negatives is None or not self.negative_weight else len(negatives)
         scaler, lr = est[0], est[1]
         self.mean_, self.scale_ = scaler.mean_.copy(), scaler.scale_.copy()
         self.coef_, self.intercept_ = lr.coef_.copy(), lr.intercept_.copy()
@@ -174,7 +209,9 @@ class LearnedGate:
                            "threshold_bootstrap": self.threshold_bootstrap, "backward_below": self.backward_below,
                            "similarity_floor_quantile": self.similarity_floor_quantile,
                            "nli_temperature": self.nli_temperature,
-                           "predicate_floor_quantile": self.predicate_floor_quantile},
+                           "predicate_floor_quantile": self.predicate_floor_quantile,
+                           "negative_weight": self.negative_weight},
+                "negatives": getattr(self, "n_negatives_", 0),
                 "chosen_C": getattr(self, "C_", self.C), "C_scores": getattr(self, "C_scores_", None),
                 "fitted_on": self.fitted_on_, "cross_validation": getattr(self, "cv_", None)}
 
@@ -203,6 +240,7 @@ class LearnedGate:
         params.setdefault("similarity_floor_quantile", None)    # fitted before the floor: none
         params.setdefault("nli_temperature", None)       # fitted before it: the scorer's own scores
         params.setdefault("predicate_floor_quantile", None)     # fitted before the predicate floor: none
+        params.setdefault("negative_weight", 0.0)        # fitted before hard negatives: none
         if "C_grid" in params:
             params["C_grid"] = tuple(params["C_grid"])
         g = cls(**params)
@@ -213,6 +251,7 @@ class LearnedGate:
         g.min_block_similarity_ = d.get("min_block_similarity")
         g.min_block_predicate_similarity_ = d.get("min_block_predicate_similarity")
         g.fitted_on_, g.cv_ = d.get("fitted_on", ""), d.get("cross_validation")
+        g.n_negatives_ = int(d.get("negatives", 0) or 0)
         return g
 
 
