@@ -502,14 +502,20 @@ def _values_differ(va: tuple, vb: tuple) -> bool:
     return _canon(va[1]) != _canon(vb[1])
 
 
+# what holds while nobody sets it: "if unset", "If the global maxconn value is not set, HAProxy calculates
+# it …", "when the region isn't specified"
+_UNSET_SAID = (r"\bif (?:unset|omitted|not (?:set|specified))\b|"
+               r"\b(?:if|when|where)\s+(?:[\w.-]+\s+){0,4}?(?:(?:(?:is|are)\s+not|isn't|aren't)\s+(?:set(?!\s+up\b)|"
+               r"specified|configured|given|provided)|(?:is|are)\s+(?:unset|omitted|left\s+(?:unset|empty|blank|out)))\b")
+_UNSET = re.compile(_UNSET_SAID, re.IGNORECASE)
 _DEFAULT_SAID = re.compile(
     r"\bdefault(?:s|ed)?\b|\bout of the box\b|\bstock\b|\bships with\b|\b(?:built|compiled)-in\b|"
-    r"\bunless (?:customi[sz]ed|configured|overridden|changed)\b|\bif (?:unset|omitted|not (?:set|specified))\b|"
+    r"\bunless (?:customi[sz]ed|configured|overridden|changed)\b|" + _UNSET_SAID + "|"
     # "… expire after 60 seconds unless the stage overrides the TTL": what holds unless someone sets it
     r"\bunless (?:[\w-]+\s+){1,3}(?:overrides?|changes?|sets?|configures?|customi[sz]es?|pass(?:es)?|enables?|disables?)\b",
     re.IGNORECASE)
 _OVERRIDE_SAID = re.compile(
-    r"\b(?:we|our|us)\b|\boverrid(?:e|es|den|ing)\b|"
+    r"\b(?:we|our)\b|\bus\b(?!-)|\boverrid(?:e|es|den|ing)\b|"      # not the "us" of a region code, us-east-1
     r"\b(?:sets?|turns?|configures?|raises?|lowers?|bumps?)\s+(?:[\w.-]+\s+){0,2}?(?:to\b|=|(?:on|off|yes|no|true|false)\b|\d)", re.IGNORECASE)
 _OVERRIDES_THE_DEFAULT = re.compile(r"\boverrid(?:e|es|den|ing)\s+(?:the\s+|its\s+)?(?:[\w-]+\s+)?defaults?\b", re.IGNORECASE)
 
@@ -521,7 +527,9 @@ _KEEP_THE_DEFAULT = re.compile(r"\b(?:not|never)\s+(?:to\s+)?(?:change|override|
 
 
 def _states_a_default(text: str) -> bool:
-    return bool(_DEFAULT_SAID.search(text)) and not _OVERRIDE_SAID.search(text) and not _KEEP_THE_DEFAULT.search(text)
+    # "is not set" in a condition of absence is no advice to keep the default
+    return (bool(_DEFAULT_SAID.search(text)) and not _OVERRIDE_SAID.search(text)
+            and not _KEEP_THE_DEFAULT.search(_UNSET.sub(" ", text)))
 
 
 def _configures_its_own(text: str) -> bool:

@@ -237,6 +237,11 @@ def test_two_readings_of_the_same_quantities_are_no_value_conflict(normalizer_v2
      "All bastion hosts set LoginGraceTime 30 in sshd_config.", True),
     ("PasswordAuthentication specifies whether password authentication is allowed, and the default is yes.",
      "All prod bastion hosts set PasswordAuthentication no in sshd_config.", True),
+    # what holds while nobody sets it is a default too
+    ("If the global maxconn value is not set, the proxy calculates it from the file descriptor limit.",
+     "Our edge proxy sets maxconn 200000 in the global section.", True),
+    ("When the region isn't specified, the client uses us-east-1.", "Our billing service sets its region to eu-west-1.", True),
+    ("If you are not set up with a YubiKey, use the authenticator app.", "We set every laptop to lock after 5 minutes.", False),
     # both give the default
     ("The default request timeout is 30 seconds.", "The request timeout defaults to 60 seconds.", False),
     ("The default request timeout is 30 seconds.", "Requests time out after 60 seconds unless the stage overrides it.", False),
