@@ -129,3 +129,30 @@ def test_the_shipped_negatives_file_is_cross_family_and_scored():
     assert all(len({f for f in r["families"]}) >= 2 for r in neg.rows)
     f, b = neg.predictions[neg.rows[0]["id"]]
     assert abs(sum(f.values()) - 1) < 1e-2 and abs(sum(b.values()) - 1) < 1e-2
+
+
+@pytest.mark.parametrize("args, says", [
+    (["training/recipes/nope.json"], "no such file"),
+    (["training/recipes/nli-minilm-l6-v2.json", "--pairs", "{tmp}/missing.jsonl"], "no pair file"),
+    (["training/recipes/nli-minilm-l6-v2.json", "--pairs", "{tmp}/bad.jsonl"], "not a pair file"),
+])
+def test_store_negatives_refuses_bad_input_in_one_line(tmp_path, args, says):
+    import subprocess
+    import sys
+    (tmp_path / "bad.jsonl").write_text("nonsense\n")
+    out = tmp_path / "neg.jsonl"
+    r = subprocess.run([sys.executable, "-m", "training.store_negatives", *[a.format(tmp=tmp_path) for a in args],
+                        "--out", str(out)], capture_output=True, text=True, cwd=ROOT, check=False)
+    assert r.returncode == 2 and says in r.stderr, r.stderr
+    # argparse's usage, then one line that names the problem
+    assert "Traceback" not in r.stderr and r.stderr.strip().splitlines()[-1].startswith("store_negatives.py: error:")
+    assert not out.exists()
+
+
+def test_fit_learned_gate_refuses_a_missing_negatives_file_before_any_work(tmp_path):
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-m", "training.fit_learned_gate", "training/recipes/nli-minilm-l6-v2.json",
+                        "--negative-weight", "0.02", "--negatives", str(tmp_path / "none.jsonl")],
+                       capture_output=True, text=True, cwd=ROOT, check=False, timeout=120)
+    assert r.returncode == 2 and "no negatives file" in r.stderr and "Traceback" not in r.stderr, r.stderr

@@ -115,6 +115,10 @@ def main(argv: list[str] | None = None) -> None:
     if not 0 <= a.negative_weight <= 1:
         ap.error(f"--negative-weight must be between 0 and 1, not {a.negative_weight}")
     recipe = load_recipe(a.recipe)
+    from training.store_negatives import Negatives, negatives_file
+    neg_path = a.negatives or negatives_file(recipe["name"])
+    if a.negative_weight > 0 and not neg_path.is_file():
+        ap.error(f"no negatives file {neg_path} (python -m training.store_negatives {a.recipe})")
     preds_file = ROOT / "results" / "claims-cv" / f"oof_nli_{recipe['name']}.jsonl"
     rows = read_rows(CLAIMS_TRAIN)
     folds = family_folds(rows)
@@ -125,11 +129,10 @@ def main(argv: list[str] | None = None) -> None:
     table = build(rows, read_predictions(preds_file, temperature), guard, embedder)
     negatives, neg_note = None, ""
     if a.negative_weight > 0:
-        from training.store_negatives import Negatives, negatives_file
-        neg_path = a.negatives or negatives_file(recipe["name"])
-        if not neg_path.is_file():
-            ap.error(f"no negatives file {neg_path} (python -m training.store_negatives {a.recipe})")
-        neg = Negatives.read(neg_path, temperature)
+        try:
+            neg = Negatives.read(neg_path, temperature)
+        except ValueError as exc:
+            ap.error(str(exc))
         negatives = build(neg.rows, neg.predictions, guard, embedder)
         neg_note = (f"; with {len(neg.rows)} hard negatives (cross-family store-scan candidate pairs, scored by the "
                     f"final model) from {neg_path.name} at weight {a.negative_weight:g}")

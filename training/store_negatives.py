@@ -136,7 +136,19 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", type=Path, help="default results/claims-cv/negatives_nli_<name>.jsonl")
     ap.add_argument("--normalizer", default="normalizer.rules.v2")
     a = ap.parse_args(argv)
-    out = write(a.recipe, a.pairs, a.out, a.normalizer)
+    from training.cv_nli import load_recipe
+    try:
+        recipe = load_recipe(a.recipe)
+    except ValueError as exc:
+        ap.error(str(exc))
+    if not a.pairs.is_file():
+        ap.error(f"no pair file {a.pairs}")
+    if not (ROOT / recipe["output"]).is_dir():
+        ap.error(f"no model at {ROOT / recipe['output']} (the recipe's output): train or install it first")
+    try:
+        out = write(a.recipe, a.pairs, a.out, a.normalizer)
+    except (ValueError, KeyError, TypeError) as exc:     # a damaged pair file: bad JSON, a row without a side
+        ap.error(f"{a.pairs}: not a pair file ({type(exc).__name__}: {exc})")
     print(f"wrote {sum(1 for _ in out.open())} cross-family pairs to {out}")
 
 
