@@ -111,13 +111,29 @@ def test_fit_on_uses_only_negatives_whose_documents_it_fits_on():
     assert len(X) == 2 and groups == [frozenset({7, 8}), frozenset({7, 9})]
 
 
-def test_a_damaged_negatives_file_is_refused_in_one_line(tmp_path):
+_P = {"contradiction": 0.1, "neutral": 0.8, "entailment": 0.1}
+_GOOD = {"id": "x", "existing": {"text": "a"}, "incoming": {"text": "b"}, "documents": ["d1", "d2"],
+         "forward": _P, "backward": _P}
+
+
+@pytest.mark.parametrize("bad", [
+    {"id": "y"},
+    {**_GOOD, "forward": [0.1, 0.8, 0.1]},
+    {**_GOOD, "backward": {**_P, "contradiction": "high"}},
+    {**_GOOD, "backward": {**_P, "contradiction": 7}},
+    {**_GOOD, "documents": []},
+    {**_GOOD, "incoming": "b"},
+    "not an object",
+])
+def test_a_damaged_negatives_file_is_refused_in_one_line(tmp_path, bad):
     from training.store_negatives import Negatives
     f = tmp_path / "n.jsonl"
-    f.write_text('{"id": "x", "forward": {"contradiction": 0.1, "neutral": 0.8, "entailment": 0.1},'
-                 ' "backward": {"contradiction": 0.1, "neutral": 0.8, "entailment": 0.1}}\n{"id": "y"}\n')
-    with pytest.raises(ValueError, match=r"n\.jsonl:2: not a negatives row"):
+    f.write_text(json.dumps(_GOOD) + "\n" + json.dumps(bad) + "\n")
+    with pytest.raises(ValueError, match=r"n\.jsonl:2: not a negatives row") as exc:
         Negatives.read(f)
+    assert "\n" not in str(exc.value)
+    f.write_text(json.dumps(_GOOD) + "\n")
+    assert len(Negatives.read(f).rows) == 1
 
 
 @pytest.mark.skipif(not (ROOT / "results" / "claims-cv" / "negatives_nli_nli-minilm-l6-v2.jsonl").exists(),

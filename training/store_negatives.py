@@ -119,9 +119,16 @@ class Negatives:
                 continue
             try:
                 r = json.loads(line)
-                preds[r["id"]] = (rescale(r["forward"], temperature), rescale(r["backward"], temperature))
+                scores = [r[d] for d in ("forward", "backward")]
+                if not all(isinstance(x, dict) and set(x) == {"contradiction", "entailment", "neutral"}
+                           and all(isinstance(v, (int, float)) and 0 <= v <= 1 for v in x.values()) for x in scores):
+                    raise TypeError("forward and backward must each give the three NLI probabilities")
+                if not (isinstance(r["documents"], list) and r["documents"]
+                        and all(isinstance(r[k], dict) and isinstance(r[k].get("text"), str) for k in ("existing", "incoming"))):
+                    raise TypeError("a row needs its documents and both statements' texts")
+                preds[r["id"]] = tuple(rescale(x, temperature) for x in scores)
             except (json.JSONDecodeError, KeyError, TypeError) as exc:
-                raise ValueError(f"{path}:{n}: not a negatives row ({exc})") from None
+                raise ValueError(f"{path}:{n}: not a negatives row ({type(exc).__name__}: {exc})") from None
             rows.append(r)
         return cls(rows, preds)
 
