@@ -99,8 +99,9 @@ class Scored:
 
 
     def use_negatives(self, path: Path, weight: float, temperature: float, guard, embedder) -> int:
-        """Fit the learned gate with the hard negatives in ``path`` (``training.store_negatives``) at
-        ``weight``; a fold's gate uses only those whose documents are all in its fitting folds."""
+        """Read the hard negatives in ``path`` (``training.store_negatives``): fit the learned gate with
+        them at ``weight`` (a fold's gate uses only those whose documents are all in its fitting folds),
+        and, at any weight, count how the pipeline judges them out of fold (``cross_validate``)."""
         from training.gate_data import build
         from training.store_negatives import Negatives
         neg = Negatives.read(path, temperature)
@@ -178,9 +179,18 @@ def predict(fit: Scored, fit_idx: list[int], app: Scored, app_idx: list[int], ga
 
 def cross_validate(train: Scored, gate_config=None, gates: Path | None = None) -> dict[str, list[str]]:
     """Out-of-fold tiers for every system: each fold is predicted by pieces fitted on the others
-    (the learned gate of fold f held in ``gates``/gate_fold{f}.json where given: ``held_gate``)."""
+    (the learned gate of fold f held in ``gates``/gate_fold{f}.json where given: ``held_gate``).
+    Where ``train.negatives`` is set, "_store strangers" holds the full pipeline's tier of each of them,
+    judged by the gate of the first fold that holds one of its documents (a gate that never fitted on it)."""
+    from training.claim_pairs import document_of
+    from training.fit_learned_gate import pipeline_tiers
     n = len(train.rows)
     tiers: dict[str, list] = {}
+    neg = train.negatives
+    doc_fold = {document_of(r): f for r, f in zip(train.rows, train.folds)}
+    neg_fold = [] if neg is None else [min(doc_fold.get(d, -1) for d in r["documents"]) for r in neg.rows]
+    if neg is not None:
+        tiers["_store strangers"] = [None] * len(neg.rows)
     for f in sorted(set(train.folds)):
         fit_idx = [i for i in range(n) if train.folds[i] != f]
         app_idx = [i for i in range(n) if train.folds[i] == f]
@@ -192,6 +202,10 @@ def cross_validate(train: Scored, gate_config=None, gates: Path | None = None) -
             tiers.setdefault(name, [None] * n)
             for i, tier in zip(app_idx, ts):
                 tiers[name][i] = tier
+        if neg is not None:
+            mine = [k for k, g in enumerate(neg_fold) if g == f]
+            for k, tier in zip(mine, pipeline_tiers(pred["_gate"], neg, mine) if mine else []):
+                tiers["_store strangers"][k] = tier
     return tiers
 
 
@@ -207,12 +221,15 @@ def main(out_dir: Path = ROOT / "results" / "stages", tuned: str = "nli-minilm-l
          normalizer: str = "normalizer.rules.v1", bootstrap: int = 1000, train_path: Path = TRAIN_PAIRS,
          dev_path: Path = DEFAULT_PAIRS, cv_dir: Path = CV_DIR, short_claims: int = 2000,
          gate_temperature: float | str | None = None, gates: Path | None = None,
-         negative_weight: float = 0.0) -> dict:
+         negative_weight: float = 0.0, store_strangers: bool = True) -> dict:
     """``gate_temperature``: what the learned gate reads the tuned model's scores at — None: as the
     shipped gate beside the model does (its ``nli_temperature``; the model's own temperature for a
     gate saved before it, or with no gate); "model": the model's temperature; or a number.
     ``negative_weight`` > 0: the gates are fitted with the tuned model's hard negatives
-    (``cv_dir``/negatives_nli_<tuned>.jsonl, ``training.store_negatives``) at that weight."""
+    (``cv_dir``/negatives_nli_<tuned>.jsonl, ``training.store_negatives``) at that weight.
+    ``store_strangers``: where that file exists, also report how the pipeline judges its pairs out of
+    fold — claims_train's statements from two source families that a store scan compares, the nearest
+    count of a store's false blocks that needs no labels (fitting on them or not)."""
     from guard.embed import Embedder
     from guard.nli.gate import GateConfig
     from guard.pipeline import Guard, GuardConfig
@@ -232,8 +249,8 @@ def main(out_dir: Path = ROOT / "results" / "stages", tuned: str = "nli-minilm-l
     dev = Scored(dev_rows, read_predictions(files["dev"], t), read_predictions(cv_dir / f"dev_nli_{v1}.jsonl"),
                  guard, embedder, None, gate_preds["dev"], tg)
     n_negatives = 0
-    if negative_weight > 0:
-        from training.store_negatives import negatives_file
+    from training.store_negatives import negatives_file
+    if negative_weight > 0 or (store_strangers and negatives_file(tuned, cv_dir).exists()):
         n_negatives = train.use_negatives(negatives_file(tuned, cv_dir), negative_weight, tg, guard, embedder)
     prep = time.perf_counter() - t0
     gate_path = ROOT / "models" / v1 / "gate.json"
@@ -250,6 +267,11 @@ def main(out_dir: Path = ROOT / "results" / "stages", tuned: str = "nli-minilm-l
               "gates": None if gates is None else {"folder": str(gates), "held": held},
               "negatives": {"pairs": n_negatives, "weight": negative_weight} if negative_weight > 0 else None,
               "datasets": {}}
+    strangers = cv.pop("_store strangers", None)
+    if strangers is not None:
+        judged = [t for t in strangers if t is not None]
+        report["store_strangers"] = {"pairs": len(strangers), "judged": len(judged),
+                                     **{t: judged.count(t) for t in ("block", "warn", "clean")}}
     for name, (scored, tiers) in {"claims_train grouped 5-fold CV": (train, cv),
                                   "claims_dev (untouched)": (dev, dev_pred)}.items():
         report["datasets"][name] = {s: metrics.summarize(scored.labels, tiers[s], scored.cats, bootstrap=bootstrap)
@@ -277,6 +299,12 @@ def render(report: dict) -> str:
     if held.get("held"):
         md += [(f"The learned gates were read from `{held['folder']}` (held fixed from an earlier run), not "
                 "refitted: these figures show a change's own effect, apart from the refit's."), ""]
+    st = report.get("store_strangers")
+    if st:
+        md += [(f"Store strangers (claims_train's statements from two source families that a scan of them as one "
+                f"store compares, `training.store_negatives`; each judged by a fold's pipeline that never fitted "
+                f"on its documents): **{st['block']:,} blocked**, {st['warn']:,} warned, {st['clean']:,} clean of "
+                f"{st['judged']:,} — a count of a store's false blocks that needs no labels."), ""]
     neg = report.get("negatives")
     if neg:
         md += [(f"The learned gates were fitted with {neg['pairs']:,} hard negatives (claims_train's cross-family "

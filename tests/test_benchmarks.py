@@ -97,10 +97,17 @@ def test_stage_ablation_fits_its_gates_with_hard_negatives_when_asked(shared_dat
     before = cross_validate(scored)["full pipeline (learned gate)"]
     idx = [i for i, lab in enumerate(t.y) if lab == "contradiction" and t.structural[i] is None]
     scored.negatives = SimpleNamespace(rows=[{"documents": [document_of(scored.rows[i])]} for i in idx],
-                                       structural=[None] * len(idx), X=t.X[idx])
+                                       structural=[None] * len(idx), X=t.X[idx], verdicts=[t.verdicts[i] for i in idx],
+                                       features=[t.features[i] for i in idx], norms=[t.norms[i] for i in idx],
+                                       predicate_similarities=[t.predicate_similarities[i] for i in idx])
+    unweighted = cross_validate(scored)
+    # at weight 0 the negatives only get judged, each out of fold: as the pairs they copy were
+    assert unweighted["full pipeline (learned gate)"] == before
+    assert unweighted["_store strangers"] == [before[i] for i in idx]
     scored.negative_weight = 1.0
-    after = cross_validate(scored)["full pipeline (learned gate)"]
-    assert sum(x == "block" for x in after) < sum(x == "block" for x in before)
+    after = cross_validate(scored)
+    assert sum(x == "block" for x in after["full pipeline (learned gate)"]) < sum(x == "block" for x in before)
+    assert sum(x == "block" for x in after["_store strangers"]) < sum(x == "block" for x in unweighted["_store strangers"])
 
 
 def test_bench_stages_refuses_a_negative_weight_out_of_range(tmp_path):
