@@ -716,8 +716,9 @@ def bench_stages(out: Path = typer.Option(RESULTS / "stages", help="results fold
             raise ClaimError(f"--short-claims must be 0 or more, not {short_claims}")
         if not 0 <= negative_weight <= 1:      # nan fails both
             raise ClaimError(f"--negative-weight must be between 0 and 1, not {negative_weight}")
-        if negative_weight > 0 and not (CV_DIR / f"negatives_nli_{tuned}.jsonl").exists():
-            raise ClaimError(f"no such file: {CV_DIR / f'negatives_nli_{tuned}.jsonl'} (hard negatives: "
+        from training.store_negatives import negatives_file
+        if negative_weight > 0 and not negatives_file(tuned, CV_DIR).exists():
+            raise ClaimError(f"no such file: {negatives_file(tuned, CV_DIR)} (hard negatives: "
                              f"python -m training.store_negatives <recipe>)")
         if gates is not None and gates.exists():
             if not gates.is_dir():

@@ -38,49 +38,34 @@ def negatives_file(name: str, cv_dir: Path = CV_DIR) -> Path:
     return cv_dir / f"negatives_nli_{name}.jsonl"
 
 
-def _compact(side: dict) -> dict:
+def _side(claim) -> dict:
     """A statement as a pair row needs it: its text, and its scope and window where it has them."""
-    scope = {k: v for k, v in (side.get("scope") or {}).items() if v is not None}
-    out = {"text": side["text"], **({"scope": scope} if scope else {})}
-    return {**out, **{k: side[k] for k in ("valid_from", "valid_until") if side.get(k) is not None}}
-
-
-def _key(side: dict) -> str:
-    return json.dumps({k: side.get(k) for k in ("text", "scope", "valid_from", "valid_until")}, sort_keys=True)
+    scope = {k: v for k, v in claim.scope.to_dict().items() if v is not None}
+    window = {k: v for k, v in claim.window.to_dict().items() if v is not None}
+    return {"text": claim.text, **({"scope": scope} if scope else {}), **window}
 
 
 def cross_family_rows(rows: list[dict], normalizer: str = "normalizer.rules.v2") -> list[dict]:
     """Pair rows (labelled compatible) for every scan candidate pair of ``rows``' statements whose two
-    statements share no source family; each names its ``documents`` and ``families``. The earlier
-    statement (in the order the rows list them) is "existing", as in a scan."""
-    from guard.claims import Claim
+    statements share no source family; each names its ``documents`` and ``families``. The statements
+    are those ``benchmarks.real_store`` scans as one store; the earlier one (in the order the rows list
+    them) is "existing", as in a scan."""
+    from benchmarks.real_store import statements
     from guard.pipeline import Guard, GuardConfig
     from guard.scan import ScanConfig, Scanner
-    from training.claim_pairs import document_of, pair_claims
-    sides: dict[str, dict] = {}
-    docs: dict[str, set] = {}
-    fams: dict[str, set] = {}
-    claims: list[Claim] = []
-    for r in rows:
-        for side, c in zip((r["existing"], r["incoming"]), pair_claims(r)):
-            k = _key(side)
-            if k not in sides:
-                sides[k] = _compact(side)
-                claims.append(Claim(text=c.text, scope=c.scope, window=c.window, id=f"s{len(sides):05d}"))
-            docs.setdefault(k, set()).add(document_of(r))
-            fams.setdefault(k, set()).add(str(r["id"]).split("-")[0])
-    keys = list(sides)
+    claims, where, _ = statements(rows)
     guard = Guard(GuardConfig(normalizer=normalizer, stages=("structural",)))
     scanner = Scanner(guard, ScanConfig(progress=False))
     pairs, _ = scanner.candidate_pairs(claims, guard.normalize_claims(claims), {})
     out = []
     for i, j in pairs:
-        a, b = keys[i], keys[j]
-        if fams[a] & fams[b]:
+        a, b = claims[i], claims[j]
+        fams = [{f for _, f in where[c.id]} for c in (a, b)]
+        if fams[0] & fams[1]:
             continue
-        out.append({"id": f"neg-{claims[i].id}-{claims[j].id}", "existing": sides[a], "incoming": sides[b],
+        out.append({"id": f"neg-{a.id}-{b.id}", "existing": _side(a), "incoming": _side(b),
                     "label": "compatible", "category": "store_cross_family",
-                    "documents": sorted(docs[a] | docs[b]), "families": sorted(fams[a] | fams[b])})
+                    "documents": sorted({d for c in (a, b) for d, _ in where[c.id]}), "families": sorted(fams[0] | fams[1])})
     return out
 
 
