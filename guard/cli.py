@@ -468,12 +468,14 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
 
 def _need_training_extra(command: str) -> None:
     """Training needs the [train] extra; without it, one line saying so, not an ImportError."""
-    import importlib
+    import importlib.util
     missing = []
     for module in ("datasets", "accelerate"):
-        try:
-            importlib.import_module(module)
-        except ImportError:
+        try:                # found, not imported: importing both costs seconds a refusal need not pay
+            found = importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
             missing.append(module)
     if missing:
         raise ClaimError(f"guard {command} needs the training extra ({', '.join(missing)} missing): "

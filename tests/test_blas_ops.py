@@ -32,7 +32,7 @@ def test_numpy_gemm_annotates_like_blis(pipelines, shared_data):
     assert ops == {"NumpyOpsFalse"}
     assert all(n.ops.use_blis for _, p in plain.pipeline if getattr(p, "model", None) is not None
                for n in p.model.walk() if isinstance(n.ops, NumpyOps))
-    rows = read_rows(shared_data / "bench" / "claims_train.jsonl")[:400]
+    rows = read_rows(shared_data / "bench" / "claims_train.jsonl")[:150]
     texts = list(dict.fromkeys(t for r in rows for t in (r["existing"]["text"], r["incoming"]["text"]))) + ODD
     for batch in (1, 64):
         for a, b in zip(plain.pipe(texts, batch_size=batch), fast.pipe(texts, batch_size=batch)):

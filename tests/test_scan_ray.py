@@ -2,7 +2,7 @@
 
 One Ray start per module (a few seconds); the structural profile on ~2,000 claims (the CI-sized
 store the issue asks for) and the accurate profile on a smaller one, plus the CLI path with a
-Parquet report."""
+Parquet report, joining the module's cluster by its address."""
 import subprocess
 import sys
 
@@ -60,8 +60,11 @@ def test_cli_ray_engine_writes_parquet(tmp_path, fast_guard):
     forced = svc.force("The edge proxy listens on port 9443.", reason="cut-over week").claim
     svc.close()
     out = tmp_path / "report.parquet"
+    # the CLI joins this module's cluster (--ray-address), as a job joins a running one
+    address = ray.get_runtime_context().gcs_address
     r = subprocess.run([sys.executable, "-m", "guard.cli", "--profile", "fast", "scan", str(src), "--engine", "ray",
-                        "--out", str(out), "--fail-on", "never"], capture_output=True, text=True, cwd=ROOT, timeout=600)
+                        "--ray-address", address, "--out", str(out), "--fail-on", "never"],
+                       capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert r.returncode == 0, r.stderr[-2000:]
     table = pq.read_table(out)
     assert table.num_rows > 1 and {"tier", "existing_id", "incoming_id", "reason", "excepted"} <= set(table.column_names)

@@ -385,7 +385,7 @@ def test_a_second_tune_of_the_same_command_is_refused_while_the_first_runs(tmp_p
     first finishes whole, its work folder untouched by the second."""
     pairs = _write(tmp_path / "pairs.jsonl", _pairs())
     out = tmp_path / "tuned"
-    cmd = ["tune", str(pairs), str(out), "--folds", "2", "--max-steps", "60", "--batch-size", "4"]
+    cmd = ["tune", str(pairs), str(out), "--folds", "2", "--max-steps", "20", "--batch-size", "4"]
     first = subprocess.Popen([sys.executable, "-m", "guard.cli", "--quiet", *cmd], cwd=ROOT, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONWARNINGS": "ignore"})
     try:
@@ -455,3 +455,21 @@ def test_a_start_tuned_on_the_same_pairs_is_refused_unless_only_its_gate_was(tmp
     check_not_tuned_on(start, other)                                   # other pairs: out of sample
     (start / "tune_report.json").write_text(json.dumps({"pairs_sha256": sha, "gate_only": True}))
     check_not_tuned_on(start, pairs)                                   # only the gate saw them
+
+
+def test_a_refusal_imports_no_training_library(tmp_path):
+    """A refusal is said before torch, transformers, datasets, accelerate or peft are imported (each
+    costs seconds at start-up; together they made every refused `guard tune` take ~6 s)."""
+    pairs = _write(tmp_path / "pairs.jsonl", _pairs())
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    (busy / "notes.txt").write_text("mine")
+    heavy = ("torch", "transformers", "datasets", "accelerate", "peft", "sentence_transformers")
+    for args in (["tune", str(pairs), str(busy)], ["tune", str(pairs), str(busy), "--folds", "1"],
+                 ["--profile", "large", "tune", str(pairs), str(ROOT / "models" / "nli-mpnet-lora-lr8")]):
+        code = ("import sys\nfrom guard.cli import app\ntry:\n    app(sys.argv[1:])\nexcept SystemExit as e:\n"
+                f"    print(e.code, sorted(m for m in {heavy!r} if m in sys.modules))\n")
+        done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT,
+                              check=False, timeout=120)
+        assert done.stdout.strip() == "2 []", (args, done.stdout, done.stderr)
+        assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr

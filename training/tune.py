@@ -136,10 +136,14 @@ def adapter_spec(start: Path) -> dict:
 def check_adapter_start(start: Path) -> None:
     """What training an adapter further needs, said in one line before any work: peft, and the
     packaged base the adapter was trained on."""
+    import importlib.util
+
     from guard.nli.adapters import base_of
-    try:
-        import peft  # noqa: F401
-    except ImportError:
+    try:                       # found, not imported (seconds): the run imports it when it trains
+        found = importlib.util.find_spec("peft") is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
         raise DataError(f"{start} is a LoRA adapter model: tuning it needs peft (pip install 'claim-guard[large]')") \
             from None
     from training.bases import resolve
@@ -240,19 +244,17 @@ class Tuner:
         from guard.nli.scorer import default_model_path
         cfg = self.config
         check_settings(cfg)
-        from transformers.utils import logging as hf_logging
-        hf_logging.disable_progress_bar()    # weight-loading bars of every model loaded: the log lines say it
         t0 = time.time()
         pairs_path, out = Path(cfg.pairs), Path(cfg.output_dir)
         start = Path(cfg.from_model) if cfg.from_model else default_model_path()
         if not (start / "config.json").is_file():
             raise DataError(f"{start} is not a cross-encoder folder (no config.json)")
+        check_destination(out, start)     # before the adapter's checks: a wrong OUT is refused at once
         self.adapter = has_adapter(start)
         if self.adapter:
             check_adapter_start(start)
         if cfg.learning_rate is None:
             cfg = self.config = replace(cfg, learning_rate=start_rate(self.adapter))
-        check_destination(out, start)
         rows = read_labelled_pairs(pairs_path)
         check_not_tuned_on(start, pairs_path)
         check_pairs(rows, cfg.folds)
@@ -264,6 +266,9 @@ class Tuner:
         check_apart(work, out)
         manifest = self._claim_work(work, pairs_path, start)
 
+        # after the checks: transformers takes a second to import, which a refusal need not pay
+        from transformers.utils import logging as hf_logging
+        hf_logging.disable_progress_bar()    # weight-loading bars of every model loaded: the log lines say it
         from training.claim_pairs import grouped_folds
         folds = grouped_folds(rows, cfg.folds)
         from training.cv_nli import score_fold, write_oof
