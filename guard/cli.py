@@ -389,8 +389,8 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
         if engine not in ("local", "ray"):
             raise ClaimError(f"--engine must be local or ray, not {ascii(engine)}")
         if engine == "ray":
-            import importlib.util
-            if importlib.util.find_spec("ray") is None:
+            from guard.installed import installed
+            if not installed("ray"):
                 raise ClaimError("--engine ray needs Ray: pip install claim-guard[ray]")
         if fail_on not in ("block", "warn", "never"):
             raise ClaimError(f"--fail-on must be block, warn or never, not {ascii(fail_on)}")
@@ -468,15 +468,8 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
 
 def _need_training_extra(command: str) -> None:
     """Training needs the [train] extra; without it, one line saying so, not an ImportError."""
-    import importlib.util
-    missing = []
-    for module in ("datasets", "accelerate"):
-        try:                # found, not imported: importing both costs seconds a refusal need not pay
-            found = importlib.util.find_spec(module) is not None
-        except (ImportError, ValueError):
-            found = False
-        if not found:
-            missing.append(module)
+    from guard.installed import installed
+    missing = [module for module in ("datasets", "accelerate") if not installed(module)]
     if missing:
         raise ClaimError(f"guard {command} needs the training extra ({', '.join(missing)} missing): "
                          "pip install 'claim-guard[train]'")
@@ -719,8 +712,9 @@ def bench_stages(out: Path = typer.Option(RESULTS / "stages", help="results fold
         if not 0 <= negative_weight <= 1:      # nan fails both
             raise ClaimError(f"--negative-weight must be between 0 and 1, not {negative_weight}")
         from training.store_negatives import negatives_file
-        if negative_weight > 0 and not negatives_file(tuned, CV_DIR).exists():
-            raise ClaimError(f"no such file: {negatives_file(tuned, CV_DIR)} (hard negatives: "
+        negatives = negatives_file(tuned, CV_DIR)
+        if negative_weight > 0 and not negatives.exists():
+            raise ClaimError(f"no such file: {negatives} (hard negatives: "
                              f"python -m training.store_negatives <recipe>)")
         if gates is not None and gates.exists():
             if not gates.is_dir():

@@ -136,14 +136,9 @@ def adapter_spec(start: Path) -> dict:
 def check_adapter_start(start: Path) -> None:
     """What training an adapter further needs, said in one line before any work: peft, and the
     packaged base the adapter was trained on."""
-    import importlib.util
-
+    from guard.installed import installed
     from guard.nli.adapters import base_of
-    try:                       # found, not imported (seconds): the run imports it when it trains
-        found = importlib.util.find_spec("peft") is not None
-    except (ImportError, ValueError):
-        found = False
-    if not found:
+    if not installed("peft"):          # found, not imported (seconds): the run imports it when it trains
         raise DataError(f"{start} is a LoRA adapter model: tuning it needs peft (pip install 'claim-guard[large]')") \
             from None
     from training.bases import resolve
