@@ -125,17 +125,23 @@ def test_progress_on_a_terminal_and_silence_otherwise(tmp_path, monkeypatch):
     assert r.returncode == 0 and "ingested 600 claims" in r.stdout and "ingest:" not in r.stderr
 
 
-def test_the_structural_path_never_imports_torch(tmp_path):
-    """spaCy's thinc would import torch (a second of every cold start); the fast profile must not."""
+def test_the_structural_path_never_imports_torch_or_spacys_command_line(tmp_path):
+    """spaCy's thinc would import torch (a second of every cold start) and spaCy's __init__ its command
+    line (weasel, requests: half a second); the fast profile needs neither. spacy.info still answers and
+    a later `import spacy.cli` is the real package."""
     import subprocess
     import sys
     code = ("import sys; from guard.pipeline import Guard, GuardConfig; "
             "g = Guard(GuardConfig.profile('fast')); n = g.normalize('Prod deploys need two approvals.'); "
-            "print(n.subject, 'torch' in sys.modules)")
+            "print(n.subject, 'torch' in sys.modules, 'spacy.cli' in sys.modules, 'weasel' in sys.modules); "
+            "import spacy; v = spacy.info(markdown=False, silent=True)['spacy_version']; "
+            "import spacy.cli; print(v == spacy.__version__, callable(spacy.cli.download))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path,
                        env={**__import__("os").environ, "PYTHONPATH": str(__import__("conftest").ROOT)})
     assert r.returncode == 0, r.stderr
-    assert r.stdout.split()[-1] == "False" and "deploy" in r.stdout
+    first, second = r.stdout.splitlines()
+    assert "deploy" in first and first.split()[-3:] == ["False", "False", "False"]
+    assert second == "True True"
 
 
 def test_the_global_quantize_reaches_eval_nli(tmp_path, shared_data):

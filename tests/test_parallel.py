@@ -43,15 +43,30 @@ def test_a_member_that_fails_leaves_its_recipe_incomplete(tiny):
     assert not (tmp_path / "o" / "oof_nli_bad.jsonl").exists()
 
 
-def test_members_side_by_side_then_the_recipe_is_completed(tiny):
+def test_members_side_by_side_then_the_recipe_is_completed(tiny, shared_data):
     """Every member in its own process (two at a time), then the plain cv_nli run that finds them all
-    done: one out-of-fold file over claims_train in its order, claims_dev's file, the final model."""
-    from training.claim_pairs import CLAIMS_DEV, CLAIMS_TRAIN
+    done: one out-of-fold file over the training pairs in their order, the dev file's, the final model.
+    The pairs are 16 of claims_train and 4 of claims_dev, handed to every member (--train, --dev)."""
     from training.parallel import run
-    tmp_path, _ = tiny
-    assert run([str(tmp_path / "par.json")], tmp_path / "w", tmp_path / "o", jobs=2) == {"par": True}
+    tmp_path, rows = tiny
+    dev = read_rows(shared_data / "bench" / "claims_dev.jsonl")[:4]
+    (tmp_path / "dev.jsonl").write_text("".join(json.dumps(r) + "\n" for r in dev))
+    assert run([str(tmp_path / "par.json")], tmp_path / "w", tmp_path / "o", jobs=2,
+               train=tmp_path / "train.jsonl", dev=tmp_path / "dev.jsonl") == {"par": True}
     oof = [json.loads(x)["id"] for x in (tmp_path / "o" / "oof_nli_par.jsonl").read_text().splitlines()]
-    assert oof == [r["id"] for r in read_rows(CLAIMS_TRAIN)]
-    assert len((tmp_path / "o" / "dev_nli_par.jsonl").read_text().splitlines()) == len(read_rows(CLAIMS_DEV))
+    assert oof == [r["id"] for r in rows]
+    assert [json.loads(x)["id"] for x in (tmp_path / "o" / "dev_nli_par.jsonl").read_text().splitlines()] == \
+        [r["id"] for r in dev]
     assert (tmp_path / "par-model" / "model.safetensors").exists()
     assert all("done earlier, skipped" not in p.read_text() for p in (tmp_path / "w" / "par").glob("log-*.txt"))
+    summary = json.loads((tmp_path / "par-model" / "training_summary.json").read_text())
+    assert summary["pairs_total"] < 64                      # trained on the 16 pairs, not claims_train
+
+
+def test_cv_nli_refuses_a_missing_pairs_file_in_one_line(tmp_path):
+    import subprocess
+    import sys
+    (tmp_path / "r.json").write_text(json.dumps({"name": "r", "output": str(tmp_path / "m")}))
+    r = subprocess.run([sys.executable, "-m", "training.cv_nli", str(tmp_path / "r.json"), "--train",
+                        str(tmp_path / "none.jsonl")], capture_output=True, text=True, timeout=120, check=False)
+    assert r.returncode == 1 and r.stderr.strip() == f"error: no such file: {tmp_path / 'none.jsonl'}"

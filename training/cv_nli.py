@@ -310,6 +310,10 @@ if __name__ == "__main__":
     ap.add_argument("--out", type=Path, help="where the out-of-fold and dev prediction files go (default "
                     "results/claims-cv; give another folder to rebuild a shipped model's folds without "
                     "overwriting its files)")
+    ap.add_argument("--train", type=Path, default=CLAIMS_TRAIN, help="the labelled claim pairs the folds are cut "
+                    "from and the final model trains on (default ../shared/data/bench/claims_train.jsonl)")
+    ap.add_argument("--dev", type=Path, default=CLAIMS_DEV, help="the pairs scored, never trained on "
+                    "(default ../shared/data/bench/claims_dev.jsonl)")
     ap.add_argument("--score-shipped", nargs=2, metavar=("MODEL_DIR", "TAG"))
     ap.add_argument("--score-dev", nargs=2, metavar=("MODEL_DIR", "TAG"),
                     help="write only claims_dev's predictions of MODEL_DIR (to --out)")
@@ -319,7 +323,11 @@ if __name__ == "__main__":
     elif a.score_dev:
         score_dev(*a.score_dev, out_dir=a.out)
     elif a.recipe:
+        for path in (a.train, a.dev):
+            if not path.is_file():
+                sys.exit(f"error: no such file: {path}")
         print(json.dumps(run(a.recipe, work_dir=a.work, out_dir=a.out, folds_only=a.folds_only,
+                             train_path=a.train, dev_path=a.dev,
                              general_only=a.general_only, only_seed=a.seed, only_part=a.part),
                          indent=2, default=str))
     else:

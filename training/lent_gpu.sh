@@ -52,13 +52,14 @@ from pathlib import Path
 def get_model_path():
     return Path("$SRC/.dev/base")
 EOF
-$PY - <<'EOF' > $W/out/versions.txt 2>&1
+# the versions line runs beside the general stage (its imports take 5-20 s that the call need not wait for)
+$PY - <<'EOF' > $W/out/versions.txt 2>&1 &
 import torch, transformers, sentence_transformers, datasets, pyarrow, sklearn
 print("torch", torch.__version__, torch.cuda.is_available(), torch.cuda.get_device_name(0) if torch.cuda.is_available() else "")
 print("transformers", transformers.__version__, "st", sentence_transformers.__version__, "datasets", datasets.__version__,
       "pyarrow", pyarrow.__version__, "sklearn", sklearn.__version__)
 EOF
-cat $W/out/versions.txt
+VERSIONS=$!
 cd $W/main
 RECIPES=${RECIPES:-"training/recipes/nli-minilm-l6-v3.json training/recipes/nli-minilm-l6-v3-plain.json"}
 FIRST=$(echo $RECIPES | cut -d' ' -f1)
@@ -110,6 +111,7 @@ results() {   # the logs and prediction files, replaced whole (a call stopped mi
 if [ -n "${GENERAL:-}" ]; then mkdir -p $W/runs/$NAME; cp -r $SRC/$GENERAL $W/runs/$NAME/general; fi
 $PY -m training.cv_nli $FIRST --work $W/runs/$NAME --out $W/out --general-only > $W/out/general.log 2>&1
 tail -3 $W/out/general.log
+wait $VERSIONS; cat $W/out/versions.txt
 echo "general done at $(( $(date +%s) - T0 )) s"
 if [ ! -f $W/runs/$NAME/general/training_summary.json ]; then tail -40 $W/out/general.log; pack ""; exit 1; fi
 if [ "${SEND:-final}" = adapter ]; then adapters; else pack $W/runs/$NAME/general; fi

@@ -36,14 +36,18 @@ def _cv(recipe_path: str, work: Path, out: Path, *extra: str) -> list[str]:
     return [sys.executable, "-m", "training.cv_nli", recipe_path, "--work", str(work), "--out", str(out), *extra]
 
 
-def run(recipe_paths: list[str], work: Path, out: Path, jobs: int, deadline: float | None = None) -> dict:
+def run(recipe_paths: list[str], work: Path, out: Path, jobs: int, deadline: float | None = None,
+        train: Path | None = None, dev: Path | None = None) -> dict:
+    """``train`` / ``dev``: other claim-pair files than ../shared's (every member and the completing run
+    read the same ones)."""
     t0 = time.time()
+    data = [*(["--train", str(train)] if train else []), *(["--dev", str(dev)] if dev else [])]
     recipes = [load_recipe(p) for p in recipe_paths]
     dirs = [work / r["name"] for r in recipes]
     for d in dirs:
         d.mkdir(parents=True, exist_ok=True)
     if "general" in recipes[0]:
-        subprocess.run(_cv(recipe_paths[0], dirs[0], out, "--general-only"), check=True)
+        subprocess.run(_cv(recipe_paths[0], dirs[0], out, "--general-only", *data), check=True)
         for d in dirs[1:]:
             link = d / "general"
             if not link.exists():
@@ -57,7 +61,7 @@ def run(recipe_paths: list[str], work: Path, out: Path, jobs: int, deadline: flo
             return path, seed, part, -1
         with open(d / f"log-s{seed}-{part}.txt", "w") as log:
             try:
-                rc = subprocess.run(_cv(path, d, out, "--seed", str(seed), "--part", part), stdout=log,
+                rc = subprocess.run(_cv(path, d, out, "--seed", str(seed), "--part", part, *data), stdout=log,
                                     stderr=subprocess.STDOUT, timeout=left).returncode
             except subprocess.TimeoutExpired:
                 rc = -2
@@ -74,7 +78,7 @@ def run(recipe_paths: list[str], work: Path, out: Path, jobs: int, deadline: flo
         if ok and deadline is not None and time.time() - t0 > deadline + 40:
             ok = False                      # its members finished, but no time is left for its soups
         if ok:
-            ok = subprocess.run(_cv(path, d, out)).returncode == 0
+            ok = subprocess.run(_cv(path, d, out, *data)).returncode == 0
         done[Path(path).stem] = ok
         print(f"{Path(path).stem}: {'complete' if ok else 'incomplete'} at {time.time() - t0:.0f} s", flush=True)
     return done
@@ -87,8 +91,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--jobs", type=int, default=8)
     ap.add_argument("--deadline", type=float, help="seconds from the start after which no member runs on")
+    ap.add_argument("--train", type=Path, help="claim pairs to cut folds from (default ../shared's claims_train)")
+    ap.add_argument("--dev", type=Path, help="claim pairs scored, never trained on (default ../shared's claims_dev)")
     a = ap.parse_args(argv)
-    done = run(a.recipes, a.work, a.out, a.jobs, a.deadline)
+    done = run(a.recipes, a.work, a.out, a.jobs, a.deadline, a.train, a.dev)
     print(json.dumps(done))
     sys.exit(0 if all(done.values()) else 1)
 

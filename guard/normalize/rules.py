@@ -188,21 +188,52 @@ def _content(tokens, skip: set[int], names: set[int] = frozenset(), keep: frozen
 
 
 def import_spacy():
-    """spaCy without torch. spaCy's thinc probes for torch at import, which costs a second of every
-    cold start although the small CNN pipeline never uses it; hiding torch for the length of that
-    import keeps the structural path torch-free. Where torch is already loaded (the accurate
-    profile loaded its models first) nothing is hidden."""
+    """spaCy without torch and without its command line. spaCy's thinc probes for torch at import,
+    which costs a second of every cold start although the small CNN pipeline never uses it; hiding
+    torch for the length of that import keeps the structural path torch-free. Where torch is already
+    loaded (the accurate profile loaded its models first) nothing is hidden. spaCy's ``__init__``
+    also imports its command line for ``spacy.info`` (weasel, requests, the download code: half a
+    second of each ``guard`` call on a slow CPU) that the guard never runs: a stand-in serves that one
+    import, ``spacy.info`` loads the real one when called, and a later ``import spacy.cli`` is the real
+    package. Should a spaCy release import more of its command line, the import is simply redone
+    without the stand-in."""
     import sys
-    if "spacy" in sys.modules or "torch" in sys.modules:
+    if "spacy" in sys.modules:
         import spacy
         return spacy
-    sys.modules["torch"] = None          # an import of torch now raises ImportError: thinc notes "no torch"
+    stand_ins = {} if "spacy.cli" in sys.modules else _cli_stand_in()
+    hidden = {} if "torch" in sys.modules else {"torch": None}   # an import of torch raises: thinc notes "no torch"
+    sys.modules.update({**stand_ins, **hidden})
     try:
         import spacy
+    except ImportError:
+        if not stand_ins:
+            raise
+        for name in [m for m in sys.modules if m == "spacy" or m.startswith("spacy.")]:
+            del sys.modules[name]
+        stand_ins = {}
+        import spacy
     finally:
-        if sys.modules.get("torch", 0) is None:
-            del sys.modules["torch"]
+        for name, module in {**stand_ins, **hidden}.items():
+            if sys.modules.get(name, 0) is module:
+                del sys.modules[name]
     return spacy
+
+
+def _cli_stand_in() -> dict:
+    """The two modules ``import spacy`` asks of its command line, holding only ``info``."""
+    import types
+
+    def info(*args, **kwargs):
+        from spacy.cli.info import info as real
+        return real(*args, **kwargs)
+
+    cli = types.ModuleType("spacy.cli")
+    cli.__path__ = []
+    cli_info = types.ModuleType("spacy.cli.info")
+    cli_info.info = info
+    cli.info = cli_info
+    return {"spacy.cli": cli, "spacy.cli.info": cli_info}
 
 
 @register("normalizer.rules.v1")
