@@ -144,6 +144,21 @@ def test_the_structural_path_never_imports_torch_or_spacys_command_line(tmp_path
     assert second == "True True"
 
 
+def test_a_spacy_that_imports_more_of_its_command_line_is_imported_whole(tmp_path):
+    """Should a spaCy release ask its command line for more than ``info``, the stand-in cannot serve it:
+    spaCy is then imported again without it, whole, and still without torch."""
+    import subprocess
+    import sys
+    code = ("import sys, guard.normalize.rules as r; made = r._cli_stand_in\n"
+            "def broken():\n    d = made(); del d['spacy.cli.info'].info; return d\n"
+            "r._cli_stand_in = broken; spacy = r.import_spacy()\n"
+            "print(callable(spacy.cli.download), 'torch' in sys.modules, spacy.blank('en')('a b').text)")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                       env={**__import__("os").environ, "PYTHONPATH": str(__import__("conftest").ROOT)})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["True", "False", "a", "b"]
+
+
 def test_the_global_quantize_reaches_eval_nli(tmp_path, shared_data):
     """`guard --quantize eval-nli …` evaluated fp32: the command read only its own --quantize."""
     import json
