@@ -125,20 +125,26 @@ def test_progress_on_a_terminal_and_silence_otherwise(tmp_path, monkeypatch):
     assert r.returncode == 0 and "ingested 600 claims" in r.stdout and "ingest:" not in r.stderr
 
 
+def _python(code: str, cwd) -> "subprocess.CompletedProcess":
+    """``code`` in a fresh interpreter (what is imported at start-up is the point), the repo importable."""
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=cwd,
+                       env={**__import__("os").environ, "PYTHONPATH": str(__import__("conftest").ROOT)}, check=False)
+    assert r.returncode == 0, r.stderr
+    return r
+
+
 def test_the_structural_path_never_imports_torch_or_spacys_command_line(tmp_path):
     """spaCy's thinc would import torch (a second of every cold start) and spaCy's __init__ its command
     line (weasel, requests: half a second); the fast profile needs neither. spacy.info still answers and
     a later `import spacy.cli` is the real package."""
-    import subprocess
-    import sys
     code = ("import sys; from guard.pipeline import Guard, GuardConfig; "
             "g = Guard(GuardConfig.profile('fast')); n = g.normalize('Prod deploys need two approvals.'); "
             "print(n.subject, 'torch' in sys.modules, 'spacy.cli' in sys.modules, 'weasel' in sys.modules); "
             "import spacy; v = spacy.info(markdown=False, silent=True)['spacy_version']; "
             "import spacy.cli; print(v == spacy.__version__, callable(spacy.cli.download))")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path,
-                       env={**__import__("os").environ, "PYTHONPATH": str(__import__("conftest").ROOT)})
-    assert r.returncode == 0, r.stderr
+    r = _python(code, tmp_path)
     first, second = r.stdout.splitlines()
     assert "deploy" in first and first.split()[-3:] == ["False", "False", "False"]
     assert second == "True True"
@@ -147,15 +153,11 @@ def test_the_structural_path_never_imports_torch_or_spacys_command_line(tmp_path
 def test_a_spacy_that_imports_more_of_its_command_line_is_imported_whole(tmp_path):
     """Should a spaCy release ask its command line for more than ``info``, the stand-in cannot serve it:
     spaCy is then imported again without it, whole, and still without torch."""
-    import subprocess
-    import sys
     code = ("import sys, guard.normalize.rules as r; made = r._cli_stand_in\n"
             "def broken():\n    d = made(); del d['spacy.cli.info'].info; return d\n"
             "r._cli_stand_in = broken; spacy = r.import_spacy()\n"
             "print(callable(spacy.cli.download), 'torch' in sys.modules, spacy.blank('en')('a b').text)")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path,
-                       env={**__import__("os").environ, "PYTHONPATH": str(__import__("conftest").ROOT)})
-    assert r.returncode == 0, r.stderr
+    r = _python(code, tmp_path)
     assert r.stdout.split() == ["True", "False", "a", "b"]
 
 
