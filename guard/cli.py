@@ -88,7 +88,13 @@ def _nli_model(profile_model: str | None) -> str | None:
 
 
 def _guard(stages: Optional[str] = None, require_nli: bool = True):
-    from guard.pipeline import Guard, GuardConfig
+    return _guard_builder(stages, require_nli)()
+
+
+def _guard_builder(stages: Optional[str] = None, require_nli: bool = True):
+    """The command's settings checked now (a bad --profile or --stages is refused before any work);
+    the Guard, with its models, built when the returned function is called."""
+    from guard.pipeline import GuardConfig
     cfg = _profile_config()
     if stages:
         try:
@@ -99,14 +105,18 @@ def _guard(stages: Optional[str] = None, require_nli: bool = True):
     cfg.nli_quantize = _state.get("quantize", False)
     cfg.nli_backend = _state.get("nli_backend", "auto")
     cfg.normalizer = _state.get("normalizer") or cfg.normalizer
-    try:
-        g = Guard(cfg)
-    except (KeyError, ValueError) as exc:         # an unknown normalizer, an LLM endpoint not configured
-        _die(str(exc.args[0] if exc.args else exc), EXIT_USAGE)
-    if require_nli and "nli" in cfg.stages and g.nli_gate is None and not _state.get("allow_structural_only"):
-        _die("the accurate profile needs its NLI model, which could not load ("
-             + "; ".join(g.notes) + "); pass --allow-structural-only or --profile fast", EXIT_USAGE)
-    return g
+
+    def build():
+        from guard.pipeline import Guard
+        try:
+            g = Guard(cfg)
+        except (KeyError, ValueError) as exc:         # an unknown normalizer, an LLM endpoint not configured
+            _die(str(exc.args[0] if exc.args else exc), EXIT_USAGE)
+        if require_nli and "nli" in cfg.stages and g.nli_gate is None and not _state.get("allow_structural_only"):
+            _die("the accurate profile needs its NLI model, which could not load ("
+                 + "; ".join(g.notes) + "); pass --allow-structural-only or --profile fast", EXIT_USAGE)
+        return g
+    return build
 
 
 def _progress(total: int, desc: str, unit: str):
@@ -121,8 +131,10 @@ def _note(msg: str) -> None:
 
 
 def _store():
+    """The store's service; its models load on the first write or check that needs them, so a cancel
+    or a write refused for its input answers without loading spaCy or the NLI model."""
     from guard.service import GuardService
-    return GuardService(_state["store"], guard=_guard())
+    return GuardService(_state["store"], guard=_guard_builder())
 
 
 def _scope(env, team, tenant) -> dict:
@@ -814,7 +826,9 @@ def serve(host: str = "127.0.0.1", port: int = typer.Option(8765, min=1, max=655
         tok = token or os.environ.get("GUARD_TOKEN") or None
         check_bind(host, tok)
         _can_listen(host, port)        # before the models load: a port in use costs nothing
-        app_ = create_app(_store(), token=tok)
+        from guard.service import GuardService
+        # the models load now, so a model that cannot load is refused in one line before the server starts
+        app_ = create_app(GuardService(_state["store"], guard=_guard()), token=tok)
         try:
             uvicorn.run(app_, host=host, port=port, log_level="warning")
         except SystemExit as exc:      # uvicorn's startup failure is exit 3, which is "blocked" here

@@ -13,6 +13,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Callable
 
 from guard.candidates import NEIGHBOURS, CandidateIndex
 from guard.claims import Claim, ClaimError, Norm, Scope, Status, Window, comparison_text, in_force, validate_text
@@ -43,9 +44,13 @@ POOL_MIN = 2000      # an ingest this big normalises in worker processes (their 
 
 
 class GuardService:
-    def __init__(self, store: ClaimStore | str | Path, guard: Guard | None = None, neighbours: int = NEIGHBOURS):
+    def __init__(self, store: ClaimStore | str | Path, guard: Guard | Callable[[], Guard] | None = None,
+                 neighbours: int = NEIGHBOURS):
+        """``guard`` may be a function that builds one: called on the first need, so a command that
+        never judges (a cancel, a refused write) loads no model."""
         self.store = store if isinstance(store, ClaimStore) else ClaimStore(store)
-        self._guard = guard
+        self._guard = guard if guard is None or isinstance(guard, Guard) else None
+        self._make_guard = Guard if self._guard is not None or guard is None else guard
         self.neighbours = neighbours
         self._view = threading.RLock()      # the in-memory view and in-process writers
         self._index: CandidateIndex | None = None
@@ -59,7 +64,7 @@ class GuardService:
     def guard(self) -> Guard:
         """Built on first need, so reading a store never loads a model."""
         if self._guard is None:
-            self._guard = Guard()
+            self._guard = self._make_guard()
         if getattr(self._guard.score_cache, "store", None) is not self.store:     # this store's, not another's
             from guard.nli.score_cache import StoreScoreCache
             self._guard.use_score_cache(StoreScoreCache(self.store))

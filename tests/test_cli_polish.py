@@ -161,6 +161,33 @@ def test_a_spacy_that_imports_more_of_its_command_line_is_imported_whole(tmp_pat
     assert r.stdout.split() == ["True", "False", "a", "b"]
 
 
+def test_a_cancel_or_a_refused_write_loads_no_model(tmp_path):
+    """The accurate profile's command line built its Guard (spaCy, the cross-encoder, the bi-encoder:
+    seconds) before every store command, though a cancel never judges and a write refused for its input
+    never reaches the models; the models now load when a check or write first needs them."""
+    st = tmp_path / "s.sqlite"
+    facts = tmp_path / "facts.jsonl"
+    facts.write_text('{"id": "f1", "text": "Backups run every 12 hours."}\n')
+    assert guard("--store", str(st), "ingest", str(facts)).returncode == 0
+    heavy = ("spacy", "onnxruntime", "torch", "sentence_transformers")
+    code = ("import sys\nfrom guard.cli import app\ntry:\n    app(sys.argv[1:])\nexcept SystemExit as e:\n"
+            f"    print(e.code, *sorted(m for m in {heavy!r} if m in sys.modules))\n")
+
+    def run(*args):
+        r = subprocess.run([sys.executable, "-c", code, "--store", str(st), *args], capture_output=True, text=True,
+                           cwd=ROOT, timeout=300, check=False)
+        assert "Traceback" not in r.stderr, r.stderr
+        return r.stdout.splitlines()[-1].split(), r.stdout + r.stderr
+
+    for args, code_, said in ((["cancel", "f1"], "0", "cancelled f1"), (["cancel", "nope"], "2", "unknown claim id"),
+                              (["remember", "   "], "2", "text is empty"),
+                              (["supersede", "f1", "New words.", "--reason", "r"], "2", "is cancelled")):
+        last, out = run(*args)
+        assert last == [code_] and said in out, (args, out)
+    last, out = run("check", "Backups run every 6 hours.")          # a check still loads what it judges with
+    assert last[0] == "0" and {"spacy", "onnxruntime"} <= set(last[1:]), out
+
+
 def test_the_global_quantize_reaches_eval_nli(tmp_path, shared_data):
     """`guard --quantize eval-nli …` evaluated fp32: the command read only its own --quantize."""
     import json
