@@ -91,7 +91,7 @@ def _guard(stages: Optional[str] = None, require_nli: bool = True):
     return _guard_builder(stages, require_nli)()
 
 
-def _guard_builder(stages: Optional[str] = None, require_nli: bool = True):
+def _guard_builder(stages: str | None = None, require_nli: bool = True):
     """The command's settings checked now (a bad --profile or --stages is refused before any work);
     the Guard, with its models, built when the returned function is called."""
     from guard.pipeline import GuardConfig

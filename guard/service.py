@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from guard.candidates import NEIGHBOURS, CandidateIndex
 from guard.claims import Claim, ClaimError, Norm, Scope, Status, Window, comparison_text, in_force, validate_text
