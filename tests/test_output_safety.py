@@ -37,12 +37,21 @@ def refused(r, *words):
         assert w in r.stderr, r.stderr
 
 
+@pytest.fixture(scope="module")
+def ingested(tmp_path_factory) -> Path:
+    """The example claims ingested once by the real command; each test gets its own copy of the file."""
+    store = tmp_path_factory.mktemp("ingested") / "team.sqlite"
+    assert guard("ingest", EXAMPLE, store=store).returncode == 0
+    assert not Path(f"{store}-wal").exists() or Path(f"{store}-wal").stat().st_size == 0
+    return store
+
+
 @pytest.fixture()
-def work(tmp_path):
+def work(tmp_path, ingested):
     claims = tmp_path / "claims.jsonl"
     shutil.copy(EXAMPLE, claims)
     store = tmp_path / "team.sqlite"
-    assert guard("ingest", claims, store=store).returncode == 0
+    shutil.copy(ingested, store)
     return tmp_path, claims, store
 
 
