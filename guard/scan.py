@@ -105,11 +105,20 @@ def load_claims(source: str | Path) -> tuple[list[Claim], list[str]]:
     claims = []
     for lineno, (c, unnamed) in rows:
         if unnamed:
-            c.id = next(i for i in (f"line-{lineno}", *(f"line-{lineno}-{k}" for k in range(2, 10**6)))
-                        if i not in taken)
+            c.id = _line_id(lineno, taken)
             taken.add(c.id)
         claims.append(c)
     return claims, errors
+
+
+def _line_id(lineno: int, taken: set[str]) -> str:
+    """``line-7``, or ``line-7-2``, ``line-7-3`` … where the file's own ids hold it. Found one at a
+    time: the candidates were once spelled out a million to a line, 0.7 s each (a 20-line file took 14 s
+    to load, 10,000 lines two hours)."""
+    name, k = f"line-{lineno}", 2
+    while name in taken:
+        name, k = f"line-{lineno}-{k}", k + 1
+    return name
 
 
 class Scanner:
