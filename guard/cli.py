@@ -288,7 +288,7 @@ def ingest(path: Path, as_json: bool = JSON,
             _note(f"skipped {e}")
         claims = [c for _, c in rows]
         from guard.service import GuardService
-        store = GuardService(_state["store"], guard=_guard("structural"))   # unguarded: no NLI model to load
+        store = GuardService(_state["store"], guard=_guard_builder("structural"))   # unguarded: no NLI model to load
         with _progress(len(claims), "ingest", "claim") as bar:
             n = store.ingest(claims, progress=bar.update, default_source=str(path))
         typer.echo(f"ingested {n} claims" + (f"; skipped {len(errors)} bad line(s)" if errors else ""))
@@ -317,7 +317,7 @@ def show(claim_id: str):
     """One claim, with its norm as the normalizer reads it."""
     def go():
         from guard.service import GuardService
-        st = GuardService(_state["store"], guard=_guard("structural"))
+        st = GuardService(_state["store"], guard=_guard_builder("structural"))
         c = st.get(claim_id)
         norm = st.guard.normalize(c.text, c.scope, c.window)
         typer.echo(json.dumps({"claim": c.to_dict(), "norm": norm.to_dict()}, indent=2, ensure_ascii=False))

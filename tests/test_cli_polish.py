@@ -180,7 +180,7 @@ def test_a_cancel_or_a_refused_write_loads_no_model(tmp_path):
         return r.stdout.splitlines()[-1].split(), r.stdout + r.stderr
 
     for args, code_, said in ((["cancel", "f1"], "0", "cancelled f1"), (["cancel", "nope"], "2", "unknown claim id"),
-                              (["remember", "   "], "2", "text is empty"),
+                              (["remember", "   "], "2", "text is empty"), (["show", "nope"], "2", "unknown claim id"),
                               (["supersede", "f1", "New words.", "--reason", "r"], "2", "is cancelled")):
         last, out = run(*args)
         assert last == [code_] and said in out, (args, out)
