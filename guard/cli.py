@@ -16,7 +16,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from guard.claims import Claim, ClaimError, Window
+from guard.claims import Claim, ClaimError, Window, validate_text
 from guard.safe_output import MEDIUM_ERRORS
 from guard.store import StoreUnavailable
 
@@ -130,11 +130,16 @@ def _note(msg: str) -> None:
         typer.echo(msg, err=True)
 
 
-def _store():
-    """The store's service; its models load on the first write or check that needs them, so a cancel
-    or a write refused for its input answers without loading spaCy or the NLI model."""
+def _store(text: str | None = None):
+    """The store's service. A command that states a claim (``text``: remember, learn, force, check) has
+    its words checked, then its models loaded, before the store is opened: bad words are refused at
+    once, and a model that cannot load leaves no store file behind. The others (cancel, supersede)
+    load the models on their first need, so a cancel or a refused supersede loads none."""
     from guard.service import GuardService
-    return GuardService(_state["store"], guard=_guard_builder())
+    if text is None:
+        return GuardService(_state["store"], guard=_guard_builder())
+    validate_text(text)
+    return GuardService(_state["store"], guard=_guard())
 
 
 def _scope(env, team, tenant) -> dict:
@@ -209,7 +214,8 @@ def remember(text: str, env: Optional[str] = ENV, team: Optional[str] = TEAM, te
              valid_from: Optional[str] = FROM, valid_until: Optional[str] = UNTIL, as_json: bool = JSON):
     """Store a claim if it does not conflict with the active claims in its scope."""
     def go():
-        res = _store().remember(text, _scope(env, team, tenant), _window(valid_from, valid_until))
+        window = _window(valid_from, valid_until)       # a bad date is refused before a model loads
+        res = _store(text).remember(text, _scope(env, team, tenant), window)
         raise typer.Exit(_print_decision(res, as_json))
     _run(go)
 
@@ -220,7 +226,8 @@ def learn(text: str, source: str = typer.Option(..., help="where the claim was l
           valid_from: Optional[str] = FROM, valid_until: Optional[str] = UNTIL, as_json: bool = JSON):
     """Like remember, recording the source the claim was learnt from."""
     def go():
-        res = _store().learn(text, source, _scope(env, team, tenant), _window(valid_from, valid_until))
+        window = _window(valid_from, valid_until)       # a bad date is refused before a model loads
+        res = _store(text).learn(text, source, _scope(env, team, tenant), window)
         raise typer.Exit(_print_decision(res, as_json))
     _run(go)
 
@@ -241,7 +248,8 @@ def force(text: str, reason: str = typer.Option(..., help="why the conflict is a
           valid_from: Optional[str] = FROM, valid_until: Optional[str] = UNTIL, as_json: bool = JSON):
     """Store despite a block, recording the exception and what it overrides."""
     def go():
-        res = _store().force(text, reason, _scope(env, team, tenant), _window(valid_from, valid_until))
+        window = _window(valid_from, valid_until)       # a bad date is refused before a model loads
+        res = _store(text).force(text, reason, _scope(env, team, tenant), window)
         raise typer.Exit(_print_decision(res, as_json))
     _run(go)
 
@@ -261,7 +269,8 @@ def check(text: str, env: Optional[str] = ENV, team: Optional[str] = TEAM, tenan
     """Dry run: what would a write of TEXT do? Stores nothing."""
     def go():
         from guard.service import WriteResult
-        d = _store().check(text, _scope(env, team, tenant), _window(valid_from, valid_until))
+        window = _window(valid_from, valid_until)       # a bad date is refused before a model loads
+        d = _store(text).check(text, _scope(env, team, tenant), window)
         code = _print_decision(WriteResult(False, d), as_json)
         raise typer.Exit(code)
     _run(go)
