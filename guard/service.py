@@ -11,9 +11,9 @@ are cache hits. A blocked write stores nothing; a stored write is one transactio
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from collections.abc import Callable
 
 from guard.candidates import NEIGHBOURS, CandidateIndex
 from guard.claims import Claim, ClaimError, Norm, Scope, Status, Window, comparison_text, in_force, validate_text
@@ -49,8 +49,10 @@ class GuardService:
         """``guard`` may be a function that builds one: called on the first need, so a command that
         never judges (a cancel, a refused write) loads no model."""
         self.store = store if isinstance(store, ClaimStore) else ClaimStore(store)
-        self._guard = guard if guard is None or isinstance(guard, Guard) else None
-        self._make_guard = Guard if self._guard is not None or guard is None else guard
+        if guard is None or isinstance(guard, Guard):
+            self._guard, self._make_guard = guard, Guard
+        else:
+            self._guard, self._make_guard = None, guard
         self.neighbours = neighbours
         self._view = threading.RLock()      # the in-memory view and in-process writers
         self._index: CandidateIndex | None = None

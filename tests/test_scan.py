@@ -227,6 +227,7 @@ def test_id_less_lines_of_a_file_are_named_by_their_line(tmp_path):
                  '{"text": "C is on."}\n')
     assert [c.id for c in load_claims(h)[0]] == ["line-3", "line-3-2", "line-3-3"]
 
+
 def test_a_big_file_of_id_less_lines_loads(tmp_path):
     """Each id-less line's candidate names were spelled out a million at a time (0.7 s a line): a scan of
     10,000 such lines spent two hours reading its file."""
