@@ -226,7 +226,9 @@ def learn(text: str, source: str = typer.Option(..., help="where the claim was l
           valid_from: Optional[str] = FROM, valid_until: Optional[str] = UNTIL, as_json: bool = JSON):
     """Like remember, recording the source the claim was learnt from."""
     def go():
-        window = _window(valid_from, valid_until)       # a bad date is refused before a model loads
+        from guard.service import LEARN_NEEDS_SOURCE, given
+        window = _window(valid_from, valid_until)       # a bad date or source is refused before a model loads
+        given(source, LEARN_NEEDS_SOURCE)
         res = _store(text).learn(text, source, _scope(env, team, tenant), window)
         raise typer.Exit(_print_decision(res, as_json))
     _run(go)
@@ -248,7 +250,9 @@ def force(text: str, reason: str = typer.Option(..., help="why the conflict is a
           valid_from: Optional[str] = FROM, valid_until: Optional[str] = UNTIL, as_json: bool = JSON):
     """Store despite a block, recording the exception and what it overrides."""
     def go():
-        window = _window(valid_from, valid_until)       # a bad date is refused before a model loads
+        from guard.service import FORCE_NEEDS_REASON, given
+        window = _window(valid_from, valid_until)       # a bad date or reason is refused before a model loads
+        given(reason, FORCE_NEEDS_REASON)
         res = _store(text).force(text, reason, _scope(env, team, tenant), window)
         raise typer.Exit(_print_decision(res, as_json))
     _run(go)

@@ -239,23 +239,20 @@ class GuardService:
         return self._guarded(self._new_claim(text, scope, window, source=source), "remember")
 
     def learn(self, text: str, source: str, scope=None, window=None) -> WriteResult:
-        if not isinstance(source, str) or not source.strip():
-            raise ClaimError("learn needs the source the claim was learnt from")
-        return self._guarded(self._new_claim(text, scope, window, source=source.strip()), "learn")
+        source = given(source, LEARN_NEEDS_SOURCE)
+        return self._guarded(self._new_claim(text, scope, window, source=source), "learn")
 
     def force(self, text: str, reason: str, scope=None, window=None, source: str | None = None) -> WriteResult:
-        if not isinstance(reason, str) or not reason.strip():
-            raise ClaimError("force needs a reason; it is recorded with the exception")
-        claim = self._new_claim(text, scope, window, source=source, reason=reason.strip())
-        return self._guarded(claim, "force", force_reason=reason.strip())
+        reason = given(reason, FORCE_NEEDS_REASON)
+        claim = self._new_claim(text, scope, window, source=source, reason=reason)
+        return self._guarded(claim, "force", force_reason=reason)
 
     def supersede(self, old_id: str, text: str, reason: str, scope=None, window=None) -> WriteResult:
-        if not isinstance(reason, str) or not reason.strip():
-            raise ClaimError("supersede needs a reason")
+        reason = given(reason, SUPERSEDE_NEEDS_REASON)
         old = self.store.get(old_id)
         claim = self._new_claim(text, scope if scope is not None else old.scope,
                                 window if window is not None else old.window,
-                                supersedes=old_id, reason=reason.strip())
+                                supersedes=old_id, reason=reason)
         if old.status is not Status.ACTIVE:
             if (done := self._successor_saying(claim)) is not None:
                 return _already(done)
@@ -268,7 +265,7 @@ class GuardService:
                     raise _AlreadyDone(done)
                 raise ClaimError(f"claim {old_id} is {now.status.value}, only active claims can be superseded")
             self.store.set_status(old_id, Status.SUPERSEDED)
-            self.store.event("superseded", old_id, {"by": claim.id, "reason": reason.strip()})
+            self.store.event("superseded", old_id, {"by": claim.id, "reason": reason})
 
         try:
             return self._guarded(claim, "supersede", exclude=old_id, before_insert=retire)
@@ -386,6 +383,19 @@ class _AlreadyDone(Exception):
     def __init__(self, claim: Claim):
         super().__init__(claim.id)
         self.claim = claim
+
+
+LEARN_NEEDS_SOURCE = "learn needs the source the claim was learnt from"
+FORCE_NEEDS_REASON = "force needs a reason; it is recorded with the exception"
+SUPERSEDE_NEEDS_REASON = "supersede needs a reason"
+
+
+def given(value, refusal: str) -> str:
+    """``value`` stripped, or ``ClaimError(refusal)`` where it is missing or blank. Public so that a
+    caller that loads models before writing (the command line) can refuse first, at no cost."""
+    if not isinstance(value, str) or not value.strip():
+        raise ClaimError(refusal)
+    return value.strip()
 
 
 def _reading(c: Claim) -> tuple:

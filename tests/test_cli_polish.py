@@ -181,7 +181,9 @@ def test_a_cancel_or_a_refused_write_loads_no_model(tmp_path):
 
     for args, code_, said in ((["cancel", "f1"], "0", "cancelled f1"), (["cancel", "nope"], "2", "unknown claim id"),
                               (["remember", "   "], "2", "text is empty"), (["show", "nope"], "2", "unknown claim id"),
-                              (["supersede", "f1", "New words.", "--reason", "r"], "2", "is cancelled")):
+                              (["supersede", "f1", "New words.", "--reason", "r"], "2", "is cancelled"),
+                              (["force", "Backups run hourly.", "--reason", "  "], "2", "force needs a reason"),
+                              (["learn", "Backups run hourly.", "--source", " "], "2", "needs the source")):
         last, out = run(*args)
         assert last == [code_] and said in out, (args, out)
     last, out = run("check", "Backups run every 6 hours.")          # a check still loads what it judges with
