@@ -125,9 +125,25 @@ def test_leading_adverbial_is_not_the_subject(normalizer_v2, normalizer):
     ("The cache listens on port 6379.", "port"),
     ("The secret must have at least 160 bits of entropy.", "entropy"),
     ("Production deploys must be approved by two reviewers.", "approvals"),
+    # the setting named by the clause, not the thing it belongs to nor a verb's fallback (session 49)
+    ("The recovery point objective for the warehouse is 24 hours.", "recovery point objective"),
+    ("The global rate limit for the Cloudflare API is 1200 requests per five minutes.", "rate limit"),
+    ("The Cloud Run request timeout is set by default to 5 minutes.", "request timeout"),
+    ("AWS recommends setting the maximum retention period for SNS dead-letter queues to 14 days.", "retention period"),
+    ("Raw event data is kept for 90 days.", "time"),       # kept for: how long, not what is kept
 ])
 def test_attribute_a_value_belongs_to(normalizer_v2, text, attribute):
     assert norm(normalizer_v2, text).attribute == attribute
+
+
+def test_two_objectives_of_one_thing_are_two_attributes(normalizer_v2):
+    """RPO and RTO of one warehouse both read "warehouse" (the noun nearest their values), so the
+    gate saw one attribute with two values."""
+    from guard.compare import attributes_match
+    rpo = norm(normalizer_v2, "The recovery point objective for the warehouse is 24 hours.").attribute
+    rto = norm(normalizer_v2, "The recovery time objective for the warehouse is 8 hours.").attribute
+    assert not attributes_match(rpo, rto)
+    assert attributes_match(rto, norm(normalizer_v2, "The warehouse's recovery time objective is 4 hours.").attribute)
 
 
 def test_statement_without_a_value_has_no_attribute(normalizer_v2):

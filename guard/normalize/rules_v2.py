@@ -516,13 +516,62 @@ class RuleNormalizerV2(RuleNormalizer):
             phrase = [t for t in after[1:4] if t.pos_ in ("NOUN", "PROPN", "ADJ")]
             nouns = [t for t in phrase if t.pos_ != "ADJ"] or phrase
             return nouns[-1].lemma_.lower()     # "160 bits of entropy", "3 days of paid leave"
+        owner = _set_noun(doc, primary.start)
         for t in reversed(before):          # the noun this value is said of, within its own phrase
             if t.pos_ == "VERB":
                 break
             if t.pos_ in ("NOUN", "PROPN") and t.lower_ not in _UNIT_WORDS and t.lower_ not in PERSON_SUBJECTS \
                     and not t.like_num and primary.start - (t.idx + len(t)) < 40:
+                if owner is not None and t.i != owner.i and owner.left_edge.i <= t.i <= owner.right_edge.i:
+                    break                   # "the recovery point objective for the warehouse": not the warehouse
                 return t.lemma_.lower()
+        if owner is not None:
+            return _noun_name(owner)
         return (unit if unit != ANY_UNIT else None) or primary.kind
+
+
+# verbs that give a setting its value: "X is set / limited / capped to V", "set / raise X to V"
+_SETTING_VERBS = frozenset({"set", "configure", "limit", "cap", "fix", "default", "raise", "lower", "increase",
+                            "decrease", "reduce", "extend", "change", "adjust", "restrict", "throttle"})
+
+
+def _set_noun(doc, char: int):
+    """The noun whose value the value at ``char`` is, where the clause says so: the subject of "is"
+    ("The recovery point objective for the warehouse is 24 hours"), of a passive setting verb ("The
+    request timeout is set by default to 5 minutes") or the object of an active one ("set the
+    retention period for … queues to 14 days"). Why: the noun nearest before the value is often the
+    thing the setting belongs to ("warehouse", "queues"), and a verb between them hid the setting
+    altogether; RPO and RTO of one warehouse then read as one attribute."""
+    verb = _governing_verb(doc, char)
+    if verb is None:
+        return None
+    lemma = verb.lemma_.lower()
+    deps: tuple[str, ...] = ()
+    if lemma == "be":
+        deps = ("nsubj",)
+    elif lemma in _SETTING_VERBS:
+        deps = ("nsubjpass", "dobj")
+    noun = next((c for c in verb.children if c.dep_ in deps), None)
+    if noun is None or noun.pos_ != "NOUN" or noun.lower_ in _UNIT_WORDS or noun.lower_ in PERSON_SUBJECTS \
+            or noun.idx >= char:
+        return None
+    return noun
+
+
+def _noun_name(noun) -> str:
+    """A noun with its common-noun compounds ("request timeout", "authorization reuse period"); names
+    of things ("Cloud Run") and adjectives ("maximum") are not part of what is measured."""
+    words = [c.lower_ for c in noun.subtree if c.i < noun.i and c.pos_ == "NOUN" and _compound_of(c, noun.i)]
+    return " ".join([*words, noun.lemma_.lower()])
+
+
+def _compound_of(tok, top: int) -> bool:
+    """Whether ``tok`` reaches the token at index ``top`` through compound links alone."""
+    while tok.i != top:
+        if tok.dep_ != "compound" or tok.head.i == tok.i:
+            return False
+        tok = tok.head
+    return True
 
 
 def _version_attribute(version: str) -> str:
