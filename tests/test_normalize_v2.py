@@ -109,6 +109,29 @@ def test_an_even_clause_leads_and_a_clause_without_its_comma_does_not_swallow_th
     assert main == "During the annual pentest the red team may scan the tenant." and quals == ("since it's our own.",)
 
 
+@pytest.mark.parametrize("text, main", [
+    ("By granting the admin privilege to administrators only, an administrator can always connect to the server.",
+     "An administrator can always connect to the server."),
+    ("Starting January 1st 2026, Fly.io charges for snapshot storage at $0.08/GB per month.",
+     "Fly.io charges for snapshot storage at $0.08/GB per month."),
+    ("Assuming two people are on call, the rotation needs at least eight engineers.",
+     "The rotation needs at least eight engineers."),
+    ("In most cases and depending upon the country, a minimum of two weeks' notice is required.",
+     "A minimum of two weeks' notice is required."),
+    ("Effective July 1, 2023, CAs must not sign SHA-1 hashes.", "CAs must not sign SHA-1 hashes."),
+    ("On July 1, 2023, the old API was shut down.", "The old API was shut down."),
+    # not a leading clause: a gerund subject, and "by" before no gerund
+    ("Using both send_at and send_each_at in one request is not valid, and setting both fails.",
+     "Using both send_at and send_each_at in one request is not valid, and setting both fails."),
+    ("By 2027 all services must use TLS 1.3.", "By 2027 all services must use TLS 1.3."),
+])
+def test_a_means_a_start_or_an_assumption_leads_the_rule(text, main):
+    """Session 49: "By <doing> …,", "Starting <when>,", "Assuming …," and "depending upon …," opened no
+    leading clause, so their words became the subject ("grant CONNECTION_ADMIN privilege", "charge"); a
+    leading clause ended at a date's own comma ("On July 1," left "2023, CAs …")."""
+    assert split_main_clause(text)[0] == main
+
+
 def test_leading_adverbial_is_not_the_subject(normalizer_v2, normalizer):
     text = "Out of the box, the scheduler retries a failed job three times."
     n = norm(normalizer_v2, text)

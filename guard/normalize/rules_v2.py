@@ -35,9 +35,15 @@ _LEAD_ADVERB = re.compile(
     r"in the first instance|as soon as possible|where possible|if possible|for example|e\.g\.|in practice|"
     r"in most cases|in addition|additionally|also|however|otherwise|as a rule|as of [^,]{1,40})\b\s*,?\s*", re.I)
 _LEAD_CLAUSE = re.compile(
-    r"^(?:even\s+)?(?:if|when|whenever|unless|once|while|after|before|during|for|in|on|within|across|outside|inside|under|"
+    r"^(?:and\s+)?(?:even\s+)?(?:if|when|whenever|unless|once|while|after|before|during|for|in|on|within|across|outside|inside|under|"
     r"from|as|because|since|although|though|where|with|without|at|to|after|upon|except|according to|as per|per(?=\s)|"
-    r"in line with|in accordance with|regardless of|irrespective of|no matter)\b(?!-)[^,;]{1,140},\s*", re.I)
+    r"in line with|in accordance with|regardless of|irrespective of|no matter|"
+    # a means, a start or an assumption before the rule: "By granting …, an administrator can …",
+    # "Starting January 1st 2026, Fly.io charges …", "Assuming two people are on call, …" ("Using X …,"
+    # stays: as often the gerund subject of the sentence itself); a comma before a year is the date's
+    # own ("On July 1, 2023, CAs must …")
+    r"by(?=\s+\w+ing\b)|starting|beginning|effective|assuming|depending\s+(?:on|upon)|given\s+that)\b(?!-)(?:[^,;]|,(?=\s*\d{4}\b)){1,140},\s*",
+    re.I)
 # a rule wrapped in a verb of making sure or of noting ("Make sure the session time … is set to no more
 # than 30 minutes.", "Ensure that backups are encrypted.", "Note that …", "It is recommended that …"):
 # the rule is the clause inside. Read whole, the wrapper took the subject ("sure session time …") or
