@@ -154,6 +154,7 @@ def test_leading_adverbial_is_not_the_subject(normalizer_v2, normalizer):
     ("The Cloud Run request timeout is set by default to 5 minutes.", "request timeout"),
     ("AWS recommends setting the maximum retention period for SNS dead-letter queues to 14 days.", "retention period"),
     ("Raw event data is kept for 90 days.", "time"),       # kept for: how long, not what is kept
+    ("Line managers can allow up to 3 days of paid compassionate leave.", "leave"),   # "paid": a participle
 ])
 def test_attribute_a_value_belongs_to(normalizer_v2, text, attribute):
     assert norm(normalizer_v2, text).attribute == attribute
