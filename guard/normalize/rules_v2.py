@@ -518,12 +518,9 @@ class RuleNormalizerV2(RuleNormalizer):
             return f"{verb.lemma_.lower()} {noun}" if verb is not None and verb.lemma_.lower() not in ("be", "have") \
                 else noun
         after = [t for t in doc if t.idx >= primary.end]
-        def adjective(t) -> bool:          # "paid" in "3 days of paid leave" is a participle the parser calls a verb
-            return t.pos_ == "ADJ" or t.pos_ == "VERB" and t.dep_ == "amod"
-
-        if len(after) >= 2 and after[0].lower_ == "of" and (after[1].pos_ in ("NOUN", "PROPN") or adjective(after[1])):
-            phrase = [t for t in after[1:4] if t.pos_ in ("NOUN", "PROPN") or adjective(t)]
-            nouns = [t for t in phrase if not adjective(t)] or phrase
+        if len(after) >= 2 and after[0].lower_ == "of" and (after[1].pos_ in ("NOUN", "PROPN") or _adjective(after[1])):
+            phrase = [t for t in after[1:4] if t.pos_ in ("NOUN", "PROPN") or _adjective(t)]
+            nouns = [t for t in phrase if not _adjective(t)] or phrase
             return nouns[-1].lemma_.lower()     # "160 bits of entropy", "3 days of paid leave"
         owner = _set_noun(doc, primary.start)
         for t in reversed(before):          # the noun this value is said of, within its own phrase
@@ -537,6 +534,11 @@ class RuleNormalizerV2(RuleNormalizer):
         if owner is not None:
             return _noun_name(owner)
         return (unit if unit != ANY_UNIT else None) or primary.kind
+
+
+def _adjective(t) -> bool:
+    """An adjective, or a participle the parser calls a verb ("paid" in "3 days of paid leave")."""
+    return t.pos_ == "ADJ" or t.pos_ == "VERB" and t.dep_ == "amod"
 
 
 # verbs that give a setting its value: "X is set / limited / capped to V", "set / raise X to V"
