@@ -1205,6 +1205,27 @@ def test_the_pivot_is_not_a_verb_of_a_clause_under_the_main_verb(normalizer_v2, 
     assert norm(normalizer_v2, text).subject == subject
 
 
+@pytest.mark.parametrize("text,subject,modality", [
+    ("Twilio queues messages based on the sending rate of a sender, and a US long code number can send one message "
+     "segment per second.", "twilio", None),
+    ("Amazon SQS provides short polling and long polling, and by default, queues use short polling.", "amazon sqs", None),
+    # what the sentence's verb governs holds no pivot: "limits" in its object is not the verb "limit"
+    ("The quota service tracks current rate limits for each tenant.", "quota service", None),
+    # a coordinated clause that goes on with the first's subject: its modal is the rule
+    ("ip_local_port_range defines the local port range used by TCP and UDP, and it must be greater than or equal "
+     "to 1024.", "ip_local_port_range define local port range", Modality.MUST),
+    ("The API gateway validates tokens and must reject expired ones.", "api gateway validate token", Modality.MUST_NOT),
+])
+def test_a_coordinated_clause_with_a_subject_of_its_own_is_not_the_pivot(normalizer_v2, text, subject, modality):
+    """The second clause's modal was the pivot, so the subject was the whole first clause ("twilio queue
+    message", "amazon sqs provide short polling"); the first clause is the statement, as the clause reader
+    already cuts the predicate at "…, and <subject> <verb>" (session 50: long-gold subject 0.653 → 0.673)."""
+    n = norm(normalizer_v2, text)
+    assert n.subject == subject, n
+    if modality is not None:
+        assert n.modality is modality, n
+
+
 @pytest.mark.parametrize("text,main,qualifier", [
     ("Regardless of plan, every workspace keeps audit logs for 90 days.", "Every workspace keeps audit logs for 90 days.",
      "Regardless of plan"),
