@@ -1206,14 +1206,14 @@ def test_the_pivot_is_not_a_verb_of_a_clause_under_the_main_verb(normalizer_v2, 
 
 
 @pytest.mark.parametrize("text,subject,modality", [
-    ("Twilio queues messages based on the sending rate of a sender, and a US long code number can send one message "
-     "segment per second.", "twilio", None),
+    (("Twilio queues messages based on the sending rate of a sender, and a US long code number can send one message "
+      "segment per second."), "twilio", None),
     ("Amazon SQS provides short polling and long polling, and by default, queues use short polling.", "amazon sqs", None),
     # what the sentence's verb governs holds no pivot: "limits" in its object is not the verb "limit"
     ("The quota service tracks current rate limits for each tenant.", "quota service", None),
     # a coordinated clause that goes on with the first's subject: its modal is the rule
-    ("ip_local_port_range defines the local port range used by TCP and UDP, and it must be greater than or equal "
-     "to 1024.", "ip_local_port_range define local port range", Modality.MUST),
+    (("ip_local_port_range defines the local port range used by TCP and UDP, and it must be greater than or equal "
+      "to 1024."), "ip_local_port_range define local port range", Modality.MUST),
     ("The API gateway validates tokens and must reject expired ones.", "api gateway validate token", Modality.MUST_NOT),
 ])
 def test_a_coordinated_clause_with_a_subject_of_its_own_is_not_the_pivot(normalizer_v2, text, subject, modality):
