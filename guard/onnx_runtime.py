@@ -167,12 +167,17 @@ def export(model_dir: Path, kind: str, out: Path) -> Path:
     (bi-encoder; pooling is done here in numpy). Written to a temporary file and renamed, so two
     processes exporting at once never leave a half-written file."""
     import torch
-    from transformers import AutoModel, AutoModelForSequenceClassification, AutoTokenizer
-    from transformers.utils import logging as hf_logging
-    hf_logging.set_verbosity_error()
-    tok = AutoTokenizer.from_pretrained(str(model_dir), local_files_only=True)
-    cls = AutoModelForSequenceClassification if kind == "cross-encoder" else AutoModel
-    model = cls.from_pretrained(str(model_dir), local_files_only=True, dtype=torch.float32).eval()
+    from transformers import (
+        AutoModel,
+        AutoModelForSequenceClassification,
+        AutoTokenizer,
+    )
+
+    from guard.hf_quiet import quiet_transformers
+    with quiet_transformers():         # the weight-loading bar of a one-time export is not the command's output
+        tok = AutoTokenizer.from_pretrained(str(model_dir), local_files_only=True)
+        cls = AutoModelForSequenceClassification if kind == "cross-encoder" else AutoModel
+        model = cls.from_pretrained(str(model_dir), local_files_only=True, dtype=torch.float32).eval()
 
     ex = tok(["a b"], ["c"], return_tensors="pt") if kind == "cross-encoder" else tok(["a b c"], return_tensors="pt")
     # MPNet and RoBERTa-style models take no segment ids: the graph gets the inputs both sides know

@@ -71,3 +71,25 @@ def test_a_new_export_prunes_old_copies_and_a_pruned_copy_is_made_again(tmp_path
     mended = OrtModel.load(default_model_path(), "cross-encoder", 128)
     assert mended is not None and mended.onnx_file.stat().st_size > 1_000_000
     assert abs(mended.run([("Backups run daily.", "Backups never run.")])[0] - before).max() < 1e-5
+
+
+@pytest.mark.slow
+def test_a_first_run_that_exports_the_models_stays_quiet(tmp_path):
+    """A fresh machine's first command exports both models to ONNX; transformers' weight-loading bars
+    ("Loading weights: 100%|…") are not the command's output, and --quiet prints nothing but errors."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text(json.dumps({"id": "p1", "existing": {"text": "Backups run daily."},
+                                 "incoming": {"text": "Backups never run."}}) + "\n")
+    env = {**os.environ, "GUARD_CACHE_DIR": str(tmp_path / "cache"), "HF_HUB_OFFLINE": "1"}
+    r = subprocess.run([sys.executable, "-m", "guard.cli", "--quiet", "compare", str(pairs), "-o",
+                        str(tmp_path / "out.jsonl")], capture_output=True, text=True, env=env, check=False,
+                       cwd=Path(__file__).resolve().parents[1])
+    assert r.returncode == 0, r.stderr
+    exported = sorted(p.name.split("-")[0] for p in (tmp_path / "cache" / "onnx").glob("*.onnx"))
+    assert exported == ["bi", "cross"]                        # both were exported by this run
+    assert "Loading weights" not in r.stderr and "it/s" not in r.stderr, r.stderr
+    assert json.loads((tmp_path / "out.jsonl").read_text())["id"] == "p1"

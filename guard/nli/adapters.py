@@ -67,33 +67,25 @@ def materialise(path: str | Path) -> Path:
 
     import torch
     from transformers import AutoConfig, AutoModelForSequenceClassification
-    from transformers.utils import logging as hf_logging
 
+    from guard.hf_quiet import quiet_transformers
     from training.bases import resolve
     base_dir = resolve(base_of(src))
     # the base has no classification head and an unused pooler: transformers' load report says so at
     # length, and the adapter supplies the head; a command's output stays one summary line
-    verbosity, bars = hf_logging.get_verbosity(), hf_logging.is_progress_bar_enabled()
-    hf_logging.set_verbosity_error()
-    hf_logging.disable_progress_bar()
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            config = AutoConfig.from_pretrained(str(src), local_files_only=True)
-            model = AutoModelForSequenceClassification.from_pretrained(base_dir, config=config, dtype=torch.float32,
-                                                                       local_files_only=True)
-            from peft import PeftModel
-            merged = PeftModel.from_pretrained(model, str(src / ADAPTER_DIR)).merge_and_unload()
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
-                build = Path(tmp) / "model"
-                shutil.copytree(src, build, ignore=shutil.ignore_patterns(ADAPTER_DIR, "onnx"))
-                merged.half().save_pretrained(str(build))
-                _publish(build, target)
-    finally:
-        hf_logging.set_verbosity(verbosity)
-        if bars:
-            hf_logging.enable_progress_bar()
+    with quiet_transformers(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        config = AutoConfig.from_pretrained(str(src), local_files_only=True)
+        model = AutoModelForSequenceClassification.from_pretrained(base_dir, config=config, dtype=torch.float32,
+                                                                   local_files_only=True)
+        from peft import PeftModel
+        merged = PeftModel.from_pretrained(model, str(src / ADAPTER_DIR)).merge_and_unload()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
+            build = Path(tmp) / "model"
+            shutil.copytree(src, build, ignore=shutil.ignore_patterns(ADAPTER_DIR, "onnx"))
+            merged.half().save_pretrained(str(build))
+            _publish(build, target)
     for old in target.parent.iterdir():              # the copies of this model's earlier contents
         if old != target and re.fullmatch(re.escape(name) + r"-[0-9a-f]{16}", old.name):
             shutil.rmtree(old, ignore_errors=True)
