@@ -254,6 +254,7 @@ class RuleNormalizer:
     modal_predicates = MODAL_PREDICATES   # v2 adds the halting words ("paused", "suspended")
     numbered_names = False            # v2: "shard 4" before the verb names the thing (session 36)
     subject_stop_words: frozenset = frozenset()   # v2: spaCy stop words that are a subject's nouns ("Every call …")
+    trim_subject_phrase = False       # v2: a subject's phrase ends at an adverb, "such as" or a trailing participle
 
     def __init__(self, model: str = SPACY_MODEL, batch_size: int = 256, n_process: int | None = None,
                  gemm: str = "blis"):
@@ -438,7 +439,8 @@ class RuleNormalizer:
                 theme_tokens and theme_tokens[0].tag_ == "VBN" and theme_tokens[0].lower_ not in POLE):
             obj = StateVerb.BE
         # subject
-        subj_words = product_words + _content(_head_np(subj_tokens), p.value_tok, names, self.subject_stop_words)
+        subj_words = product_words + _content(_head_np(subj_tokens, self.trim_subject_phrase), p.value_tok, names,
+                                              self.subject_stop_words)
         kind = SubjectKind.PRESENT
         lowered = [t.lower_ for t in subj_tokens if not t.is_punct]
         subj_missing = False
@@ -453,7 +455,7 @@ class RuleNormalizer:
                 while theme_tokens and (theme_tokens[0].tag_ == "VBG" or theme_tokens[0].lower_ in ("that", "you", "we")
                                         or theme_tokens[0].tag_ in ("VB", "RP", "TO")):
                     theme_tokens = theme_tokens[1:]
-            head = _head_np(theme_tokens)
+            head = _head_np(theme_tokens, self.trim_subject_phrase)
             subj_words = _content(head, p.value_tok, keep=self.subject_stop_words)
             theme_words = _content(theme_tokens[len(head):], p.value_tok)
             if self.speaker_subjects:
@@ -544,16 +546,37 @@ def _numbered_name(doc, v) -> bool:
     return before.pos_ in ("NOUN", "PROPN") and before.is_alpha
 
 
-def _head_np(tokens):
-    """The subject's head phrase: up to the first preposition or clause boundary."""
+def _head_np(tokens, trim: bool = False):
+    """The subject's head phrase: up to the first preposition or clause boundary.
+
+    ``trim`` (v2): also, once a noun is in, up to what opens a modifier after it, which spaCy's small model
+    often leaves inside it — an adverb ("mysqld actually permits …"), "such as" ("A prerelease version
+    such as 1.2.0-beta …") or a participle after a noun that no noun follows ("Amazon ECS services
+    configured to use service discovery …"; "data processing pipeline" keeps its "processing")."""
     out = []
-    for t in tokens:
+    for k, t in enumerate(tokens):
         hyphenated = t.i + 1 < len(t.doc) and t.doc[t.i + 1].tag_ == "HYPH"
         if out and (t.pos_ == "ADP" and t.lower_ != "of" and not hyphenated or t.pos_ == "CCONJ" or t.dep_ in ("relcl", "acl", "mark")
                     or t.lower_ in (",", "which", "that", "who", "(")):
             break
+        if trim and any(u.pos_ in ("NOUN", "PROPN") for u in out) \
+                and _opens_a_modifier(t, tokens[k + 1] if k + 1 < len(tokens) else None, out[-1]):
+            break
         out.append(t)
     return out
+
+
+def _opens_a_modifier(t, nxt, before) -> bool:
+    """An adverb written in lower case (a capital one is part of a name: "429 Too Many Requests"), "such"
+    before "as", or a participle after a noun that no noun follows — but not a gerund that ends the
+    phrase, which is the phrase's own head ("Debug logging is …")."""
+    if t.pos_ == "ADV" and t.text.isalpha() and t.text.islower():
+        return True
+    if t.lower_ == "such" and nxt is not None and nxt.lower_ == "as":
+        return True
+    if nxt is None and t.tag_ == "VBG":
+        return False
+    return t.tag_ in ("VBN", "VBG") and before.pos_ in ("NOUN", "PROPN") and (nxt is None or nxt.pos_ not in ("NOUN", "PROPN"))
 
 
 _BOUNDARIES = {"if", "when", "unless", "because", "so", "while", "whereas", "except", ";", "since", "until",

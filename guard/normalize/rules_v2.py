@@ -377,6 +377,7 @@ class RuleNormalizerV2(RuleNormalizer):
     # spaCy counts "call", "name", "part", "side" as stop words, so "Every call to the Ledger API needs …"
     # had no subject and "Branch names must …" was about "branch"; "IT" (the department) was the pronoun
     subject_stop_words = frozenset({"call", "name", "part", "side", "front", "bottom", "IT"})
+    trim_subject_phrase = True
 
     @staticmethod
     def _values(text: str):
