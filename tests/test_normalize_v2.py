@@ -168,6 +168,11 @@ def test_two_objectives_of_one_thing_are_two_attributes(normalizer_v2):
     rto = norm(normalizer_v2, "The recovery time objective for the warehouse is 8 hours.").attribute
     assert not attributes_match(rpo, rto)
     assert attributes_match(rto, norm(normalizer_v2, "The warehouse's recovery time objective is 4 hours.").attribute)
+    # without the owner's phrase the set noun is named as it was with it, compounds and all (it read
+    # "objective" alone, so a bare RPO and a bare RTO were one attribute again)
+    bare_rto = norm(normalizer_v2, "The recovery time objective is 4 hours.").attribute
+    bare_rpo = norm(normalizer_v2, "The recovery point objective is 1 hour.").attribute
+    assert bare_rto == rto == "recovery time objective" and not attributes_match(bare_rto, bare_rpo)
 
 
 def test_statement_without_a_value_has_no_attribute(normalizer_v2):

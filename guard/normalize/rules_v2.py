@@ -545,6 +545,8 @@ class RuleNormalizerV2(RuleNormalizer):
                     and not t.like_num and primary.start - (t.idx + len(t)) < 40:
                 if owner is not None and t.i != owner.i and owner.left_edge.i <= t.i <= owner.right_edge.i:
                     break                   # "the recovery point objective for the warehouse": not the warehouse
+                if owner is not None and t.i == owner.i:
+                    break                   # the set noun itself: named with its compounds, as below
                 return t.lemma_.lower()
         if owner is not None:
             return _noun_name(owner)
