@@ -1306,3 +1306,20 @@ def test_an_adverb_such_as_or_a_trailing_participle_ends_the_subject(normalizer_
     "prerelease version such", "amazon ecs service configure"), so two statements about one thing had
     different subjects (session 51: long-gold subject 0.673 → 0.693, nothing else moved)."""
     assert norm(normalizer_v2, text).subject == subject
+
+
+@pytest.mark.parametrize("text,subject,value", [
+    ("Fly.io automatically takes daily snapshots of all Fly Volumes.", "fly.io", None),
+    ("Socket.io must not be used in production.", "socket.io", None),
+    ("Render.com keeps logs for 7 days.", "render.com", "7 days"),
+    # what must not change: a domain that modifies the subject's noun, or one of several, is a value
+    ("Only example.com mail is allowed.", "mail", "example.com"),
+    ("Users with gmail.com email addresses are allowed to log in through SSO.", "user", "gmail.com"),
+])
+def test_a_product_named_by_its_domain_is_the_subject(normalizer_v2, text, subject, value):
+    """"Fly.io takes daily snapshots …" read Fly.io as a domain value and had no subject at all, so it
+    was incomparable with every statement about Fly.io."""
+    n = norm(normalizer_v2, text)
+    assert (n.subject, n.value) == (subject, value), n
+    if value is None:
+        assert n.attribute is None, n                 # the subject is not the value of an attribute

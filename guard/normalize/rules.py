@@ -255,6 +255,7 @@ class RuleNormalizer:
     numbered_names = False            # v2: "shard 4" before the verb names the thing (session 36)
     subject_stop_words: frozenset = frozenset()   # v2: spaCy stop words that are a subject's nouns ("Every call …")
     trim_subject_phrase = False       # v2: a subject's phrase ends at an adverb, "such as" or a trailing participle
+    domain_subjects = False           # v2: a web domain as the sentence's subject names it ("Fly.io takes …")
 
     def __init__(self, model: str = SPACY_MODEL, batch_size: int = 256, n_process: int | None = None,
                  gemm: str = "blis"):
@@ -334,6 +335,16 @@ class RuleNormalizer:
             values = [v for v in values if v not in named]
             names = _tokens_within(doc, named)
             p.value_tok -= names
+        if self.domain_subjects:
+            # "Fly.io takes daily snapshots …", "Socket.io must not be used …": a product named by its web
+            # domain, as the sentence's subject, is what the statement is about, not its value (the subject
+            # was missing). A domain that modifies the subject's noun, or one of several, stays a value
+            # ("Only example.com mail is allowed", "Only example.net and example.com email domains …").
+            own = [v for v in values if v.start < pivot_char and v.kind == "domain"
+                   and any(doc[i].dep_ in ("nsubj", "nsubjpass") and not any(c.dep_ == "conj" for c in doc[i].children)
+                           for i in _tokens_within(doc, [v]))]
+            values = [v for v in values if v not in own]
+            p.value_tok -= _tokens_within(doc, own)
         product_words = []
         for v in values:
             if v.start < pivot_char and v.kind == "version":

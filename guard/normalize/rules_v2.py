@@ -378,6 +378,7 @@ class RuleNormalizerV2(RuleNormalizer):
     # had no subject and "Branch names must …" was about "branch"; "IT" (the department) was the pronoun
     subject_stop_words = frozenset({"call", "name", "part", "side", "front", "bottom", "IT"})
     trim_subject_phrase = True
+    domain_subjects = True
 
     @staticmethod
     def _values(text: str):
@@ -498,7 +499,8 @@ class RuleNormalizerV2(RuleNormalizer):
         return None
 
     def _attribute(self, doc, text: str, norm: Norm, skip: tuple[str, ...] = ()) -> str | None:
-        values = [v for v in self._values(text) if v.text not in skip]
+        # a value that is the subject itself ("Fly.io takes …") is no value of an attribute
+        values = [v for v in self._values(text) if v.text not in skip and v.text.lower() != norm.subject]
         primary = next((v for v in values if v.text == norm.value), values[0] if values else None)
         ident = _identifier(text, primary.start if primary else None,
                             (primary.start - 1, primary.end + 1) if primary else None)
