@@ -1323,3 +1323,21 @@ def test_a_product_named_by_its_domain_is_the_subject(normalizer_v2, text, subje
     assert (n.subject, n.value) == (subject, value), n
     if value is None:
         assert n.attribute is None, n                 # the subject is not the value of an attribute
+
+
+@pytest.mark.parametrize("text,subject,modality", [
+    ("Employees are not allowed to share passwords.", "password", Modality.MUST_NOT),
+    ("Users are not permitted to install software.", "software", Modality.MUST_NOT),
+    ("Employees are allowed to share passwords.", "password", Modality.MAY),
+])
+def test_a_negated_permission_keeps_what_it_permits(normalizer_v2, text, subject, modality):
+    """"are not allowed to share passwords" cut its predicate at "to" (the negation made it look like a
+    whole predicate with a purpose clause after it), so the negated rule had no subject while the
+    permission had one, and the two were incomparable."""
+    n = norm(normalizer_v2, text)
+    assert (n.subject, n.modality) == (subject, modality), n
+    a, b = "Employees are allowed to share passwords.", "Employees are not allowed to share passwords."
+    v = StructuralComparator().compare(norm(normalizer_v2, a), a, norm(normalizer_v2, b), b)
+    assert v.kind is VerdictKind.CONTRADICTION and v.confidence is Confidence.HIGH, v
+    # a purpose clause after a whole predicate is still cut, negated or not
+    assert norm(normalizer_v2, "Keys are not rotated every 90 days to limit exposure.").subject == "keys"

@@ -256,6 +256,7 @@ class RuleNormalizer:
     subject_stop_words: frozenset = frozenset()   # v2: spaCy stop words that are a subject's nouns ("Every call …")
     trim_subject_phrase = False       # v2: a subject's phrase ends at an adverb, "such as" or a trailing participle
     domain_subjects = False           # v2: a web domain as the sentence's subject names it ("Fly.io takes …")
+    negation_not_counted = False      # v2: "are not allowed to <verb>" is read like "are allowed to <verb>"
 
     def __init__(self, model: str = SPACY_MODEL, batch_size: int = 256, n_process: int | None = None,
                  gemm: str = "blis"):
@@ -358,7 +359,7 @@ class RuleNormalizer:
             subj_tokens, pred_tokens = list(doc[: p.pivot]), list(doc[p.pivot:])
             while self.negation_before_pivot and subj_tokens and subj_tokens[-1].lower_ in ("never", "not", "no"):
                 pred_tokens.insert(0, subj_tokens.pop())     # "Migrations never need …": the negation is the verb's
-        pred_tokens = _main_clause(pred_tokens, self.cut_subject_clauses)
+        pred_tokens = _main_clause(pred_tokens, self.cut_subject_clauses, self.negation_not_counted)
         if any(t.lower_ in ("no", "none", "neither") and t.dep_ in ("det", "nsubj", "nsubjpass") for t in subj_tokens):
             neg = not neg
         # modality and polarity from the predicate side
@@ -594,13 +595,17 @@ _BOUNDARIES = {"if", "when", "unless", "because", "so", "while", "whereas", "exc
                "although", "though", "otherwise", "but", "once"}
 
 
-def _main_clause(tokens, subject_clauses: bool = False):
+def _main_clause(tokens, subject_clauses: bool = False, negation_not_counted: bool = False):
     """Cut the predicate at the first subordinate or coordinated clause.
 
     "… defaults to `false` if not present" must not read the condition's "not" as the rule's
     polarity; "… and are not accessible …" is a second claim, not a negation of the first.
     ``subject_clauses`` (v2): a coordinated clause with a subject of its own ("…, and nothing can
     run until …", "… but the team may …") is cut too — its "nothing" is not this rule's polarity.
+    ``negation_not_counted`` (v2): a "to" + verb after a whole predicate is its purpose ("… are rotated
+    every 90 days to limit exposure"), but a negation does not make the predicate longer: "Employees are
+    not allowed to share passwords." lost "to share passwords" (and its subject) where "Employees are
+    allowed to share passwords." kept it.
     """
     out = []
     for k, t in enumerate(tokens):
@@ -612,7 +617,8 @@ def _main_clause(tokens, subject_clauses: bool = False):
         if subject_clauses and out and t.pos_ == "CCONJ" and any(
                 u.dep_ in ("nsubj", "nsubjpass", "expl") and u.head.i > t.i for u in tokens[k + 1:k + 4]):
             break
-        if out and t.lower_ == "to" and k + 1 < len(tokens) and tokens[k + 1].tag_ == "VB" and len(out) > 2:
+        if out and t.lower_ == "to" and k + 1 < len(tokens) and tokens[k + 1].tag_ == "VB" \
+                and len([u for u in out if not (negation_not_counted and u.lower_ in NEGATIONS)]) > 2:
             break
         out.append(t)
     return out

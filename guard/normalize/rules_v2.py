@@ -379,6 +379,7 @@ class RuleNormalizerV2(RuleNormalizer):
     subject_stop_words = frozenset({"call", "name", "part", "side", "front", "bottom", "IT"})
     trim_subject_phrase = True
     domain_subjects = True
+    negation_not_counted = True
 
     @staticmethod
     def _values(text: str):
