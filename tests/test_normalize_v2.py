@@ -1341,3 +1341,19 @@ def test_a_negated_permission_keeps_what_it_permits(normalizer_v2, text, subject
     assert v.kind is VerdictKind.CONTRADICTION and v.confidence is Confidence.HIGH, v
     # a purpose clause after a whole predicate is still cut, negated or not
     assert norm(normalizer_v2, "Keys are not rotated every 90 days to limit exposure.").subject == "keys"
+
+
+@pytest.mark.parametrize("text,subject,modality", [
+    ("It's okay to publish IAM roles, policies, and group names.", "iam role", Modality.MAY),
+    ("It is forbidden to commit secrets.", "secret", Modality.MUST_NOT),
+    ("It's fine to commit a temporary API token while prototyping and remove it later.", "temporary api token",
+     Modality.MAY),
+])
+def test_an_expletive_it_rule_is_about_the_actions_object(normalizer_v2, text, subject, modality):
+    """"It is okay to publish X" had no subject ("it" is no thing), where "Users may publish X" is about X."""
+    n = norm(normalizer_v2, text)
+    assert (n.subject, n.modality) == (subject, modality), n
+
+
+def test_a_referring_it_is_still_no_subject(normalizer_v2):
+    assert norm(normalizer_v2, "It must be encrypted at rest.").subject is None

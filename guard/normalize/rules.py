@@ -257,6 +257,7 @@ class RuleNormalizer:
     trim_subject_phrase = False       # v2: a subject's phrase ends at an adverb, "such as" or a trailing participle
     domain_subjects = False           # v2: a web domain as the sentence's subject names it ("Fly.io takes …")
     negation_not_counted = False      # v2: "are not allowed to <verb>" is read like "are allowed to <verb>"
+    expletive_it = False              # v2: "It is okay to publish X" is about X, as "Users may publish X" is
 
     def __init__(self, model: str = SPACY_MODEL, batch_size: int = 256, n_process: int | None = None,
                  gemm: str = "blis"):
@@ -459,7 +460,7 @@ class RuleNormalizer:
         if first is not None and first.lower_ == "be":
             subj_words, subj_missing = [], True
         elif p.imperative or not subj_tokens or (lowered and set(lowered) <= self.person_subjects | QUANTIFIERS) \
-                or self._speaker(doc, p, subj_tokens):
+                or self._speaker(doc, p, subj_tokens) or self.expletive_it and _expletive_it(lowered, pred_tokens):
             # the regulated thing is the action's object ("Never log passwords" → "password")
             # v2 skips the action's own verb, whatever it is ("may issue partial refunds" is about refunds,
             # "… recommends setting the retention period" about the period), and "that you"
@@ -558,6 +559,13 @@ def _numbered_name(doc, v) -> bool:
     return before.pos_ in ("NOUN", "PROPN") and before.is_alpha
 
 
+def _expletive_it(lowered: list[str], pred_tokens) -> bool:
+    """"It is okay / not possible / a best practice to <verb> X": the "it" stands for the action, so, as
+    with a person's action, the action's object is what the rule is about."""
+    return lowered == ["it"] and any(t.lower_ == "to" and k + 1 < len(pred_tokens) and pred_tokens[k + 1].tag_ == "VB"
+                                     for k, t in enumerate(pred_tokens))
+
+
 def _head_np(tokens, trim: bool = False):
     """The subject's head phrase: up to the first preposition or clause boundary.
 
@@ -579,16 +587,24 @@ def _head_np(tokens, trim: bool = False):
 
 
 def _opens_a_modifier(t, nxt, before) -> bool:
-    """An adverb written in lower case (a capital one is part of a name: "429 Too Many Requests"), "such"
-    before "as", or a participle after a noun that no noun follows — but not a gerund that ends the
-    phrase, which is the phrase's own head ("Debug logging is …")."""
-    if t.pos_ == "ADV" and t.text.isalpha() and t.text.islower():
+    """An adverb in lower case ("-ly" or a common one; a capital one is part of a name: "429 Too Many
+    Requests"), "such" before "as", or a participle after a noun with its complement after it — not one
+    without, which may be the phrase's own gerund head ("Debug logging is …") or a noun the parser took
+    for a verb ("a temporary API token while …")."""
+    if t.pos_ == "ADV" and t.text.isalpha() and t.text.islower() and (t.lower_.endswith("ly") or t.lower_ in _ADVERBS):
         return True
     if t.lower_ == "such" and nxt is not None and nxt.lower_ == "as":
         return True
-    if nxt is None and t.tag_ == "VBG":
-        return False
-    return t.tag_ in ("VBN", "VBG") and before.pos_ in ("NOUN", "PROPN") and (nxt is None or nxt.pos_ not in ("NOUN", "PROPN"))
+    # the participle takes a complement ("configured to use …", "issued on or after …", "kept by …"): the
+    # small model also tags nouns as participles ("a temporary API token while …"), never with one
+    after = t.doc[t.i + 1] if t.i + 1 < len(t.doc) else None         # the sentence's next word, not the phrase's
+    return t.tag_ in ("VBN", "VBG") and before.pos_ in ("NOUN", "PROPN") and after is not None \
+        and after.pos_ in ("ADP", "PART")
+
+
+# adverbs that are no "-ly" word; the small model also calls the odd noun an adverb ("The legacy notifier …")
+_ADVERBS = frozenset({"also", "still", "always", "often", "never", "soon", "now", "then", "later", "too", "already",
+                      "even", "just", "straight", "once", "again", "together", "instead", "first", "last"})
 
 
 _BOUNDARIES = {"if", "when", "unless", "because", "so", "while", "whereas", "except", ";", "since", "until",

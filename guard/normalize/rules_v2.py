@@ -380,6 +380,7 @@ class RuleNormalizerV2(RuleNormalizer):
     trim_subject_phrase = True
     domain_subjects = True
     negation_not_counted = True
+    expletive_it = True
 
     @staticmethod
     def _values(text: str):
