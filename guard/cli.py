@@ -55,7 +55,8 @@ def main(store: Path = typer.Option(Path(os.environ.get("GUARD_STORE", "claims.s
          nli_backend: str = typer.Option(os.environ.get("GUARD_NLI_BACKEND", "auto"), "--nli-backend",
                                          help="auto (ONNX Runtime fp32 on a CPU, the default), onnx, torch, "
                                               "openvino (OpenVINO fp32: the same scores, faster), on a CPU with AMX or AVX-512 "
-                                              "BF16 openvino-bf16 (1.7-3x ONNX Runtime fp32's NLI rate, the same score "
+                                              "BF16 openvino-bf16 (1.7-3x ONNX Runtime fp32's NLI rate with AMX or on a "
+                                              "Zen 4, half of it on an Intel without AMX; the same score "
                                               "for a pair in any batch, up to ~0.04 from fp32's), or on AMX bf16 (torch "
                                               "bf16 in fixed-shape tiles, about twice); env GUARD_NLI_BACKEND."),
          allow_structural_only: bool = typer.Option(False, "--allow-structural-only",

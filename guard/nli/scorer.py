@@ -85,7 +85,8 @@ class NLIScorer:
     faster here); ``"openvino-bf16"`` (a CPU with AMX or AVX-512 BF16) in OpenVINO bf16, its batches
     padded to a multiple of 16 tokens so a pair's score is the same in any batch
     (``guard.openvino_runtime``): about three times ONNX Runtime fp32's rate with AMX, 1.7 times on a
-    Zen 4 (AVX-512 BF16), within ~0.04 of its scores.
+    Zen 4 (AVX-512 BF16) but half of it on an Intel with AVX-512 BF16 and no AMX (session 51), within
+    ~0.04 of its scores.
     """
 
     def __init__(self, model_name_or_path: str | Path | None = None, quantize: bool = False,
