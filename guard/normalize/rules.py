@@ -254,7 +254,7 @@ class RuleNormalizer:
     modal_predicates = MODAL_PREDICATES   # v2 adds the halting words ("paused", "suspended")
     numbered_names = False            # v2: "shard 4" before the verb names the thing (session 36)
     subject_stop_words: frozenset = frozenset()   # v2: spaCy stop words that are a subject's nouns ("Every call …")
-    trim_subject_phrase = False       # v2: a subject's phrase ends at an adverb, "such as" or a trailing participle
+    trim_subject_phrase = False       # v2: a subject's phrase ends at an adverb, "such as" or a participle's complement
     domain_subjects = False           # v2: a web domain as the sentence's subject names it ("Fly.io takes …")
     negation_not_counted = False      # v2: "are not allowed to <verb>" is read like "are allowed to <verb>"
     expletive_it = False              # v2: "It is okay to publish X" is about X, as "Users may publish X" is
@@ -560,8 +560,9 @@ def _numbered_name(doc, v) -> bool:
 
 
 def _expletive_it(lowered: list[str], pred_tokens) -> bool:
-    """"It is okay / not possible / a best practice to <verb> X": the "it" stands for the action, so, as
-    with a person's action, the action's object is what the rule is about."""
+    """"It is okay / forbidden / recommended to <verb> X": the "it" stands for the action, so, as with a
+    person's action, the action's object is what the rule is about ("It must be encrypted" is no such
+    "it": no "to" + verb follows)."""
     return lowered == ["it"] and any(t.lower_ == "to" and k + 1 < len(pred_tokens) and pred_tokens[k + 1].tag_ == "VB"
                                      for k, t in enumerate(pred_tokens))
 
@@ -571,7 +572,7 @@ def _head_np(tokens, trim: bool = False):
 
     ``trim`` (v2): also, once a noun is in, up to what opens a modifier after it, which spaCy's small model
     often leaves inside it — an adverb ("mysqld actually permits …"), "such as" ("A prerelease version
-    such as 1.2.0-beta …") or a participle after a noun that no noun follows ("Amazon ECS services
+    such as 1.2.0-beta …") or a participle after a noun with its complement after it ("Amazon ECS services
     configured to use service discovery …"; "data processing pipeline" keeps its "processing")."""
     out = []
     for k, t in enumerate(tokens):
