@@ -1357,3 +1357,18 @@ def test_an_expletive_it_rule_is_about_the_actions_object(normalizer_v2, text, s
 
 def test_a_referring_it_is_still_no_subject(normalizer_v2):
     assert norm(normalizer_v2, "It must be encrypted at rest.").subject is None
+
+
+@pytest.mark.parametrize("text,modality", [
+    ("Root accounts have no access keys.", Modality.MUST_NOT),
+    ("Logs contain no PII.", Modality.MUST_NOT),
+    ("Root accounts have access keys.", Modality.MUST),
+    ("Root accounts do not have access keys.", Modality.MUST_NOT),
+])
+def test_no_before_the_object_negates_the_rule(normalizer_v2, text, modality):
+    """"have no access keys" read as "have access keys" (the "no" counted only right after a copula), so the
+    two statements were one stance: "same subject, same stance", consistent."""
+    assert norm(normalizer_v2, text).modality is modality
+    a, b = "Root accounts have access keys.", "Root accounts have no access keys."
+    assert StructuralComparator().compare(norm(normalizer_v2, a), a, norm(normalizer_v2, b), b).kind \
+        is not VerdictKind.CONSISTENT

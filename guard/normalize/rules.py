@@ -258,6 +258,7 @@ class RuleNormalizer:
     domain_subjects = False           # v2: a web domain as the sentence's subject names it ("Fly.io takes …")
     negation_not_counted = False      # v2: "are not allowed to <verb>" is read like "are allowed to <verb>"
     expletive_it = False              # v2: "It is okay to publish X" is about X, as "Users may publish X" is
+    no_object_negates = False         # v2: "Root accounts have no access keys" is negated, as "do not have" is
 
     def __init__(self, model: str = SPACY_MODEL, batch_size: int = 256, n_process: int | None = None,
                  gemm: str = "blis"):
@@ -394,7 +395,10 @@ class RuleNormalizer:
                 i += 1
                 continue
             no_longer = low == "no" and i + 1 < len(pred_tokens) and pred_tokens[i + 1].lower_ == "longer"
-            no_det = low == "no" and t.dep_ == "det" and not theme_tokens
+            # "no" before the object of a verb outside the lexicon ("Root accounts have no access keys", "Logs
+            # contain no PII"; v2) negates the rule as it does right after the copula
+            no_det = low == "no" and t.dep_ == "det" and (not theme_tokens or self.no_object_negates and all(
+                u.pos_ == "VERB" for u in theme_tokens))
             if low in NEGATIONS and low not in ("without", "no") or low == "n't" or no_longer or no_det:
                 neg = not neg
                 i += 1

@@ -381,6 +381,7 @@ class RuleNormalizerV2(RuleNormalizer):
     domain_subjects = True
     negation_not_counted = True
     expletive_it = True
+    no_object_negates = True
 
     @staticmethod
     def _values(text: str):
