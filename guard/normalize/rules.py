@@ -567,8 +567,12 @@ def _expletive_it(lowered: list[str], pred_tokens) -> bool:
     """"It is okay / forbidden / recommended to <verb> X": the "it" stands for the action, so, as with a
     person's action, the action's object is what the rule is about ("It must be encrypted" is no such
     "it": no "to" + verb follows)."""
-    return lowered == ["it"] and any(t.lower_ == "to" and k + 1 < len(pred_tokens) and pred_tokens[k + 1].tag_ == "VB"
-                                     for k, t in enumerate(pred_tokens))
+    return lowered == ["it"] and any(_infinitive_at(pred_tokens, k) for k in range(len(pred_tokens)))
+
+
+def _infinitive_at(tokens, k: int) -> bool:
+    """Whether ``tokens[k]`` opens a "to" + verb."""
+    return tokens[k].lower_ == "to" and k + 1 < len(tokens) and tokens[k + 1].tag_ == "VB"
 
 
 def _head_np(tokens, trim: bool = False):
@@ -579,32 +583,32 @@ def _head_np(tokens, trim: bool = False):
     such as 1.2.0-beta …") or a participle after a noun with its complement after it ("Amazon ECS services
     configured to use service discovery …"; "data processing pipeline" keeps its "processing")."""
     out = []
-    for k, t in enumerate(tokens):
+    for t in tokens:
         hyphenated = t.i + 1 < len(t.doc) and t.doc[t.i + 1].tag_ == "HYPH"
         if out and (t.pos_ == "ADP" and t.lower_ != "of" and not hyphenated or t.pos_ == "CCONJ" or t.dep_ in ("relcl", "acl", "mark")
                     or t.lower_ in (",", "which", "that", "who", "(")):
             break
-        if trim and any(u.pos_ in ("NOUN", "PROPN") for u in out) \
-                and _opens_a_modifier(t, tokens[k + 1] if k + 1 < len(tokens) else None, out[-1]):
+        if trim and any(u.pos_ in ("NOUN", "PROPN") for u in out) and _opens_a_modifier(t, out[-1]):
             break
         out.append(t)
     return out
 
 
-def _opens_a_modifier(t, nxt, before) -> bool:
+def _opens_a_modifier(t, before) -> bool:
     """An adverb in lower case ("-ly" or a common one; a capital one is part of a name: "429 Too Many
     Requests"), "such" before "as", or a participle after a noun with its complement after it — not one
     without, which may be the phrase's own gerund head ("Debug logging is …") or a noun the parser took
     for a verb ("a temporary API token while …")."""
     if t.pos_ == "ADV" and t.text.isalpha() and t.text.islower() and (t.lower_.endswith("ly") or t.lower_ in _ADVERBS):
         return True
-    if t.lower_ == "such" and nxt is not None and nxt.lower_ == "as":
+    after = t.doc[t.i + 1] if t.i + 1 < len(t.doc) else None         # the sentence's next word, not the phrase's
+    if after is None:
+        return False
+    if t.lower_ == "such" and after.lower_ == "as":
         return True
     # the participle takes a complement ("configured to use …", "issued on or after …", "kept by …"): the
     # small model also tags nouns as participles ("a temporary API token while …"), never with one
-    after = t.doc[t.i + 1] if t.i + 1 < len(t.doc) else None         # the sentence's next word, not the phrase's
-    return t.tag_ in ("VBN", "VBG") and before.pos_ in ("NOUN", "PROPN") and after is not None \
-        and after.pos_ in ("ADP", "PART")
+    return t.tag_ in ("VBN", "VBG") and before.pos_ in ("NOUN", "PROPN") and after.pos_ in ("ADP", "PART")
 
 
 # adverbs that are no "-ly" word; the small model also calls the odd noun an adverb ("The legacy notifier …")
@@ -638,7 +642,7 @@ def _main_clause(tokens, subject_clauses: bool = False, negation_not_counted: bo
         if subject_clauses and out and t.pos_ == "CCONJ" and any(
                 u.dep_ in ("nsubj", "nsubjpass", "expl") and u.head.i > t.i for u in tokens[k + 1:k + 4]):
             break
-        if out and t.lower_ == "to" and k + 1 < len(tokens) and tokens[k + 1].tag_ == "VB" \
+        if out and _infinitive_at(tokens, k) \
                 and len([u for u in out if not (negation_not_counted and u.lower_ in NEGATIONS)]) > 2:
             break
         out.append(t)

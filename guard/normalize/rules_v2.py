@@ -548,10 +548,10 @@ class RuleNormalizerV2(RuleNormalizer):
                 break
             if t.pos_ in ("NOUN", "PROPN") and t.lower_ not in _UNIT_WORDS and t.lower_ not in PERSON_SUBJECTS \
                     and not t.like_num and primary.start - (t.idx + len(t)) < 40:
-                if owner is not None and t.i != owner.i and owner.left_edge.i <= t.i <= owner.right_edge.i:
-                    break                   # "the recovery point objective for the warehouse": not the warehouse
-                if owner is not None and t.i == owner.i:
-                    break                   # the set noun itself: named with its compounds, as below
+                if owner is not None and owner.left_edge.i <= t.i <= owner.right_edge.i:
+                    # within the set noun's own phrase ("the recovery point objective for the warehouse": not
+                    # the warehouse; the set noun itself is named below, with its compounds)
+                    break
                 return t.lemma_.lower()
         if owner is not None:
             return _noun_name(owner)
