@@ -23,7 +23,7 @@ from guard.store import StoreUnavailable
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, rich_markup_mode=None,
                   help="claim-guard: contradiction detection for stores of claims.")
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_BLOCKED = 0, 1, 2, 3
@@ -621,10 +621,10 @@ def eval_nli(model: str, files: list[Path], quantize: bool = typer.Option(False,
     _run(go)
 
 
-bench = typer.Typer(no_args_is_help=True, help="Benchmarks: stage ablation, normalizers, speed and scale.")
+bench = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="Benchmarks: stage ablation, normalizers, speed and scale.")
 app.add_typer(bench, name="bench")
 
-answer_app = typer.Typer(no_args_is_help=True, help="Answer-time gates for RAG pipelines: locked constraints, intent "
+answer_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="Answer-time gates for RAG pipelines: locked constraints, intent "
                                                     "split, scholar/auditor handoff. One JSON object out; exit 0 OK / "
                                                     "ACCEPT / REFUSAL, 3 REJECT, 4 RETRY, 2 bad input.")
 app.add_typer(answer_app, name="answer")
@@ -881,7 +881,8 @@ def run() -> None:
     no_args = getattr(cx, "NoArgsIsHelpError", None) or getattr(cx, "NoArgsIsHelp", ())
     try:
         code = app(standalone_mode=False)
-    except no_args:
+    except no_args as exc:         # "guard" or "guard bench" alone: their help, as --help prints it
+        typer.echo(exc.ctx.get_help() if getattr(exc, "ctx", None) else exc.format_message())
         code = 0
     except cx.UsageError as exc:
         sub = exc.ctx.command_path.split(" ", 1)[1] + " " if exc.ctx and " " in exc.ctx.command_path else ""

@@ -224,3 +224,20 @@ def test_an_unknown_id_is_shown_short_and_printable(tmp_path):
             line = r.stderr.strip()
             assert r.returncode == 2 and "\n" not in line and len(line) < 160 and "\x1b" not in line, (args, line[:200])
             assert line.startswith("error: unknown claim id: c_")
+
+
+def test_help_shows_install_extras_in_brackets_and_bare_groups_print_their_help():
+    """Help text went through rich markup, which took "[large]" and "[ray]" for style tags and dropped
+    them: the help said "pip install claim-guard" for the Ray engine. And "guard" or "guard bench"
+    alone must print their help, not nothing."""
+    e = {**os.environ, "HF_HUB_OFFLINE": "1", "COLUMNS": "400"}
+    run = lambda *a: subprocess.run([sys.executable, "-m", "guard.cli", *a], capture_output=True,  # noqa: E731
+                                    text=True, env=e, cwd=ROOT)
+    flat = lambda s: " ".join(s.split()).replace("- ", "-")                                       # noqa: E731
+    top, scan = run("--help"), run("scan", "--help")
+    assert top.returncode == 0 and "pip install 'claim-guard[large]'" in flat(top.stdout), top.stdout
+    assert scan.returncode == 0 and "pip install claim-guard[ray]" in flat(scan.stdout), scan.stdout
+    for args, what in (((), "claim-guard: contradiction detection"), (("bench",), "stage ablation"),
+                       (("answer",), "Answer-time gates")):
+        r = run(*args)
+        assert r.returncode == 0 and what in flat(r.stdout) and "Usage:" in r.stdout, (args, r.stdout)
