@@ -125,7 +125,8 @@ def create_app(service: GuardService, token: str | None = None, warm: bool = Tru
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError):
         errors = _one_branch(list(exc.errors()), getattr(exc, "body", None))
-        details = [f"{'.'.join(str(p) for p in e.get('loc', ()) if p != 'body')}: {e.get('msg', '')}"
+        # the field's path, or "body" where the whole body is wrong (a list or a string sent for an object)
+        details = [f"{'.'.join(str(p) for p in e.get('loc', ()) if p != 'body') or 'body'}: {e.get('msg', '')}"
                    for e in errors]
         return _error(422, details[0] if details else "invalid request", details)
 

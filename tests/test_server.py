@@ -48,6 +48,10 @@ def test_bad_input_is_422_and_unknown_id_404(server):
     r = httpx.post(server + "/claims", json={"text": "ok", "scope": {"planet": "mars"}})
     assert r.status_code == 422 and "unknown scope key" in r.json()["error"]
     assert httpx.get(server + "/claims/c_nope").status_code == 404
+    # a body that is not an object names the body, not an empty field (": Input should be …")
+    for body in ([], "text", 5):
+        r = httpx.post(server + "/claims", json=body)
+        assert r.status_code == 422 and r.json()["error"].startswith("body: "), r.text
     # an unknown id is the caller's text: a 20,000-character one came back whole in the 404
     for path in ("/claims/" + "x" * 20_000, "/claims/" + "y" * 20_000 + "/history"):
         r = httpx.get(server + path)
