@@ -62,9 +62,23 @@ class SubjectMatch(str, Enum):
 _PLURAL_IDENTIFIER = re.compile(r"^\w*_[a-z]*[a-rt-z]s$")
 
 
+# the long form of the short names engineers write for the same thing ("the prod DB" / "the production
+# database"): one word each, so two subjects that differ only in how they are spelt are one subject.
+# Only abbreviations that mean nothing else ("auth" is authentication or authorisation: not here).
+_SHORT_NAMES = {"production": "prod", "development": "dev", "repository": "repo", "repositories": "repo",
+                "repos": "repo", "configuration": "config", "configurations": "config", "configs": "config",
+                "database": "db", "databases": "db", "dbs": "db", "application": "app", "applications": "app",
+                "apps": "app", "environment": "env", "environments": "env", "envs": "env",
+                "administrator": "admin", "administrators": "admin", "admins": "admin",
+                "infrastructure": "infra", "kubernetes": "k8s"}
+
+
 def _stem(word: str) -> str:
     """A light suffix strip so "merge"/"merging", "owner"/"owners" match; identifiers stay whole, but
-    for a snake_case name's plural "s" ("batch_ids" is the "batch_id" of several)."""
+    for a snake_case name's plural "s" ("batch_ids" is the "batch_id" of several); a long form and
+    its usual short name are one word (``_SHORT_NAMES``)."""
+    if (short := _SHORT_NAMES.get(word.lower())) is not None:
+        return short
     if _PLURAL_IDENTIFIER.match(word):
         return word[:-1]
     if len(word) <= 4 or any(c in word for c in "_`-0123456789"):

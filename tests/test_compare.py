@@ -131,6 +131,21 @@ def test_subject_match():
     assert subject_match("password", "log") is SubjectMatch.DIFFERENT
 
 
+def test_a_short_name_and_its_long_form_are_one_subject(normalizer_v2):
+    """"prod"/"production", "DB"/"database", "repo"/"repository", "app"/"application": one thing spelt two
+    ways was "different subjects", so structure could not decide and the pair went to the model."""
+    assert subject_match("prod db", "production database") is SubjectMatch.SAME
+    assert subject_match("repo", "repository") is SubjectMatch.SAME
+    assert subject_match("app config", "application configuration") is SubjectMatch.SAME
+    assert subject_match("auth service", "authentication service") is SubjectMatch.DIFFERENT   # or authorisation
+    v = verdict(normalizer_v2, "Prod deploys need two approvals.", "Production deploys must not require approval.")
+    assert v.kind is VerdictKind.CONTRADICTION and v.confidence is Confidence.HIGH, v
+    v = verdict(normalizer_v2, "The prod DB is backed up nightly.", "The production database is backed up weekly.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT and v.confidence is Confidence.HIGH, v
+    v = verdict(normalizer_v2, "The prod DB is backed up nightly.", "The staging database is backed up weekly.")
+    assert v.kind is VerdictKind.COEXIST, v          # the environments still keep them apart
+
+
 def test_privative_word_with_opposite_modality_agrees(normalizer):
     v = verdict(normalizer, "Postmortems are blameless.", "Postmortems must not assign blame to individuals.")
     assert v.kind is VerdictKind.CONSISTENT and v.confidence is Confidence.MED
