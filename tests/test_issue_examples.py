@@ -163,13 +163,15 @@ def test_per_plan_and_per_region_siblings(default_guard):
 
 
 ASPECTS = [   # short claims agents write: a stated value of one thing against a rule about another of its aspects
-    ("The gateway-cron-0 listens on port 80.", "The gateway-cron-0 must share its database with other services.", "warn"),
-    ("The search-db-0 listens on port 5432.", "The search-db-0 must expose the admin endpoint publicly.", "warn"),
-    ("The catalog-worker-1 requires TLS 1.2.", "The catalog-worker-1 must call internal APIs without authentication.", "warn"),
+    ("The gateway-cron-0 listens on port 80.", "The gateway-cron-0 must share its database with other services.", "clean"),
+    ("The search-db-0 listens on port 5432.", "The search-db-0 must expose the admin endpoint publicly.", "clean"),
+    ("The catalog-worker-1 requires TLS 1.2.", "The catalog-worker-1 must call internal APIs without authentication.", "clean"),
     # a region against a rule about the day (the last four false blocks of the short-claim store): two
-    # values of different kinds, so the gate's unsure warn is lowered to clean
+    # values of different kinds
     ("The auth-db-0 is deployed in eu-central-1.", "The auth-db-0 must not deploy on Fridays.", "clean"),
     ("The catalog-api-0 is deployed in us-west-2.", "The catalog-api-0 must deploy on Fridays.", "clean"),
+    # the same of a subject read from prose: a sure block of the gate is capped at warn, not cleared
+    ("The staging database is backed up nightly.", "The staging database must not contain production data.", "warn"),
     # the same subjects, one aspect: still blocked
     ("Production deploys are not allowed on Fridays.", "Production deploys are allowed on Fridays.", "block"),
     ("The gateway-cron-0 listens on port 80.", "The gateway-cron-0 listens on port 8080.", "block"),
@@ -179,22 +181,25 @@ ASPECTS = [   # short claims agents write: a stated value of one thing against a
 
 
 @pytest.mark.parametrize("existing, incoming, tier", ASPECTS, ids=[f"aspect{i}" for i in range(len(ASPECTS))])
-def test_a_value_and_a_rule_about_another_aspect_warn_while_one_aspect_still_blocks(default_guard, existing, incoming, tier):
+def test_a_value_and_a_rule_about_another_aspect_are_not_flagged_while_one_aspect_still_blocks(default_guard, existing,
+                                                                                                 incoming, tier):
     """The claim-tuned model scores the first three p(contradiction) ≈ 1.0 (the short-claim store's
     false blocks: 53 of 2,000 claims before the cap, 4 after); the gate's learned p stays high, so
-    the cap, not the model, is what makes them warns."""
+    the cap, not the model, decides. Two facts about one named component are clean whatever the gate
+    says (its sure blocks were capped at warn until session 52: 304 false warns in the 2,000-claim store);
+    about a subject read from prose, a sure block is capped at warn and an unsure warn is lowered to clean
+    — which of the two depends on where a refitted gate puts p, so that case follows the gate's answer."""
     j = judged(default_guard, existing, incoming)
     if tier == "clean":
-        # two values of different kinds are never a block: the cap lowers the gate's unsure warn to clean and
-        # makes a sure block a warn — which of the two depends on where a refitted gate puts p (0.83 against a
-        # block threshold of 0.827 in session 42), so the test follows the gate's own answer
+        assert j.tier.value == "clean", j.reason
+        assert "two facts about one" in j.reason, j.reason
+        return
+    if tier == "warn":
         sure = j.nli.gates["p_gate"]["contradiction"] >= j.nli.gates["thresholds"]["block"]
         assert j.tier.value == ("warn" if sure else "clean"), j.reason
-        assert ("different kinds of quantity" if sure else "two facts about one thing") in j.reason
+        assert ("different aspects" if sure else "two facts about one thing") in j.reason, j.reason
         return
     assert j.tier.value == tier, j.reason
-    if tier == "warn":
-        assert "different aspects" in j.reason
 
 
 def test_addresses_places_and_bounds_in_short_claims(default_guard):

@@ -348,7 +348,8 @@ def norm_v2(normalizer_v2):
 
 def test_two_kinds_of_quantity_about_one_subject_cannot_block(norm_v2):
     """The claim-tuned model gives "runs 6 replicas" / "uses Python 3.12" p(contradiction) ≈ 0.87;
-    two values of different kinds about one subject are two facts, so a learned block is capped."""
+    two values of different kinds about one subject are two facts, so a learned block is capped (at warn
+    for a subject read from prose; cleared for one named thing, as here)."""
     from guard.nli.evidence_gate import different_quantities
     norm = norm_v2
     replicas, python = norm("The notify-queue-0 runs 6 replicas."), norm("The notify-queue-0 uses Python 3.12.")
@@ -356,12 +357,12 @@ def test_two_kinds_of_quantity_about_one_subject_cannot_block(norm_v2):
     assert different_quantities(replicas, python) and not different_quantities(replicas, other)
     v = Verdict(VerdictKind.CONSISTENT, Confidence.MED, "same subject, same stance")
     f = {"text_similarity": 0.6, "pe_max": 0.05}
-    assert veto("block", v, f, (replicas, python))[0] == "warn"
+    assert veto("block", v, f, (replicas, python))[0] == "clean"
     assert veto("block", v, f, (replicas, other))[0] == "block"
     assert veto("block", v, f)[0] == "block"                      # no norms given: no cap
     # one kind of value, each naming its own setting: the python version and the tls version
     tls, py311 = norm("The notify-queue-0 requires TLS 1.3."), norm("The notify-queue-0 uses Python 3.11.")
-    assert different_quantities(py311, tls) and veto("block", v, f, (py311, tls))[0] == "warn"
+    assert different_quantities(py311, tls) and veto("block", v, f, (py311, tls))[0] == "clean"
     assert not different_quantities(py311, python)                # python 3.11 / 3.12: one setting, may conflict
 
 
@@ -479,7 +480,9 @@ def test_a_stated_value_and_a_rule_about_another_aspect_of_one_subject_cannot_bl
     v = Verdict(VerdictKind.CONSISTENT, Confidence.MED, "same subject, same stance")
     f = {"text_similarity": 0.6, "pe_max": 0.05}
     tier, why = veto("block", v, f, (port, share))
-    assert tier == "warn" and "different aspects" in why
+    assert tier == "clean" and "one named thing" in why          # a named component: cleared (session 52)
+    tier, why = veto("block", v, f, (nightly, norm("The staging database must not contain production data.")))
+    assert tier == "warn" and "different aspects" in why         # a subject read from prose: capped at warn
     # each of these may be one aspect, so the gate decides
     keep = [
         (port, norm("The gateway-cron-0 must not listen on port 80.")),             # a value on each side
@@ -499,8 +502,9 @@ def test_parts_and_attributes_of_one_named_thing_cannot_block(norm_v2):
     """The large profile's short-claim store had 14 false blocks, all of two kinds: a subject that
     holds the attribute ("The billing-service-0 connection pool size is 5." / "… runs 6 replicas.")
     and two parts of one service ("… cache entries expire after 30 minutes." / "… logs are retained
-    for 365 days."). Both now cap a learned block at warn; a subject read from long prose, or two
-    statements about one part, are left to the gate."""
+    for 365 days."). Both now take a learned block away (a warn until session 52; clean since, as the
+    subject is one named thing); a subject read from long prose, or two statements about one part,
+    are left to the gate."""
     from guard.nli.evidence_gate import different_parts, different_quantities
     norm = norm_v2
 
@@ -511,7 +515,7 @@ def test_parts_and_attributes_of_one_named_thing_cannot_block(norm_v2):
     v = Verdict(VerdictKind.UNKNOWN, Confidence.LOW, "different subjects")
     f = {"text_similarity": 0.6, "pe_max": 0.05}
     tier, why = veto("block", v, f, (cache, logs))
-    assert tier == "warn" and "different parts" in why
+    assert tier == "clean" and "one named thing" in why          # two parts of one named service (session 52)
     keep = [
         (logs, norm("The reports-cron-1 logs are retained for 30 days.")),             # one part, two values
         (logs, norm("The reports-cron-2 cache entries expire after 5 minutes.")),     # another service
@@ -525,7 +529,9 @@ def test_parts_and_attributes_of_one_named_thing_cannot_block(norm_v2):
 def test_an_unsure_warn_on_two_facts_about_one_thing_is_clean(norm_v2):
     """The short-claim store warned on 585 pairs of 2,000 claims, most of them two facts about one
     service ("runs 12 replicas" / "… request timeout is 30 seconds"); what caps a block at warn now
-    lowers such a warn to clean. A block is still only capped at warn, and a warn on other pairs stays."""
+    lowers such a warn to clean. A block on two facts about one *named* thing is clean too (session 52:
+    the store's other 304 warns, all false, were such blocks capped at warn); on a subject read from
+    prose a block is still only capped at warn, and a warn on other pairs stays."""
     from guard.nli.evidence_gate import two_facts
     norm = norm_v2
 
@@ -535,6 +541,14 @@ def test_an_unsure_warn_on_two_facts_about_one_thing_is_clean(norm_v2):
     assert two_facts(replicas, python)
     tier, why = veto("warn", v, f, (replicas, python))
     assert tier == "clean" and "two facts" in why
-    assert veto("block", v, f, (replicas, python))[0] == "warn"
+    tier, why = veto("block", v, f, (replicas, python))
+    assert tier == "clean" and "one named thing" in why
+    region, review = norm("The billing-cron-0 is deployed in eu-west-1."), norm("The billing-cron-0 must not skip code review.")
+    assert veto("block", v, f, (region, review))[0] == "clean"                      # a value and another aspect
+    # the same two facts of a subject read from prose: capped at warn, as before
+    pool, runs = norm("The shared connection pool holds 50 connections."), norm("The shared connection pool uses Python 3.12.")
+    assert two_facts(pool, runs) and veto("block", v, f, (pool, runs))[0] == "warn"
+    # two services: not one named thing, so the gate's block stands unless another cap holds
+    assert veto("block", v, f, (replicas, norm("The billing-service-0 uses Python 3.12.")))[0] == "block"
     other = norm("The reports-service-0 runs 6 replicas.")
     assert not two_facts(replicas, other) and veto("warn", v, f, (replicas, other))[0] == "warn"

@@ -141,6 +141,13 @@ def two_facts(a: Norm, b: Norm) -> bool:
     return different_quantities(a, b) or different_aspects(a, b) or different_parts(a, b)
 
 
+def one_named_thing(a: Norm, b: Norm) -> bool:
+    """Both subjects open with the one same named thing ("auth-cron-1", "PASS_MAX_DAYS", "BigQuery"): a
+    subject read without doubt, unlike a noun phrase read from prose."""
+    ha, hb = _named_head(a), _named_head(b)
+    return ha is not None and hb is not None and ha[0] == hb[0]
+
+
 def veto(tier: str, verdict: Verdict, features: dict, norms: tuple[Norm, Norm] | None = None,
          min_similarity: float | None = None, predicate_similarity: float | None = None,
          min_predicate_similarity: float | None = None) -> tuple[str, str]:
@@ -153,7 +160,15 @@ def veto(tier: str, verdict: Verdict, features: dict, norms: tuple[Norm, Norm] |
     "X preserves ordering and rejects null keys" / "X preserves ordering"), nor two values of
     different kinds about one subject (the claim-tuned model reads "same subject, other fact" as a
     contradiction: p ≈ 0.87 on "runs 6 replicas" / "uses Python 3.12", where v1 says neutral).
-    Where those last caps (``two_facts``) hold, an unsure warn is lowered to clean."""
+    Where those last caps (``two_facts``) hold, an unsure warn is lowered to clean, and so is a block
+    when both subjects are one named thing."""
+    if tier == "block" and norms is not None and one_named_thing(*norms) and two_facts(*norms):
+        # a named component's port and its Python version, its region and its review rule: the model's
+        # "same subject, other fact" bias at p ≈ 1.0, on the one kind of subject read without doubt.
+        # Kept as a warn, every such pair of an agent's store was flagged (304 of 2,000 claims' store
+        # warned, all of them false); prose subjects keep the warn (claims_train's named-subject pairs
+        # of this kind were all clean already)
+        return "clean", "; lowered to clean: the statements give two facts about one named thing"
     if tier == "warn" and norms is not None and two_facts(*norms):
         # what caps a confident block at warn makes an unsure warn clean: the model leaning towards a
         # conflict is not enough to flag two facts about one thing ("runs 12 replicas" / "… request
