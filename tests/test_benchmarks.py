@@ -87,11 +87,15 @@ def test_bench_stages_refuses_gates_it_cannot_read(tmp_path):
 
 def test_stage_ablation_fits_its_gates_with_hard_negatives_when_asked(shared_data, fast_guard):
     """Negatives that look like the contradictions (their own evidence rows, labelled compatible, at
-    full weight) take blocks away; a fold's gate uses only negatives of documents it fits on."""
+    full weight) pull the gate's p(contradiction) down where they sit; a fold's gate uses only negatives
+    of documents it fits on. (How many blocks that takes away is the data's: the block threshold is
+    chosen again on the labelled pairs, and on these synthetic scores the count moved either way with
+    the seed and the number of rows — session 52 — so the test reads the gate, not the count.)"""
     from types import SimpleNamespace
 
-    from benchmarks.stages import cross_validate
+    from benchmarks.stages import cross_validate, held_gate
     from training.claim_pairs import document_of
+    from training.fit_learned_gate import negative_rows
     scored = _scored_with_synthetic_nli(shared_data, fast_guard, seed=2)
     t = scored.table
     before = cross_validate(scored)["full pipeline (learned gate)"]
@@ -104,10 +108,18 @@ def test_stage_ablation_fits_its_gates_with_hard_negatives_when_asked(shared_dat
     # at weight 0 the negatives only get judged, each out of fold: as the pairs they copy were
     assert unweighted["full pipeline (learned gate)"] == before
     assert unweighted["_store strangers"] == [before[i] for i in idx]
+    # fold 0's gate: only the negatives of documents outside fold 0 are fitted on
+    fit_idx = [i for i, f in enumerate(scored.folds) if f != 0]
+    used, _ = negative_rows(scored.negatives, t, fit_idx, scored.folds)
+    assert 0 < len(used) == sum(scored.folds[i] != 0 for i in idx) < len(idx)
+    plain = held_gate(None, scored, fit_idx)
     scored.negative_weight = 1.0
+    weighted = held_gate(None, scored, fit_idx)
+    assert weighted.negative_weight == 1.0 and plain.negative_weight == 0.0
+    p_plain, p_weighted = plain.predict_proba(used)[:, 0].mean(), weighted.predict_proba(used)[:, 0].mean()
+    assert p_weighted < p_plain - 0.05, (p_plain, p_weighted)
     after = cross_validate(scored)
-    assert sum(x == "block" for x in after["full pipeline (learned gate)"]) < sum(x == "block" for x in before)
-    assert sum(x == "block" for x in after["_store strangers"]) < sum(x == "block" for x in unweighted["_store strangers"])
+    assert len(after["_store strangers"]) == len(idx) and None not in after["_store strangers"]
 
 
 def test_bench_stages_refuses_a_negative_weight_out_of_range(tmp_path):
