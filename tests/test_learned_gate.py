@@ -545,9 +545,11 @@ def test_an_unsure_warn_on_two_facts_about_one_thing_is_clean(norm_v2):
     assert tier == "clean" and "one named thing" in why
     region, review = norm("The billing-cron-0 is deployed in eu-west-1."), norm("The billing-cron-0 must not skip code review.")
     assert veto("block", v, f, (region, review))[0] == "clean"                      # a value and another aspect
-    # the same two facts of a subject read from prose: capped at warn, as before
+    # the same two facts of a subject read from prose, or of a product named in camel case: capped at warn
     pool, runs = norm("The shared connection pool holds 50 connections."), norm("The shared connection pool uses Python 3.12.")
     assert two_facts(pool, runs) and veto("block", v, f, (pool, runs))[0] == "warn"
+    brand, py = norm("PostHog runs 6 replicas."), norm("PostHog uses Python 3.12.")
+    assert two_facts(brand, py) and veto("block", v, f, (brand, py))[0] == "warn"
     # two services: not one named thing, so the gate's block stands unless another cap holds
     assert veto("block", v, f, (replicas, norm("The billing-service-0 uses Python 3.12.")))[0] == "block"
     other = norm("The reports-service-0 runs 6 replicas.")

@@ -141,11 +141,15 @@ def two_facts(a: Norm, b: Norm) -> bool:
     return different_quantities(a, b) or different_aspects(a, b) or different_parts(a, b)
 
 
+_COMPONENT_ID = re.compile(r"\d|_|`")
+
+
 def one_named_thing(a: Norm, b: Norm) -> bool:
-    """Both subjects open with the one same named thing ("auth-cron-1", "PASS_MAX_DAYS", "BigQuery"): a
-    subject read without doubt, unlike a noun phrase read from prose."""
+    """Both subjects open with the one same component identifier ("auth-cron-1", "PASS_MAX_DAYS",
+    "`max_connections`"): a subject read without doubt, unlike a noun phrase read from prose. A product
+    named in camel case ("BigQuery", "GitHub") is not one: prose about it names many of its parts."""
     ha, hb = _named_head(a), _named_head(b)
-    return ha is not None and hb is not None and ha[0] == hb[0]
+    return ha is not None and hb is not None and ha[0] == hb[0] and bool(_COMPONENT_ID.search(ha[0]))
 
 
 def veto(tier: str, verdict: Verdict, features: dict, norms: tuple[Norm, Norm] | None = None,
