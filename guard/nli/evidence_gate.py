@@ -165,7 +165,7 @@ def veto(tier: str, verdict: Verdict, features: dict, norms: tuple[Norm, Norm] |
     different kinds about one subject (the claim-tuned model reads "same subject, other fact" as a
     contradiction: p ≈ 0.87 on "runs 6 replicas" / "uses Python 3.12", where v1 says neutral).
     Where those last caps (``two_facts``) hold, an unsure warn is lowered to clean, and so is a block
-    when both subjects are one named thing."""
+    when both subjects open with the one same component identifier (``one_named_thing``)."""
     if tier == "block" and norms is not None and one_named_thing(*norms) and two_facts(*norms):
         # a named component's port and its Python version, its region and its review rule: the model's
         # "same subject, other fact" bias at p ≈ 1.0, on the one kind of subject read without doubt.
