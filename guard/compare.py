@@ -313,12 +313,17 @@ def attributes_match(a: str, b: str) -> bool:
     return ta == tb or (ta[-1] == tb[-1] and (set(ta) <= set(tb) or set(tb) <= set(ta)))
 
 
+def component_id(word: str) -> bool:
+    """A component's identifier: a word with digits and letters, an underscore or backticks ("auth-api-0",
+    "db_primary", "`maxconn`") — a name, not a word of prose."""
+    return bool(re.search(r"\d", word) and re.search(r"[a-z]", word, re.I) or "_" in word.strip("_")
+                or word.startswith("`"))
+
+
 def named_things(subject: str | None) -> set[str]:
     """Identifier words of a subject ("auth-api-0", "db_primary", "us-east-1", "PaymentsService"):
     two statements whose subjects name different such things are about different things."""
-    return {w for w in (subject or "").split()
-            if re.search(r"\d", w) and re.search(r"[a-z]", w, re.I) or "_" in w.strip("_") or w.startswith("`")
-            or re.search(r"[a-z][A-Z]", w)}
+    return {w for w in (subject or "").split() if component_id(w) or re.search(r"[a-z][A-Z]", w)}
 
 
 def _bare(name: str) -> str:

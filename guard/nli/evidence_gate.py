@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from guard.claims import Norm, StateVerb
-from guard.compare import (SubjectMatch, Verdict, VerdictKind, different_settings, named_things, singular,
-                           subject_match, value_quantity)
+from guard.compare import (SubjectMatch, Verdict, VerdictKind, component_id, different_settings, named_things,
+                           singular, subject_match, value_quantity)
 from guard.judge import NLIResult
 from guard.nli.evidence import needs_backward, pair_features, predicate_pair, second_direction, vector
 from guard.nli.learned_gate import LearnedGate
@@ -53,14 +53,18 @@ def different_parts(a: Norm, b: Norm) -> bool:
         and not ha[1] & hb[1]
 
 
+def _same_named_head(a: Norm, b: Norm) -> bool:
+    """Both subjects open with the one same named thing (``_named_head``)."""
+    ha, hb = _named_head(a), _named_head(b)
+    return ha is not None and hb is not None and ha[0] == hb[0]
+
+
 def _one_subject(a: Norm, b: Norm) -> bool:
     """The subjects match, or both open with the one same named thing ("The billing-service-0
     connection pool size is 5." / "The billing-service-0 runs 6 replicas.": the first subject holds
     the attribute, but both speak of billing-service-0)."""
-    if subject_match(a.subject, b.subject, a.theme, b.theme) in (SubjectMatch.SAME, SubjectMatch.NEAR):
-        return True
-    ha, hb = _named_head(a), _named_head(b)
-    return ha is not None and hb is not None and ha[0] == hb[0]
+    return subject_match(a.subject, b.subject, a.theme, b.theme) in (SubjectMatch.SAME, SubjectMatch.NEAR) \
+        or _same_named_head(a, b)
 
 
 def different_quantities(a: Norm, b: Norm) -> bool:
@@ -141,15 +145,12 @@ def two_facts(a: Norm, b: Norm) -> bool:
     return different_quantities(a, b) or different_aspects(a, b) or different_parts(a, b)
 
 
-_COMPONENT_ID = re.compile(r"\d|_|`")
-
-
 def one_named_thing(a: Norm, b: Norm) -> bool:
-    """Both subjects open with the one same component identifier ("auth-cron-1", "PASS_MAX_DAYS",
-    "`max_connections`"): a subject read without doubt, unlike a noun phrase read from prose. A product
-    named in camel case ("BigQuery", "GitHub") is not one: prose about it names many of its parts."""
-    ha, hb = _named_head(a), _named_head(b)
-    return ha is not None and hb is not None and ha[0] == hb[0] and bool(_COMPONENT_ID.search(ha[0]))
+    """Both subjects open with the one same component identifier (``compare.component_id``: digits and
+    letters or an underscore, "auth-cron-1", "PASS_MAX_DAYS"; the normalizer has taken a name's backticks
+    off by now): a subject read without doubt, unlike a noun phrase read from prose. A product named in
+    camel case ("BigQuery", "GitHub") is not one: prose about it names many of its parts."""
+    return _same_named_head(a, b) and component_id(a.subject.split()[0])
 
 
 def veto(tier: str, verdict: Verdict, features: dict, norms: tuple[Norm, Norm] | None = None,
