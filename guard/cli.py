@@ -383,7 +383,7 @@ def compare(pairs_file: Path, out: Optional[Path] = typer.Option(None, "--out", 
                 # an id-less pair is named by its line, as a scan names id-less claims (it was "")
                 rec = {"id": pid or f"line-{lineno}", "tier": j.tier.value, "verdict": j.verdict.kind.value, "stage": j.stage,
                        "confidence": j.verdict.confidence.value, "reason": j.reason}
-                if j.nli is not None:
+                if j.nli is not None and j.nli.p_contradiction is not None:
                     rec["p_contradiction"] = round(j.nli.p_contradiction, 4)
                 fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
         typer.echo(f"scored {len(rows)} pairs" + (f"; skipped {len(errors)} bad line(s)" if errors else ""), err=True)

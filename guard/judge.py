@@ -26,8 +26,8 @@ class Tier(str, Enum):
 @dataclass
 class NLIResult:
     """What stage 3 said about one pair; ``action`` is already gated."""
-    p_contradiction: float
-    p_forward: dict[str, float]
+    p_contradiction: float | None          # None: no model ran (the gate's answer was known without it)
+    p_forward: dict[str, float] | None
     p_backward: dict[str, float] | None    # None: not scored (the first direction found no contradiction)
     gates: dict[str, Any]
     action: str            # "block" | "warn" | "none"
@@ -60,7 +60,8 @@ class PairJudgement:
              "confidence": self.verdict.confidence.value, "reason": self.reason,
              "evidence": self.verdict.evidence}
         if self.nli is not None:
-            d["nli"] = {"p_contradiction": round(self.nli.p_contradiction, 4), "forward": self.nli.p_forward,
+            p = self.nli.p_contradiction
+            d["nli"] = {"p_contradiction": None if p is None else round(p, 4), "forward": self.nli.p_forward,
                         "backward": self.nli.p_backward, "gates": self.nli.gates, "action": self.nli.action}
         return d
 

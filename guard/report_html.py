@@ -43,7 +43,7 @@ function side(text,id,scope,win){const sc=Object.entries(scope||{}).filter(([k,v
  const w=(win&&(win.valid_from||win.valid_until))?((win.valid_from||'…')+' → '+(win.valid_until||'…')):'always';
  return '<div class="side"><div>'+esc(text)+'</div><div class="meta">'+esc(id)+' · scope: '+esc(sc)+' · valid: '+esc(w)+'</div></div>';}
 function evidence(f){let e='stage <b>'+esc(f.stage)+'</b> · '+esc(f.verdict)+' ('+esc(f.confidence)+') · '+esc(f.reason);
- if(f.nli){e+=' · p(contradiction) '+esc(f.nli.p_contradiction);if(f.nli.gates)e+=' · gates <code>'+esc(JSON.stringify(f.nli.gates))+'</code>';}
+ if(f.nli){if(f.nli.p_contradiction!=null)e+=' · p(contradiction) '+esc(f.nli.p_contradiction);if(f.nli.gates)e+=' · gates <code>'+esc(JSON.stringify(f.nli.gates))+'</code>';}
  if(f.excepted)e+=' · <b>excepted</b>: '+esc(f.excepted.by)+' was forced over it ('+esc(f.excepted.reason)+', '+esc(f.excepted.at)+')';return '<div class="evidence">'+e+'</div>';}
 function render(){const s=state();for(const k of ['tier','team','env'])document.getElementById('f-'+k).value=s[k];document.getElementById('f-q').value=s.q;
  const rows=DATA.filter(f=>keep(f,s));const groups=new Map();for(const f of rows){const g=f.subject||'(no subject)';if(!groups.has(g))groups.set(g,[]);groups.get(g).push(f);}

@@ -178,3 +178,25 @@ def test_the_csv_report_does_not_hand_a_spreadsheet_formulas(tmp_path):
     assert cells and all(c[0] == "'" and c[1:] in hostile for c in cells)
     kept = [json.loads(x) for x in raw.read_text().splitlines()]
     assert {f["existing"] for f in kept} | {f["incoming"] for f in kept} <= set(hostile)
+
+
+def test_compare_shows_no_score_for_a_pair_settled_without_the_model(tmp_path):
+    """Two facts about one named thing are clean without running the cross-encoder (the gate's
+    ``settled_clean``): the record says so and carries no p_contradiction, rather than a made-up
+    one; a pair the model did score keeps its score."""
+    from guard.pipeline import Guard, GuardConfig
+    if Guard(GuardConfig()).nli_gate is None:
+        pytest.skip("the accurate profile's models are not installed")
+    pf, out = tmp_path / "pairs.jsonl", tmp_path / "out.jsonl"
+    rows = [{"id": "named", "existing": {"text": "The reports-service-0 runs 12 replicas."},
+             "incoming": {"text": "The reports-service-0 uses Python 3.12."}},
+            {"id": "prose", "existing": {"text": "Contractors must not have production database access."},
+             "incoming": {"text": "Contractors on the data team can query the production database directly."}}]
+    pf.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    r = subprocess.run([sys.executable, "-m", "guard.cli", "--quiet", "compare", str(pf), "--out", str(out)],
+                       capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"}, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    named, prose = [json.loads(x) for x in out.read_text().splitlines()]
+    assert (named["tier"], named["stage"]) == ("clean", "gate") and "p_contradiction" not in named
+    assert "not consulted" in named["reason"] and "one named thing" in named["reason"]
+    assert prose["stage"] == "gate" and 0 <= prose["p_contradiction"] <= 1

@@ -554,3 +554,52 @@ def test_an_unsure_warn_on_two_facts_about_one_thing_is_clean(norm_v2):
     assert veto("block", v, f, (replicas, norm("The billing-service-0 uses Python 3.12.")))[0] == "block"
     other = norm("The reports-service-0 runs 6 replicas.")
     assert not two_facts(replicas, other) and veto("warn", v, f, (replicas, other))[0] == "warn"
+
+
+def test_two_facts_about_one_named_thing_are_settled_without_running_a_model():
+    """Such a pair is clean whatever the model says (``veto``), so ``assess`` runs neither the
+    cross-encoder nor the bi-encoder on it — in an agent's store most of a write's candidates are
+    such pairs. The real shipped models: a pair of the same call that is not settled gets exactly
+    the answer it gets alone, in its place, and only its texts reach the models."""
+    from guard.pipeline import Guard, GuardConfig
+    g = Guard(GuardConfig())
+    gate = g.nli_gate
+    if gate is None or gate.embedder is None:
+        pytest.skip("the accurate profile's models are not installed")
+    seen = []
+
+    def spy(obj, name):
+        real = getattr(obj, name)
+
+        def wrapped(texts, *a, **k):
+            seen.extend(t for x in texts for t in (x if isinstance(x, tuple) else (x,)))
+            return real(texts, *a, **k)
+        setattr(obj, name, wrapped)
+    for name in ("predict", "score_both"):
+        spy(gate.scorer, name)
+    spy(gate.embedder, "encode")
+
+    def item(a, b):
+        return (g.normalize(a), a, g.normalize(b), b)
+    port = item("The catalog-service-1 uses Python 3.11.", "The catalog-service-1 listens on port 3000.")
+    review = item("The billing-cron-0 is deployed in eu-west-1.", "The billing-cron-0 must not skip code review.")
+    prose = item("Contractors must not have production database access.",
+                 "Contractors on the data team can query the production database directly.")
+    v = Verdict(VerdictKind.UNKNOWN, Confidence.LOW, "different subjects")
+    alone = gate.assess([prose], [v])[0]
+    assert alone.p_contradiction is not None and seen
+    seen.clear()
+    port_r, prose_r, review_r = gate.assess([port, prose, review], [v, v, v])
+    assert prose_r.p_contradiction == alone.p_contradiction and prose_r.action == alone.action
+    assert prose_r.reason == alone.reason
+    assert seen and not [t for t in seen if "catalog" in t or "billing" in t], seen   # nothing of the settled pairs
+    for r in (port_r, review_r):
+        assert r.action == "none" and r.learned and r.p_contradiction is None and r.p_forward is None
+        assert "not consulted" in r.reason and "one named thing" in r.reason
+        assert Judge().judge(v, r) == (Tier.CLEAN, "gate")
+    seen.clear()
+    assert [r.action for r in gate.assess([port, review], [v, v])] == ["none", "none"] and not seen
+    # a judgement of a settled pair serialises (a write's decision, a scan's report)
+    from guard.judge import PairJudgement
+    d = PairJudgement("c_1", port[1], Tier.CLEAN, "gate", v, port_r).to_dict()
+    assert json.loads(json.dumps(d))["nli"]["p_contradiction"] is None
