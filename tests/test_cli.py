@@ -194,7 +194,8 @@ def test_compare_shows_no_score_for_a_pair_settled_without_the_model(tmp_path):
              "incoming": {"text": "Contractors on the data team can query the production database directly."}}]
     pf.write_text("".join(json.dumps(r) + "\n" for r in rows))
     r = subprocess.run([sys.executable, "-m", "guard.cli", "--quiet", "compare", str(pf), "--out", str(out)],
-                       capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"}, cwd=ROOT)
+                       capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"}, cwd=ROOT,
+                       check=False)
     assert r.returncode == 0, r.stderr
     named, prose = [json.loads(x) for x in out.read_text().splitlines()]
     assert (named["tier"], named["stage"]) == ("clean", "gate") and "p_contradiction" not in named
