@@ -391,7 +391,8 @@ def compare(pairs_file: Path, out: Optional[Path] = typer.Option(None, "--out", 
 
 
 @app.command()
-def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSONL file of claims"),
+def scan(source: Optional[Path] = typer.Argument(None, help="a SQLite claim store or a JSONL file of claims "
+                                                          "(default: the store of --store / GUARD_STORE)"),
          out: Path = typer.Option(Path("scan-report.jsonl"), "--out", "-o", help="report path (.jsonl or .csv)"),
          fmt: Optional[str] = typer.Option(None, "--format", help="jsonl or csv (default: from --out)"),
          neighbours: Optional[int] = typer.Option(None, min=0, help="bi-encoder neighbours per claim (0 = blocking only; "
@@ -408,6 +409,8 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
     """Score a whole store: every pair the guard would block or warn on, with reasons.
     Exits 3 when a finding reaches --fail-on, so a CI job can gate on it."""
     def go():
+        # "guard -s team.sqlite scan" / GUARD_STORE=… guard scan: the store every other command works on
+        src = source if source is not None else _state["store"]
         from guard.scan import ScanConfig, Scanner, excepted_text, is_store, load_claims, mark_excepted, write_report
         f = fmt or {".csv": "csv", ".parquet": "parquet"}.get(out.suffix, "jsonl")
         if f not in ("jsonl", "csv", "parquet"):
@@ -426,28 +429,31 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
             # each worker loads its own spaCy pipeline (~250 MB): 1,000 of them filled the memory
             raise ClaimError(f"--processes {processes} is more than this machine's {os.cpu_count() or 1} CPUs "
                              "(each worker is a whole normalizer; 0 picks the number)")
-        if not source.exists():
-            raise ClaimError(f"no such file: {source}")
+        if source is None and not src.exists():
+            raise ClaimError(f"no store at {src} (the --store / GUARD_STORE default): name what to scan, "
+                             "guard scan SOURCE, or the store, guard --store PATH scan")
+        if not src.exists():
+            raise ClaimError(f"no such file: {src}")
         from guard.safe_output import check_outputs
-        source_is_store = is_store(source)
+        source_is_store = is_store(src)
         check_outputs({"--out": out, "--html": html},
-                      {"the store scanned" if source_is_store else "the claims file scanned": source})
+                      {"the store scanned" if source_is_store else "the claims file scanned": src})
         store = engine == "local" and source_is_store
         if store:
             from guard.store import ClaimStore
-            st = ClaimStore(source)
+            st = ClaimStore(src)
             try:
                 empty = st.count("active") == 0
             finally:
                 st.close()
             claims, skipped = [], []
         else:
-            claims, skipped = load_claims(source)
+            claims, skipped = load_claims(src)
             empty = not claims
         for e in skipped:
             _note(f"skipped {e}")
         if empty:
-            raise ClaimError(f"{source} holds no claims")
+            raise ClaimError(f"{src} holds no claims")
         scan_cfg = ScanConfig(exhaustive=exhaustive, progress=not _state.get("quiet"))
         if neighbours is not None:
             scan_cfg.neighbours = neighbours
@@ -459,10 +465,10 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
         else:
             scanner = Scanner(_guard(), scan_cfg)
         # a store is scanned with what it already holds (norms, vectors, NLI scores): guard.stored
-        report = scanner.scan_store(source) if store else scanner.scan(claims, skipped)
+        report = scanner.scan_store(src) if store else scanner.scan(claims, skipped)
         if source_is_store and not store:          # the Ray engine read the store's claims: its exceptions too
             from guard.store import ClaimStore
-            st = ClaimStore(source)
+            st = ClaimStore(src)
             try:
                 mark_excepted(report, st)
             finally:
@@ -471,7 +477,7 @@ def scan(source: Path = typer.Argument(..., help="a SQLite claim store or a JSON
         s = report.summary
         if html is not None:
             from guard.report_html import scan_page, write
-            write(html, scan_page(s, report.findings, source=str(source)))
+            write(html, scan_page(s, report.findings, source=str(src)))
         for note in s["notes"]:
             _note(f"note: {note}")
         typer.echo(f"{s['claims']} claims, {s['pairs_compared']} candidate pairs of {s['all_pairs']} "

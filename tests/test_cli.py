@@ -50,6 +50,7 @@ def test_remember_block_exit_codes(tmp_path):
     (("supersede", "c_missing", "text", "--reason", "r"), "unknown claim id"),
     (("force", "some text", "--reason", " "), "needs a reason"),
     (("scan", "does-not-exist.jsonl"), "no such file"),
+    (("scan",), "no store at"),
 ])
 def test_bad_input_is_one_line_exit_2(tmp_path, args, msg):
     r = guard(*args, store=tmp_path / "s.sqlite")
@@ -132,6 +133,23 @@ def test_a_file_with_no_readable_line_is_refused(tmp_path, command):
         assert other.read_bytes() == before
     r = guard("list", store=st)
     assert r.stdout.count("\n") == 1                     # nothing was ingested
+
+
+def test_scan_without_a_source_scans_the_store_every_other_command_works_on(tmp_path):
+    """`guard -s team.sqlite scan` (or GUARD_STORE=… guard scan) scans that store, as `remember`, `list` and
+    `ingest` work on it; it used to stop at "Missing argument 'source'"."""
+    st = tmp_path / "team.sqlite"
+    assert guard("ingest", str(ROOT / "examples" / "claims.jsonl"), store=st).returncode == 0
+    reports = []
+    for args, env_store in ((("scan", str(st)), None), (("scan",), st), (("--store", str(st), "scan"), None)):
+        out = tmp_path / f"report{len(reports)}.jsonl"
+        r = guard(*args, "--out", str(out), "--show", "0", store=env_store)
+        assert r.returncode == 3 and "190 claims" in r.stdout and "12 block" in r.stdout, r.stderr
+        reports.append(out.read_text())
+    assert reports[0] == reports[1] == reports[2]
+    r = guard("scan", store=tmp_path / "elsewhere.sqlite")           # nothing there: said, and nothing made
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "no store at" in r.stderr and "elsewhere.sqlite" in r.stderr
+    assert not (tmp_path / "elsewhere.sqlite").exists()
 
 
 def test_ingest_then_scan_store_and_csv(tmp_path):
