@@ -168,6 +168,13 @@ def create_app(service: GuardService, token: str | None = None, warm: bool = Tru
     def docs():
         return HTMLResponse(_docs_page(app.openapi()))
 
+    @app.get("/", include_in_schema=False)
+    def index():
+        # a person or an agent opening the service's address finds where to go, not a 404
+        return {"service": "claim-guard", "docs": "/docs", "openapi": "/openapi.json",
+                "endpoints": sorted({f"{m} {r.path}" for r in app.routes if getattr(r, "include_in_schema", False)
+                                     for m in getattr(r, "methods", ()) if m != "HEAD"})}
+
     @app.get("/health")
     def health():
         return {"status": "ok"}

@@ -386,6 +386,10 @@ def test_service_contract(live):
         assert docs.status_code == 200 and "/claims/{claim_id}/supersede" in docs.text and "cdn" not in docs.text.lower()
         spec = c.get("/openapi.json").json()
         assert {"201", "409", "422"} <= set(spec["paths"]["/claims"]["post"]["responses"])
+        index = c.get("/").json()         # the service's address says where to go (it was a 404)
+        assert index["docs"] == "/docs" and {"POST /claims", "GET /health", "POST /claims/{claim_id}/supersede"} \
+            <= set(index["endpoints"]) and "GET /" not in index["endpoints"]
+    assert httpx.get(base + "/").status_code == 401                      # behind the token, as /docs is
 
 
 def test_refuses_to_listen_beyond_loopback_without_a_token(tmp_path):
