@@ -146,6 +146,33 @@ def test_two_way_files_are_never_silently_mixed(tmp_path):
     assert pairs[0].label == "neutral"
 
 
+@pytest.mark.parametrize("lines, msg", [
+    (['{"existing": {"text": "a"}, "incoming": {"text": "b"}, "label": "compatible"}',
+      '{"existing": {"text": "a"}, "label": "compatible"}'], ":2: a claim pair needs 'incoming' as an object"),
+    (['{"existing": {"text": "a"}, "incoming": {"text": 5}, "label": "compatible"}'], ":1: a claim pair needs 'incoming'"),
+    (['{"existing": "a", "incoming": "b", "label": "compatible"}'], ":1: a claim pair needs 'existing' as an object"),
+])
+def test_a_bad_claim_pair_row_is_refused_naming_it(tmp_path, lines, msg):
+    """`guard train --data` / `guard tune --replay` on such rows ended with KeyError or TypeError, or trained
+    on a number as a statement."""
+    from training.data import DataError, load_pairs
+    f = tmp_path / "pairs.jsonl"
+    f.write_text("\n".join(lines) + "\n")
+    with pytest.raises(DataError, match=re.escape(msg)):
+        load_pairs(f)
+
+
+def test_eval_nli_on_claim_pairs_says_what_it_reads(tmp_path):
+    import subprocess
+    import sys
+    f = tmp_path / "pairs.jsonl"
+    f.write_text(json.dumps({"existing": {"text": "a b"}, "incoming": {"text": "c d"}, "label": "compatible"}) + "\n")
+    r = subprocess.run([sys.executable, "-m", "guard.cli", "eval-nli", "models/nli-minilm-l6-v2", str(f)],
+                       capture_output=True, text=True, cwd=ROOT, check=False)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "row 1 is a claim pair" in r.stderr \
+        and "guard compare" in r.stderr, r.stderr[-300:]
+
+
 @pytest.mark.parametrize("line, msg", [
     ('{"premise": 5, "hypothesis": "b", "label": "neutral"}', "row 1: 'premise' must be a string"),
     ('{"premise": "a", "label": "neutral"}', "row 1: 'hypothesis' must be a string"),

@@ -81,6 +81,9 @@ def check_nli_rows(path: str | Path, rows: list[dict]) -> None:
     is not so is refused naming its line (blank lines are not counted)."""
     known = set(LABELS_3WAY) | set(LABELS_2WAY)
     for i, r in enumerate(rows, 1):
+        if "premise" not in r and "existing" in r and "incoming" in r:
+            raise DataError(f"{path}: row {i} is a claim pair (existing / incoming), not an NLI row (premise, "
+                            "hypothesis, label); claim pairs are scored with guard compare")
         for k in ("premise", "hypothesis"):
             if not isinstance(r.get(k), str):
                 raise DataError(f"{path}: row {i}: '{k}' must be a string")
@@ -110,7 +113,12 @@ def load_pairs(path: str | Path, map_2way: dict[str, str] | None = None,
             lab = claim_map.get(r.get("label"))
             if lab is None:
                 raise DataError(f"{path}:{i}: claim-pair label {r.get('label')!r} not in {sorted(claim_map)}")
-            pairs.append(Pair(r["existing"]["text"], r["incoming"]["text"], lab, path.name))
+            texts = [side.get("text") if isinstance(side, dict) else None for side in (r.get("existing"), r.get("incoming"))]
+            for key, text in zip(("existing", "incoming"), texts):
+                if not isinstance(text, str) or not text.strip():
+                    # these ended `guard train` with KeyError / TypeError, or trained on a number as text
+                    raise DataError(f"{path}:{i}: a claim pair needs '{key}' as an object with a non-empty 'text' string")
+            pairs.append(Pair(texts[0], texts[1], lab, path.name))
         return pairs
     check_nli_rows(path, rows)
     labels = {r.get("label") for r in rows}
