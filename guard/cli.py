@@ -590,6 +590,10 @@ def tune(pairs: Path, output_dir: Path,
             for name, s in report["check"]["systems"].items():
                 typer.echo(f"held out ({report['check']['rows']} pairs), {name}: block F1 {s['f1']:.3f} "
                            f"(P {s['precision']:.3f}, R {s['recall']:.3f}), false blocks {s['false_block']['overall']:.3f}")
+        from training.tune import advice
+        note = advice(report, str(pairs), str(output_dir), from_model)
+        if note:
+            typer.echo(note)
         what = "the starting model with the refitted gate" if gate_only else "tuned model and gate"
         typer.echo(f"{what} in {output_dir}; use it with guard --nli-model {output_dir}")
     _run(go)

@@ -276,6 +276,39 @@ def test_cross_validated_tiers_when_a_fold_leaves_one_document_to_fit_on():
 # ---- end to end, with the real cross-encoder ---------------------------------------------------
 
 @pytest.mark.slow
+def _report(own=None, refit=None, tuned=None, check=None):
+    fig = lambda f1, fb: {"f1": f1, "false_block": {"overall": fb}}  # noqa: E731
+    systems = {n: fig(*v) for n, v in (("starting model, its own gate", own),
+                                        ("starting model, gate refitted on these pairs", refit),
+                                        ("tuned model and gate", tuned)) if v}
+    rep = {"rows": 40, "systems": systems}
+    if check:
+        rep["check"] = {"rows": 12, "systems": {n.replace("these pairs", "the tuning pairs"): v
+                                                 for n, v in _report(*check)["systems"].items()}}
+    return rep
+
+
+def test_the_tune_says_when_its_figures_favour_what_it_did_not_make():
+    from training.tune import advice
+    assert advice(_report((0.70, 0.02), (0.75, 0.02), (0.80, 0.02)), "p.jsonl", "out") is None
+    note = advice(_report((0.70, 0.02), (0.85, 0.01), (0.80, 0.02)), "p.jsonl", "out", "models/x")
+    assert note.startswith("note: out of fold the tuned model (F1 0.800, false blocks 0.020) did worse") \
+        and "(F1 0.850, false blocks 0.010)" in note and note.endswith("guard tune p.jsonl OUT --gate-only --from "
+                                                                        "models/x makes that one, without training")
+    note = advice(_report((0.80, 0.01), (0.75, 0.02), (0.80, 0.02)), "p.jsonl", "out")    # equal F1, fewer false blocks
+    assert "the starting model with its own gate (F1 0.800, false blocks 0.010) did at least as well" in note \
+        and note.endswith("out may not be worth using")
+    assert advice(_report((0.80, 0.02), (0.75, 0.02), (0.80, 0.02)), "p", "o").startswith(
+        "note: out of fold the starting model")                  # a tie goes to the model that changes less
+    # --gate-only: the refitted gate is what was made
+    assert advice(_report((0.70, 0.02), (0.75, 0.02)), "p", "o") is None
+    assert "o may not be worth using" in advice(_report((0.80, 0.02), (0.75, 0.02)), "p", "o")
+    # held-out figures win over out-of-fold ones: nothing was fitted on them
+    rep = _report((0.70, 0.02), (0.75, 0.02), (0.80, 0.02), check=((0.70, 0.0), (0.90, 0.0), (0.60, 0.0)))
+    assert advice(rep, "p", "o").startswith("note: on the 12 held-out pairs the tuned model (F1 0.600")
+    assert advice(_report(refit=(0.8, 0.0)), "p", "o") is None
+
+
 def test_tune_makes_a_model_folder_the_guard_uses_and_a_second_tune_meanwhile_is_refused(tmp_path):
     """One real tune, start to end. While it runs, the same command again (a retried job) is refused in
     one line at once, and the first finishes whole, its work folder untouched by the second."""
@@ -307,6 +340,9 @@ def test_tune_makes_a_model_folder_the_guard_uses_and_a_second_tune_meanwhile_is
     assert [ln.split(":")[0] for ln in lines[:3]] == [
         "starting model, its own gate", "starting model, gate refitted on these pairs", "tuned model and gate"]
     assert "block F1" in lines[2] and f"guard --nli-model {out}" in lines[-1]
+    from training.tune import advice
+    note = advice(json.loads((out / "tune_report.json").read_text()), str(pairs), str(out))
+    assert (lines[-2] == note) if note else lines[-2].startswith("held out")
     assert [ln.split(":")[0] for ln in lines[3:6]] == [f"held out (2 pairs), {name}" for name in (
         "starting model, its own gate", "starting model, gate refitted on the tuning pairs", "tuned model and gate")]
     assert not (tmp_path / "tuned.tune-work").exists()          # the work folder goes when all is done

@@ -546,6 +546,38 @@ class Tuner:
         return {k: report[k] for k in ("temperature", "fit_nll")}
 
 
+def advice(report: dict, pairs: str, output_dir: str, start: str | None = None) -> str | None:
+    """One line where the figures favour something other than what the tune made: a tuned model that
+    did worse than the starting model with a gate refitted on the same pairs (which ``--gate-only``
+    makes in minutes, without training), or a starting model whose own gate did at least as well.
+    Why: the tune always writes its model and the report lists the three side by side, and on a few
+    hundred pairs the tuned one need not be the best (80 pairs of claims_train, one epoch, 3 folds: tuned
+    F1 0.889 out of fold, the refitted gate 0.938), so
+    a user who reads only the last line would switch to a worse model. Held-out figures (``--check``)
+    are read where given, as nothing was fitted on them; else the out-of-fold ones. Ranked by block
+    F1, then fewer false blocks; a tie goes to the one that changes less."""
+    src, where = (report["check"], f"on the {report['check']['rows']} held-out pairs") if "check" in report \
+        else (report, "out of fold")
+    systems = src["systems"]
+    refit_name = next((n for n in systems if n.startswith("starting model, gate refitted")), None)
+    ranked = [(n, systems[n]) for n in ("starting model, its own gate", refit_name, "tuned model and gate")
+              if n in systems]
+    if len(ranked) < 2:
+        return None
+    made = ranked[-1][0]                              # the tuned model, or with --gate-only the refitted gate
+    key = lambda item: (round(item[1]["f1"], 3), -round(item[1]["false_block"]["overall"], 3))  # noqa: E731
+    best = max(ranked, key=key)                      # max keeps the first of equals: the one that changes less
+    if best[0] == made:
+        return None
+    fig = lambda s: f"F1 {s['f1']:.3f}, false blocks {s['false_block']['overall']:.3f}"  # noqa: E731
+    if best[0] == refit_name:
+        return (f"note: {where} the tuned model ({fig(systems[made])}) did worse than the starting model with a "
+                f"gate refitted on these pairs ({fig(best[1])}); guard tune {pairs} OUT --gate-only"
+                + (f" --from {start}" if start else "") + " makes that one, without training")
+    return (f"note: {where} the starting model with its own gate ({fig(best[1])}) did at least as well as "
+            f"what this tune made ({fig(systems[made])}); {output_dir} may not be worth using")
+
+
 def _summaries(rows: list[dict], systems: dict[str, list[str]]) -> dict:
     """Rows, label counts and each system's block P/R/F1 (bootstrap interval) and false blocks."""
     from benchmarks.metrics import summarize
