@@ -269,16 +269,64 @@ def cancel(claim_id: str, reason: Optional[str] = typer.Option(None)):
 
 
 @app.command()
-def check(text: str, env: Optional[str] = ENV, team: Optional[str] = TEAM, tenant: Optional[str] = TENANT,
+def check(text: Optional[str] = typer.Argument(None, help="the statement (or --file)"),
+          file: Optional[Path] = typer.Option(None, "--file", "-f",
+                                              help="a JSONL file of claims (text, scope, valid_from, valid_until, as "
+                                                   "ingest reads them): each checked against the store's active "
+                                                   "claims; exits 3 if any would be blocked"),
+          env: Optional[str] = ENV, team: Optional[str] = TEAM, tenant: Optional[str] = TENANT,
           valid_from: Optional[str] = FROM, valid_until: Optional[str] = UNTIL, as_json: bool = JSON):
-    """Dry run: what would a write of TEXT do? Stores nothing."""
+    """Dry run: what would a write of TEXT (or of each claim in --file) do? Stores nothing."""
     def go():
         from guard.service import WriteResult
+        if file is not None:
+            if text is not None:
+                raise ClaimError("give the statement or --file, not both")
+            if any(v is not None for v in (env, team, tenant, valid_from, valid_until)):
+                raise ClaimError("--env, --team, --tenant, --from and --until are for one statement: "
+                                 "a file's claims carry their own scope and window")
+            raise typer.Exit(_check_file(file, as_json))
+        if text is None:
+            raise ClaimError("give the statement to check, or --file PATH")
         window = _window(valid_from, valid_until)       # a bad date is refused before a model loads
         d = _store(text).check(text, _scope(env, team, tenant), window)
         code = _print_decision(WriteResult(False, d), as_json)
         raise typer.Exit(code)
     _run(go)
+
+
+def _check_file(path: Path, as_json: bool) -> int:
+    """Each claim of a JSONL file checked against the store as it is, as a CI job checks the claims a change
+    adds before they are written: one decision per claim (``--json``: one JSON object per line, with its
+    line number), exit 3 if any would be blocked. A file with a bad line is refused whole, before a model
+    loads, as ingest refuses one. Conflicts among the file's own claims are ``guard scan FILE``'s."""
+    from guard.jsonl import read_jsonl
+    from guard.service import GuardService, WriteResult
+    rows, errors = read_jsonl(path, Claim.from_dict)
+    if errors:
+        raise ClaimError(f"check refused: {len(errors)} bad line(s): " + "; ".join(errors[:3])
+                         + (f" (+{len(errors) - 3} more)" if len(errors) > 3 else ""))
+    if not rows:
+        raise ClaimError(f"{path} holds no claims")
+    svc = GuardService(_state["store"], guard=_guard())
+    tiers = {"block": 0, "warn": 0, "clean": 0}
+    try:
+        for lineno, claim in rows:
+            d = svc.check(claim.text, claim.scope, claim.window)
+            tiers[d.tier.value] += 1
+            if as_json:
+                typer.echo(json.dumps({"line": lineno, "text": claim.text, **d.to_dict()}, ensure_ascii=False))
+                continue
+            typer.echo(f"{path.name}:{lineno}: {d.tier.value.upper()}  {claim.text[:100]}")
+            for j in d.conflicts:
+                label = "conflict" if j.tier.value == "block" else "warning"
+                typer.echo(f"  {label} with {j.claim_id}: {j.claim_text}\n    {j.verdict.kind.value}/"
+                           f"{j.verdict.confidence.value} via {j.stage}: {j.reason}")
+    finally:
+        svc.close()
+    _note(f"checked {len(rows)} claim(s) against {_state['store']}: {tiers['block']} block, {tiers['warn']} warn, "
+          f"{tiers['clean']} clean; nothing stored")
+    return EXIT_BLOCKED if tiers["block"] else EXIT_OK
 
 
 @app.command()

@@ -51,6 +51,9 @@ def test_remember_block_exit_codes(tmp_path):
     (("force", "some text", "--reason", " "), "needs a reason"),
     (("scan", "does-not-exist.jsonl"), "no such file"),
     (("scan",), "no store at"),
+    (("check",), "give the statement to check, or --file PATH"),
+    (("check", "x", "--file", "new.jsonl"), "not both"),
+    (("check", "--file", "new.jsonl", "--env", "prod"), "a file's claims carry their own scope"),
 ])
 def test_bad_input_is_one_line_exit_2(tmp_path, args, msg):
     r = guard(*args, store=tmp_path / "s.sqlite")
@@ -150,6 +153,37 @@ def test_scan_without_a_source_scans_the_store_every_other_command_works_on(tmp_
     r = guard("scan", store=tmp_path / "elsewhere.sqlite")           # nothing there: said, and nothing made
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "no store at" in r.stderr and "elsewhere.sqlite" in r.stderr
     assert not (tmp_path / "elsewhere.sqlite").exists()
+
+
+def test_check_a_file_of_claims_against_the_store_stores_nothing(tmp_path):
+    """`guard check --file new.jsonl`: the claims a change adds, each checked against the store before any is
+    written (a CI job's question); one decision a claim, exit 3 where any would be blocked, nothing stored."""
+    st = tmp_path / "team.sqlite"
+    assert guard("ingest", str(ROOT / "examples" / "claims.jsonl"), store=st).returncode == 0
+    before = guard("list", "--status", "all", "--json", store=st).stdout
+    new = tmp_path / "new.jsonl"
+    new.write_text("\n".join(json.dumps(c) for c in (
+        {"text": "Production deploys need one approval.", "scope": {"team": "platform"}},
+        {"text": "The office plants are watered on Mondays."},
+        {"text": "The API gateway listens on port 9443.", "valid_from": "2026-01-01"})) + "\n\n")
+    r = guard("check", "--file", str(new), store=st)
+    assert r.returncode == 3, r.stderr
+    heads = [ln for ln in r.stdout.splitlines() if ln.startswith("new.jsonl:")]
+    assert [h.split()[1] for h in heads] == ["BLOCK", "CLEAN", "BLOCK"] and "conflict with pla-001" in r.stdout
+    assert "checked 3 claim(s)" in r.stderr and "2 block, 0 warn, 1 clean; nothing stored" in r.stderr
+    r = guard("check", "-f", str(new), "--json", store=st)
+    rows = [json.loads(x) for x in r.stdout.splitlines()]
+    assert r.returncode == 3 and [(x["line"], x["tier"]) for x in rows] == [(1, "block"), (2, "clean"), (3, "block")]
+    assert rows[0]["conflicts"][0]["claim_id"] == "pla-001" and rows[1]["conflicts"] == []
+    clean = tmp_path / "clean.jsonl"
+    clean.write_text(json.dumps({"text": "The office plants are watered on Mondays."}) + "\n")
+    assert guard("check", "--file", str(clean), store=st).returncode == 0
+    assert guard("list", "--status", "all", "--json", store=st).stdout == before          # nothing stored
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"text": "Backups run nightly."}) + "\n" + json.dumps({"text": "x", "tier": 1}) + "\n")
+    r = guard("check", "--file", str(bad), store=st)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "check refused: 1 bad line(s)" in r.stderr \
+        and "bad.jsonl:2" in r.stderr, r.stderr
 
 
 def test_ingest_then_scan_store_and_csv(tmp_path):
