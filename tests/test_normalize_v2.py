@@ -218,6 +218,18 @@ def test_speaker_is_not_the_subject(normalizer_v2):
         "maximum retention period"
 
 
+@pytest.mark.parametrize("text, subject", [
+    ("Anthropic suggests reading your current rate limits at startup.", "current rate limit"),
+    ("Security advises rotating access keys every 90 days.", "access key"),
+    ("We encourage team members to take at least 12 work days off a year.", "team member"),
+])
+def test_advice_verbs_are_advice_about_their_object(normalizer_v2, text, subject):
+    """"suggests", "advises", "encourages" were read as a fact with the verb in its subject ("suggest read current
+    rate limit", modality must), where "recommends" was advice about its object."""
+    n = norm(normalizer_v2, text)
+    assert (n.subject, n.modality) == (subject, Modality.SHOULD)
+
+
 def verdict(n, a, b):
     return StructuralComparator().compare(norm(n, a), a, norm(n, b), b)
 

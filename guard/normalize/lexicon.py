@@ -38,6 +38,8 @@ HALT_PREDICATES = {"paused": ("must", True), "suspended": ("must", True), "halte
 MODAL_VERBS = {
     "require": ("must", False), "mandate": ("must", False), "enforce": ("must", False),
     "prefer": ("should", False), "recommend": ("should", False), "favor": ("should", False),
+    # "Anthropic suggests reading …", "we strongly encourage team members to take …": advice, as "recommend" is
+    "suggest": ("should", False), "advise": ("should", False), "encourage": ("should", False),
     "favour": ("should", False), "avoid": ("should", True), "discourage": ("should", True),
     "allow": ("may", False), "permit": ("may", False),
     "forbid": ("must", True), "prohibit": ("must", True), "ban": ("must", True),
