@@ -230,6 +230,20 @@ def test_advice_verbs_are_advice_about_their_object(normalizer_v2, text, subject
     assert (n.subject, n.modality) == (subject, Modality.SHOULD)
 
 
+@pytest.mark.parametrize("text, subject, modality", [
+    ("We strongly recommend enabling MFA on all accounts.", "mfa", Modality.SHOULD),
+    ("We also require two approvals for production deploys.", "production deploy", Modality.MUST),
+    ("You really should rotate keys every 90 days.", "key", Modality.SHOULD),
+])
+def test_an_adverb_after_the_person_leaves_the_rule_about_its_object(normalizer_v2, text, subject, modality):
+    """Read without the adverb ("We recommend enabling MFA …" is about MFA) these were about "strongly", about
+    nothing, or about nothing: the adverb made "we" / "you" look like part of what the rule is about."""
+    n = norm(normalizer_v2, text)
+    assert (n.subject, n.modality) == (subject, modality)
+    plain = norm(normalizer_v2, text.replace(" strongly", "").replace(" also", "").replace(" really", ""))
+    assert (plain.subject, plain.modality) == (subject, modality)
+
+
 def verdict(n, a, b):
     return StructuralComparator().compare(norm(n, a), a, norm(n, b), b)
 

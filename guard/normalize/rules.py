@@ -259,6 +259,7 @@ class RuleNormalizer:
     negation_not_counted = False      # v2: "are not allowed to <verb>" is read like "are allowed to <verb>"
     expletive_it = False              # v2: "It is okay to publish X" is about X, as "Users may publish X" is
     no_object_negates = False         # v2: "Root accounts have no access keys" is negated, as "do not have" is
+    person_adverbs = False            # v2: "We strongly recommend X" is about X, as "We recommend X" is
 
     def __init__(self, model: str = SPACY_MODEL, batch_size: int = 256, n_process: int | None = None,
                  gemm: str = "blis"):
@@ -459,7 +460,9 @@ class RuleNormalizer:
         subj_words = product_words + _content(_head_np(subj_tokens, self.trim_subject_phrase), p.value_tok, names,
                                               self.subject_stop_words)
         kind = SubjectKind.PRESENT
-        lowered = [t.lower_ for t in subj_tokens if not t.is_punct]
+        # v2: an adverb between the person and the verb ("We strongly recommend …", "We also require …") does
+        # not make the person part of what the rule is about
+        lowered = [t.lower_ for t in subj_tokens if not t.is_punct and not (self.person_adverbs and t.pos_ == "ADV")]
         subj_missing = False
         if first is not None and first.lower_ == "be":
             subj_words, subj_missing = [], True

@@ -382,6 +382,7 @@ class RuleNormalizerV2(RuleNormalizer):
     negation_not_counted = True
     expletive_it = True
     no_object_negates = True
+    person_adverbs = True
 
     @staticmethod
     def _values(text: str):
