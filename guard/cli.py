@@ -301,7 +301,7 @@ def _check_file(path: Path, as_json: bool) -> int:
     line number), exit 3 if any would be blocked. A file with a bad line is refused whole, before a model
     loads, as ingest refuses one. Conflicts among the file's own claims are ``guard scan FILE``'s."""
     from guard.jsonl import read_jsonl
-    from guard.service import GuardService, WriteResult
+    from guard.service import GuardService
     rows, errors = read_jsonl(path, Claim.from_dict)
     if errors:
         raise ClaimError(f"check refused: {len(errors)} bad line(s): " + "; ".join(errors[:3])

@@ -277,7 +277,7 @@ def test_cross_validated_tiers_when_a_fold_leaves_one_document_to_fit_on():
 
 @pytest.mark.slow
 def _report(own=None, refit=None, tuned=None, check=None):
-    fig = lambda f1, fb: {"f1": f1, "false_block": {"overall": fb}}  # noqa: E731
+    fig = lambda f1, fb: {"f1": f1, "false_block": {"overall": fb}}
     systems = {n: fig(*v) for n, v in (("starting model, its own gate", own),
                                         ("starting model, gate refitted on these pairs", refit),
                                         ("tuned model and gate", tuned)) if v}

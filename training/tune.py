@@ -565,11 +565,11 @@ def advice(report: dict, pairs: str, output_dir: str, start: str | None = None) 
     if len(ranked) < 2:
         return None
     made = ranked[-1][0]                              # the tuned model, or with --gate-only the refitted gate
-    key = lambda item: (round(item[1]["f1"], 3), -round(item[1]["false_block"]["overall"], 3))  # noqa: E731
+    key = lambda item: (round(item[1]["f1"], 3), -round(item[1]["false_block"]["overall"], 3))
     best = max(ranked, key=key)                      # max keeps the first of equals: the one that changes less
     if best[0] == made:
         return None
-    fig = lambda s: f"F1 {s['f1']:.3f}, false blocks {s['false_block']['overall']:.3f}"  # noqa: E731
+    fig = lambda s: f"F1 {s['f1']:.3f}, false blocks {s['false_block']['overall']:.3f}"
     if best[0] == refit_name:
         return (f"note: {where} the tuned model ({fig(systems[made])}) did worse than the starting model with a "
                 f"gate refitted on these pairs ({fig(best[1])}); guard tune {pairs} OUT --gate-only"
