@@ -273,32 +273,37 @@ def check(text: Optional[str] = typer.Argument(None, help="the statement (or --f
           file: Optional[Path] = typer.Option(None, "--file", "-f",
                                               help="a JSONL file of claims (text, scope, valid_from, valid_until, as "
                                                    "ingest reads them): each checked against the store's active "
-                                                   "claims; exits 3 if any would be blocked"),
+                                                   "claims; exits 3 if any reaches --fail-on"),
           env: Optional[str] = ENV, team: Optional[str] = TEAM, tenant: Optional[str] = TENANT,
-          valid_from: Optional[str] = FROM, valid_until: Optional[str] = UNTIL, as_json: bool = JSON):
+          valid_from: Optional[str] = FROM, valid_until: Optional[str] = UNTIL, as_json: bool = JSON,
+          fail_on: str = typer.Option("block", help="exit 3 when a decision reaches this tier: block, warn or never "
+                                                    "(as guard scan's)")):
     """Dry run: what would a write of TEXT (or of each claim in --file) do? Stores nothing."""
     def go():
         from guard.service import WriteResult
+        if fail_on not in ("block", "warn", "never"):
+            raise ClaimError(f"--fail-on must be block, warn or never, not {ascii(fail_on)}")
+        failing = {"block": {"block"}, "warn": {"block", "warn"}, "never": set()}[fail_on]
         if file is not None:
             if text is not None:
                 raise ClaimError("give the statement or --file, not both")
             if any(v is not None for v in (env, team, tenant, valid_from, valid_until)):
                 raise ClaimError("--env, --team, --tenant, --from and --until are for one statement: "
                                  "a file's claims carry their own scope and window")
-            raise typer.Exit(_check_file(file, as_json))
+            raise typer.Exit(EXIT_BLOCKED if _check_file(file, as_json) & failing else EXIT_OK)
         if text is None:
             raise ClaimError("give the statement to check, or --file PATH")
         window = _window(valid_from, valid_until)       # a bad date is refused before a model loads
         d = _store(text).check(text, _scope(env, team, tenant), window)
-        code = _print_decision(WriteResult(False, d), as_json)
-        raise typer.Exit(code)
+        _print_decision(WriteResult(False, d), as_json)
+        raise typer.Exit(EXIT_BLOCKED if d.tier.value in failing else EXIT_OK)
     _run(go)
 
 
-def _check_file(path: Path, as_json: bool) -> int:
+def _check_file(path: Path, as_json: bool) -> set[str]:
     """Each claim of a JSONL file checked against the store as it is, as a CI job checks the claims a change
     adds before they are written: one decision per claim (``--json``: one JSON object per line, with its
-    line number), exit 3 if any would be blocked. A file with a bad line is refused whole, before a model
+    line number); returns the tiers reached. A file with a bad line is refused whole, before a model
     loads, as ingest refuses one. Conflicts among the file's own claims are ``guard scan FILE``'s."""
     from guard.jsonl import read_jsonl
     from guard.service import GuardService
@@ -326,7 +331,7 @@ def _check_file(path: Path, as_json: bool) -> int:
         svc.close()
     _note(f"checked {len(rows)} claim(s) against {_state['store']}: {tiers['block']} block, {tiers['warn']} warn, "
           f"{tiers['clean']} clean; nothing stored")
-    return EXIT_BLOCKED if tiers["block"] else EXIT_OK
+    return {t for t, n in tiers.items() if n}
 
 
 @app.command()

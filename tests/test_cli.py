@@ -178,12 +178,30 @@ def test_check_a_file_of_claims_against_the_store_stores_nothing(tmp_path):
     clean = tmp_path / "clean.jsonl"
     clean.write_text(json.dumps({"text": "The office plants are watered on Mondays."}) + "\n")
     assert guard("check", "--file", str(clean), store=st).returncode == 0
+    assert guard("check", "--file", str(new), "--fail-on", "never", store=st).returncode == 0
     assert guard("list", "--status", "all", "--json", store=st).stdout == before          # nothing stored
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps({"text": "Backups run nightly."}) + "\n" + json.dumps({"text": "x", "tier": 1}) + "\n")
     r = guard("check", "--file", str(bad), store=st)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "check refused: 1 bad line(s)" in r.stderr \
         and "bad.jsonl:2" in r.stderr, r.stderr
+
+
+def test_check_fails_on_the_tier_asked(tmp_path):
+    """--fail-on block (default) | warn | never, as guard scan's: a CI job that treats a warning as a failure."""
+    st = tmp_path / "s.sqlite"
+    assert guard("remember", "MFA should be enabled on all accounts.", store=st).returncode == 0
+    warn = "MFA should be disabled on all accounts."
+    r = guard("check", warn, store=st)
+    assert r.returncode == 0 and r.stdout.startswith("warn")
+    assert guard("check", warn, "--fail-on", "warn", store=st).returncode == 3
+    f = tmp_path / "new.jsonl"
+    f.write_text(json.dumps({"text": warn}) + "\n")
+    assert guard("check", "--file", str(f), store=st).returncode == 0
+    assert guard("check", "--file", str(f), "--fail-on", "warn", store=st).returncode == 3
+    assert guard("check", "MFA must be disabled on all accounts.", "--fail-on", "never", store=st).returncode == 0
+    r = guard("check", warn, "--fail-on", "sometimes", store=st)
+    assert r.returncode == 2 and "--fail-on must be block, warn or never" in r.stderr
 
 
 def test_ingest_then_scan_store_and_csv(tmp_path):
