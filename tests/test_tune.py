@@ -343,6 +343,8 @@ def test_tune_makes_a_model_folder_the_guard_uses_and_a_second_tune_meanwhile_is
     from training.tune import advice
     note = advice(json.loads((out / "tune_report.json").read_text()), str(pairs), str(out))
     assert (lines[-2] == note) if note else lines[-2].startswith("held out")
+    card_note = advice(json.loads((out / "tune_report.json").read_text()), str(pairs), "this folder", None)
+    assert ("**Note:**" in (out / "README.md").read_text()) == (card_note is not None)
     assert [ln.split(":")[0] for ln in lines[3:6]] == [f"held out (2 pairs), {name}" for name in (
         "starting model, its own gate", "starting model, gate refitted on the tuning pairs", "tuned model and gate")]
     assert not (tmp_path / "tuned.tune-work").exists()          # the work folder goes when all is done

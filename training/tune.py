@@ -651,10 +651,12 @@ def card(report: dict) -> str:
                 f"({json.dumps(tr['pairs_by_source'])}), {tr['steps']} steps, {tr['wall_seconds']:.0f} s on "
                 f"{tr['hardware']} ({tr['precision']}); the whole tune {report['wall_seconds']:.0f} s."
                 if tr else f"No model was trained (`--gate-only`); the whole tune {report['wall_seconds']:.0f} s.")
+    note = advice(report, report["pairs"], "this folder", report.get("from"))
     return "\n".join([
         f"# Tuned NLI model ({Path(report['pairs']).name})", "", intro, "",
         "## Grouped cross-validation on these pairs", "", report["protocol"] + ".", "",
         "| system | P | R | F1 | F1 95% CI | false-block |", "|---|---|---|---|---|---|",
         *_table_rows(report["systems"]), "", gate, "",
         *(_check_section(report["check"]) if "check" in report else []),
+        *([f"**Note:** {note.removeprefix('note: ')}.", ""] if note else []),
         "## Training", "", training, ""])
