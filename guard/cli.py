@@ -313,6 +313,11 @@ def _check_file(path: Path, as_json: bool) -> set[str]:
                          + (f" (+{len(errors) - 3} more)" if len(errors) > 3 else ""))
     if not rows:
         raise ClaimError(f"{path} holds no claims")
+    if not Path(_state["store"]).exists():
+        # a mistyped --store would otherwise be a new, empty store that every claim passes: a CI gate that
+        # cannot fail
+        raise ClaimError(f"no store at {_state['store']}: nothing to check the claims against (name it with "
+                         "--store / GUARD_STORE)")
     svc = GuardService(_state["store"], guard=_guard())
     tiers = {"block": 0, "warn": 0, "clean": 0}
     try:

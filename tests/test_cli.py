@@ -180,6 +180,8 @@ def test_check_a_file_of_claims_against_the_store_stores_nothing(tmp_path):
     assert guard("check", "--file", str(clean), store=st).returncode == 0
     assert guard("check", "--file", str(new), "--fail-on", "never", store=st).returncode == 0
     assert guard("list", "--status", "all", "--json", store=st).stdout == before          # nothing stored
+    r = guard("check", "--file", str(new), store=tmp_path / "typo.sqlite")      # not a new empty store that all pass
+    assert r.returncode == 2 and "no store at" in r.stderr and not (tmp_path / "typo.sqlite").exists()
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps({"text": "Backups run nightly."}) + "\n" + json.dumps({"text": "x", "tier": 1}) + "\n")
     r = guard("check", "--file", str(bad), store=st)
