@@ -282,7 +282,7 @@ def check(text: Optional[str] = typer.Argument(None, help="the statement (or --f
     def go():
         from guard.service import WriteResult
         if fail_on not in ("block", "warn", "never"):
-            raise ClaimError(f"--fail-on must be block, warn or never, not {ascii(fail_on)}")
+            raise ClaimError(f"--fail-on must be block, warn or never, not {fail_on!a}")
         failing = {"block": {"block"}, "warn": {"block", "warn"}, "never": set()}[fail_on]
         if file is not None:
             if text is not None:
