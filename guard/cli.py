@@ -151,6 +151,27 @@ def _window(valid_from, valid_until) -> Window:
     return Window.parse(valid_from, valid_until)
 
 
+def _print_conflicts(decision) -> None:
+    for j in decision.conflicts:
+        label = "conflict" if j.tier.value == "block" else "warning"
+        typer.echo(f"  {label} with {j.claim_id}: {j.claim_text}\n    {j.verdict.kind.value}/"
+                   f"{j.verdict.confidence.value} via {j.stage}: {j.reason}")
+
+
+def _failing_tiers(fail_on: str) -> set[str]:
+    """The tiers that make ``--fail-on`` (check, scan) exit 3."""
+    tiers = {"block": {"block"}, "warn": {"block", "warn"}, "never": set()}.get(fail_on)
+    if tiers is None:
+        raise ClaimError(f"--fail-on must be block, warn or never, not {fail_on!a}")
+    return tiers
+
+
+def _bad_lines(errors: list[str]) -> str:
+    """How many lines of a file were bad, and the first three of them."""
+    return (f"{len(errors)} bad line(s): " + "; ".join(errors[:3])
+            + (f" (+{len(errors) - 3} more)" if len(errors) > 3 else ""))
+
+
 def _print_decision(res, as_json: bool) -> int:
     decision = res.decision
     if as_json:
@@ -166,10 +187,7 @@ def _print_decision(res, as_json: bool) -> int:
             typer.echo("BLOCKED: the statement conflicts with active claims; nothing was stored.")
         else:
             typer.echo(decision.tier.value)
-        for j in decision.conflicts:
-            label = "conflict" if j.tier.value == "block" else "warning"
-            typer.echo(f"  {label} with {j.claim_id}: {j.claim_text}\n    {j.verdict.kind.value}/"
-                       f"{j.verdict.confidence.value} via {j.stage}: {j.reason}")
+        _print_conflicts(decision)
         if not res.stored and decision.tier.value == "block":
             typer.echo("  resolve with: guard cancel ID | guard supersede ID TEXT --reason … | "
                        "guard force TEXT --reason …")
@@ -281,9 +299,7 @@ def check(text: Optional[str] = typer.Argument(None, help="the statement (or --f
     """Dry run: what would a write of TEXT (or of each claim in --file) do? Stores nothing."""
     def go():
         from guard.service import WriteResult
-        if fail_on not in ("block", "warn", "never"):
-            raise ClaimError(f"--fail-on must be block, warn or never, not {fail_on!a}")
-        failing = {"block": {"block"}, "warn": {"block", "warn"}, "never": set()}[fail_on]
+        failing = _failing_tiers(fail_on)
         if file is not None:
             if text is not None:
                 raise ClaimError("give the statement or --file, not both")
@@ -309,8 +325,7 @@ def _check_file(path: Path, as_json: bool) -> set[str]:
     from guard.service import GuardService
     rows, errors = read_jsonl(path, Claim.from_dict)
     if errors:
-        raise ClaimError(f"check refused: {len(errors)} bad line(s): " + "; ".join(errors[:3])
-                         + (f" (+{len(errors) - 3} more)" if len(errors) > 3 else ""))
+        raise ClaimError(f"check refused: {_bad_lines(errors)}")
     if not rows:
         raise ClaimError(f"{path} holds no claims")
     if not Path(_state["store"]).exists():
@@ -328,10 +343,7 @@ def _check_file(path: Path, as_json: bool) -> set[str]:
                 typer.echo(json.dumps({"line": lineno, "text": claim.text, **d.to_dict()}, ensure_ascii=False))
                 continue
             typer.echo(f"{path.name}:{lineno}: {d.tier.value.upper()}  {claim.text[:100]}")
-            for j in d.conflicts:
-                label = "conflict" if j.tier.value == "block" else "warning"
-                typer.echo(f"  {label} with {j.claim_id}: {j.claim_text}\n    {j.verdict.kind.value}/"
-                           f"{j.verdict.confidence.value} via {j.stage}: {j.reason}")
+            _print_conflicts(d)
     finally:
         svc.close()
     _note(f"checked {len(rows)} claim(s) against {_state['store']}: {tiers['block']} block, {tiers['warn']} warn, "
@@ -353,8 +365,7 @@ def ingest(path: Path, as_json: bool = JSON,
         if errors and not skip_bad_lines:
             # all or nothing, as a write is: a sync file half applied (the line that supersedes a
             # fact among the bad ones) left the store in a state no file described
-            raise ClaimError(f"ingest refused, nothing stored: {len(errors)} bad line(s): " + "; ".join(errors[:3])
-                             + (f" (+{len(errors) - 3} more)" if len(errors) > 3 else "")
+            raise ClaimError(f"ingest refused, nothing stored: {_bad_lines(errors)}"
                              + " — fix them, or --skip-bad-lines to store the rest")
         for e in errors:
             _note(f"skipped {e}")
@@ -479,8 +490,7 @@ def scan(source: Optional[Path] = typer.Argument(None, help="a SQLite claim stor
             from guard.installed import installed
             if not installed("ray"):
                 raise ClaimError("--engine ray needs Ray: pip install claim-guard[ray]")
-        if fail_on not in ("block", "warn", "never"):
-            raise ClaimError(f"--fail-on must be block, warn or never, not {ascii(fail_on)}")
+        failing = _failing_tiers(fail_on)
         if processes < 0:
             raise ClaimError(f"--processes must be 0 or more, not {processes}")
         if processes > (os.cpu_count() or 1):
@@ -551,7 +561,7 @@ def scan(source: Optional[Path] = typer.Argument(None, help="a SQLite claim stor
             typer.echo(f"  … {len(report.findings) - show} more")
         typer.echo(f"report: {path}" + (f"\nhtml: {html}" if html is not None else ""))
         tiers = {fd["tier"] for fd in report.open_findings}      # a recorded exception does not fail the gate
-        if fail_on == "block" and "block" in tiers or fail_on == "warn" and tiers & {"block", "warn"}:
+        if tiers & failing:
             raise typer.Exit(EXIT_BLOCKED)
     _run(go)
 
