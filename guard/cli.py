@@ -328,7 +328,7 @@ def _check_file(path: Path, as_json: bool) -> set[str]:
         raise ClaimError(f"check refused: {_bad_lines(errors)}")
     if not rows:
         raise ClaimError(f"{path} holds no claims")
-    if not Path(_state["store"]).exists():
+    if not _state["store"].exists():
         # a mistyped --store would otherwise be a new, empty store that every claim passes: a CI gate that
         # cannot fail
         raise ClaimError(f"no store at {_state['store']}: nothing to check the claims against (name it with "
