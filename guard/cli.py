@@ -106,6 +106,10 @@ def _guard_builder(stages: str | None = None, require_nli: bool = True):
     cfg.nli_quantize = _state.get("quantize", False)
     cfg.nli_backend = _state.get("nli_backend", "auto")
     cfg.normalizer = _state.get("normalizer") or cfg.normalizer
+    try:
+        cfg.validate()           # a backend that cannot run is refused before the store or a model is looked at
+    except ValueError as exc:
+        _die(str(exc), EXIT_USAGE)
 
     def build():
         from guard.pipeline import Guard
@@ -131,16 +135,34 @@ def _note(msg: str) -> None:
         typer.echo(msg, err=True)
 
 
-def _store(text: str | None = None):
+def _store(text: str | None = None, needs: str | None = None):
     """The store's service. A command that states a claim (``text``: remember, learn, force, check) has
     its words checked, then its models loaded, before the store is opened: bad words are refused at
     once, and a model that cannot load leaves no store file behind. The others (cancel, supersede)
-    load the models on their first need, so a cancel or a refused supersede loads none."""
+    load the models on their first need, so a cancel or a refused supersede loads none. ``needs``: the
+    command works on what the store already holds, so a store that is not there is refused
+    (``_existing_store``) before any model loads."""
     from guard.service import GuardService
-    if text is None:
-        return GuardService(_state["store"], guard=_guard_builder())
-    validate_text(text)
-    return GuardService(_state["store"], guard=_guard())
+    if text is not None:
+        validate_text(text)
+    build = _guard_builder()             # the settings are refused before the store is looked at
+    if needs is not None:
+        _existing_store(needs)
+    return GuardService(_state["store"], guard=build if text is None else build())
+
+
+def _existing_store(needs: str) -> Path:
+    """The store path of a command that reads the store or changes a claim already in it (check, list,
+    show, history, cancel, supersede), refused in one line when nothing is there. Opening it made a new,
+    empty store file: a mistyped ``--store`` (or a ``guard list`` run in the wrong folder) left a
+    ``claims.sqlite`` behind and answered as for an empty store, so ``guard check`` said "clean" to
+    every statement, a CI gate that could not fail. Only the commands that store claims (remember,
+    learn, force, ingest, serve) make a store."""
+    path = _state["store"]
+    if not path.exists():
+        raise ClaimError(f"no store at {path}: {needs} (name it with --store / GUARD_STORE; remember or ingest "
+                         "makes one)")
+    return path
 
 
 def _scope(env, team, tenant) -> dict:
@@ -258,7 +280,7 @@ def supersede(old_id: str, text: str, reason: str = typer.Option(..., help="why 
               as_json: bool = JSON):
     """Replace an active claim; the old one stays as history. Guarded against all other claims."""
     def go():
-        res = _store().supersede(old_id, text, reason)
+        res = _store(needs="no claim to supersede").supersede(old_id, text, reason)
         raise typer.Exit(_print_decision(res, as_json))
     _run(go)
 
@@ -281,7 +303,7 @@ def force(text: str, reason: str = typer.Option(..., help="why the conflict is a
 def cancel(claim_id: str, reason: Optional[str] = typer.Option(None)):
     """Withdraw an active claim (kept as history)."""
     def go():
-        c, now = _store().cancel_once(claim_id, reason)
+        c, now = _store(needs="no claim to cancel").cancel_once(claim_id, reason)
         typer.echo(f"cancelled {c.id}" if now else f"{c.id} was already cancelled: nothing changed")
     _run(go)
 
@@ -310,7 +332,8 @@ def check(text: Optional[str] = typer.Argument(None, help="the statement (or --f
         if text is None:
             raise ClaimError("give the statement to check, or --file PATH")
         window = _window(valid_from, valid_until)       # a bad date is refused before a model loads
-        d = _store(text).check(text, _scope(env, team, tenant), window)
+        d = _store(text, needs="nothing to check the statement against").check(text, _scope(env, team, tenant),
+                                                                              window)
         _print_decision(WriteResult(False, d), as_json)
         raise typer.Exit(EXIT_BLOCKED if d.tier.value in failing else EXIT_OK)
     _run(go)
@@ -328,12 +351,8 @@ def _check_file(path: Path, as_json: bool) -> set[str]:
         raise ClaimError(f"check refused: {_bad_lines(errors)}")
     if not rows:
         raise ClaimError(f"{path} holds no claims")
-    if not _state["store"].exists():
-        # a mistyped --store would otherwise be a new, empty store that every claim passes: a CI gate that
-        # cannot fail
-        raise ClaimError(f"no store at {_state['store']}: nothing to check the claims against (name it with "
-                         "--store / GUARD_STORE)")
-    svc = GuardService(_state["store"], guard=_guard())
+    build = _guard_builder()             # the settings are refused before the store is looked at
+    svc = GuardService(_existing_store("nothing to check the claims against"), guard=build())
     tiers = {"block": 0, "warn": 0, "clean": 0}
     try:
         for lineno, claim in rows:
@@ -385,7 +404,7 @@ def list_(status: str = typer.Option("active", help="active, superseded, cancell
         if status not in ("active", "superseded", "cancelled", "all"):
             raise ClaimError(f"unknown status {status!r}")
         from guard.store import ClaimStore
-        claims = ClaimStore(_state["store"]).list(None if status == "all" else status)
+        claims = ClaimStore(_existing_store("no claims to list")).list(None if status == "all" else status)
         for c in claims:
             if as_json:
                 typer.echo(json.dumps(c.to_dict(), ensure_ascii=False))
@@ -400,7 +419,7 @@ def show(claim_id: str):
     """One claim, with its norm as the normalizer reads it."""
     def go():
         from guard.service import GuardService
-        st = GuardService(_state["store"], guard=_guard_builder("structural"))
+        st = GuardService(_existing_store("no claim to show"), guard=_guard_builder("structural"))
         c = st.get(claim_id)
         norm = st.guard.normalize(c.text, c.scope, c.window)
         typer.echo(json.dumps({"claim": c.to_dict(), "norm": norm.to_dict()}, indent=2, ensure_ascii=False))
@@ -412,7 +431,8 @@ def history(claim_id: str):
     """A claim's supersession chain, events and recorded exceptions."""
     def go():
         from guard.store import ClaimStore
-        typer.echo(json.dumps(ClaimStore(_state["store"]).history(claim_id), indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(ClaimStore(_existing_store("no claim to show")).history(claim_id), indent=2,
+                              ensure_ascii=False))
     _run(go)
 
 

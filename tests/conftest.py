@@ -20,6 +20,13 @@ DEV_SET = SHARED / "data" / "bench" / "claims_dev.jsonl"
 NLI_DIR = SHARED / "data" / "nli"
 
 
+def make_store(path: Path) -> Path:
+    """An empty claim store at ``path``: the commands that read a store refuse a path with none."""
+    from guard.store import ClaimStore
+    ClaimStore(path).close()
+    return path
+
+
 @contextlib.contextmanager
 def running_server(tmp_path, *global_args: str):
     """``guard serve`` in a subprocess on a free loopback port; yields its base URL once it answers."""

@@ -41,7 +41,8 @@ def test_a_damaged_calibration_file_makes_the_model_unavailable_with_one_line(tm
     with pytest.raises(ModelUnavailable, match="calibration.json") as err:
         NLIScorer(model)
     assert "\n" not in str(err.value)
-    r = subprocess.run([sys.executable, "-m", "guard.cli", "--nli-model", str(model), "--store", str(tmp_path / "s.sqlite"),
+    from conftest import make_store
+    r = subprocess.run([sys.executable, "-m", "guard.cli", "--nli-model", str(model), "--store", str(make_store(tmp_path / "s.sqlite")),
                         "check", "Deploys need two approvals."], capture_output=True, text=True,
                        cwd=str(__import__("pathlib").Path(__file__).parents[1]))
     assert r.returncode == 2 and "calibration.json" in r.stderr and "Traceback" not in r.stderr

@@ -45,9 +45,9 @@ def test_remember_block_exit_codes(tmp_path):
     (("remember", " 123. "), "text has no words"),
     (("remember", "x", "--from", "2025-13-01"), "not a valid ISO date"),
     (("remember", "x", "--from", "2025-02-01", "--until", "2025-01-01"), "after valid_until"),
-    (("cancel", "c_missing"), "unknown claim id"),
-    (("history", "c_missing"), "unknown claim id"),
-    (("supersede", "c_missing", "text", "--reason", "r"), "unknown claim id"),
+    (("cancel", "c_missing"), "no store at"),
+    (("history", "c_missing"), "no store at"),
+    (("supersede", "c_missing", "text", "--reason", "r"), "no store at"),
     (("force", "some text", "--reason", " "), "needs a reason"),
     (("scan", "does-not-exist.jsonl"), "no such file"),
     (("scan",), "no store at"),
@@ -60,6 +60,25 @@ def test_bad_input_is_one_line_exit_2(tmp_path, args, msg):
     assert r.returncode == 2, r.stderr
     assert msg in r.stderr and "Traceback" not in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_a_command_on_what_a_store_holds_refuses_a_store_that_is_not_there(tmp_path):
+    """A mistyped --store (or `guard list` in the wrong folder) made a new, empty store file and answered as
+    for an empty store: `check` said "clean" to anything, a CI gate that could not fail. Only the commands
+    that store claims make a store; the others refuse in one line, before a model loads, and leave no file."""
+    missing = tmp_path / "typo.sqlite"
+    for args in (("check", "Backups run daily."), ("list",), ("show", "c_1"), ("history", "c_1"), ("cancel", "c_1"),
+                 ("supersede", "c_1", "Backups run hourly.", "--reason", "r")):
+        r = guard(*args, store=missing)
+        assert r.returncode == 2 and r.stderr.startswith(f"error: no store at {missing}: "), (args, r.stderr)
+        assert len(r.stderr.strip().splitlines()) == 1 and not missing.exists(), args
+    st = tmp_path / "s.sqlite"
+    assert guard("remember", "Backups run daily.", store=st).returncode == 0     # a write makes it
+    assert guard("check", "Backups run daily.", store=st).returncode == 0
+    for args in (("show", "c_missing"), ("history", "c_missing"), ("cancel", "c_missing"),
+                 ("supersede", "c_missing", "text", "--reason", "r")):
+        r = guard(*args, store=st)
+        assert r.returncode == 2 and "unknown claim id: c_missing" in r.stderr, (args, r.stderr)
 
 
 def test_usage_error_is_exit_2(tmp_path):

@@ -89,6 +89,8 @@ def test_a_utf8_bom_is_accepted(tmp_path):
 
 def test_accurate_profile_refuses_without_its_model(tmp_path):
     env = {"GUARD_NLI_MODEL": str(tmp_path / "no-model")}
+    from conftest import make_store
+    make_store(tmp_path / "s.sqlite")
     r = guard("--store", str(tmp_path / "s.sqlite"), "check", "Backups run daily.", env=env, profile="accurate")
     assert r.returncode == 2 and "--allow-structural-only" in r.stderr
     r = guard("--store", str(tmp_path / "s.sqlite"), "--allow-structural-only", "check", "Backups run daily.",
@@ -217,7 +219,8 @@ def test_serve_on_a_port_in_use_is_one_line_before_anything_loads(tmp_path):
 
 def test_an_unknown_id_is_shown_short_and_printable(tmp_path):
     """The id of a failed lookup is what the user typed or piped: shown cut and escaped, one line."""
-    store = str(tmp_path / "s.sqlite")
+    from conftest import make_store
+    store = str(make_store(tmp_path / "s.sqlite"))
     for bad in ("c_" + "9" * 5000, "c_\x1b[31mred\x07"):
         for args in (("cancel", bad), ("history", bad), ("show", bad)):
             r = guard("--store", store, *args)

@@ -280,8 +280,9 @@ def test_a_store_does_not_ask_the_model_again_for_claims_it_read(tmp_path, fake)
 
 def test_cli_without_an_endpoint_says_so_in_one_line(tmp_path):
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
-    p = subprocess.run([sys.executable, "-m", "guard.cli", "--store", str(tmp_path / "s.sqlite"), "--profile", "fast",
-                        "--normalizer", "llm", "check", "Deploys need approval."],
+    from conftest import make_store
+    p = subprocess.run([sys.executable, "-m", "guard.cli", "--store", str(make_store(tmp_path / "s.sqlite")), "--profile",
+                        "fast", "--normalizer", "llm", "check", "Deploys need approval."],
                        capture_output=True, text=True, env=env, timeout=120)
     assert p.returncode == 2, p.stderr
     assert p.stderr.strip().count("\n") == 0 and "GUARD_LLM_BASE_URL" in p.stderr

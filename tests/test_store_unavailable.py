@@ -114,8 +114,10 @@ def test_a_store_on_read_only_media_is_read_and_not_written(disk, tmp_path):
                  ("supersede", claim_id, "The API listens on port 9443.", "--reason", "moved")):
         r = guard(*args, store=s)
         assert r.returncode == 1 and "read-only" in one_line(r) and "nothing was written" in r.stderr, (args, r.stderr)
-    r = guard("list", store=disk / "new.sqlite")                  # a store that cannot be made here
+    r = guard("remember", "Backups run nightly.", store=disk / "new.sqlite")      # a store that cannot be made here
     assert r.returncode == 1 and "cannot create the store" in one_line(r)
+    r = guard("list", store=disk / "new.sqlite")                  # nor is one made to be read
+    assert r.returncode == 2 and "no store at" in one_line(r)
     assert sorted(p.name for p in disk.iterdir()) == ["s.sqlite"]
 
 
