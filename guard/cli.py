@@ -339,6 +339,9 @@ def check(text: Optional[str] = typer.Argument(None, help="the statement (or --f
     _run(go)
 
 
+CHECK_CHUNK = 256       # claims of a --file checked in one batch
+
+
 def _check_file(path: Path, as_json: bool) -> set[str]:
     """Each claim of a JSONL file checked against the store as it is, as a CI job checks the claims a change
     adds before they are written: one decision per claim (``--json``: one JSON object per line, with its
@@ -355,14 +358,18 @@ def _check_file(path: Path, as_json: bool) -> set[str]:
     svc = GuardService(_existing_store("nothing to check the claims against"), guard=build())
     tiers = {"block": 0, "warn": 0, "clean": 0}
     try:
-        for lineno, claim in rows:
-            d = svc.check(claim.text, claim.scope, claim.window)
-            tiers[d.tier.value] += 1
-            if as_json:
-                typer.echo(json.dumps({"line": lineno, "text": claim.text, **d.to_dict()}, ensure_ascii=False))
-                continue
-            typer.echo(f"{path.name}:{lineno}: {d.tier.value.upper()}  {claim.text[:100]}")
-            _print_conflicts(d)
+        with _progress(len(rows), "check", "claim") as bar:
+            for k in range(0, len(rows), CHECK_CHUNK):          # in chunks: decisions print as they are made
+                chunk = rows[k:k + CHECK_CHUNK]
+                decisions = svc.check_many([(c.text, c.scope, c.window) for _, c in chunk])
+                bar.update(len(chunk))
+                for (lineno, claim), d in zip(chunk, decisions):
+                    tiers[d.tier.value] += 1
+                    if as_json:
+                        typer.echo(json.dumps({"line": lineno, "text": claim.text, **d.to_dict()}, ensure_ascii=False))
+                        continue
+                    typer.echo(f"{path.name}:{lineno}: {d.tier.value.upper()}  {claim.text[:100]}")
+                    _print_conflicts(d)
     finally:
         svc.close()
     _note(f"checked {len(rows)} claim(s) against {_state['store']}: {tiers['block']} block, {tiers['warn']} warn, "

@@ -233,13 +233,29 @@ class Guard:
               incoming_norm: Norm | None = None) -> Decision:
         """The guarded-write decision for one statement against the store's candidate claims."""
         nb = incoming_norm or self.normalize(incoming.text, incoming.scope, incoming.window)
-        if "structural" in self.config.stages:          # their verdict is "coexist" (clean) whatever they say
-            candidates = [(c, n) for c, n in candidates if not scopes_disjoint(n, nb)]
-        judgements = self.judge_pairs([(c, n, incoming, nb) for c, n in candidates])
-        notes = list(self.notes)
-        if nb.is_unknown:
-            notes.append(f"normalizer failed ({nb.error}); the statement was checked without structure")
-        return self.judge.decide(judgements, notes)
+        return self.check_many([(incoming, nb, candidates)])[0]
+
+    def check_many(self, checks: list[tuple[Claim, Norm, list[tuple[Claim, Norm]]]]) -> list[Decision]:
+        """``check`` for many statements at once, each (incoming claim, its norm, its candidates): every
+        pair of every statement goes through the stages in one ``judge_pairs`` call, so the models see
+        full batches instead of a few pairs a statement. A pair's scores do not depend on its batch
+        (the default backends are exact per pair), so each decision is the one ``check`` makes."""
+        items, owner = [], []
+        for k, (incoming, nb, candidates) in enumerate(checks):
+            if "structural" in self.config.stages:      # their verdict is "coexist" (clean) whatever they say
+                candidates = [(c, n) for c, n in candidates if not scopes_disjoint(n, nb)]
+            items += [(c, n, incoming, nb) for c, n in candidates]
+            owner += [k] * len(candidates)
+        per_check: list[list[PairJudgement]] = [[] for _ in checks]
+        for k, j in zip(owner, self.judge_pairs(items)):
+            per_check[k].append(j)
+        decisions = []
+        for (_, nb, _), judgements in zip(checks, per_check):
+            notes = list(self.notes)
+            if nb.is_unknown:
+                notes.append(f"normalizer failed ({nb.error}); the statement was checked without structure")
+            decisions.append(self.judge.decide(judgements, notes))
+        return decisions
 
 
 def scopes_disjoint(a: Norm, b: Norm) -> bool:

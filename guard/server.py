@@ -208,7 +208,8 @@ def create_app(service: GuardService, token: str | None = None, warm: bool = Tru
     def check(s: Union[Statement, Statements]):
         """One statement, or ``{"statements": [...]}`` for a batch (one decision each, in order)."""
         if isinstance(s, Statements):
-            return {"decisions": [service.check(x.text, x.scope, window(x)).to_dict() for x in s.statements]}
+            return {"decisions": [d.to_dict() for d in service.check_many([(x.text, x.scope, window(x))
+                                                                            for x in s.statements])]}
         return service.check(s.text, s.scope, window(s)).to_dict()
 
     @app.post("/ingest", responses={422: {"model": Error}})

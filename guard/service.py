@@ -190,13 +190,25 @@ class GuardService:
                                 **_window(window).to_dict(), **{k: v for k, v in kw.items() if v is not None}})
 
     def check(self, text: str, scope: dict | Scope | None = None, window: dict | Window | None = None) -> Decision:
-        claim = self._new_claim(text, scope, window)
-        norm = self.guard.normalize(claim.text, claim.scope, claim.window)
-        decision = self.guard.check(claim, self.candidates(norm, claim), in_force(claim, norm))
-        dup = self._duplicate(claim)
-        if dup is not None:       # what a write would do: store nothing new
-            decision.notes.append(f"already stored as {dup.id}: a write would store nothing new")
-        return decision
+        return self.check_many([(text, scope, window)])[0]
+
+    def check_many(self, statements: list[tuple[str, dict | Scope | None, dict | Window | None]]) -> list[Decision]:
+        """Dry runs of many statements (text, scope, window) against the store as it is, one decision
+        each, in order — what ``check`` gives for each alone. Why not ``check`` in a loop: a CI job's
+        file or an agent's batch of a few hundred statements paid the models' fixed cost per statement
+        (a few pairs a call); here the statements are normalised in one batch and their pairs scored
+        together. A bad statement refuses the whole batch before any model runs."""
+        claims = [self._new_claim(text, scope, window) for text, scope, window in statements]
+        norms = self.guard.normalize_claims(claims)
+        with self._view:
+            candidates = [self.candidates(n, c) for c, n in zip(claims, norms)]
+        decisions = self.guard.check_many([(c, in_force(c, n), cands)
+                                           for c, n, cands in zip(claims, norms, candidates)])
+        for claim, decision in zip(claims, decisions):
+            dup = self._duplicate(claim)
+            if dup is not None:       # what a write would do: store nothing new
+                decision.notes.append(f"already stored as {dup.id}: a write would store nothing new")
+        return decisions
 
     def _guarded(self, claim: Claim, action: str, exclude: str | None = None,
                  force_reason: str | None = None, before_insert=None) -> WriteResult:
