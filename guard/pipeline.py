@@ -19,6 +19,7 @@ from guard.normalize import SafeNormalizer, get_normalizer
 log = logging.getLogger(__name__)
 
 STAGES = ("structural", "nli")
+PAIRS_PER_CALL = 4096       # pairs judged in one call by check_many (their texts, verdicts and scores in memory)
 
 
 @dataclass
@@ -247,8 +248,10 @@ class Guard:
             items += [(c, n, incoming, nb) for c, n in candidates]
             owner += [k] * len(candidates)
         per_check: list[list[PairJudgement]] = [[] for _ in checks]
-        for k, j in zip(owner, self.judge_pairs(items)):
-            per_check[k].append(j)
+        for start in range(0, len(items), PAIRS_PER_CALL):    # bounded: a batch of statements in a big store
+            judged = self.judge_pairs(items[start:start + PAIRS_PER_CALL])
+            for k, j in zip(owner[start:start + PAIRS_PER_CALL], judged):
+                per_check[k].append(j)
         decisions = []
         for (_, nb, _), judgements in zip(checks, per_check):
             notes = list(self.notes)

@@ -65,6 +65,15 @@ def test_a_batch_decides_each_statement_as_it_is_decided_alone(service):
     assert any("already stored as" in n for n in together[INCOMING.index(("The API listens on port 8443.", None, None))].notes)
 
 
+def test_pairs_judged_in_several_calls_decide_the_same(service, monkeypatch):
+    """A batch's pairs go to the stages in bounded calls; a statement whose pairs fall in two calls keeps
+    them all."""
+    import guard.pipeline
+    alone = [_seen(service.check(*s)) for s in INCOMING]
+    monkeypatch.setattr(guard.pipeline, "PAIRS_PER_CALL", 3)
+    assert [_seen(d) for d in service.check_many(INCOMING)] == alone
+
+
 def test_a_bad_statement_refuses_the_whole_batch(service):
     before = service.store.count("active")
     with pytest.raises(ClaimError, match="text is empty"):
