@@ -312,8 +312,8 @@ def cancel(claim_id: str, reason: Optional[str] = typer.Option(None)):
 def check(text: Optional[str] = typer.Argument(None, help="the statement (or --file)"),
           file: Optional[Path] = typer.Option(None, "--file", "-f",
                                               help="a JSONL file of claims (text, scope, valid_from, valid_until, as "
-                                                   "ingest reads them): each checked against the store's active "
-                                                   "claims; exits 3 if any reaches --fail-on"),
+                                                   "ingest reads them; - reads standard input): each checked against "
+                                                   "the store's active claims; exits 3 if any reaches --fail-on"),
           env: Optional[str] = ENV, team: Optional[str] = TEAM, tenant: Optional[str] = TENANT,
           valid_from: Optional[str] = FROM, valid_until: Optional[str] = UNTIL, as_json: bool = JSON,
           fail_on: str = typer.Option("block", help="exit 3 when a decision reaches this tier: block, warn or never "
@@ -347,13 +347,14 @@ def _check_file(path: Path, as_json: bool) -> set[str]:
     adds before they are written: one decision per claim (``--json``: one JSON object per line, with its
     line number); returns the tiers reached. A file with a bad line is refused whole, before a model
     loads, as ingest refuses one. Conflicts among the file's own claims are ``guard scan FILE``'s."""
-    from guard.jsonl import read_jsonl
+    from guard.jsonl import input_name, read_jsonl
     from guard.service import GuardService
     rows, errors = read_jsonl(path, Claim.from_dict)
+    name = Path(input_name(path)).name
     if errors:
         raise ClaimError(f"check refused: {_bad_lines(errors)}")
     if not rows:
-        raise ClaimError(f"{path} holds no claims")
+        raise ClaimError(f"{input_name(path)} holds no claims")
     build = _guard_builder()             # the settings are refused before the store is looked at
     svc = GuardService(_existing_store("nothing to check the claims against"), guard=build())
     tiers = {"block": 0, "warn": 0, "clean": 0}
@@ -368,7 +369,7 @@ def _check_file(path: Path, as_json: bool) -> set[str]:
                     if as_json:
                         typer.echo(json.dumps({"line": lineno, "text": claim.text, **d.to_dict()}, ensure_ascii=False))
                         continue
-                    typer.echo(f"{path.name}:{lineno}: {d.tier.value.upper()}  {claim.text[:100]}")
+                    typer.echo(f"{name}:{lineno}: {d.tier.value.upper()}  {claim.text[:100]}")
                     _print_conflicts(d)
     finally:
         svc.close()
@@ -378,7 +379,7 @@ def _check_file(path: Path, as_json: bool) -> set[str]:
 
 
 @app.command()
-def ingest(path: Path, as_json: bool = JSON,
+def ingest(path: Path = typer.Argument(..., help="a JSONL file of claims (- reads standard input)"), as_json: bool = JSON,
            skip_bad_lines: bool = typer.Option(False, "--skip-bad-lines",
                                                help="store the readable lines of a file with bad ones (default: "
                                                     "refuse the file, store nothing)")):
@@ -386,7 +387,7 @@ def ingest(path: Path, as_json: bool = JSON,
     fact's id comes from its text, scope and window, so ingesting a file again changes nothing).
     A file with a bad line stores nothing unless --skip-bad-lines."""
     def go():
-        from guard.jsonl import read_jsonl
+        from guard.jsonl import STDIN, read_jsonl
         rows, errors = read_jsonl(path, Claim.reference_from_dict)
         if errors and not skip_bad_lines:
             # all or nothing, as a write is: a sync file half applied (the line that supersedes a
@@ -399,7 +400,7 @@ def ingest(path: Path, as_json: bool = JSON,
         from guard.service import GuardService
         store = GuardService(_state["store"], guard=_guard_builder("structural"))   # unguarded: no NLI model to load
         with _progress(len(claims), "ingest", "claim") as bar:
-            n = store.ingest(claims, progress=bar.update, default_source=str(path))
+            n = store.ingest(claims, progress=bar.update, default_source="stdin" if str(path) == STDIN else str(path))
         typer.echo(f"ingested {n} claims" + (f"; skipped {len(errors)} bad line(s)" if errors else ""))
     _run(go)
 
@@ -451,7 +452,7 @@ def _pair_claims(obj: dict) -> tuple[str, Claim, Claim]:
 
 
 @app.command()
-def compare(pairs_file: Path, out: Optional[Path] = typer.Option(None, "--out", "-o", help="JSONL output (default stdout)"),
+def compare(pairs_file: Path = typer.Argument(..., help="a JSONL file of pairs (- reads standard input)"), out: Optional[Path] = typer.Option(None, "--out", "-o", help="JSONL output (default stdout)"),
             stages: Optional[str] = typer.Option(None, help="stages to run, e.g. structural or structural,nli")):
     """Score existing/incoming pairs (benchmark format); one JSON line per pair."""
     def go():

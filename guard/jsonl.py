@@ -7,6 +7,7 @@ readable line at all (a binary file, a store, another format) is refused in one 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Callable, TypeVar
 
@@ -36,13 +37,23 @@ def loads(text: str):
         raise TooDeep("nested too deeply") from None
 
 
+STDIN = "-"
+
+
+def input_name(path: str | Path) -> str:
+    """How messages name an input: ``-`` is the standard input, as for most Unix tools."""
+    return "<stdin>" if str(path) == STDIN else str(path)
+
+
 def read_jsonl(path: str | Path, parse: Callable[[dict], T]) -> tuple[list[tuple[int, T]], list[str]]:
-    """Returns ([(line number, parsed)], [error messages naming the line])."""
+    """Returns ([(line number, parsed)], [error messages naming the line]). ``-`` reads the standard
+    input, so a job can pipe the claims it made (``… | guard check --file -``) instead of writing a file."""
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        raw = sys.stdin.buffer.read() if str(path) == STDIN else path.read_bytes()
     except OSError as exc:
-        raise ClaimError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise ClaimError(f"cannot read {input_name(path)}: {exc.strerror or exc}") from None
+    path = input_name(path)
     if raw.startswith(b"SQLite format 3\x00"):
         raise ClaimError(f"{path} is a SQLite database, not a JSONL file")
     if raw.startswith(b"\xef\xbb\xbf"):

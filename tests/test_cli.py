@@ -208,6 +208,29 @@ def test_check_a_file_of_claims_against_the_store_stores_nothing(tmp_path):
         and "bad.jsonl:2" in r.stderr, r.stderr
 
 
+def test_a_file_of_claims_or_pairs_can_come_on_standard_input(tmp_path):
+    """`… | guard check --file -` (and `ingest -`, `compare -`): a CI job pipes the claims it made instead of
+    writing a file; before, "-" was a file name ("cannot read -")."""
+    st = tmp_path / "team.sqlite"
+    claims = (ROOT / "examples" / "claims.jsonl").read_text()
+    r = guard("ingest", "-", store=st, input=claims)
+    assert r.returncode == 0 and r.stdout == f"ingested {len(claims.strip().splitlines())} claims\n", r.stderr
+    r = guard("ingest", "-", store=st, input=json.dumps({"id": "r-1", "text": "Backups run nightly."}) + "\n")
+    assert r.returncode == 0 and json.loads(guard("show", "r-1", store=st).stdout)["claim"]["source"] == "stdin"
+    new = "\n".join(json.dumps(c) for c in ({"text": "Production deploys need one approval.", "scope": {"team": "platform"}},
+                                           {"text": "The office plants are watered on Mondays."})) + "\n"
+    r = guard("check", "--file", "-", store=st, input=new)
+    assert r.returncode == 3 and [ln.split()[:2] for ln in r.stdout.splitlines() if ln.startswith("<stdin>:")] == \
+        [["<stdin>:1:", "BLOCK"], ["<stdin>:2:", "CLEAN"]], r.stdout + r.stderr
+    r = guard("check", "-f", "-", store=st, input=new + "{bad\n")
+    assert r.returncode == 2 and "<stdin>:3: malformed JSON" in r.stderr and r.stderr.count("\n") == 1
+    r = guard("check", "-f", "-", store=st, input="")
+    assert r.returncode == 2 and r.stderr == "error: <stdin> holds no claims\n"
+    pair = {"id": "p1", "existing": {"text": "Deploys must use a blue canary."}, "incoming": {"text": "Deploys must use a red canary."}}
+    r = guard("compare", "-", input=json.dumps(pair) + "\n")
+    assert r.returncode == 0 and json.loads(r.stdout)["id"] == "p1", r.stderr
+
+
 def test_check_fails_on_the_tier_asked(tmp_path):
     """--fail-on block (default) | warn | never, as guard scan's: a CI job that treats a warning as a failure."""
     st = tmp_path / "s.sqlite"
