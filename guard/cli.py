@@ -251,14 +251,83 @@ JSON = typer.Option(False, "--json", help="machine-readable output")
 
 
 @app.command()
-def remember(text: str, env: Optional[str] = ENV, team: Optional[str] = TEAM, tenant: Optional[str] = TENANT,
+def remember(text: Optional[str] = typer.Argument(None, help="the statement (or --file)"),
+             file: Optional[Path] = typer.Option(None, "--file", "-f",
+                                                 help="a JSONL file of claims (text, scope, valid_from, valid_until, "
+                                                      "source; - reads standard input): each written in turn, guarded "
+                                                      "against the store and the file's earlier claims; exits 3 if any "
+                                                      "is blocked"),
+             env: Optional[str] = ENV, team: Optional[str] = TEAM, tenant: Optional[str] = TENANT,
              valid_from: Optional[str] = FROM, valid_until: Optional[str] = UNTIL, as_json: bool = JSON):
     """Store a claim if it does not conflict with the active claims in its scope."""
     def go():
+        if file is not None:
+            _one_or_a_file(text, env, team, tenant, valid_from, valid_until)
+            raise typer.Exit(_remember_file(file, as_json))
+        if text is None:
+            raise ClaimError("give the statement to remember, or --file PATH")
         window = _window(valid_from, valid_until)       # a bad date is refused before a model loads
         res = _store(text).remember(text, _scope(env, team, tenant), window)
         raise typer.Exit(_print_decision(res, as_json))
     _run(go)
+
+
+def _one_or_a_file(text, *one_statement_options) -> None:
+    """check and remember take a statement or --file, not both; a file's claims carry their own scope."""
+    if text is not None:
+        raise ClaimError("give the statement or --file, not both")
+    if any(v is not None for v in one_statement_options):
+        raise ClaimError("--env, --team, --tenant, --from and --until are for one statement: "
+                         "a file's claims carry their own scope and window")
+
+
+REMEMBER_FIELDS = {"id", "text", "scope", "valid_from", "valid_until", "source"}
+
+
+def _new_claim_line(d) -> Claim:
+    """A line of ``remember --file``: a new claim. What a store's record adds (status, supersedes, a reason) is
+    another command's — supersede, cancel, force — so it is refused rather than dropped; an id is the store's
+    to give (guarded claims are named by the store), so a file exported with ids reads as it is."""
+    if isinstance(d, dict) and (other := sorted(set(d) - REMEMBER_FIELDS)):
+        raise ClaimError(f"remember --file reads {', '.join(sorted(REMEMBER_FIELDS - {'id'}))}, not "
+                         + ", ".join(map(ascii, other)))
+    return Claim.from_dict(d)
+
+
+def _remember_file(path: Path, as_json: bool) -> int:
+    """Each claim of a JSONL file written in turn, as ``guard remember`` (``learn`` where the line names its
+    source) would write it, one process and one load of the models for the whole file instead of one per
+    claim. A claim is guarded against the store and every claim of the file stored before it; a blocked one
+    is not stored and the rest go on. A file with a bad line stores nothing. Running the file again stores
+    nothing new (each claim is already stored), so a run cut short is finished by running it again."""
+    from guard.jsonl import input_name, read_jsonl
+    rows, errors = read_jsonl(path, _new_claim_line)
+    if errors:
+        raise ClaimError(f"remember refused, nothing stored: {_bad_lines(errors)}")
+    if not rows:
+        raise ClaimError(f"{input_name(path)} holds no claims")
+    name = Path(input_name(path)).name
+    svc = _store(rows[0][1].text)
+    counts = {"stored": 0, "blocked": 0, "already stored": 0}
+    try:
+        with _progress(len(rows), "remember", "claim") as bar:
+            for lineno, c in rows:
+                res = (svc.learn(c.text, c.source, c.scope, c.window) if c.source
+                       else svc.remember(c.text, c.scope, c.window))
+                bar.update(1)
+                what = "already stored" if res.duplicate_of else "stored" if res.stored else "blocked"
+                counts[what] += 1
+                if as_json:
+                    typer.echo(json.dumps({"line": lineno, **res.to_dict()}, ensure_ascii=False))
+                    continue
+                shown = f" {res.claim.id}" if res.claim is not None else ""
+                typer.echo(f"{name}:{lineno}: {what.upper()}{shown}  {c.text[:100]}")
+                _print_conflicts(res.decision)
+    finally:
+        svc.close()
+    _note(f"{len(rows)} claim(s) of {input_name(path)}: {counts['stored']} stored, {counts['blocked']} blocked, "
+          f"{counts['already stored']} already stored")
+    return EXIT_BLOCKED if counts["blocked"] else EXIT_OK
 
 
 @app.command()
@@ -323,11 +392,7 @@ def check(text: Optional[str] = typer.Argument(None, help="the statement (or --f
         from guard.service import WriteResult
         failing = _failing_tiers(fail_on)
         if file is not None:
-            if text is not None:
-                raise ClaimError("give the statement or --file, not both")
-            if any(v is not None for v in (env, team, tenant, valid_from, valid_until)):
-                raise ClaimError("--env, --team, --tenant, --from and --until are for one statement: "
-                                 "a file's claims carry their own scope and window")
+            _one_or_a_file(text, env, team, tenant, valid_from, valid_until)
             raise typer.Exit(EXIT_BLOCKED if _check_file(file, as_json) & failing else EXIT_OK)
         if text is None:
             raise ClaimError("give the statement to check, or --file PATH")

@@ -231,6 +231,75 @@ def test_a_file_of_claims_or_pairs_can_come_on_standard_input(tmp_path):
     assert r.returncode == 0 and json.loads(r.stdout)["id"] == "p1", r.stderr
 
 
+def test_remember_a_file_writes_each_claim_in_turn_as_separate_writes_would(tmp_path):
+    """`guard remember --file F`: one process and one load of the models for a file of claims, each guarded
+    against the store and the file's earlier claims, as `guard remember` once per claim would (that took a
+    cold start per claim). A blocked claim is not stored and the rest go on; exit 3 if any was blocked."""
+    lines = [{"text": "Production deploys need two approvals."},
+             {"text": "The API listens on port 8443.", "source": "runbook.md"},
+             {"text": "Production deploys need one approval."},                      # blocked by line 1
+             {"text": "Backups run nightly.", "scope": {"env": "prod"}},
+             {"text": "Backups run hourly.", "scope": {"env": "staging"}},             # another scope: stored
+             {"id": "x-1", "text": "The API listens on port 8443.", "source": "runbook.md"}]   # line 2 again
+    f = tmp_path / "new.jsonl"
+    f.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    st = tmp_path / "s.sqlite"
+    r = guard("remember", "--file", str(f), store=st)
+    assert r.returncode == 3, r.stderr
+    heads = [ln.split()[1] for ln in r.stdout.splitlines() if ln.startswith("new.jsonl:")]
+    assert heads == ["STORED", "STORED", "BLOCKED", "STORED", "STORED", "ALREADY"], r.stdout
+    assert "6 claim(s) of" in r.stderr and "4 stored, 1 blocked, 1 already stored" in r.stderr
+    stored = [json.loads(x) for x in guard("list", "--json", store=st).stdout.splitlines()]
+    assert [(c["text"], c["source"], c["scope"]["env"]) for c in stored] == [
+        ("Production deploys need two approvals.", None, None), ("The API listens on port 8443.", "runbook.md", None),
+        ("Backups run nightly.", None, "prod"), ("Backups run hourly.", None, "staging")]
+    assert not any(c["id"] == "x-1" for c in stored)                   # the store names guarded claims
+    # the same claims written one `guard remember` / `learn` at a time decide the same
+    one = tmp_path / "one.sqlite"
+    seq = []
+    for x in lines:
+        scope = [a for k, v in (x.get("scope") or {}).items() if v for a in (f"--{k}", v)]
+        cmd = ("learn", x["text"], "--source", x["source"]) if x.get("source") else ("remember", x["text"])
+        seq.append(json.loads(guard(*cmd, *scope, "--json", store=one).stdout))
+    r = guard("remember", "-f", str(f), "--json", store=tmp_path / "again.sqlite")
+    batch = [json.loads(x) for x in r.stdout.splitlines()]
+    assert [b["line"] for b in batch] == [1, 2, 3, 4, 5, 6]
+    assert [(b["stored"], b["tier"], [c["claim_text"] for c in b["conflicts"]]) for b in batch] == \
+        [(q["stored"], q["tier"], [c["claim_text"] for c in q["conflicts"]]) for q in seq]
+    # run again: nothing new stored (a run cut short is finished by running it again)
+    r = guard("remember", "-f", str(f), store=st)
+    assert r.returncode == 3 and "0 stored, 1 blocked, 5 already stored" in r.stderr, r.stderr
+    assert len(guard("list", "--json", store=st).stdout.splitlines()) == 4
+
+
+@pytest.mark.parametrize("body, msg", [
+    ('{"text": "Backups run daily."}\n{bad\n', "new.jsonl:2: malformed JSON"),
+    ('{"text": "Backups run daily."}\n{"text": "Deploys are frozen.", "status": "cancelled"}\n',
+     "new.jsonl:2: remember --file reads scope, source, text, valid_from, valid_until, not 'status'"),
+    ('{"text": "Backups run daily."}\n{"text": "Backups run daily.", "supersedes": "c_1"}\n', "not 'supersedes'"),
+    ("\n\n", "holds no claims"),
+])
+def test_remember_a_file_with_a_bad_line_stores_nothing(tmp_path, body, msg):
+    f = tmp_path / "new.jsonl"
+    f.write_text(body)
+    st = tmp_path / "s.sqlite"
+    r = guard("remember", "--file", str(f), store=st)
+    assert r.returncode == 2 and msg in r.stderr and r.stderr.count("\n") == 1, r.stderr
+    assert r.stderr.startswith("error: remember refused, nothing stored: 1 bad line(s)") or "holds no" in msg
+    assert not st.exists()
+
+
+def test_remember_a_file_from_standard_input_and_its_usage_errors(tmp_path):
+    st = tmp_path / "s.sqlite"
+    r = guard("remember", "-f", "-", store=st, input='{"text": "Backups run daily."}\n')
+    assert r.returncode == 0 and r.stdout.startswith("<stdin>:1: STORED c_"), r.stdout + r.stderr
+    for args, msg in ((("remember",), "give the statement to remember, or --file PATH"),
+                      (("remember", "x", "--file", "-"), "not both"),
+                      (("remember", "--file", "-", "--env", "prod"), "a file's claims carry their own scope")):
+        r = guard(*args, store=st, input="")
+        assert r.returncode == 2 and msg in r.stderr and r.stderr.count("\n") == 1, (args, r.stderr)
+
+
 def test_check_fails_on_the_tier_asked(tmp_path):
     """--fail-on block (default) | warn | never, as guard scan's: a CI job that treats a warning as a failure."""
     st = tmp_path / "s.sqlite"
