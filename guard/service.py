@@ -190,15 +190,24 @@ class GuardService:
                                 **_window(window).to_dict(), **{k: v for k, v in kw.items() if v is not None}})
 
     def check(self, text: str, scope: dict | Scope | None = None, window: dict | Window | None = None) -> Decision:
-        return self.check_many([(text, scope, window)])[0]
+        return self._check_claims([self._new_claim(text, scope, window)])[0]
 
     def check_many(self, statements: list[tuple[str, dict | Scope | None, dict | Window | None]]) -> list[Decision]:
         """Dry runs of many statements (text, scope, window) against the store as it is, one decision
         each, in order — what ``check`` gives for each alone. Why not ``check`` in a loop: a CI job's
         file or an agent's batch of a few hundred statements paid the models' fixed cost per statement
         (a few pairs a call); here the statements are normalised in one batch and their pairs scored
-        together. A bad statement refuses the whole batch before any model runs."""
-        claims = [self._new_claim(text, scope, window) for text, scope, window in statements]
+        together. A bad statement refuses the whole batch before any model runs, named by its place
+        (``statements[3]: text is empty``, as the HTTP body names it)."""
+        claims = []
+        for i, (text, scope, window) in enumerate(statements):
+            try:
+                claims.append(self._new_claim(text, scope, window))
+            except ClaimError as exc:
+                raise ClaimError(f"statements[{i}]: {exc}") from None
+        return self._check_claims(claims)
+
+    def _check_claims(self, claims: list[Claim]) -> list[Decision]:
         norms = self.guard.normalize_claims(claims)
         with self._view:
             candidates = [self.candidates(n, c) for c, n in zip(claims, norms)]

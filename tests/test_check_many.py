@@ -76,8 +76,10 @@ def test_pairs_judged_in_several_calls_decide_the_same(service, monkeypatch):
 
 def test_a_bad_statement_refuses_the_whole_batch(service):
     before = service.store.count("active")
-    with pytest.raises(ClaimError, match="text is empty"):
+    with pytest.raises(ClaimError, match=r"^statements\[1\]: text is empty"):
         service.check_many([("Backups run daily.", None, None), ("   ", None, None)])
+    with pytest.raises(ClaimError, match="^text is empty"):
+        service.check("   ")
     with pytest.raises(ClaimError):
         service.check_many([("Backups run daily.", None, {"valid_from": "2025-13-01"})])
     assert service.store.count("active") == before

@@ -87,3 +87,5 @@ def test_a_check_batch_is_bounded(server):
     assert r.status_code == 422
     r = httpx.post(server + "/check", json={"statements": [{"text": "Backups run daily."}]}, timeout=60)
     assert r.status_code == 200 and [d["tier"] for d in r.json()["decisions"]] == ["clean"]
+    r = httpx.post(server + "/check", json={"statements": [{"text": "Backups run daily."}, {"text": "!!!"}]}, timeout=60)
+    assert r.status_code == 422 and r.json()["error"] == "statements[1]: text has no words", r.json()
