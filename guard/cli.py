@@ -307,7 +307,7 @@ def _remember_file(path: Path, as_json: bool) -> int:
     if not rows:
         raise ClaimError(f"{input_name(path)} holds no claims")
     name = Path(input_name(path)).name
-    svc = _store(rows[0][1].text)
+    svc = _store(rows[0][1].text)        # as for one write: the models load before the store is opened
     counts = {"stored": 0, "blocked": 0, "already stored": 0}
     try:
         with _progress(len(rows), "remember", "claim") as bar:
@@ -444,7 +444,8 @@ def _check_file(path: Path, as_json: bool) -> set[str]:
 
 
 @app.command()
-def ingest(path: Path = typer.Argument(..., help="a JSONL file of claims (- reads standard input)"), as_json: bool = JSON,
+def ingest(path: Path = typer.Argument(..., help="a JSONL file of claims (- reads standard input)"),
+           as_json: bool = JSON,
            skip_bad_lines: bool = typer.Option(False, "--skip-bad-lines",
                                                help="store the readable lines of a file with bad ones (default: "
                                                     "refuse the file, store nothing)")):
@@ -517,7 +518,8 @@ def _pair_claims(obj: dict) -> tuple[str, Claim, Claim]:
 
 
 @app.command()
-def compare(pairs_file: Path = typer.Argument(..., help="a JSONL file of pairs (- reads standard input)"), out: Optional[Path] = typer.Option(None, "--out", "-o", help="JSONL output (default stdout)"),
+def compare(pairs_file: Path = typer.Argument(..., help="a JSONL file of pairs (- reads standard input)"),
+            out: Optional[Path] = typer.Option(None, "--out", "-o", help="JSONL output (default stdout)"),
             stages: Optional[str] = typer.Option(None, help="stages to run, e.g. structural or structural,nli")):
     """Score existing/incoming pairs (benchmark format); one JSON line per pair."""
     def go():

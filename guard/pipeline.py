@@ -237,9 +237,9 @@ class Guard:
         return self.check_many([(incoming, nb, candidates)])[0]
 
     def check_many(self, checks: list[tuple[Claim, Norm, list[tuple[Claim, Norm]]]]) -> list[Decision]:
-        """``check`` for many statements at once, each (incoming claim, its norm, its candidates): every
-        pair of every statement goes through the stages in one ``judge_pairs`` call, so the models see
-        full batches instead of a few pairs a statement. A pair's scores do not depend on its batch
+        """``check`` for many statements at once, each (incoming claim, its norm, its candidates): the
+        pairs of all the statements go through the stages together (``judge_pairs`` calls of up to
+        ``PAIRS_PER_CALL``), so the models see full batches instead of a few pairs a statement. A pair's scores do not depend on its batch
         (the default backends are exact per pair), so each decision is the one ``check`` makes."""
         items, owner = [], []
         for k, (incoming, nb, candidates) in enumerate(checks):
