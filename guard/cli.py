@@ -556,7 +556,8 @@ def compare(pairs_file: Path = typer.Argument(..., help="a JSONL file of pairs (
 
 @app.command()
 def scan(source: Optional[Path] = typer.Argument(None, help="a SQLite claim store or a JSONL file of claims "
-                                                          "(default: the store of --store / GUARD_STORE)"),
+                                                          "(- reads JSONL from standard input; default: the store "
+                                                          "of --store / GUARD_STORE)"),
          out: Path = typer.Option(Path("scan-report.jsonl"), "--out", "-o", help="report path (.jsonl or .csv)"),
          fmt: Optional[str] = typer.Option(None, "--format", help="jsonl or csv (default: from --out)"),
          neighbours: Optional[int] = typer.Option(None, min=0, help="bi-encoder neighbours per claim (0 = blocking only; "
@@ -592,15 +593,17 @@ def scan(source: Optional[Path] = typer.Argument(None, help="a SQLite claim stor
             # each worker loads its own spaCy pipeline (~250 MB): 1,000 of them filled the memory
             raise ClaimError(f"--processes {processes} is more than this machine's {os.cpu_count() or 1} CPUs "
                              "(each worker is a whole normalizer; 0 picks the number)")
+        from guard.jsonl import STDIN, input_name
+        piped = source is not None and str(source) == STDIN          # JSONL claims on standard input
         if source is None and not src.exists():
             raise ClaimError(f"no store at {src} (the --store / GUARD_STORE default): name what to scan, "
                              "guard scan SOURCE, or the store, guard --store PATH scan")
-        if not src.exists():
+        if not piped and not src.exists():
             raise ClaimError(f"no such file: {src}")
         from guard.safe_output import check_outputs
-        source_is_store = is_store(src)
+        source_is_store = not piped and is_store(src)
         check_outputs({"--out": out, "--html": html},
-                      {"the store scanned" if source_is_store else "the claims file scanned": src})
+                      {} if piped else {"the store scanned" if source_is_store else "the claims file scanned": src})
         store = engine == "local" and source_is_store
         if store:
             from guard.store import ClaimStore
@@ -616,7 +619,7 @@ def scan(source: Optional[Path] = typer.Argument(None, help="a SQLite claim stor
         for e in skipped:
             _note(f"skipped {e}")
         if empty:
-            raise ClaimError(f"{src} holds no claims")
+            raise ClaimError(f"{input_name(src)} holds no claims")
         scan_cfg = ScanConfig(exhaustive=exhaustive, progress=not _state.get("quiet"))
         if neighbours is not None:
             scan_cfg.neighbours = neighbours

@@ -209,7 +209,7 @@ def test_check_a_file_of_claims_against_the_store_stores_nothing(tmp_path):
 
 
 def test_a_file_of_claims_or_pairs_can_come_on_standard_input(tmp_path):
-    """`… | guard check --file -` (and `ingest -`, `compare -`): a CI job pipes the claims it made instead of
+    """`… | guard check --file -` (and `ingest -`, `compare -`, `scan -`): a CI job pipes the claims it made instead of
     writing a file; before, "-" was a file name ("cannot read -")."""
     st = tmp_path / "team.sqlite"
     claims = (ROOT / "examples" / "claims.jsonl").read_text()
@@ -229,6 +229,13 @@ def test_a_file_of_claims_or_pairs_can_come_on_standard_input(tmp_path):
     pair = {"id": "p1", "existing": {"text": "Deploys must use a blue canary."}, "incoming": {"text": "Deploys must use a red canary."}}
     r = guard("compare", "-", input=json.dumps(pair) + "\n")
     assert r.returncode == 0 and json.loads(r.stdout)["id"] == "p1", r.stderr
+    piped, named = tmp_path / "piped.jsonl", tmp_path / "named.jsonl"
+    r = guard("scan", "-", "--out", str(piped), "--fail-on", "never", input=claims)
+    assert r.returncode == 0, r.stderr
+    assert guard("scan", str(ROOT / "examples" / "claims.jsonl"), "--out", str(named), "--fail-on", "never").returncode == 0
+    assert piped.read_bytes() == named.read_bytes() and piped.read_text().count('"tier": "block"') >= 12
+    r = guard("scan", "-", "--out", str(piped), input="")
+    assert r.returncode == 2 and r.stderr == "error: <stdin> holds no claims\n"
 
 
 def test_remember_a_file_writes_each_claim_in_turn_as_separate_writes_would(tmp_path):
