@@ -311,18 +311,18 @@ def _remember_file(path: Path, as_json: bool) -> int:
     counts = {"stored": 0, "blocked": 0, "already stored": 0}
     try:
         with _progress(len(rows), "remember", "claim") as bar:
-            for lineno, c in rows:
-                res = (svc.learn(c.text, c.source, c.scope, c.window) if c.source
-                       else svc.remember(c.text, c.scope, c.window))
+            def done(i: int, res) -> None:
+                lineno, c = rows[i]
                 bar.update(1)
                 what = "already stored" if res.duplicate_of else "stored" if res.stored else "blocked"
                 counts[what] += 1
                 if as_json:
                     typer.echo(json.dumps({"line": lineno, **res.to_dict()}, ensure_ascii=False))
-                    continue
+                    return
                 shown = f" {res.claim.id}" if res.claim is not None else ""
                 typer.echo(f"{name}:{lineno}: {what.upper()}{shown}  {c.text[:100]}")
                 _print_conflicts(res.decision)
+            svc.remember_many([(c.text, c.scope, c.window, c.source) for _, c in rows], done)
     finally:
         svc.close()
     _note(f"{len(rows)} claim(s) of {input_name(path)}: {counts['stored']} stored, {counts['blocked']} blocked, "

@@ -151,12 +151,15 @@ def create_app(service: GuardService, token: str | None = None, warm: bool = Tru
     def window(s: Statement) -> dict:
         return {"valid_from": s.valid_from, "valid_until": s.valid_until}
 
-    def write(res, statement: Statement | None = None):
+    def write_body(res, statement: Statement | None = None) -> dict:
         body = res.to_dict()
         if not res.stored and not res.duplicate_of and statement is not None:
             body["resolve"] = _resolutions(body, statement)
+        return body
+
+    def write(res, statement: Statement | None = None):
         # 200: the same statement was already active (``duplicate_of``), nothing new stored
-        return JSONResponse(body, status_code=201 if res.stored else 200 if res.duplicate_of else 409)
+        return JSONResponse(write_body(res, statement), status_code=201 if res.stored else 200 if res.duplicate_of else 409)
 
     responses = {201: {"model": WriteBody, "description": "stored"},
                  200: {"model": WriteBody, "description": "already stored: the same statement, scope, window and "
@@ -186,7 +189,13 @@ def create_app(service: GuardService, token: str | None = None, warm: bool = Tru
         return _error(503, state["error"] or "models are loading")
 
     @app.post("/claims", status_code=201, responses=responses)
-    def remember(s: Statement):
+    def remember(s: Union[Statement, Statements]):
+        """One statement, or ``{"statements": [...]}``: written in turn, each as its own POST would write it
+        (a blocked one not stored, the rest going on); answered 200 with ``{"results": [...]}`` in order,
+        each as a single write's body. A bad statement refuses them all (422 naming it) before any is written."""
+        if isinstance(s, Statements):
+            results = service.remember_many([(x.text, x.scope, window(x), x.source) for x in s.statements])
+            return JSONResponse({"results": [write_body(r, x) for r, x in zip(results, s.statements)]})
         if s.source:
             return write(service.learn(s.text, s.source, s.scope, window(s)), s)
         return write(service.remember(s.text, s.scope, window(s)), s)

@@ -263,6 +263,28 @@ class GuardService:
         source = given(source, LEARN_NEEDS_SOURCE)
         return self._guarded(self._new_claim(text, scope, window, source=source), "learn")
 
+    def remember_many(self, statements: list[tuple[str, dict | Scope | None, dict | Window | None, str | None]],
+                      done: Callable[[int, WriteResult], None] | None = None) -> list[WriteResult]:
+        """Statements (text, scope, window, source) written in turn, each as ``remember`` — ``learn`` where it
+        names a source — would write it: guarded against the store and every earlier statement stored, a
+        blocked one not stored and the rest going on. A bad statement (named by its place,
+        ``statements[3]: …``) refuses them all before any is written. ``done(i, result)`` hears of each.
+        Why not batched as ``check_many`` is: a statement's candidates include the earlier ones, which
+        exist only once they are stored."""
+        claims = []
+        for i, (text, scope, window, source) in enumerate(statements):
+            try:
+                claims.append(self._new_claim(text, scope, window, source=given(source, LEARN_NEEDS_SOURCE)
+                                              if source is not None else None))
+            except ClaimError as exc:
+                raise ClaimError(f"statements[{i}]: {exc}") from None
+        results = []
+        for i, claim in enumerate(claims):
+            results.append(self._guarded(claim, "learn" if claim.source else "remember"))
+            if done is not None:
+                done(i, results[-1])
+        return results
+
     def force(self, text: str, reason: str, scope=None, window=None, source: str | None = None) -> WriteResult:
         reason = given(reason, FORCE_NEEDS_REASON)
         claim = self._new_claim(text, scope, window, source=source, reason=reason)

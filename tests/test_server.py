@@ -89,3 +89,30 @@ def test_a_check_batch_is_bounded(server):
     assert r.status_code == 200 and [d["tier"] for d in r.json()["decisions"]] == ["clean"]
     r = httpx.post(server + "/check", json={"statements": [{"text": "Backups run daily."}, {"text": "!!!"}]}, timeout=60)
     assert r.status_code == 422 and r.json()["error"] == "statements[1]: text has no words", r.json()
+
+
+def test_a_batch_of_writes_is_written_in_turn(server):
+    """`POST /claims` with `{"statements": [...]}`: an agent's claims from one turn in one request, each written
+    as its own POST would write it — guarded against the store and the batch's earlier claims, a blocked one
+    not stored (with its ways out) and the rest going on; a bad one refuses them all before any is written."""
+    batch = [{"text": "Production deploys need two approvals."},
+             {"text": "Production deploys need one approval."},                     # blocked by the first
+             {"text": "Backups run nightly.", "source": "runbook.md"},             # a learn
+             {"text": "Production deploys need two approvals."}]                    # the first again
+    r = httpx.post(server + "/claims", json={"statements": batch}, timeout=60)
+    assert r.status_code == 200, r.text
+    res = r.json()["results"]
+    assert [(x["stored"], x["tier"]) for x in res] == [(True, "clean"), (False, "block"), (True, "clean"),
+                                                      (False, "clean")]
+    first = res[0]["claim"]["id"]
+    assert res[1]["conflicts"][0]["claim_id"] == first and {a["action"] for a in res[1]["resolve"]} == \
+        {"cancel", "supersede", "force"}
+    assert res[2]["claim"]["source"] == "runbook.md" and res[3]["duplicate_of"] == first
+    events = httpx.get(server + f"/claims/{res[2]['claim']['id']}/history").json()["events"]
+    assert [e["action"] for e in events] == ["learn"]
+    assert httpx.get(server + "/claims").json()["total"] == 2
+    r = httpx.post(server + "/claims", json={"statements": [{"text": "Logs are JSON."}, {"text": "   "}]}, timeout=60)
+    assert r.status_code == 422 and r.json()["error"] == "statements[1]: text is empty", r.json()
+    r = httpx.post(server + "/claims", json={"statements": [{"text": "Logs are JSON.", "source": " "}]}, timeout=60)
+    assert r.status_code == 422 and r.json()["error"].startswith("statements[0]: learn needs the source"), r.json()
+    assert httpx.get(server + "/claims").json()["total"] == 2                     # nothing of either stored
