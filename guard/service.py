@@ -271,16 +271,17 @@ class GuardService:
         ``statements[3]: …``) refuses them all before any is written. ``done(i, result)`` hears of each.
         Why not batched as ``check_many`` is: a statement's candidates include the earlier ones, which
         exist only once they are stored."""
-        claims = []
-        for i, (text, scope, window, source) in enumerate(statements):
+        def claim(text, scope, window, source) -> Claim:
+            return self._new_claim(text, scope, window, source=None if source is None else given(source, LEARN_NEEDS_SOURCE))
+        for i, statement in enumerate(statements):
             try:
-                claims.append(self._new_claim(text, scope, window, source=given(source, LEARN_NEEDS_SOURCE)
-                                              if source is not None else None))
+                claim(*statement)
             except ClaimError as exc:
                 raise ClaimError(f"statements[{i}]: {exc}") from None
         results = []
-        for i, claim in enumerate(claims):
-            results.append(self._guarded(claim, "learn" if claim.source else "remember"))
+        for i, statement in enumerate(statements):
+            c = claim(*statement)         # made as it is written: its created_at is when it was stored
+            results.append(self._guarded(c, "learn" if c.source else "remember"))
             if done is not None:
                 done(i, results[-1])
         return results
