@@ -422,13 +422,15 @@ from hypothesis import strategies as st  # noqa: E402
 _json = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=30),
                      lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=8), kids, max_size=3),
                      max_leaves=8)
+_statement = st.fixed_dictionaries({"text": st.text(max_size=60)},
+                                   optional={"scope": st.dictionaries(st.sampled_from(["env", "team", "tenant", "x"]),
+                                                                      st.none() | st.text(max_size=10), max_size=3),
+                                             "valid_from": st.text(max_size=12), "source": st.text(max_size=10),
+                                             "reason": st.text(max_size=10)})
 _bodies = st.one_of(
     _json,
-    st.fixed_dictionaries({"text": st.text(max_size=60)},
-                          optional={"scope": st.dictionaries(st.sampled_from(["env", "team", "tenant", "x"]),
-                                                             st.none() | st.text(max_size=10), max_size=3),
-                                    "valid_from": st.text(max_size=12), "source": st.text(max_size=10),
-                                    "reason": st.text(max_size=10)}),
+    _statement,
+    st.fixed_dictionaries({"statements": st.lists(_statement | _json, max_size=4)}),     # the batch shape
 )
 
 
