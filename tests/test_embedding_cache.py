@@ -189,3 +189,26 @@ def test_a_vector_and_the_pruning_of_its_predecessor_commit_in_one_transaction(t
     rows = store.db.execute("SELECT model FROM embeddings WHERE claim_id='c1'").fetchall()
     assert [r[0] for r in rows] == ["mini@abc"]
     store.close()
+
+
+def test_embedding_a_store_of_ingested_facts_shows_its_progress(tmp_path, guard, monkeypatch, capsys):
+    """The first guarded write into a store of ingested facts encodes every claim and its subject (45 s for
+    20,000 here) and said nothing while it did. On a terminal it now shows a bar for each; the vectors are
+    the ones encoded in one call (to float16, as stored)."""
+    from guard import progress, stored
+    monkeypatch.setattr(progress, "shown", lambda: True)
+    monkeypatch.setattr(stored, "SHOW_PROGRESS_FROM", 20)
+    texts = [f"The svc-{i}-api listens on port {8000 + i}." for i in range(60)]
+    svc = GuardService(tmp_path / "s.sqlite", guard=guard)
+    svc.ingest([Claim(text=t) for t in texts])
+    capsys.readouterr()
+    probe = Claim(text="The svc-3-api listens on port 9443.")
+    assert any(c.text == texts[3] for c, _ in svc.candidates(guard.normalize(probe.text), probe))
+    err = capsys.readouterr().err
+    assert "embedding the store's claims (once; kept in the store)" in err and "60/60" in err, err
+    assert "embedding the store's subjects" in err
+    kept = stored.stored_vectors(svc.store, svc.list(), guard.nli_gate.embedder)     # read back from the store
+    guard.nli_gate.embedder._cache.clear()                       # encoded afresh, in one call
+    fresh = guard.nli_gate.embedder.encode([c.text for c in svc.list()])
+    assert np.abs(np.stack(kept) - fresh).max() < 2e-3
+    svc.close()
