@@ -212,3 +212,21 @@ def test_embedding_a_store_of_ingested_facts_shows_its_progress(tmp_path, guard,
     fresh = guard.nli_gate.embedder.encode([c.text for c in svc.list()])
     assert np.abs(np.stack(kept) - fresh).max() < 2e-3
     svc.close()
+
+
+def test_a_guarding_service_embeds_ingested_facts_in_the_ingest_not_the_next_write(tmp_path, guard, monkeypatch):
+    """The HTTP server's view is loaded at start-up; a POST /ingest of 5,000 facts left their embedding to the
+    next POST /claims, which took 24 s — past an agent's timeout. The ingest now takes them into the view."""
+    svc = GuardService(tmp_path / "s.sqlite", guard=guard)
+    svc.refresh()                                                   # as the server does before /ready
+    svc.ingest([Claim(text=f"The svc-{i}-api listens on port {8000 + i}.") for i in range(30)])
+    calls = []
+    real = guard.nli_gate.embedder.encode
+    monkeypatch.setattr(guard.nli_gate.embedder, "encode", lambda texts, **kw: calls.append(list(texts)) or real(texts, **kw))
+    res = svc.remember("The svc-3-api listens on port 9443.")
+    assert not res.stored and res.decision.conflicts[0].claim_text == "The svc-3-api listens on port 8003."
+    assert all("svc-3-api listens on port 8003" not in t for batch in calls for t in batch)    # embedded already
+    svc.close()
+    cold = GuardService(tmp_path / "t.sqlite", guard=Guard(GuardConfig(stages=("structural",))))   # `guard ingest`
+    assert cold.ingest([Claim(text="Backups run daily.")]) == 1 and cold._index is None                # no view made
+    cold.close()
