@@ -104,7 +104,8 @@ SHOW_PROGRESS_FROM = 2000      # texts to encode before a bar is worth showing
 def _encode(embedder: "Embedder", texts: list[str], kind: str) -> np.ndarray:
     """The texts' vectors, with a progress bar on a terminal when there are many. Why: the first guarded
     write into a store of ingested facts (ingest stores no vectors) encodes every claim and subject — 45 s
-    for 20,000 here, about four minutes for 100,000 — and said nothing while it did, as if it had hung."""
+    for 20,000 here, some four minutes for 100,000 at that rate — and said nothing while it did, as if it had
+    hung."""
     if len(texts) < SHOW_PROGRESS_FROM:
         return embedder.encode(texts)
     from guard.progress import chunks
