@@ -135,20 +135,20 @@ def _note(msg: str) -> None:
         typer.echo(msg, err=True)
 
 
-def _store(text: str | None = None, needs: str | None = None):
-    """The store's service. A command that states a claim (``text``: remember, learn, force, check) has
-    its words checked, then its models loaded, before the store is opened: bad words are refused at
-    once, and a model that cannot load leaves no store file behind. The others (cancel, supersede)
-    load the models on their first need, so a cancel or a refused supersede loads none. ``needs``: the
-    command works on what the store already holds, so a store that is not there is refused
-    (``_existing_store``) before any model loads."""
+def _store(text: str | None = None, needs: str | None = None, judges: bool = False):
+    """The store's service. A command that states a claim (``text``: remember, learn, force, check; or
+    ``judges``: a file of them, already read) has its words checked, then its models loaded, before the
+    store is opened: bad words are refused at once, and a model that cannot load leaves no store file
+    behind. The others (cancel, supersede) load the models on their first need, so a cancel or a refused
+    supersede loads none. ``needs``: the command works on what the store already holds, so a store that
+    is not there is refused (``_existing_store``) before any model loads."""
     from guard.service import GuardService
     if text is not None:
         validate_text(text)
     build = _guard_builder()             # the settings are refused before the store is looked at
     if needs is not None:
         _existing_store(needs)
-    return GuardService(_state["store"], guard=build if text is None else build())
+    return GuardService(_state["store"], guard=build() if text is not None or judges else build)
 
 
 def _existing_store(needs: str) -> Path:
@@ -307,7 +307,7 @@ def _remember_file(path: Path, as_json: bool) -> int:
     if not rows:
         raise ClaimError(f"{input_name(path)} holds no claims")
     name = Path(input_name(path)).name
-    svc = _store(rows[0][1].text)        # as for one write: the models load before the store is opened
+    svc = _store(judges=True)             # as for one write: the models load before the store is opened
     counts = {"stored": 0, "blocked": 0, "already stored": 0}
     try:
         with _progress(len(rows), "remember", "claim") as bar:
@@ -413,15 +413,13 @@ def _check_file(path: Path, as_json: bool) -> set[str]:
     line number); returns the tiers reached. A file with a bad line is refused whole, before a model
     loads, as ingest refuses one. Conflicts among the file's own claims are ``guard scan FILE``'s."""
     from guard.jsonl import input_name, read_jsonl
-    from guard.service import GuardService
     rows, errors = read_jsonl(path, Claim.from_dict)
     name = Path(input_name(path)).name
     if errors:
         raise ClaimError(f"check refused: {_bad_lines(errors)}")
     if not rows:
         raise ClaimError(f"{input_name(path)} holds no claims")
-    build = _guard_builder()             # the settings are refused before the store is looked at
-    svc = GuardService(_existing_store("nothing to check the claims against"), guard=build())
+    svc = _store(needs="nothing to check the claims against", judges=True)
     tiers = {"block": 0, "warn": 0, "clean": 0}
     try:
         with _progress(len(rows), "check", "claim") as bar:
@@ -453,7 +451,7 @@ def ingest(path: Path = typer.Argument(..., help="a JSONL file of claims (- read
     fact's id comes from its text, scope and window, so ingesting a file again changes nothing).
     A file with a bad line stores nothing unless --skip-bad-lines."""
     def go():
-        from guard.jsonl import STDIN, read_jsonl
+        from guard.jsonl import piped, read_jsonl
         rows, errors = read_jsonl(path, Claim.reference_from_dict)
         if errors and not skip_bad_lines:
             # all or nothing, as a write is: a sync file half applied (the line that supersedes a
@@ -466,7 +464,7 @@ def ingest(path: Path = typer.Argument(..., help="a JSONL file of claims (- read
         from guard.service import GuardService
         store = GuardService(_state["store"], guard=_guard_builder("structural"))   # unguarded: no NLI model to load
         with _progress(len(claims), "ingest", "claim") as bar:
-            n = store.ingest(claims, progress=bar.update, default_source="stdin" if str(path) == STDIN else str(path))
+            n = store.ingest(claims, progress=bar.update, default_source="stdin" if piped(path) else str(path))
         typer.echo(f"ingested {n} claims" + (f"; skipped {len(errors)} bad line(s)" if errors else ""))
     _run(go)
 
@@ -593,17 +591,17 @@ def scan(source: Optional[Path] = typer.Argument(None, help="a SQLite claim stor
             # each worker loads its own spaCy pipeline (~250 MB): 1,000 of them filled the memory
             raise ClaimError(f"--processes {processes} is more than this machine's {os.cpu_count() or 1} CPUs "
                              "(each worker is a whole normalizer; 0 picks the number)")
-        from guard.jsonl import STDIN, input_name
-        piped = source is not None and str(source) == STDIN          # JSONL claims on standard input
+        from guard.jsonl import input_name, piped
+        from_stdin = piped(source)              # JSONL claims on standard input
         if source is None and not src.exists():
             raise ClaimError(f"no store at {src} (the --store / GUARD_STORE default): name what to scan, "
                              "guard scan SOURCE, or the store, guard --store PATH scan")
-        if not piped and not src.exists():
+        if not from_stdin and not src.exists():
             raise ClaimError(f"no such file: {src}")
         from guard.safe_output import check_outputs
-        source_is_store = not piped and is_store(src)
+        source_is_store = not from_stdin and is_store(src)
         check_outputs({"--out": out, "--html": html},
-                      {} if piped else {"the store scanned" if source_is_store else "the claims file scanned": src})
+                      {} if from_stdin else {"the store scanned" if source_is_store else "the claims file scanned": src})
         store = engine == "local" and source_is_store
         if store:
             from guard.store import ClaimStore

@@ -40,9 +40,14 @@ def loads(text: str):
 STDIN = "-"
 
 
+def piped(path: str | Path | None) -> bool:
+    """``-`` names the standard input, as for most Unix tools."""
+    return path is not None and str(path) == STDIN
+
+
 def input_name(path: str | Path) -> str:
-    """How messages name an input: ``-`` is the standard input, as for most Unix tools."""
-    return "<stdin>" if str(path) == STDIN else str(path)
+    """How messages name an input."""
+    return "<stdin>" if piped(path) else str(path)
 
 
 def read_jsonl(path: str | Path, parse: Callable[[dict], T]) -> tuple[list[tuple[int, T]], list[str]]:
@@ -50,7 +55,7 @@ def read_jsonl(path: str | Path, parse: Callable[[dict], T]) -> tuple[list[tuple
     input, so a job can pipe the claims it made (``… | guard check --file -``) instead of writing a file."""
     path = Path(path)
     try:
-        raw = sys.stdin.buffer.read() if str(path) == STDIN else path.read_bytes()
+        raw = sys.stdin.buffer.read() if piped(path) else path.read_bytes()
     except OSError as exc:
         raise ClaimError(f"cannot read {input_name(path)}: {exc.strerror or exc}") from None
     path = input_name(path)

@@ -18,7 +18,7 @@ from tqdm import tqdm
 
 from guard.candidates import NEIGHBOURS, NEIGHBOUR_MIN_SIMILARITY, CandidateIndex
 from guard.claims import Claim, ClaimError, Norm, comparison_text, in_force
-from guard.jsonl import STDIN, read_jsonl
+from guard.jsonl import piped, read_jsonl
 from guard.judge import PairJudgement
 from guard.normalize.pool import default_processes
 from guard.pipeline import Guard
@@ -89,10 +89,10 @@ def is_store(path: str | Path) -> bool:
 def load_claims(source: str | Path) -> tuple[list[Claim], list[str]]:
     """Claims from a JSONL file or the active claims of a SQLite store."""
     p = Path(source)
-    piped = str(source) == STDIN          # JSONL on standard input
-    if not piped and not p.exists():
+    from_stdin = piped(source)           # JSONL on standard input
+    if not from_stdin and not p.exists():
         raise ClaimError(f"no such file: {p}")
-    if not piped and is_store(p):
+    if not from_stdin and is_store(p):
         from guard.store import ClaimStore
         store = ClaimStore(p)
         try:

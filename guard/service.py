@@ -199,13 +199,7 @@ class GuardService:
         (a few pairs a call); here the statements are normalised in one batch and their pairs scored
         together. A bad statement refuses the whole batch before any model runs, named by its place
         (``statements[3]: text is empty``, as the HTTP body names it)."""
-        claims = []
-        for i, (text, scope, window) in enumerate(statements):
-            try:
-                claims.append(self._new_claim(text, scope, window))
-            except ClaimError as exc:
-                raise ClaimError(f"statements[{i}]: {exc}") from None
-        return self._check_claims(claims)
+        return self._check_claims(_each_named(statements, self._new_claim))
 
     def _check_claims(self, claims: list[Claim]) -> list[Decision]:
         norms = self.guard.normalize_claims(claims)
@@ -273,11 +267,7 @@ class GuardService:
         exist only once they are stored."""
         def claim(text, scope, window, source) -> Claim:
             return self._new_claim(text, scope, window, source=None if source is None else given(source, LEARN_NEEDS_SOURCE))
-        for i, statement in enumerate(statements):
-            try:
-                claim(*statement)
-            except ClaimError as exc:
-                raise ClaimError(f"statements[{i}]: {exc}") from None
+        _each_named(statements, claim)      # all refused before any is written
         results = []
         for i, statement in enumerate(statements):
             c = claim(*statement)         # made as it is written: its created_at is when it was stored
@@ -427,6 +417,18 @@ class GuardService:
             # has no view and embeds nothing.
             self.refresh()
         return len(claims)
+
+
+def _each_named(statements: list[tuple], make: Callable[..., Claim]) -> list[Claim]:
+    """``make(*statement)`` for each of a batch; a bad one is refused named by its place, as the HTTP body
+    names it (``statements[3]: text is empty``)."""
+    claims = []
+    for i, statement in enumerate(statements):
+        try:
+            claims.append(make(*statement))
+        except ClaimError as exc:
+            raise ClaimError(f"statements[{i}]: {exc}") from None
+    return claims
 
 
 class _AlreadyDone(Exception):
