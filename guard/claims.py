@@ -320,6 +320,30 @@ class Bound:
     upper: float | None = None
 
 
+@dataclass(frozen=True)
+class Permission:
+    """Who may (or may not) do what: "Only admins can delete projects." is admins, kept to them,
+    allowed to "delete project". Why apart from the subject: a rule about an action names the one
+    who acts and the thing acted on, and the subject is one of the two — two rules on one action
+    with different actors ("Only owners …" / "Members can …") conflict or agree by who they name,
+    which no subject comparison sees."""
+    actor: str                  # the role's words, singular: "security team", "admin", "anyone"
+    action: tuple[str, ...]     # the predicate's content words, sorted: ("delete", "project")
+    allowed: bool               # False: "cannot", "may not", "must not", "nobody may"
+    only: bool = False          # the action is kept to this actor: "Only X …", "No one except X …"
+    everyone: bool = False      # the actor is everyone: "anyone", "any member", "all users", "nobody"
+    verb: str = ""              # the action's verb: "delete"; "access" for "has access to"
+
+    def to_dict(self) -> dict:
+        return {"actor": self.actor, "action": list(self.action), "allowed": self.allowed, "only": self.only,
+                "everyone": self.everyone, "verb": self.verb}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Permission:
+        return cls(str(d["actor"]), tuple(str(w) for w in d["action"]), bool(d["allowed"]), bool(d.get("only")),
+                   bool(d.get("everyone")), str(d.get("verb") or ""))
+
+
 ANY_VARIANT = "*"      # a class of variants ("paid plans"): comparable with every named one
 
 
@@ -343,6 +367,7 @@ class Norm:
     qualifiers: tuple[str, ...] = ()     # conditions, exceptions, asides kept apart from the main clause
     text_scope: Scope | None = None      # a scope the prose itself states ("… in staging")
     variants: tuple[tuple[str, str], ...] = ()   # (kind, name) the prose restricts itself to: ("plan", "pro")
+    permission: Permission | None = None  # who may do what, where the statement grants or denies an action
     normalizer: str = "unknown"
     error: str | None = None
 
@@ -366,6 +391,7 @@ class Norm:
                 "attribute": self.attribute, "qualifiers": list(self.qualifiers),
                 "text_scope": self.text_scope.to_dict() if self.text_scope else None,
                 "variants": [list(v) for v in self.variants],
+                "permission": self.permission.to_dict() if self.permission else None,
                 "normalizer": self.normalizer, "error": self.error}
 
     @classmethod
@@ -380,6 +406,7 @@ class Norm:
                    qualifiers=tuple(d.get("qualifiers", ())),
                    text_scope=Scope.from_dict(d["text_scope"]) if d.get("text_scope") else None,
                    variants=tuple((str(k), str(n)) for k, n in d.get("variants", ())),
+                   permission=Permission.from_dict(d["permission"]) if d.get("permission") else None,
                    normalizer=d.get("normalizer", "unknown"), error=d.get("error"))
 
     def with_context(self, scope: Scope, window: Window) -> "Norm":

@@ -682,6 +682,14 @@ def _different_actions(a: Norm, b: Norm) -> bool:
     return set((a.theme or "").split()) != set((b.theme or "").split())
 
 
+def _permitted_verbs_differ(a: Norm, b: Norm) -> bool:
+    """Both statements let someone act, with different verbs ("Only admins can delete projects." /
+    "Any member can create projects."): two actions on one thing, which opposing stances do not set
+    against each other (the state verbs cannot tell: "create" is no state verb)."""
+    pa, pb = a.permission, b.permission
+    return pa is not None and pb is not None and _stem(pa.verb) != _stem(pb.verb)
+
+
 def objects_compatible(a: Norm, b: Norm) -> bool:
     wild = (StateVerb.BE, StateVerb.OTHER)
     if a.object in wild or b.object in wild or a.object == b.object:
@@ -715,6 +723,11 @@ class StructuralComparator:
                            {"windows": [a.window.to_dict(), b.window.to_dict()]})
         if same_statement(a_text, b_text):
             return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH, "the two statements say the same thing")
+        # imported here: guard.permissions builds on this module's verdicts
+        from guard.permissions import permission_verdict
+        if (pv := permission_verdict(a, b)) is not None and effective_scope(a).overlaps(effective_scope(b)) \
+                and different_variants(a, b, a_text, b_text) is None:
+            return pv             # who may act decides a pair of rules on one action (guard.permissions)
         same_identifier = _identifier_attribute(a) and a.attribute == b.attribute
         if SubjectKind.MISSING in (a.subject_kind, b.subject_kind) and not same_identifier:
             return Verdict(VerdictKind.INCOMPARABLE, Confidence.HIGH, "a statement has no subject")
@@ -790,7 +803,7 @@ class StructuralComparator:
             if not _themes_overlap(a, b):
                 return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW,
                                "opposing modality on different aspects", {**ev, "themes": [a.theme, b.theme]})
-            if _different_actions(a, b):
+            if _different_actions(a, b) or _permitted_verbs_differ(a, b):
                 # "X rejects null keys" / "X maps keys to values": one verb the closed set knows, one it
                 # does not; a shared noun does not make them one action
                 return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "opposing modality on different actions",
