@@ -43,7 +43,7 @@ def permission_verdict(a: Norm, b: Norm) -> Verdict | None:
     their values differ ("Admins can keep logs for 30 days." / "… for 90 days.": the values decide), or
     where one actor is allowed and denied (the opposing modality the rest of the comparator reads)."""
     pa, pb = a.permission, b.permission
-    if pa is None or pb is None or (a.value or b.value) and a.value != b.value:
+    if pa is None or pb is None or a.value and b.value and a.value != b.value:
         return None
     ev = {"actors": [pa.actor, pb.actor], "allowed": [pa.allowed, pb.allowed], "only": [pa.only, pb.only],
           "action": " ".join(pa.action)}

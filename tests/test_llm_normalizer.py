@@ -212,6 +212,9 @@ def test_hybrid_asks_the_model_only_where_the_rules_have_no_clear_subject(fake):
     assert len(fake.requests) == 1 and "It must be turned on." in json.dumps(fake.requests[0]["body"])
     assert norms[0].normalizer == "normalizer.hybrid.v1" and norms[0].subject
     assert norms[1].normalizer == "normalizer.hybrid.v1+llm" and norms[1].subject == "feature flag"
+    # who may act is the parse's reading, kept where the model reads the rest
+    nobody = h.normalize("Nobody may push directly to main.", Scope(), Window())
+    assert nobody.normalizer.endswith("+llm") and nobody.permission.actor == "anyone" and not nobody.permission.allowed
     # the model failing leaves the rules' reading in place
     fake.mode = "[error]"
     rules_only = h.normalize("This is required.", Scope(), Window())

@@ -232,5 +232,6 @@ class HybridNormalizer:
             self.asked += len(idx)
             for i, n in zip(idx, self.llm.normalize_many([items[i] for i in idx])):
                 if not n.is_unknown:
-                    norms[i] = replace(n, normalizer=f"{self.name}+llm")
+                    # who may act comes from the parse, which the model's answer does not replace
+                    norms[i] = replace(n, normalizer=f"{self.name}+llm", permission=norms[i].permission)
         return [replace(n, normalizer=self.name) if n.normalizer != f"{self.name}+llm" else n for n in norms]
