@@ -344,6 +344,25 @@ class Permission:
                    bool(d.get("everyone")), str(d.get("verb") or ""))
 
 
+@dataclass(frozen=True)
+class Assignment:
+    """A thing given to one party: "The payments team owns the billing-api.", "Incidents are
+    escalated to the SRE lead.", "The on-call engineer is responsible for rollbacks." Why apart from
+    the value: the party is a noun phrase, which the value selectors (surface forms: ports,
+    versions, amounts) never read, so two owners of one service were two statements about
+    different subjects ("payments team" / "platform team")."""
+    relation: str               # "owner", "maintainer", "responsible", "escalation", "manager"
+    party: str                  # who it is given to, its words: "payment team", "sre lead"
+    thing: tuple[str, ...]      # what is given, its content words in order: ("security", "incident")
+
+    def to_dict(self) -> dict:
+        return {"relation": self.relation, "party": self.party, "thing": list(self.thing)}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Assignment:
+        return cls(str(d["relation"]), str(d["party"]), tuple(str(w) for w in d["thing"]))
+
+
 ANY_VARIANT = "*"      # a class of variants ("paid plans"): comparable with every named one
 
 
@@ -368,6 +387,7 @@ class Norm:
     text_scope: Scope | None = None      # a scope the prose itself states ("… in staging")
     variants: tuple[tuple[str, str], ...] = ()   # (kind, name) the prose restricts itself to: ("plan", "pro")
     permission: Permission | None = None  # who may do what, where the statement grants or denies an action
+    assignment: Assignment | None = None  # a thing given to one party: its owner, who is responsible, …
     normalizer: str = "unknown"
     error: str | None = None
 
@@ -392,6 +412,7 @@ class Norm:
                 "text_scope": self.text_scope.to_dict() if self.text_scope else None,
                 "variants": [list(v) for v in self.variants],
                 "permission": self.permission.to_dict() if self.permission else None,
+                "assignment": self.assignment.to_dict() if self.assignment else None,
                 "normalizer": self.normalizer, "error": self.error}
 
     @classmethod
@@ -407,6 +428,7 @@ class Norm:
                    text_scope=Scope.from_dict(d["text_scope"]) if d.get("text_scope") else None,
                    variants=tuple((str(k), str(n)) for k, n in d.get("variants", ())),
                    permission=Permission.from_dict(d["permission"]) if d.get("permission") else None,
+                   assignment=Assignment.from_dict(d["assignment"]) if d.get("assignment") else None,
                    normalizer=d.get("normalizer", "unknown"), error=d.get("error"))
 
     def with_context(self, scope: Scope, window: Window) -> "Norm":

@@ -723,11 +723,13 @@ class StructuralComparator:
                            {"windows": [a.window.to_dict(), b.window.to_dict()]})
         if same_statement(a_text, b_text):
             return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH, "the two statements say the same thing")
-        # imported here: guard.permissions builds on this module's verdicts
+        # imported here: both build on this module's verdicts
+        from guard.assignments import assignment_verdict
         from guard.permissions import permission_verdict
-        if (pv := permission_verdict(a, b)) is not None and effective_scope(a).overlaps(effective_scope(b)) \
-                and different_variants(a, b, a_text, b_text) is None:
-            return pv             # who may act decides a pair of rules on one action (guard.permissions)
+        # who may act decides a pair of rules on one action, and who is given a thing a pair about it
+        if (pv := permission_verdict(a, b) or assignment_verdict(a, b)) is not None \
+                and effective_scope(a).overlaps(effective_scope(b)) and different_variants(a, b, a_text, b_text) is None:
+            return pv
         same_identifier = _identifier_attribute(a) and a.attribute == b.attribute
         if SubjectKind.MISSING in (a.subject_kind, b.subject_kind) and not same_identifier:
             return Verdict(VerdictKind.INCOMPARABLE, Confidence.HIGH, "a statement has no subject")

@@ -112,19 +112,23 @@ def test_a_store_of_access_rules_takes_restatements_and_refuses_another_actor(tm
         s.close()
 
 
-def test_the_access_rule_benchmark_counts_each_set(tmp_path):
-    """Plumbing on three pairs with the structural guard: the file's sets are counted apart."""
+def test_the_role_benchmark_counts_each_set_apart(tmp_path):
+    """Plumbing on four pairs with the structural guard: each kind and time of writing is its own set."""
     import json
 
-    from benchmarks.access_rules import run
+    from benchmarks.roles import run
     from guard.pipeline import Guard, GuardConfig
-    rows = [("design", "Only admins can delete projects.", "Admins can delete projects.", "compatible"),
-            ("design", "Only admins can delete projects.", "Owners can delete projects.", "contradiction"),
-            ("held", "Editors can edit documents.", "Guests cannot edit documents.", "compatible")]
+    rows = [("access", "design", "Only admins can delete projects.", "Admins can delete projects.", "compatible"),
+            ("access", "design", "Only admins can delete projects.", "Owners can delete projects.", "contradiction"),
+            ("access", "held", "Editors can edit documents.", "Guests cannot edit documents.", "compatible"),
+            ("assignment", "held", "The payments team owns the billing-api.", "The platform team owns the billing-api.",
+             "contradiction")]
     f = tmp_path / "pairs.jsonl"
-    f.write_text("".join(json.dumps({"id": str(i), "written": w, "existing": {"text": a}, "incoming": {"text": b},
-                                     "label": lab}) + "\n" for i, (w, a, b, lab) in enumerate(rows)))
+    f.write_text("".join(json.dumps({"id": str(i), "kind": k, "written": w, "existing": {"text": a},
+                                     "incoming": {"text": b}, "label": lab}) + "\n"
+                         for i, (k, w, a, b, lab) in enumerate(rows)))
     report = run(f, Guard(GuardConfig(stages=("structural",))))
-    assert report["sets"]["design"] == {"pairs": 2, "right": 2, "contradictions_blocked": 1, "contradictions": 1,
-                                        "compatible_clean": 1, "compatible_blocked": 0, "compatible": 1}
-    assert report["sets"]["held"]["right"] == 1 and [i["tier"] for i in report["items"]] == ["clean", "block", "clean"]
+    assert report["sets"]["access design"] == {"pairs": 2, "right": 2, "contradictions_blocked": 1, "contradictions": 1,
+                                               "compatible_clean": 1, "compatible_blocked": 0, "compatible": 1}
+    assert report["sets"]["access held"]["right"] == 1 and report["sets"]["assignment held"]["right"] == 1
+    assert [i["tier"] for i in report["items"]] == ["clean", "block", "clean", "block"]

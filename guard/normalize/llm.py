@@ -232,6 +232,8 @@ class HybridNormalizer:
             self.asked += len(idx)
             for i, n in zip(idx, self.llm.normalize_many([items[i] for i in idx])):
                 if not n.is_unknown:
-                    # who may act comes from the parse, which the model's answer does not replace
-                    norms[i] = replace(n, normalizer=f"{self.name}+llm", permission=norms[i].permission)
+                    # who may act, and who is given what, come from the parse, which the model's answer
+                    # does not replace
+                    norms[i] = replace(n, normalizer=f"{self.name}+llm", permission=norms[i].permission,
+                                       assignment=norms[i].assignment)
         return [replace(n, normalizer=self.name) if n.normalizer != f"{self.name}+llm" else n for n in norms]

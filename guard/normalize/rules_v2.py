@@ -24,6 +24,7 @@ from functools import lru_cache
 
 from guard.claims import ANY_VARIANT, ENV_NAMES, Modality, Norm, Scope, StateVerb, SubjectKind, Window
 from guard.normalize.actors import read_permission
+from guard.normalize.assignments import read_assignment
 from guard.normalize.base import fail_open, register
 from guard.normalize.lexicon import HALT_PREDICATES, MODAL_PREDICATES, PERSON_SUBJECTS
 from guard.normalize.rules import _NAMING, Parsed, RuleNormalizer, _content, _merge_hyphenated
@@ -435,7 +436,8 @@ class RuleNormalizerV2(RuleNormalizer):
         # ("Instances in the eu-west-1 region use gp3 volumes." has no attribute, not "instance")
         skip = taken if variant is not None and norm.value is None else ()
         return replace(norm, attribute=self._attribute(doc, main, norm, skip), qualifiers=quals,
-                       text_scope=text_scope(text, main), variants=variants, permission=read_permission(doc))
+                       text_scope=text_scope(text, main), variants=variants, permission=read_permission(doc),
+                       assignment=read_assignment(doc))
 
     def _values_of_conditions(self, text: str, quals, norm: Norm) -> Norm:
         """"If you're unwell for more than 7 calendar days, you need a fit note" / "A fit note is only

@@ -1,0 +1,89 @@
+"""Rules about roles, judged by the default guard: who may act, and who is given a thing.
+
+Run: ``python -m benchmarks.roles [--out DIR]`` (results/roles/).
+
+Why a set of its own: access rules ("Only admins can delete projects.", "Contractors may not …") and
+assignments ("The payments team owns the billing-api.", "Incidents are escalated to the SRE lead.")
+are among the commonest things a policy store holds, yet claims_train and claims_dev have about
+three such pairs among 1,520, so `guard bench stages` cannot show how the guard reads them.
+``benchmarks/data/role_pairs.jsonl`` holds pairs written by hand (never trained or fitted on), each
+of a kind (``access``, ``assignment``) and marked by when it was written against the readers of
+session 56: ``design`` while a reader was designed; ``after`` once it ran (access only: two general
+fixes followed those pairs — a role's hyphenated modifiers, and conditions and possessors kept out of
+the action); ``held`` after the last change to that reader. A pair is right when a contradiction
+blocks and a compatible pair is clean (a warn is wrong both ways).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from pathlib import Path
+
+from benchmarks.report import md_table, write
+
+ROOT = Path(__file__).resolve().parents[1]
+PAIRS = ROOT / "benchmarks" / "data" / "role_pairs.jsonl"
+ORDER = ("design", "after", "held")
+
+
+def right(label: str, tier: str) -> bool:
+    return tier == ("block" if label == "contradiction" else "clean")
+
+
+def _n(c: Counter, label: str, tier: str | None = None) -> int:
+    return sum(v for (lab, t), v in c.items() if lab == label and (tier is None or t == tier))
+
+
+def run(pairs_file: Path = PAIRS, guard=None) -> dict:
+    """Each set's counts, by kind and when its pairs were written, and each pair's judgement."""
+    from guard.claims import Claim
+    from guard.pipeline import Guard, GuardConfig
+    rows = [json.loads(line) for line in pairs_file.read_text().splitlines() if line.strip()]
+    guard = guard or Guard(GuardConfig())
+    judged = guard.judge_pairs(guard.pair_items([(Claim(text=r["existing"]["text"]), Claim(text=r["incoming"]["text"]))
+                                                 for r in rows]))
+    counts: dict[str, Counter] = {}
+    items = []
+    for r, j in zip(rows, judged):
+        tier = j.tier.value
+        counts.setdefault(f"{r['kind']} {r['written']}", Counter())[(r["label"], tier)] += 1
+        items.append({"id": r["id"], "label": r["label"], "tier": tier, "stage": j.stage,
+                      "right": right(r["label"], tier), "reason": j.reason})
+    sets = {name: {"pairs": sum(c.values()), "right": sum(v for (lab, t), v in c.items() if right(lab, t)),
+                   "contradictions_blocked": _n(c, "contradiction", "block"), "contradictions": _n(c, "contradiction"),
+                   "compatible_clean": _n(c, "compatible", "clean"), "compatible_blocked": _n(c, "compatible", "block"),
+                   "compatible": _n(c, "compatible")} for name, c in counts.items()}
+    return {"pairs_file": str(pairs_file), "sets": sets, "items": items}
+
+
+def _order(name: str) -> tuple:
+    kind, written = name.split(" ", 1)
+    return kind, ORDER.index(written) if written in ORDER else len(ORDER)
+
+
+def main(argv=None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=str(ROOT / "results" / "roles"))
+    args = ap.parse_args(argv)
+    report = run()
+    names = sorted(report["sets"], key=_order)
+    md = ["## Rules about roles (`benchmarks/data/role_pairs.jsonl`, default guard)", "",
+          md_table(["set", "pairs", "right", "contradictions blocked", "compatible clean", "compatible blocked"],
+                   [[s, v["pairs"], v["right"], f"{v['contradictions_blocked']} / {v['contradictions']}",
+                     f"{v['compatible_clean']} / {v['compatible']}", v["compatible_blocked"]]
+                    for s in names for v in [report["sets"][s]]]), "",
+          md_table(["id", "label", "tier", "right", "reason"],
+                   [[i["id"], i["label"], i["tier"], "yes" if i["right"] else "no", i["reason"][:110]]
+                    for i in report["items"]])]
+    out = write(args.out, "roles", report, "\n".join(md))
+    for s in names:
+        v = report["sets"][s]
+        print(f"{s:18s} {v['right']:2d} / {v['pairs']:2d} right; contradictions blocked {v['contradictions_blocked']} / "
+              f"{v['contradictions']}, compatible clean {v['compatible_clean']} / {v['compatible']}")
+    print(f"report: {out}")
+    return report
+
+
+if __name__ == "__main__":
+    main()
