@@ -803,6 +803,13 @@ class StructuralComparator:
                                "opposing modality on a privative word (-less, -free): the two agree",
                                {**ev, "themes": [a.theme, b.theme]})
             if not _themes_overlap(a, b):
+                vp = _value_pair(a, b)
+                if not (a.theme or b.theme) and vp is not None and all(v[2] is None or v[2].op == "eq" for v in vp) \
+                        and values_conflict(a, b, vp, (a_text, b_text)) and match is SubjectMatch.SAME:
+                    # "Deploys are frozen on Fridays." / "Deploys are allowed on Mondays.": the state is the
+                    # value itself, of one kind and no limit, and each stance holds for its own value
+                    return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH, "the negation is of a different value",
+                                   {**ev, "values": [vp[0][1], vp[1][1]]})
                 return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW,
                                "opposing modality on different aspects", {**ev, "themes": [a.theme, b.theme]})
             if _different_actions(a, b) or _permitted_verbs_differ(a, b):

@@ -199,6 +199,23 @@ def test_a_negation_of_the_same_noun_in_the_plural_is_an_opposition(normalizer_v
     assert v.kind is VerdictKind.CONSISTENT and "different value" in v.reason
 
 
+@pytest.mark.parametrize("a, b, kind", [
+    ("Deploys are frozen on Fridays.", "Deploys are allowed on Mondays.", VerdictKind.CONSISTENT),
+    ("Releases are not allowed in December.", "Releases are allowed in January.", VerdictKind.CONSISTENT),
+    ("Deploys must not run at 5pm.", "Deploys may run at 9am.", VerdictKind.CONSISTENT),
+    # the same value both ways stays an opposition
+    ("Deploys are frozen on Fridays.", "Deploys are allowed on Fridays.", VerdictKind.CONTRADICTION),
+])
+def test_opposing_stances_on_two_values_of_one_kind_agree(normalizer_v2, a, b, kind):
+    """"Deploys are frozen on Fridays." / "Deploys are allowed on Mondays." was "opposing modality on
+    different aspects" (the days are the only state words, and they differ), which left it to the
+    cross-encoder, and it blocked at p 1.00. A day, a month, a time of day said without a limit is
+    the state itself: each stance holds for its own value, as "listens on 6379" / "does not listen on
+    6380" already did."""
+    v = verdict(normalizer_v2, a, b)
+    assert (v.kind, v.confidence) == (kind, Confidence.HIGH), v
+
+
 def test_a_configured_value_inside_the_rules_bound_agrees(normalizer_v2):
     """"The session timeout is set to 20 minutes." under "Make sure the session timeout is set to no
     more than 30 minutes." was undecided and the model blocked it at p 1.00; a flat value that is no
