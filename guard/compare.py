@@ -436,6 +436,8 @@ def different_variants(a: Norm, b: Norm, a_text: str = "", b_text: str = "") -> 
     for kind in dict.fromkeys(k for k, _ in a.variants):
         na = {n for k, n in a.variants if k == kind}
         nb = {n for k, n in b.variants if k == kind}
+        if kind.endswith("-phrase") and any(set(x.split()) & set(y.split()) for x in na for y in nb):
+            continue           # "from production" / "from production config": one within the other
         if nb and ANY_VARIANT not in na | nb and \
                 not any(x == y or x.startswith((y + "-", y + ".")) or y.startswith((x + "-", x + ".")) for x in na for y in nb) \
                 and not said_only_of(a_text, na) and not said_only_of(b_text, nb):
@@ -752,7 +754,9 @@ class StructuralComparator:
         if (kind := different_variants(a, b, a_text, b_text)) is not None:
             names = [sorted(n for k, n in x.variants if k == kind) for x in (a, b)]
             return Verdict(VerdictKind.COEXIST, Confidence.MED,
-                           f"the texts name different {kind}s: {', '.join(names[0])} vs {', '.join(names[1])}",
+                           (f"the subjects are narrowed apart ('{kind[:-7]}'): {', '.join(names[0])} vs {', '.join(names[1])}"
+                            if kind.endswith("-phrase") else
+                            f"the texts name different {kind}s: {', '.join(names[0])} vs {', '.join(names[1])}"),
                            {"variants": names})
         if SubjectKind.FUZZY in (a.subject_kind, b.subject_kind):
             return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "a subject is vague (pronoun or generic)")

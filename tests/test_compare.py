@@ -216,6 +216,28 @@ def test_opposing_stances_on_two_values_of_one_kind_agree(normalizer_v2, a, b, k
     assert (v.kind, v.confidence) == (kind, Confidence.HIGH), v
 
 
+@pytest.mark.parametrize("a, b, kind", [
+    ("Logins from Russia are blocked.", "Logins from Germany are allowed.", VerdictKind.COEXIST),
+    ("Payments in EUR are settled daily.", "Payments in USD are settled weekly.", VerdictKind.COEXIST),
+    # one name both ways stays an opposition
+    ("Logins from Russia are blocked.", "Logins from Russia are allowed.", VerdictKind.CONTRADICTION),
+])
+def test_subjects_narrowed_to_different_names_are_different_things(normalizer_v2, a, b, kind):
+    """"Logins from Russia are blocked." / "Logins from Germany are allowed." was an opposing modality on
+    'login' at HIGH, a block; the phrase names which logins, as a plan or a region does."""
+    assert verdict(normalizer_v2, a, b).kind is kind
+
+
+def test_a_subject_narrowed_by_a_common_noun_is_not_a_variant(normalizer_v2):
+    """A common noun may be the other's class ("in the repo" / "in the Billing service": a rule and a
+    case of it), so only names narrow a subject apart."""
+    from guard.claims import Scope, Window
+    n = normalizer_v2.normalize("Config files in the repo must use YAML.", Scope(), Window())
+    assert not [k for k, _ in n.variants if k.endswith("-phrase")]
+    v = verdict(normalizer_v2, "Config files in the repo must use YAML.", "Config files in the Billing service use TOML.")
+    assert v.kind is not VerdictKind.COEXIST, v
+
+
 def test_a_configured_value_inside_the_rules_bound_agrees(normalizer_v2):
     """"The session timeout is set to 20 minutes." under "Make sure the session timeout is set to no
     more than 30 minutes." was undecided and the model blocked it at p 1.00; a flat value that is no

@@ -26,6 +26,7 @@ from guard.claims import ANY_VARIANT, ENV_NAMES, Modality, Norm, Scope, StateVer
 from guard.normalize.actors import read_permission
 from guard.normalize.assignments import read_assignment
 from guard.normalize.base import fail_open, register
+from guard.normalize.subject_phrases import subject_phrases
 from guard.normalize.lexicon import HALT_PREDICATES, MODAL_PREDICATES, PERSON_SUBJECTS
 from guard.normalize.rules import _NAMING, Parsed, RuleNormalizer, _content, _merge_hyphenated
 from guard.normalize.typed_values import ANY_UNIT, GEOGRAPHIES, POINT_UNITS, extract_typed_values
@@ -432,6 +433,8 @@ class RuleNormalizerV2(RuleNormalizer):
             variant = self._region_of_the_subject(doc, main, norm)
         if variant is not None and variant not in variants:
             variants += (variant,)
+        named = {n for _, n in variants}         # a region or a plan already says which ("Customers in the EU")
+        variants += tuple(v for v in subject_phrases(doc) if v[1] not in named)
         # a value made a variant names which of the subject, so no attribute comes from it
         # ("Instances in the eu-west-1 region use gp3 volumes." has no attribute, not "instance")
         skip = taken if variant is not None and norm.value is None else ()
