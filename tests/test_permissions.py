@@ -112,11 +112,11 @@ def test_a_store_of_access_rules_takes_restatements_and_refuses_another_actor(tm
         s.close()
 
 
-def test_the_role_benchmark_counts_each_set_apart(tmp_path):
+def test_the_written_pairs_benchmark_counts_each_set_apart(tmp_path):
     """Plumbing on four pairs with the structural guard: each kind and time of writing is its own set."""
     import json
 
-    from benchmarks.roles import run
+    from benchmarks.written_pairs import run
     from guard.pipeline import Guard, GuardConfig
     rows = [("access", "design", "Only admins can delete projects.", "Admins can delete projects.", "compatible"),
             ("access", "design", "Only admins can delete projects.", "Owners can delete projects.", "contradiction"),

@@ -1,17 +1,18 @@
-"""Rules about roles, judged by the default guard: who may act, and who is given a thing.
+"""Short policy statements written by hand as a team would, judged by the default guard.
 
-Run: ``python -m benchmarks.roles [--out DIR]`` (results/roles/).
+Run: ``python -m benchmarks.written_pairs [--out DIR]`` (results/written-pairs/).
 
-Why a set of its own: access rules ("Only admins can delete projects.", "Contractors may not …") and
-assignments ("The payments team owns the billing-api.", "Incidents are escalated to the SRE lead.")
-are among the commonest things a policy store holds, yet claims_train and claims_dev have about
-three such pairs among 1,520, so `guard bench stages` cannot show how the guard reads them.
-``benchmarks/data/role_pairs.jsonl`` holds pairs written by hand (never trained or fitted on), each
-of a kind (``access``, ``assignment``) and marked by when it was written against the readers of
-session 56: ``design`` while a reader was designed; ``after`` once it ran (access only: two general
-fixes followed those pairs — a role's hyphenated modifiers, and conditions and possessors kept out of
-the action); ``held`` after the last change to that reader. A pair is right when a contradiction
-blocks and a compatible pair is clean (a warn is wrong both ways).
+Why a set of its own: claims_train and claims_dev are long sentences from public documents; what a
+team or an agent writes into a store is shorter and of a few everyday kinds — access rules ("Only
+admins can delete projects."), assignments ("The payments team owns the billing-api."), schedules,
+places, limits — of which the two sets hold a handful (about three access-rule pairs among 1,520).
+``benchmarks/data/written_pairs.jsonl`` holds such pairs (never trained or fitted on), each of a
+kind (``access``, ``assignment``, ``everyday``) and marked by when it was written against session
+56's changes: ``design`` while a change was designed (its failures are what the change is for);
+``after`` once it ran (access only: two general fixes followed those pairs — a role's hyphenated
+modifiers, and conditions and possessors kept out of the action); ``held`` after the last change to
+what it tests, with nothing changed for it after. A pair is right when a contradiction blocks and a
+compatible pair is clean (a warn is wrong both ways).
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from pathlib import Path
 from benchmarks.report import md_table, write
 
 ROOT = Path(__file__).resolve().parents[1]
-PAIRS = ROOT / "benchmarks" / "data" / "role_pairs.jsonl"
+PAIRS = ROOT / "benchmarks" / "data" / "written_pairs.jsonl"
 ORDER = ("design", "after", "held")
 
 
@@ -64,11 +65,11 @@ def _order(name: str) -> tuple:
 
 def main(argv=None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default=str(ROOT / "results" / "roles"))
+    ap.add_argument("--out", default=str(ROOT / "results" / "written-pairs"))
     args = ap.parse_args(argv)
     report = run()
     names = sorted(report["sets"], key=_order)
-    md = ["## Rules about roles (`benchmarks/data/role_pairs.jsonl`, default guard)", "",
+    md = ["## Pairs written by hand (`benchmarks/data/written_pairs.jsonl`, default guard)", "",
           md_table(["set", "pairs", "right", "contradictions blocked", "compatible clean", "compatible blocked"],
                    [[s, v["pairs"], v["right"], f"{v['contradictions_blocked']} / {v['contradictions']}",
                      f"{v['compatible_clean']} / {v['compatible']}", v["compatible_blocked"]]
@@ -76,7 +77,7 @@ def main(argv=None) -> dict:
           md_table(["id", "label", "tier", "right", "reason"],
                    [[i["id"], i["label"], i["tier"], "yes" if i["right"] else "no", i["reason"][:110]]
                     for i in report["items"]])]
-    out = write(args.out, "roles", report, "\n".join(md))
+    out = write(args.out, "written_pairs", report, "\n".join(md))
     for s in names:
         v = report["sets"][s]
         print(f"{s:18s} {v['right']:2d} / {v['pairs']:2d} right; contradictions blocked {v['contradictions_blocked']} / "
