@@ -132,3 +132,16 @@ def test_the_written_pairs_benchmark_counts_each_set_apart(tmp_path):
                                                "compatible_clean": 1, "compatible_blocked": 0, "compatible": 1}
     assert report["sets"]["access held"]["right"] == 1 and report["sets"]["assignment held"]["right"] == 1
     assert [i["tier"] for i in report["items"]] == ["clean", "block", "clean", "block"]
+
+
+def test_word_salad_of_rule_words_never_fails_a_reading(normalizer_v2):
+    """The readers walk the parse of whatever is written; a statement they cannot make sense of gets
+    no permission or assignment, never an unknown norm (which would drop its structure altogether)."""
+    import random
+    rnd = random.Random(5)
+    words = ("only no one except admins can may not cannot be by owned owns the of to from in is are responsible "
+             "for escalated nobody anyone all every - ' , . ; : ( ) 5 $ % Only").split()
+    texts = [" ".join(rnd.choice(words) for _ in range(rnd.randint(1, 25))) for _ in range(400)]
+    texts += ["Only", "No one except", "by by by", "Owned by.", "Nobody.", "is responsible for", "Only admins can " * 40]
+    norms = normalizer_v2.normalize_many([(t, Scope(), Window()) for t in texts])
+    assert [t for t, n in zip(texts, norms) if n.is_unknown] == []
