@@ -139,8 +139,9 @@ def test_word_salad_of_rule_words_never_fails_a_reading(normalizer_v2):
     no permission or assignment, never an unknown norm (which would drop its structure altogether)."""
     import random
     rnd = random.Random(5)
-    words = ("only no one except admins can may not cannot be by owned owns the of to from in is are responsible "
-             "for escalated nobody anyone all every - ' , . ; : ( ) 5 $ % Only").split()
+    vocabulary = ("only no one except admins can may not cannot be by owned owns the of to from in is are responsible "
+                  "for escalated nobody anyone all every - ' , . ; : ( ) 5 $ % Only")
+    words = vocabulary.split(" ")
     texts = [" ".join(rnd.choice(words) for _ in range(rnd.randint(1, 25))) for _ in range(400)]
     texts += ["Only", "No one except", "by by by", "Owned by.", "Nobody.", "is responsible for", "Only admins can " * 40]
     norms = normalizer_v2.normalize_many([(t, Scope(), Window()) for t in texts])
