@@ -55,7 +55,7 @@ def _kept_to(head, doc) -> bool:
 
 
 def _modal(verb):
-    """(permits, forbids) from the verb's auxiliaries and negation."""
+    """The verb's modal auxiliaries ("can", "must") and whether it is negated."""
     aux = {c.lower_ for c in verb.children if c.dep_ in ("aux", "auxpass") and c.tag_ == "MD"}
     # the negation may hang from an auxiliary: "do not have write access" (not → have)
     near = [verb, *(c for c in verb.children if c.dep_ in ("aux", "auxpass"))]
