@@ -10,7 +10,7 @@ things says nothing against itself.
 from __future__ import annotations
 
 from guard.claims import Norm
-from guard.compare import Confidence, Verdict, VerdictKind, _stem
+from guard.compare import Confidence, Verdict, VerdictKind, stems
 
 _ONE_PARTY = {"owner", "escalation", "manager"}
 _AS = {"owner": "its owner", "maintainer": "its maintainer", "responsible": "the one responsible",
@@ -19,16 +19,12 @@ _DOES = {"owner": "owns", "maintainer": "maintains", "responsible": "is responsi
          "escalation": "takes the escalations of", "manager": "is reported to by"}
 
 
-def _stems(words) -> frozenset[str]:
-    return frozenset(_stem(w) for w in words)
-
-
 def assignment_verdict(a: Norm, b: Norm) -> Verdict | None:
     x, y = a.assignment, b.assignment
-    if x is None or y is None or x.relation != y.relation or a.value and b.value and a.value != b.value:
-        return None             # values that differ are the values' to decide
-    tx, ty = _stems(x.thing), _stems(y.thing)
-    same_party = _stems(x.party.split()) == _stems(y.party.split())
+    if x is None or y is None or x.relation != y.relation:
+        return None
+    tx, ty = stems(x.thing), stems(y.thing)
+    same_party = stems(x.party.split()) == stems(y.party.split())
     ev = {"relation": x.relation, "parties": [x.party, y.party], "things": [" ".join(x.thing), " ".join(y.thing)]}
     if tx == ty:
         if same_party:

@@ -10,15 +10,11 @@ allowed it; two actors, one allowed and one denied, say nothing against each oth
 from __future__ import annotations
 
 from guard.claims import Norm, Permission
-from guard.compare import Confidence, Verdict, VerdictKind, _stem
+from guard.compare import Confidence, Verdict, VerdictKind, _stem, stems
 
 
 def _words(actor: str) -> list[str]:
     return [_stem(w) for w in actor.split()]
-
-
-def _action(p: Permission) -> frozenset[str]:
-    return frozenset(_stem(w) for w in p.action)
 
 
 def among(inner: Permission, outer: Permission) -> bool:
@@ -39,15 +35,14 @@ def _same(a: Permission, b: Permission) -> bool:
 
 
 def permission_verdict(a: Norm, b: Norm) -> Verdict | None:
-    """The verdict where both statements grant or deny the same action; None where they do not, where
-    their values differ ("Admins can keep logs for 30 days." / "… for 90 days.": the values decide), or
+    """The verdict where both statements grant or deny the same action; None where they do not, or
     where one actor is allowed and denied (the opposing modality the rest of the comparator reads)."""
     pa, pb = a.permission, b.permission
-    if pa is None or pb is None or a.value and b.value and a.value != b.value:
+    if pa is None or pb is None:
         return None
     ev = {"actors": [pa.actor, pb.actor], "allowed": [pa.allowed, pb.allowed], "only": [pa.only, pb.only],
           "action": " ".join(pa.action)}
-    xa, xb = _action(pa), _action(pb)
+    xa, xb = stems(pa.action), stems(pb.action)
     if xa != xb and not (min(len(xa), len(xb)) >= 2 and (xa < xb or xb < xa)):
         return None
     # one action the other's with more said ("push images to the registry" / "… from their laptops"):

@@ -13,13 +13,12 @@ or the noun or adjective ("is the owner of", "is responsible for"). A negated st
 from __future__ import annotations
 
 from guard.claims import Assignment
-from guard.normalize.actors import _root
+from guard.normalize.actors import _CONTENT, _root
 
 _VERBS = {"own": "owner", "maintain": "maintainer"}
 _TO_VERBS = {"escalate": "escalation", "report": "manager"}
 _NOUNS = {"owner": "owner", "maintainer": "maintainer", "dri": "owner"}
 _ADJECTIVES = {"responsible": "responsible", "accountable": "responsible"}
-_CONTENT = {"NOUN", "PROPN", "VERB", "ADJ", "NUM"}
 _EACH = {"each", "every", "all", "any"}
 
 
