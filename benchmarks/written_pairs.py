@@ -7,12 +7,14 @@ team or an agent writes into a store is shorter and of a few everyday kinds — 
 admins can delete projects."), assignments ("The payments team owns the billing-api."), schedules,
 places, limits — of which the two sets hold a handful (about three access-rule pairs among 1,520).
 ``benchmarks/data/written_pairs.jsonl`` holds such pairs (never trained or fitted on), each of a
-kind (``access``, ``assignment``, ``everyday``) and marked by when it was written against session
-56's changes: ``design`` while a change was designed (its failures are what the change is for);
-``after`` once it ran (access only: two general fixes followed those pairs — a role's hyphenated
-modifiers, and conditions and possessors kept out of the action); ``held`` after the last change to
-what it tests, with nothing changed for it after. A pair is right when a contradiction blocks and a
-compatible pair is clean (a warn is wrong both ways).
+kind and marked by when it was written against the change that concerns it: ``design`` while a
+change was designed (its failures are what the change is for); ``after`` once it ran (access only:
+two general fixes followed those pairs — a role's hyphenated modifiers, and conditions and
+possessors kept out of the action); ``held`` after the last change to what it tests, with nothing
+changed for it after. Session 56 wrote ``access``, ``assignment`` and ``everyday``; session 57
+``schedule``, ``choice``, ``place``, ``version``, ``limit`` and ``policy`` (design), then held
+schedules once how often a thing happens was read. A pair is right when a contradiction blocks and
+a compatible pair is clean (a warn is wrong both ways).
 """
 from __future__ import annotations
 

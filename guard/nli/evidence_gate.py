@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from guard.claims import Norm, StateVerb
-from guard.compare import (SubjectMatch, Verdict, VerdictKind, component_id, different_settings, named_things,
-                           singular, subject_match, value_quantity)
+from guard.compare import (SubjectMatch, Verdict, VerdictKind, component_id, different_settings, frequencies_of_two_verbs,
+                           named_things, singular, subject_match, value_quantity)
 from guard.judge import NLIResult
 from guard.nli.evidence import needs_backward, pair_features, predicate_pair, second_direction, vector
 from guard.nli.learned_gate import LearnedGate
@@ -74,7 +74,9 @@ def different_quantities(a: Norm, b: Norm) -> bool:
     version and the tls version): two facts about one thing, not two answers to one question."""
     if not (a.value and b.value) or not _one_subject(a, b):
         return False
-    return value_quantity(a) != value_quantity(b) or different_settings(a, b)
+    # how often two differently named actions happen may be one action's schedule said twice
+    # ("Passwords must be changed every 90 days." / "… rotated every 180 days."): no two facts for sure
+    return value_quantity(a) != value_quantity(b) or different_settings(a, b) and not frequencies_of_two_verbs(a, b)
 
 
 def _said_terms(n: Norm) -> set[str]:

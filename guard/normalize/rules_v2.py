@@ -64,6 +64,7 @@ _LEAD_WRAPPER = re.compile(
     r"(?:you\s+(?=[a-z]+\s))?", re.IGNORECASE)
 # the unit families a value of an action comes in, and the attribute's noun for each ("retry count",
 # "rotate frequency", "deploy day", "ship month")
+_EVENT_VERBS = frozenset({"be", "have", "happen", "occur", "do", "hold"})
 _ACTION_NOUNS = {"count": "count", "period": "frequency", "weekday": "day", "month": "month"}
 _CONDITION = re.compile(r"^(?:even\s+)?(?:if|when|whenever|once|after|before|until)\s+", re.IGNORECASE)
 _BACK_PRONOUNS = frozenset({"it", "they"})
@@ -541,8 +542,10 @@ class RuleNormalizerV2(RuleNormalizer):
             # "… archived weekly." are two)
             noun = _ACTION_NOUNS[unit]
             verb = _governing_verb(doc, primary.start)
-            # a copula names no action ("Standups are on Mondays": the day, as "… happen on Mondays")
-            return f"{verb.lemma_.lower()} {noun}" if verb is not None and verb.lemma_.lower() not in ("be", "have") \
+            # a copula names no action ("Standups are on Mondays": the day, as "… happen on Mondays"), nor
+            # does a verb that only says an event takes place ("Reviews happen quarterly." / "… are done
+            # once a year.", "Planning is held on Tuesdays.")
+            return f"{verb.lemma_.lower()} {noun}" if verb is not None and verb.lemma_.lower() not in _EVENT_VERBS \
                 else noun
         after = [t for t in doc if t.idx >= primary.end]
         if len(after) >= 2 and after[0].lower_ == "of" and (after[1].pos_ in ("NOUN", "PROPN") or _adjective(after[1])):

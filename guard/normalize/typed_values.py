@@ -66,6 +66,17 @@ _TZ = r"(?:\s*(?P<tz>(?-i:UTC|GMT|Z|[A-Z]{1,4}T))\b)?"
 _FREQUENCIES = {"hourly": 3600, "daily": 86400, "nightly": 86400, "weekly": 604800, "fortnightly": 1209600,
                 "biweekly": 1209600, "monthly": 2592000, "quarterly": 7776000, "yearly": 31536000,
                 "annually": 31536000}
+# how often, said with a count or a span ("twice a day", "once per 12 hours", "three or more times an
+# hour", "every 6 hours", "every other week", "once every 365 days"): the same period in seconds, so
+# "every 6 hours" / "twice a day" are two periods and "every 24 months" / "every two years" one. Once
+# read as a span ("6 hours", a duration), "every 6 hours" / "twice a day" had nothing to compare and
+# "once a year" no value at all. A bound on how often turns round on the period: "at least every 20
+# minutes" and "at least once a week" are at most that long apart, "at most once an hour" at least
+_OFTEN_UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "night": 86400, "week": 604800,
+                "fortnight": 1209600, "month": 2592000, "quarter": 7776000, "year": 31536000}
+_OFTEN_UNIT_RE = r"(?P<unit>" + "|".join(_OFTEN_UNITS) + r")s?\b(?!['’-])"
+_OFTEN_OP = r"(?:(?P<op>at least|at most|no more than|not more than|up to|no less than|no fewer than)\s+)?"
+_OFTEN_LESS = ("at most", "no more than", "not more than", "up to")
 _NOT_AFTER = "".join(rf"(?<!\b{w} )" for w in ("the", "a", "an", "our", "its", "their", "your", "this", "that", "every", "each"))
 _ADVERB_END = r"(?=\s*(?:[.,;:)]|$|\s+(?:at|on|in|from|and|or|by|before|after|during|unless|until|except|to|for|with)\b))"
 
@@ -155,6 +166,15 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
                          re.IGNORECASE)),
     ("fraction", Guarded(_OP, r"(?<![\w-])(?P<val>" + _FRACTION + r")(?=\s+of\s+(?:the|its|their|our|your|an?|all|available)\s)",
                          re.IGNORECASE)),
+    # how many times in a span, before a rate reads "3 times a day" as a rate of "times"
+    ("frequency", Guarded(_OFTEN_OP, r"(?<![\w-])(?P<val>(?P<times>once|twice|thrice|(?P<tn>" + _RANGE_NUM + r")\s+"
+                          r"(?P<more>or\s+more\s+)?times)\s+(?:(?:a|an|per|each|every|in\s+a)\s+(?:(?P<n>" + _RANGE_NUM +
+                          r")\s+)?" + _OFTEN_UNIT_RE + r"|(?P<adv>" + "|".join(_FREQUENCIES) + r")\b))", re.IGNORECASE)),
+    # a span named as the period ("on a 6 week cadence", "at 15-minute intervals", "a three-year
+    # cycle", "a weekly cadence"), before a compound reads "15-minute" as a duration
+    ("frequency", Guarded("", r"(?<![\w-])(?P<val>(?:(?P<n>" + _RANGE_NUM + r")[\s-]" + _OFTEN_UNIT_RE + r"|(?P<adv>"
+                          + "|".join(_FREQUENCIES) + r"))\s+(?:(?:release|review|rotation|update|billing|renewal|refresh|audit)\s+)?(?:cadence|cycle|intervals?)\b)",
+                          re.IGNORECASE)),
     # a rate over a counted span ("20 requests per 15 seconds", "10,000 per 10 minutes", "120 gateway events
     # every 60 seconds"): read as "20 requests" beside "15 seconds", two values that each differed from
     # "100 requests per minute" in the wrong way
@@ -163,6 +183,9 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("rate", Guarded(_OP, r"(?P<val>" + _NUM + r"\s?(?P<thing>[a-z]+(?:\s[a-z]+)?)?" + _PER +
                      r"(?P<per>" + _PERIOD_RE + r")\b)", re.I)),
     ("count", Guarded(_OP, r"(?P<val>" + _NUM + r"\s+times)\b", re.I)),
+    # every so long, after the rates ("120 events every 60 seconds", "8 hours every day" stay rates)
+    ("frequency", Guarded(_OFTEN_OP, r"(?<![\w-])(?P<val>(?:once\s+)?(?:every|each)\s+(?:(?P<other>other)\s+|(?P<n>" + _RANGE_NUM +
+                          r")\s+)?" + _OFTEN_UNIT_RE + ")", re.IGNORECASE)),
     # a decimal with its unit ("0.5 days", "1.75 hours"): v1's version selector comes before its number
     # one and took "0.5" for a version
     ("decimal", Guarded(_OP, r"(?<![\w.,-])(?P<val>(?P<num>\d+\.\d+)\s?(?P<unit>%|" + "|".join(map(re.escape, _UNIT_ALT)) + r")\b)",
@@ -187,7 +210,7 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("clock", Guarded(_CLOCK_PREP, r"(?<![\d:.])(?P<val>(?P<h>1[0-2]|0?[1-9])\s*(?P<ampm>[ap]\.m\.|[ap]m\b)" + _TZ + ")",
                       re.IGNORECASE)),
     ("clock", Guarded(_CLOCK_PREP, r"(?P<val>\b(?P<word>noon|midnight)\b" + _TZ + ")", re.IGNORECASE)),
-    ("weekday", Guarded(r"(?P<prep>\b(?:on|every|each|until|by|before|after)\s+)", _WEEKDAY_VAL, re.IGNORECASE)),
+    ("weekday", Guarded(r"(?P<prep>\b(?:on|every(?:\s+other)?|each|until|by|before|after)\s+)", _WEEKDAY_VAL, re.IGNORECASE)),
     ("weekday", Guarded("", r"(?:(?<=day and )|(?<=day, )|(?<=day or )|(?<=days and )|(?<=days, )|(?<=days or ))"
                         + _WEEKDAY_VAL, re.IGNORECASE)),
     ("weekday", Guarded("", r"(?<!black )(?<!good )(?<!cyber )\b(?P<val>(?:" + _WEEKDAY_RE + r")s)\b", re.IGNORECASE)),
@@ -351,8 +374,25 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         op = "le" if prep in ("until", "till", "by", "before") else "ge" if prep in ("after", "from", "starting in") else "eq"
         return Bound(op, float(_MONTHS[g["val"].lower()]), "month")
     if kind == "frequency":
-        return Bound("eq", float(_FREQUENCIES[g["val"].lower()]), "period")
+        if g.get("unit") is None and g.get("adv") is None:
+            return Bound("eq", float(_FREQUENCIES[g["val"].lower()]), "period")
+        return _often(g)
     return None
+
+
+def _often(g: dict) -> Bound | None:
+    """The period of a count in a span or of "every" so long, with its bound turned round."""
+    if g.get("adv"):
+        span = float(_FREQUENCIES[g["adv"].lower()])
+    else:
+        span = _OFTEN_UNITS[g["unit"].lower()] * (_number(g["n"]) if g.get("n") else 2 if g.get("other") else 1)
+    times = (g.get("times") or "").lower()
+    count = 1 if times in ("", "once") else 2 if times == "twice" else 3 if times == "thrice" else _number(g["tn"])
+    if count <= 0 or span <= 0:
+        return None
+    op = (g.get("op") or "").lower()
+    op = "ge" if op in _OFTEN_LESS else "le" if op or g.get("more") else "eq"
+    return Bound(op, span / count, "period")
 
 
 # "50,000 distinct KV keys a day", "40 hours a week": a count before the article makes it a rate

@@ -164,7 +164,9 @@ def primary_value(values: list[Value]) -> Value | None:
     if not values:
         return None
     order = ["port", "version", "number", "literal", "region", "email", "url", "domain", "boolean", "colour"]
-    # how often (v2's "daily", "weekly") is what a statement says only when it says nothing more exact
-    # ("Backups run nightly at 02:00 UTC" is about 02:00)
-    return min(values, key=lambda v: (order.index(v.kind) if v.kind in order else 100 if v.kind in ("frequency", "weekday") else 99,
-                                      v.start))
+    # how often in one word (v2's "daily", "weekly") is what a statement says only when it says nothing
+    # more exact ("Backups run nightly at 02:00 UTC" is about 02:00); with a number ("every 20 minutes",
+    # "twice a day") it is an amount like any other, the first of them chosen
+    return min(values, key=lambda v: (order.index(v.kind) if v.kind in order else order.index("number")
+                                      if v.kind == "frequency" and " " in v.text else 100
+                                      if v.kind in ("frequency", "weekday") else 99, v.start))
