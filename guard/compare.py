@@ -913,7 +913,11 @@ class StructuralComparator:
                 # limit itself stated twice, so this is no evidence of agreement either way
                 return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "different values, neither breaks the other's bound",
                                vev)
-            return Verdict(VerdictKind.CONSISTENT, Confidence.MED, "same value", vev)
+            # one quantity in two spellings ("every 10 minutes" / "six times an hour", "a five minute timeout"
+            # / "300 seconds") of the very same subject is as sure as two differing ones are a conflict; a
+            # name or a place said by both may be a condition both share ("Orders from Canada ship with …")
+            sure = strong is Confidence.HIGH and va[2] is not None and vb[2] is not None
+            return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH if sure else Confidence.MED, "same value", vev)
         if a.modality.negated == b.modality.negated:     # implied by same_stance, so it alone decides
             return Verdict(VerdictKind.CONSISTENT, Confidence.MED if match is SubjectMatch.SAME else Confidence.LOW,
                            "same subject, same stance", ev)

@@ -842,6 +842,18 @@ def test_a_value_inside_the_others_bound_is_not_the_same_value(normalizer_v2):
     assert v.kind is not VerdictKind.UNCERTAIN, v        # one month, at month precision
 
 
+def test_one_quantity_in_two_spellings_of_one_subject_is_sure(normalizer_v2):
+    """"every 10 minutes" / "six times an hour" was consistent/MED, which sent it to the cross-encoder
+    (p 1.00 both ways) and the gate warned. One quantity of the very same subject is as sure as two
+    differing ones are a conflict; a shared name or place is not (it may be a condition both share)."""
+    v = verdict(normalizer_v2, "The cache is flushed every 10 minutes.", "The cache is flushed six times an hour.")
+    assert v.kind is VerdictKind.CONSISTENT and v.confidence is Confidence.HIGH and v.reason == "same value", v
+    v = verdict(normalizer_v2, "Orders from Canada ship with DHL.", "Orders from Canada ship with UPS.")
+    assert v.confidence is not Confidence.HIGH or v.kind is not VerdictKind.CONSISTENT, v
+    v = verdict(normalizer_v2, "Tokens expire after at least 1 week.", "API tokens expire after no less than seven days.")
+    assert v.confidence is not Confidence.HIGH, v         # a narrower subject: less sure
+
+
 @pytest.mark.parametrize("text,lo,hi,unit", [
     ("The backup retention period can be set to between 0 and 35 days.", 0.0, 35 * 86400.0, "time"),
     ("Deleted vaults stay recoverable for 7 to 90 calendar days.", 7 * 86400.0, 90 * 86400.0, "time"),
