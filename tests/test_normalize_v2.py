@@ -667,6 +667,7 @@ def test_how_often_with_a_count_or_a_span_is_a_period(text, op, seconds):
     "Each month's invoice is sent on the 1st.",             # "each month's" names the invoice
     "The 6-week course is free.",                           # a length
     "Once an app has been retired, its repos are archived.",
+    "Teammates accrue 1.25 vacation days for each month of service.",   # counted per month, not how often
 ])
 def test_what_is_not_how_often(text):
     units = [v.bound.unit for v in extract_typed_values(text) if v.bound is not None]

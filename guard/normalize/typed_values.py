@@ -183,8 +183,9 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("rate", Guarded(_OP, r"(?P<val>" + _NUM + r"\s?(?P<thing>[a-z]+(?:\s[a-z]+)?)?" + _PER +
                      r"(?P<per>" + _PERIOD_RE + r")\b)", re.I)),
     ("count", Guarded(_OP, r"(?P<val>" + _NUM + r"\s+times)\b", re.I)),
-    # every so long, after the rates ("120 events every 60 seconds", "8 hours every day" stay rates)
-    ("frequency", Guarded(_OFTEN_OP, r"(?<![\w-])(?P<val>(?:once\s+)?(?:every|each)\s+(?:(?P<other>other)\s+|(?P<n>" + _RANGE_NUM +
+    # every so long, after the rates ("120 events every 60 seconds", "8 hours every day" stay rates); not
+    # what is counted for each span ("accrue 1.25 days for each month of service", "$5 per every day late")
+    ("frequency", Guarded(_OFTEN_OP, r"(?<![\w-])(?<!\bfor )(?<!\bper )(?P<val>(?:once\s+)?(?:every|each)\s+(?:(?P<other>other)\s+|(?P<n>" + _RANGE_NUM +
                           r")\s+)?" + _OFTEN_UNIT_RE + ")", re.IGNORECASE)),
     # a decimal with its unit ("0.5 days", "1.75 hours"): v1's version selector comes before its number
     # one and took "0.5" for a version
