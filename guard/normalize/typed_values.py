@@ -169,12 +169,13 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     # how many times in a span, before a rate reads "3 times a day" as a rate of "times"
     ("frequency", Guarded(_OFTEN_OP, r"(?<![\w-])(?P<val>(?P<times>once|twice|thrice|(?P<tn>" + _RANGE_NUM + r")\s+"
                           r"(?P<more>or\s+more\s+)?times)\s+(?:(?:a|an|per|each|every|in\s+a)\s+(?:(?P<n>" + _RANGE_NUM +
-                          r")\s+)?" + _OFTEN_UNIT_RE + r"|(?P<adv>" + "|".join(_FREQUENCIES) + r")\b))", re.IGNORECASE)),
+                          r")\s+)?" + _OFTEN_UNIT_RE + r"|(?P<adv>" + "|".join(_FREQUENCIES) + r")\b))", re.IGNORECASE,
+                          needs="once|twice|thrice|times")),
     # a span named as the period ("on a 6 week cadence", "at 15-minute intervals", "a three-year
     # cycle", "a weekly cadence"), before a compound reads "15-minute" as a duration
     ("frequency", Guarded("", r"(?<![\w-])(?P<val>(?:(?P<n>" + _RANGE_NUM + r")[\s-]" + _OFTEN_UNIT_RE + r"|(?P<adv>"
                           + "|".join(_FREQUENCIES) + r"))\s+(?:(?:release|review|rotation|update|billing|renewal|refresh|audit)\s+)?(?:cadence|cycle|intervals?)\b)",
-                          re.IGNORECASE)),
+                          re.IGNORECASE, needs="cadence|cycle|interval")),
     # a rate over a counted span ("20 requests per 15 seconds", "10,000 per 10 minutes", "120 gateway events
     # every 60 seconds"): read as "20 requests" beside "15 seconds", two values that each differed from
     # "100 requests per minute" in the wrong way
@@ -186,7 +187,7 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     # every so long, after the rates ("120 events every 60 seconds", "8 hours every day" stay rates); not
     # what is counted for each span ("accrue 1.25 days for each month of service", "$5 per every day late")
     ("frequency", Guarded(_OFTEN_OP, r"(?<![\w-])(?<!\bfor )(?<!\bper )(?P<val>(?:once\s+)?(?:every|each)\s+(?:(?P<other>other)\s+|(?P<n>" + _RANGE_NUM +
-                          r")\s+)?" + _OFTEN_UNIT_RE + ")", re.IGNORECASE)),
+                          r")\s+)?" + _OFTEN_UNIT_RE + ")", re.IGNORECASE, needs="every|each")),
     # a decimal with its unit ("0.5 days", "1.75 hours"): v1's version selector comes before its number
     # one and took "0.5" for a version
     ("decimal", Guarded(_OP, r"(?<![\w.,-])(?P<val>(?P<num>\d+\.\d+)\s?(?P<unit>%|" + "|".join(map(re.escape, _UNIT_ALT)) + r")\b)",
@@ -225,7 +226,8 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("region", Guarded("", _GEO_RE)),
     ("email", Guarded("", _EMAIL_RE, re.IGNORECASE)),
     ("url", Guarded("", _URL_RE, re.IGNORECASE)),
-    ("frequency", Guarded("", _NOT_AFTER + r"\b(?P<val>" + "|".join(_FREQUENCIES) + r")\b" + _ADVERB_END, re.IGNORECASE)),
+    ("frequency", Guarded("", _NOT_AFTER + r"\b(?P<val>" + "|".join(_FREQUENCIES) + r")\b" + _ADVERB_END, re.IGNORECASE,
+                          needs=r"ly\b")),
 ]
 
 

@@ -42,13 +42,16 @@ class Guarded:
     the rest where the optional words end (tested on generated and real text). On 13k claim, MNLI
     and synthetic statements v2's typed selectors went from 4.7 to 2.0 s."""
 
-    def __init__(self, optional: str, rest: str, flags: int = 0):
+    def __init__(self, optional: str, rest: str, flags: int = 0, needs: str | None = None):
+        """``needs``: words every match holds, searched before anything else (a plain alternation is far
+        cheaper than a pattern that tries lookbehinds at every position)."""
         self.pattern = re.compile(optional + rest, flags)
         self.rest = re.compile(rest, flags)
+        self.needs = re.compile(needs, re.IGNORECASE) if needs else None
         self.groupindex = self.pattern.groupindex
 
     def finditer(self, text: str):
-        if self.rest.search(text) is None:
+        if self.needs is not None and self.needs.search(text) is None or self.rest.search(text) is None:
             return iter(())
         return self.pattern.finditer(text)
 
