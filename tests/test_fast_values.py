@@ -13,7 +13,10 @@ WORDS = ["at most", "up to", "no more than", "over", "above", "at least", "since
          "from", "as of", "$", "€", "£", "5", "10,000", "3.5", "0", "2k", "kb", "MiB", "GB", "bytes", "per", "a",
          "an", "each", "every", "/", "week", "day", "hour", "h", "ms", "times", "three", "twelve", "a single",
          "2025-04-30", "April", "30,", "2025", "Jan", "Sept.", "1st", "usd", "dollars", "%", "requests", "-",
-         ".", ",", "or less", "or more", "v2", "node", "port", "x"]
+         ".", ",", "or less", "or more", "v2", "node", "port", "x",
+         # how often (session 57), and the words its patterns need before they are searched
+         "once", "twice", "Twice", "other", "daily", "WEEKLY", "quarter", "cadence", "release cycle", "intervals",
+         "15-minute", "six", "the", "for", "of"]
 GUARDED = [p for _, p in TYPED_PATTERNS + PATTERNS if isinstance(p, Guarded)]
 
 
