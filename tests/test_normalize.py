@@ -75,3 +75,24 @@ def test_a_statement_ending_in_do_is_read_not_failed(name, text):
     statement got an unknown norm and went ungated."""
     n = get_normalizer(name).normalize(text, Scope(), Window())
     assert n.error is None and not n.is_unknown
+
+
+def test_the_tokens_of_a_value_are_found_by_offsets_as_by_a_walk(normalizer_v2):
+    """``_tokens_within`` and ``_tokens_touching`` find tokens by their offsets (one C call) instead
+    of walking the Doc; both must give what the walk gave, for every span, on merged and unmerged Docs."""
+    import random
+
+    from guard.normalize.rules import _merge_hyphenated, _tokens_touching, _tokens_within
+    from guard.normalize.values import Value
+    rng = random.Random(7)
+    texts = ["The billing-api-2 service listens on port 8443 at most 3 times a day.",
+             "Don't retain logs for more than 30 days in us-east-1.", "x", "",
+             "Only on-call engineers may restart auth-cron-1 between 02:00 and 04:00 UTC."]
+    for text in texts:
+        for doc in (normalizer_v2.nlp(text), _merge_hyphenated(normalizer_v2.nlp(text))):
+            for _ in range(40):
+                spans = sorted((a, a + rng.randint(0, 12)) for a in (rng.randint(0, max(1, len(text))) for _ in range(rng.randint(0, 3))))
+                values = [Value("number", text[s:e], s, e, None) for s, e in spans]
+                assert _tokens_within(doc, values) == {t.i for t in doc if any(v.start <= t.idx < v.end for v in values)}
+                assert _tokens_touching(doc, spans) == {t.i for t in doc if any(s <= t.idx < e or s < t.idx + len(t) <= e
+                                                                              for s, e in spans)}

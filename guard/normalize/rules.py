@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import os
 import re
-from functools import cached_property
+from bisect import bisect_left
+from functools import cache, cached_property
+
+import numpy
 
 from guard.claims import Bound, Modality, Norm, Scope, StateVerb, SubjectKind, Window
 from guard.normalize.base import fail_open, register
@@ -37,7 +40,7 @@ class Parsed:
         self.offset = offset
         spans = [(v.start - offset, v.end - offset) for v in values]
         spans += [(v.negation[0] - offset, v.negation[1] - offset) for v in values if v.negation is not None]
-        self.value_tok = {t.i for t in doc if any(s <= t.idx < e or s < t.idx + len(t) <= e for s, e in spans)}
+        self.value_tok = _tokens_touching(doc, spans)
         self.pivot = self._find_pivot()
 
     def _find_pivot(self) -> int | None:
@@ -104,6 +107,7 @@ class Parsed:
 
 
 _HYPHENATED = re.compile(r"[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)+")
+_NO_TENSOR = numpy.zeros((0, 0), dtype="float32")
 
 
 def _merge_hyphenated(doc):
@@ -112,6 +116,9 @@ def _merge_hyphenated(doc):
     spans = [doc.char_span(m.start(), m.end()) for m in _HYPHENATED.finditer(doc.text)]
     spans = [sp for sp in spans if sp is not None and len(sp) > 1]
     if spans:
+        # the tagger's token vectors are never read after the parse; resizing them for every merge was
+        # a tenth of the merge's cost
+        doc.tensor = _NO_TENSOR
         with doc.retokenize() as retok:
             for sp in spans:
                 attrs = {"LEMMA": sp.text.lower()}
@@ -550,8 +557,32 @@ def _lifts_obligation(doc) -> bool:
 
 
 def _tokens_within(doc, values) -> set[int]:
-    """The tokens that start inside one of ``values``."""
-    return {t.i for t in doc if any(v.start <= t.idx < v.end for v in values)}
+    """The tokens that start inside one of ``values``. Found by the tokens' offsets, not by a walk over
+    the Doc: most calls have no value at all, and each token a walk visits is a new Python object."""
+    if not values:
+        return set()
+    starts = _token_starts(doc)
+    return {i for v in values for i in range(bisect_left(starts, v.start), bisect_left(starts, v.end))}
+
+
+def _tokens_touching(doc, spans: list[tuple[int, int]]) -> set[int]:
+    """The tokens that start inside a span or end inside it (a value's words, or its negation's)."""
+    if not spans or not len(doc):
+        return set()
+    offsets = doc.to_array(_offset_attrs()).tolist()
+    return {i for i, (idx, n) in enumerate(offsets) if any(s <= idx < e or s < idx + n <= e for s, e in spans)}
+
+
+def _token_starts(doc) -> list[int]:
+    """Each token's character offset, in order (one C call)."""
+    return doc.to_array(_offset_attrs())[:, 0].tolist() if len(doc) else []
+
+
+@cache
+def _offset_attrs() -> list[int]:
+    """spaCy's ids of a token's offset and length; looked up once a Doc exists (spaCy is imported late)."""
+    from spacy.attrs import IDX, LENGTH
+    return [IDX, LENGTH]
 
 
 def _numbered_name(doc, v) -> bool:
