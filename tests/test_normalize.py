@@ -82,7 +82,11 @@ def test_the_tokens_of_a_value_are_found_by_offsets_as_by_a_walk(normalizer_v2):
     of walking the Doc; both must give what the walk gave, for every span, on merged and unmerged Docs."""
     import random
 
-    from guard.normalize.rules import _merge_hyphenated, _tokens_touching, _tokens_within
+    from guard.normalize.rules import (
+        _merge_hyphenated,
+        _tokens_touching,
+        _tokens_within,
+    )
     from guard.normalize.values import Value
     rng = random.Random(7)
     texts = ["The billing-api-2 service listens on port 8443 at most 3 times a day.",
