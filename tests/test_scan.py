@@ -46,6 +46,38 @@ def test_a_normalizer_pool_gives_the_same_norms_as_one_process(fast_guard):
     assert [repr(n) for n in pooled] == [repr(n) for n in one]
 
 
+SCRIPT_WITHOUT_MAIN_GUARD = """
+import pathlib, sys
+with pathlib.Path(sys.argv[1]).open("a") as f:      # a side effect before the guard is called
+    f.write("ran\\n")
+from guard.claims import Claim
+from guard.pipeline import Guard, GuardConfig
+g = Guard(GuardConfig(stages=("structural",)))
+norms = g.normalize_claims([Claim(text=f"Service number{i} listens on port {8000 + i}.") for i in range(60)],
+                           processes=2, min_pool=10)
+print(len(norms), norms[5].value, sys.modules["__main__"].__spec__ is None)
+"""
+
+
+@pytest.mark.parametrize("as_module", [False, True])
+def test_a_script_without_a_main_guard_runs_once_when_the_pool_starts(tmp_path, as_module):
+    """Spawned workers import the parent's ``__main__``: a script calling the guard at its top level
+    (no ``if __name__ == "__main__":``) ran again in each worker — its file written three times, each
+    worker's own pool failing. Real processes: the script, then its two workers."""
+    import os
+    import subprocess
+    import sys
+    (tmp_path / "unguarded.py").write_text(SCRIPT_WITHOUT_MAIN_GUARD)
+    marker = tmp_path / "ran.txt"
+    cmd = [sys.executable, "-m", "unguarded", str(marker)] if as_module else [sys.executable, "unguarded.py", str(marker)]
+    r = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                       env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    assert r.returncode == 0, r.stderr[-800:]
+    assert marker.read_text() == "ran\n"
+    assert r.stdout.split() == ["60", "8005", "False" if as_module else "True"]   # __main__ restored after
+    assert "pool failed" not in r.stderr, r.stderr[-800:]
+
+
 def test_the_pool_is_not_used_for_small_batches_or_llm_normalizers(fast_guard, monkeypatch):
     import guard.normalize.pool as pool
     called = []

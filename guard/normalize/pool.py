@@ -12,7 +12,9 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import sys
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 
 from guard.claims import Norm, Scope, Window
 
@@ -85,7 +87,9 @@ def normalize_in_pool(name: str, items: list[tuple[str, Scope, Window]], process
     chunks = [unique[s:s + size] for s in range(0, len(unique), size)]
     with executor(name, processes, config) as ex:
         norms = []
-        for read_by, part in ex.map(_run, chunks):
+        with main_module_hidden():          # the workers start here, on the first submit
+            parts = ex.map(_run, chunks)
+        for read_by, part in parts:
             if build is not None and read_by != build:
                 raise OtherBuild(f"the pool's workers read with {read_by}, this process with {build}")
             norms += part
@@ -95,6 +99,27 @@ def normalize_in_pool(name: str, items: list[tuple[str, Scope, Window]], process
         progress(len(items) - len(unique))
     by_key = dict(zip(first, norms))
     return [by_key[k] for k in keys]
+
+
+@contextmanager
+def main_module_hidden():
+    """Start spawned workers without the caller's main module. A spawned process imports the parent's
+    ``__main__`` (by its file, or by its name under ``python -m``) before it runs anything, so a script
+    that calls the guard at its top level, without ``if __name__ == "__main__":``, ran once more in
+    each worker: every write or file it made before the call was made three times, and each worker's
+    own pool then failed. The workers need nothing from it: they are sent this module's functions
+    and plain data."""
+    main = sys.modules.get("__main__")
+    saved = {k: main.__dict__[k] for k in ("__file__", "__spec__") if main is not None and k in main.__dict__}
+    if main is not None:
+        main.__dict__.pop("__file__", None)
+        if "__spec__" in saved:
+            main.__spec__ = None
+    try:
+        yield
+    finally:
+        if main is not None:
+            main.__dict__.update(saved)
 
 
 def default_processes() -> int:
