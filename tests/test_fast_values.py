@@ -16,7 +16,7 @@ WORDS = ["at most", "up to", "no more than", "over", "above", "at least", "since
          ".", ",", "or less", "or more", "v2", "node", "port", "x",
          # how often (session 57), and the words its patterns need before they are searched
          "once", "twice", "Twice", "other", "daily", "WEEKLY", "quarter", "cadence", "release cycle", "intervals",
-         "15-minute", "six", "the", "for", "of"]
+         "15-minute", "six", "the", "for", "of", "15th", "month", "last", "business day", "each month"]
 GUARDED = [p for _, p in TYPED_PATTERNS + PATTERNS if isinstance(p, Guarded)]
 
 

@@ -713,6 +713,34 @@ def test_how_often_one_action_happens_in_two_verbs_of_one_state(normalizer_v2):
     assert different_quantities(a, b)
 
 
+@pytest.mark.parametrize("text, op, day", [
+    ("Payroll runs on the 15th of each month.", "eq", 15),
+    ("Payroll runs on the last business day of the month.", "eq", 99),
+    ("Payroll is processed on the first of the month.", "eq", 1),
+    ("Rent is due by the 5th of every month.", "le", 5),
+    ("Expense reports must be submitted no later than the last day of the month.", "le", 99),
+    ("Invoices are sent on the 1st.", "eq", 1),
+])
+def test_the_day_of_the_month_is_a_point_in_the_month(text, op, day):
+    """"on the 15th of each month" was a rate ("15" of "th of" per month) and "the last business day of
+    the month" no value, so two paydays had nothing to compare."""
+    [b] = [v.bound for v in extract_typed_values(text) if v.bound is not None]
+    assert b == Bound(op, float(day), "monthday"), text
+
+
+@pytest.mark.parametrize("text", ["The office is on the 3rd floor.", "She finished in the 2nd round of the cup.",
+                                  "Releases ship on the first Thursday of every month."])
+def test_what_is_no_day_of_the_month(text):
+    assert not [v for v in extract_typed_values(text) if v.bound is not None and v.bound.unit == "monthday"], text
+
+
+def test_two_paydays_conflict(normalizer_v2):
+    v = verdict(normalizer_v2, "Payroll runs on the last business day of the month.", "Payroll runs on the 15th of each month.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v
+    v = verdict(normalizer_v2, "Payroll runs on the 15th of each month.", "Payroll is processed on the 15th of every month.")
+    assert v.kind is not VerdictKind.VALUE_CONFLICT, v
+
+
 def test_business_working_and_calendar_days_are_days():
     """"within 2 business days" was read as "within 2", a bare number compared with any other."""
     assert bound("Tickets are answered within 2 business days.") == Bound("le", 2 * 86400.0, "time")

@@ -70,7 +70,7 @@ def test_a_script_without_a_main_guard_runs_once_when_the_pool_starts(tmp_path, 
     (tmp_path / "unguarded.py").write_text(SCRIPT_WITHOUT_MAIN_GUARD)
     marker = tmp_path / "ran.txt"
     cmd = [sys.executable, "-m", "unguarded", str(marker)] if as_module else [sys.executable, "unguarded.py", str(marker)]
-    r = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    r = subprocess.run(cmd, cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False,
                        env={**os.environ, "HF_HUB_OFFLINE": "1"})
     assert r.returncode == 0, r.stderr[-800:]
     assert marker.read_text() == "ran\n"

@@ -92,12 +92,12 @@ def _words(terms) -> set[str]:
 # what the normalizer falls back to when no word names a value's attribute: a unit family or a value
 # kind that says what the value is, not what it is of ("90 days": time; "100%": percent)
 _GENERIC_ATTRIBUTES = frozenset({"number", "count", "date", "literal", "name", "clock", "time", "percent", "frequency",
-                                 "day"})
+                                 "day", "day of month"})
 
 
 # unit families that measure (how long, how much, when), as against those that name what is counted
 # ("4 replicas", "3 approvals", "100 connections": the count of that thing is the attribute)
-_MEASURES = frozenset({"time", "percent", "bytes", "date", "count", "clock", "period", "weekday", "month", "usd", "eur",
+_MEASURES = frozenset({"time", "percent", "bytes", "date", "count", "clock", "period", "weekday", "month", "monthday", "usd", "eur",
                        "gbp"})
 
 

@@ -65,7 +65,7 @@ _LEAD_WRAPPER = re.compile(
 # the unit families a value of an action comes in, and the attribute's noun for each ("retry count",
 # "rotate frequency", "deploy day", "ship month")
 _EVENT_VERBS = frozenset({"be", "have", "happen", "occur", "do", "hold"})
-_ACTION_NOUNS = {"count": "count", "period": "frequency", "weekday": "day", "month": "month"}
+_ACTION_NOUNS = {"count": "count", "period": "frequency", "weekday": "day", "month": "month", "monthday": "day of month"}
 _CONDITION = re.compile(r"^(?:even\s+)?(?:if|when|whenever|once|after|before|until)\s+", re.IGNORECASE)
 _BACK_PRONOUNS = frozenset({"it", "they"})
 _ADVISORY = frozenset({"recommended", "advised", "advisable", "suggested", "preferred", "recommend", "suggest", "advise"})

@@ -5,7 +5,7 @@ Why: two claims about one attribute are only comparable when their values are in
 "6000 requests per minute" and "100 per second", "2025-04-30" and "April 30, 2025". Each value
 becomes a ``Bound`` whose unit is a family ("time", "bytes", "usd/time", "requests/time", "date",
 "count", "percent", "clock": minutes after midnight, "period": how often, "weekday": Monday 1 … Sunday
-7, "month": January 1 … December 12) and whose number is in the family's base unit,
+7, "month": January 1 … December 12, "monthday": the day of the month, 1 … 31, the last day 99) and whose number is in the family's base unit,
 so bounds compare across spellings ("02:00 UTC" = "2am UTC", "14:00" = "2 p.m."). Dates are ``yyyymmdd`` numbers; a month-only date has day 00 and compares at month
 precision (see ``compare.bounds_conflict``).
 
@@ -146,7 +146,7 @@ _COMPOUND_SIZES = ("bit", "byte", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "
 _COMPOUND_UNITS = "|".join(("millisecond", "ms", "second", "sec", "minute", "min", "hour", "hr", "day", "week", "month",
                             "year", "character", "char", *_COMPOUND_SIZES))
 # points in time and how often, not amounts: no bound word turns them and no cap holds them
-POINT_UNITS = ("date", "clock", "weekday", "period", "month")
+POINT_UNITS = ("date", "clock", "weekday", "period", "month", "monthday")
 
 TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("range", Guarded("", r"(?<![\w.,-])" + _RANGE_RE, re.IGNORECASE)),
@@ -154,6 +154,16 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("date", Guarded(_prep("on"), r"(?P<val>(?:" + _MONTH_RE + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})\b", re.I)),
     ("date", Guarded(_prep("on"), r"(?P<val>\d{1,2}(?:st|nd|rd|th)?\s+(?:" + _MONTH_RE + r")\.?,?\s+\d{4})\b", re.I)),
     ("date", Guarded(_prep("in"), r"(?P<val>(?:" + _MONTH_RE + r")\.?,?\s+\d{4})\b", re.I)),
+    # which day of the month ("Payroll runs on the 15th of each month." / "… on the last business day of the
+    # month.", "invoices are sent on the 1st"): a point in the month, as a weekday is one in the week.
+    # Said with "of the month", or as "on the 1st" with nothing after it ("on the 3rd floor" is no day);
+    # before the rates, which read "15th of each month" as fifteen "th of" a month
+    ("monthday", Guarded(r"(?P<prep>\b(?:on|by|before|after|until|(?:no|not)\s+later\s+than)\s+)?",
+                         r"\bthe\s+(?P<val>(?:(?P<nth>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)|first|(?P<last>last|final))"
+                         r"(?:\s+(?:business\s+|working\s+|calendar\s+)?day)?)\s+of\s+(?:the|each|every|any)\s+month\b",
+                         re.IGNORECASE, needs="month")),
+    ("monthday", Guarded(r"(?P<prep>\b(?:on|by|before|after|until)\s+)", r"the\s+(?P<val>(?P<nth>[1-9]|[12]\d|3[01])(?:st|nd|rd|th))"
+                         r"(?=\s*(?:[.,;:)]|$))", re.IGNORECASE)),
     ("money", Guarded(_OP, r"(?P<val>(?P<cur>[$€£])\s?" + _AMOUNT + r"(?P<scale>\s?[kKmM]\b)?"
                       r"(?:" + _PER + r"(?P<per>" + _PERIOD_RE + r")\b)?)", re.I)),
     ("money", Guarded(_OP, r"(?P<val>" + _AMOUNT + r"\s?(?P<cur>usd|eur|gbp|dollars?|euros?|pounds?)\b"
@@ -372,6 +382,11 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         prep = (g.get("prep") or "").strip().lower()
         op = "le" if prep in ("until", "by", "before") else "ge" if prep == "after" else "eq"
         return Bound(op, float(_WEEKDAYS[g["val"].lower().removesuffix("s")]), "weekday")
+    if kind == "monthday":
+        prep = " ".join((g.get("prep") or "").lower().split())
+        op = "le" if prep in ("by", "before", "until", "no later than", "not later than") else "ge" if prep == "after" else "eq"
+        day = 99.0 if g.get("last") else float(g["nth"]) if g.get("nth") else 1.0
+        return Bound(op, day, "monthday")
     if kind == "month":
         prep = (g.get("prep") or "").strip().lower()
         op = "le" if prep in ("until", "till", "by", "before") else "ge" if prep in ("after", "from", "starting in") else "eq"

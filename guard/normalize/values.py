@@ -172,4 +172,4 @@ def primary_value(values: list[Value]) -> Value | None:
     # "twice a day") it is an amount like any other, the first of them chosen
     return min(values, key=lambda v: (order.index(v.kind) if v.kind in order else order.index("number")
                                       if v.kind == "frequency" and " " in v.text else 100
-                                      if v.kind in ("frequency", "weekday") else 99, v.start))
+                                      if v.kind in ("frequency", "weekday", "monthday") else 99, v.start))
