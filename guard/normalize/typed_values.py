@@ -5,8 +5,8 @@ Why: two claims about one attribute are only comparable when their values are in
 "6000 requests per minute" and "100 per second", "2025-04-30" and "April 30, 2025". Each value
 becomes a ``Bound`` whose unit is a family ("time", "bytes", "usd/time", "requests/time", "date",
 "count", "percent", "clock": minutes after midnight, "period": how often, "weekday": Monday 1 … Sunday
-7, "month": January 1 … December 12, "monthday": the day of the month, 1 … 31, the last day 99) and whose number is in the family's base unit,
-so bounds compare across spellings ("02:00 UTC" = "2am UTC", "14:00" = "2 p.m."). Dates are ``yyyymmdd`` numbers; a month-only date has day 00 and compares at month
+7, "month": January 1 … December 12, "monthday": the day of the month, 1 … 31, the last day 99) and
+whose number is in the family's base unit, so bounds compare across spellings ("02:00 UTC" = "2am UTC", "14:00" = "2 p.m."). Dates are ``yyyymmdd`` numbers; a month-only date has day 00 and compares at month
 precision (see ``compare.bounds_conflict``).
 
 The v1 selectors (``values.PATTERNS``) stay as they are, so v1's norms do not change; v2 puts
@@ -77,6 +77,7 @@ _OFTEN_UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "night": 
 _OFTEN_UNIT_RE = r"(?P<unit>" + "|".join(_OFTEN_UNITS) + r")s?\b(?!['’-])"
 _OFTEN_OP = r"(?:(?P<op>at least|at most|no more than|not more than|up to|no less than|no fewer than)\s+)?"
 _OFTEN_LESS = ("at most", "no more than", "not more than", "up to")
+_CYCLE_OF = r"(?:(?:release|review|rotation|update|billing|renewal|refresh|audit)\s+)?"     # "a four-week release cycle"
 _NOT_AFTER = "".join(rf"(?<!\b{w} )" for w in ("the", "a", "an", "our", "its", "their", "your", "this", "that", "every", "each"))
 _ADVERB_END = r"(?=\s*(?:[.,;:)]|$|\s+(?:at|on|in|from|and|or|by|before|after|during|unless|until|except|to|for|with)\b))"
 
@@ -162,8 +163,8 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
                          r"\bthe\s+(?P<val>(?:(?P<nth>[1-9]|[12]\d|3[01])(?:st|nd|rd|th)|first|(?P<last>last|final))"
                          r"(?:\s+(?:business\s+|working\s+|calendar\s+)?day)?)\s+of\s+(?:the|each|every|any)\s+month\b",
                          re.IGNORECASE, needs="month")),
-    ("monthday", Guarded(r"(?P<prep>\b(?:on|by|before|after|until)\s+)", r"the\s+(?P<val>(?P<nth>[1-9]|[12]\d|3[01])(?:st|nd|rd|th))"
-                         r"(?=\s*(?:[.,;:)]|$))", re.IGNORECASE)),
+    ("monthday", Guarded(r"(?P<prep>\b(?:on|by|before|after|until)\s+)",
+                         r"the\s+(?P<val>(?P<nth>[1-9]|[12]\d|3[01])(?:st|nd|rd|th))(?=\s*(?:[.,;:)]|$))", re.IGNORECASE)),
     ("money", Guarded(_OP, r"(?P<val>(?P<cur>[$€£])\s?" + _AMOUNT + r"(?P<scale>\s?[kKmM]\b)?"
                       r"(?:" + _PER + r"(?P<per>" + _PERIOD_RE + r")\b)?)", re.I)),
     ("money", Guarded(_OP, r"(?P<val>" + _AMOUNT + r"\s?(?P<cur>usd|eur|gbp|dollars?|euros?|pounds?)\b"
@@ -184,7 +185,7 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     # a span named as the period ("on a 6 week cadence", "at 15-minute intervals", "a three-year
     # cycle", "a weekly cadence"), before a compound reads "15-minute" as a duration
     ("frequency", Guarded("", r"(?<![\w-])(?P<val>(?:(?P<n>" + _RANGE_NUM + r")[\s-]" + _OFTEN_UNIT_RE + r"|(?P<adv>"
-                          + "|".join(_FREQUENCIES) + r"))\s+(?:(?:release|review|rotation|update|billing|renewal|refresh|audit)\s+)?(?:cadence|cycle|intervals?)\b)",
+                          + "|".join(_FREQUENCIES) + r"))\s+" + _CYCLE_OF + r"(?:cadence|cycle|intervals?)\b)",
                           re.IGNORECASE, needs="cadence|cycle|interval")),
     # a rate over a counted span ("20 requests per 15 seconds", "10,000 per 10 minutes", "120 gateway events
     # every 60 seconds"): read as "20 requests" beside "15 seconds", two values that each differed from
@@ -196,8 +197,9 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("count", Guarded(_OP, r"(?P<val>" + _NUM + r"\s+times)\b", re.I)),
     # every so long, after the rates ("120 events every 60 seconds", "8 hours every day" stay rates); not
     # what is counted for each span ("accrue 1.25 days for each month of service", "$5 per every day late")
-    ("frequency", Guarded(_OFTEN_OP, r"(?<![\w-])(?<!\bfor )(?<!\bper )(?P<val>(?:once\s+)?(?:every|each)\s+(?:(?P<other>other)\s+|(?P<n>" + _RANGE_NUM +
-                          r")\s+)?" + _OFTEN_UNIT_RE + ")", re.IGNORECASE, needs="every|each")),
+    ("frequency", Guarded(_OFTEN_OP, r"(?<![\w-])(?<!\bfor )(?<!\bper )(?P<val>(?:once\s+)?(?:every|each)\s+"
+                          r"(?:(?P<other>other)\s+|(?P<n>" + _RANGE_NUM + r")\s+)?" + _OFTEN_UNIT_RE + ")",
+                          re.IGNORECASE, needs="every|each")),
     # a decimal with its unit ("0.5 days", "1.75 hours"): v1's version selector comes before its number
     # one and took "0.5" for a version
     ("decimal", Guarded(_OP, r"(?<![\w.,-])(?P<val>(?P<num>\d+\.\d+)\s?(?P<unit>%|" + "|".join(map(re.escape, _UNIT_ALT)) + r")\b)",
