@@ -335,9 +335,7 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         n = _date_number(g["val"])
         if n is None:
             return None
-        prep = (g.get("prep") or "").strip().lower()
-        op = "le" if prep in ("by", "before") else "ge" if prep in ("after", "from", "since", "as of") else "eq"
-        return Bound(op, n, "date")
+        return Bound(_prep_op(g, ("by", "before"), ("after", "from", "since", "as of")), n, "date")
     if kind == "money":
         amount = _number(g["num"])
         scale = (g.get("scale") or "").strip().lower()
@@ -381,23 +379,25 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
     if kind == "clock":
         return _clock(g)
     if kind == "weekday":
-        prep = (g.get("prep") or "").strip().lower()
-        op = "le" if prep in ("until", "by", "before") else "ge" if prep == "after" else "eq"
-        return Bound(op, float(_WEEKDAYS[g["val"].lower().removesuffix("s")]), "weekday")
+        return Bound(_prep_op(g, ("until", "by", "before"), ("after",)), float(_WEEKDAYS[g["val"].lower().removesuffix("s")]),
+                     "weekday")
     if kind == "monthday":
-        prep = " ".join((g.get("prep") or "").lower().split())
-        op = "le" if prep in ("by", "before", "until", "no later than", "not later than") else "ge" if prep == "after" else "eq"
         day = 99.0 if g.get("last") else float(g["nth"]) if g.get("nth") else 1.0
-        return Bound(op, day, "monthday")
+        return Bound(_prep_op(g, ("by", "before", "until", "no later than", "not later than"), ("after",)), day, "monthday")
     if kind == "month":
-        prep = (g.get("prep") or "").strip().lower()
-        op = "le" if prep in ("until", "till", "by", "before") else "ge" if prep in ("after", "from", "starting in") else "eq"
-        return Bound(op, float(_MONTHS[g["val"].lower()]), "month")
+        return Bound(_prep_op(g, ("until", "till", "by", "before"), ("after", "from", "starting in")),
+                     float(_MONTHS[g["val"].lower()]), "month")
     if kind == "frequency":
         if g.get("unit") is None and g.get("adv") is None:
             return Bound("eq", float(_FREQUENCIES[g["val"].lower()]), "period")
         return _often(g)
     return None
+
+
+def _prep_op(g: dict, le: tuple[str, ...], ge: tuple[str, ...]) -> str:
+    """The bound a point's preposition makes ("by Friday", "after 5pm"): "le", "ge", or "eq" for none."""
+    prep = " ".join((g.get("prep") or "").lower().split())
+    return "le" if prep in le else "ge" if prep in ge else "eq"
 
 
 def _often(g: dict) -> Bound | None:
@@ -433,10 +433,7 @@ def _clock(g: dict) -> Bound | None:
             h = h % 12 + (12 if ampm == "pm" else 0)
         minutes = h * 60 + mins
     tz = (g.get("tz") or "").upper()
-    prep = (g.get("prep") or "").strip().lower()
-    prep = " ".join(prep.split())
-    op = "le" if prep in _CLOCK_LE else "ge" if prep in _CLOCK_GE else "eq"
-    return Bound(op, float(minutes), "clock" if tz in ("", "UTC", "GMT", "Z") else f"clock/{tz.lower()}")
+    return Bound(_prep_op(g, _CLOCK_LE, _CLOCK_GE), float(minutes), "clock" if tz in ("", "UTC", "GMT", "Z") else f"clock/{tz.lower()}")
 
 
 # bound words v1's selectors do not know (v1's norms stay as they were): "capped at 40 hours",
