@@ -82,6 +82,8 @@ def _stem(word: str) -> str:
         return short
     if _PLURAL_IDENTIFIER.match(word):
         return word[:-1]
+    if len(word) == 4 and word.endswith("e") and word.isalpha():
+        return word[:-1]           # "page" / "paging", "code" / "coding": the -ing form loses the e
     if len(word) <= 4 or any(c in word for c in "_`-0123456789"):
         return word
     return re.sub(r"(ings?|ed|es|e|s)$", "", word)

@@ -131,6 +131,15 @@ def test_subject_match():
     assert subject_match("password", "log") is SubjectMatch.DIFFERENT
 
 
+def test_a_four_letter_word_meets_its_ing_form():
+    """"on-call paging" / "on-call page" were different subjects: "paging" lost its "ing" and "page" stayed whole."""
+    assert subject_match("on-call paging", "on-call page") is SubjectMatch.SAME
+    assert subject_match("code review", "coding review") is SubjectMatch.SAME
+    assert subject_match("node", "nodes") is SubjectMatch.SAME
+    assert subject_match("page", "pipe") is SubjectMatch.DIFFERENT
+    assert subject_match("user", "use") is SubjectMatch.DIFFERENT
+
+
 def test_a_short_name_and_its_long_form_are_one_subject(normalizer_v2):
     """"prod"/"production", "DB"/"database", "repo"/"repository", "app"/"application": one thing spelt two
     ways was "different subjects", so structure could not decide and the pair went to the model."""

@@ -1515,3 +1515,66 @@ def test_no_before_the_object_negates_the_rule(normalizer_v2, text, modality):
     a, b = "Root accounts have access keys.", "Root accounts have no access keys."
     assert StructuralComparator().compare(norm(normalizer_v2, a), a, norm(normalizer_v2, b), b).kind \
         is not VerdictKind.CONSISTENT
+
+
+@pytest.mark.parametrize("text,subject,value,modality", [
+    ("We use PostgreSQL for all transactional data.", "transactional data", "PostgreSQL", Modality.MUST),
+    ("Use single quotes '' for strings.", "string", "single quotes", Modality.MUST),
+    ("You must use kebab-case for path segments.", "path segment", "kebab-case", Modality.MUST),
+    ("We do not use Scala for new projects.", "project", "Scala", Modality.MUST_NOT),
+    ("Use Go for new projects.", "project", "Go", Modality.MUST),
+    ("Use ESLint for linting JavaScript.", "JavaScript", "ESLint", Modality.MUST),
+    ("The data team uses Airflow for scheduling pipelines.", "scheduling pipeline", "Airflow", Modality.MUST),
+    ("Don't use your root user for everyday tasks.", "everyday task", "root user", Modality.MUST_NOT),
+])
+def test_use_x_for_y_is_about_y_valued_x(normalizer_v2, text, subject, value, modality):
+    """"Use X for Y" was about X (the action's object), so two tools for one job ("We use PostgreSQL for
+    all transactional data." / "Transactional data lives in MySQL.") had two subjects and never met."""
+    n = norm(normalizer_v2, text)
+    assert (n.subject, n.value, n.value_kind, n.modality) == (subject, value, "name", modality), n
+
+
+@pytest.mark.parametrize("text,subject", [
+    ("Use it for 30 days.", None),                        # a duration, not a purpose
+    ("Don't use generators for now.", "generator"),       # "for now" is no purpose
+    ("Use the shared account for everyone.", "share account"),    # a person is no purpose
+    ("The frontend uses React.", "frontend"),              # no purpose: the thing that uses it stays the subject
+    ("The Prettier config uses double quotes for strings.", "prettier config"),   # a thing, not a group of people
+])
+def test_what_is_not_a_purpose(normalizer_v2, text, subject):
+    assert norm(normalizer_v2, text).subject == subject
+
+
+@pytest.mark.parametrize("text,subject,value", [
+    ("Transactional data lives in MySQL.", "transactional data", "MySQL"),
+    ("Incident communication happens in Microsoft Teams.", "incident communication", "Microsoft Teams"),
+    ("On-call pages go out through Opsgenie.", "on-call page", "Opsgenie"),
+    ("Single sign-on is handled by Google Workspace.", "single sign-on", "Google Workspace"),
+])
+def test_where_a_thing_lives_or_who_handles_it_is_its_value(normalizer_v2, text, subject, value):
+    n = norm(normalizer_v2, text)
+    assert (n.subject, n.value, n.value_kind) == (subject, value, "name"), n
+
+
+@pytest.mark.parametrize("text", ["Releases happen in the morning.", "The team meets in person.",
+                                  "Requests are handled by the support team."])
+def test_a_common_noun_place_or_agent_is_no_name(normalizer_v2, text):
+    assert norm(normalizer_v2, text).value is None
+
+
+@pytest.mark.parametrize("a,b,kind", [
+    ("We use PostgreSQL for all transactional data.", "Transactional data lives in MySQL.",
+     VerdictKind.VALUE_CONFLICT),
+    ("The team uses Slack for incident communication.", "Incident communication happens in Microsoft Teams.",
+     VerdictKind.VALUE_CONFLICT),
+    ("We do not use Scala for new projects.", "Use Go for new projects.", VerdictKind.CONSISTENT),
+    ("Use Redis for session storage.", "Use Jira for bug tracking.", VerdictKind.UNKNOWN),
+])
+def test_two_tools_for_one_job_meet_in_structure(normalizer_v2, a, b, kind):
+    assert StructuralComparator().compare(norm(normalizer_v2, a), a, norm(normalizer_v2, b), b).kind is kind
+
+
+def test_v1_still_reads_use_x_for_y_as_about_x():
+    from guard.normalize.rules import RuleNormalizer
+    n = norm(RuleNormalizer(), "We use PostgreSQL for all transactional data.")
+    assert n.subject != "transactional data"

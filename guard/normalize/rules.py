@@ -138,7 +138,7 @@ _PLACE_PREPOSITIONS = ("in", "on", "at", "through", "via")
 
 
 def _name_value(theme_tokens, value_tok: set[int], max_tokens: int = 2,
-                locations: bool = False, places_only: bool = False) -> Value | None:
+                locations: bool = False, places_only: bool = False, verb_before_place: bool = False) -> Value | None:
     """A short noun phrase as the predicate ("written as JSON", "stored in Vault") selects a name.
 
     Only nouns and proper nouns, at most two tokens, so "is stable" or "for VPN access" are not
@@ -146,9 +146,20 @@ def _name_value(theme_tokens, value_tok: set[int], max_tokens: int = 2,
     With ``locations`` (v2), "in"/"on"/"at" followed by proper nouns only names where the thing
     lives ("stored in AWS Secrets Manager", "kept in Artifactory"); a common noun after "in" stays
     out, since "in staging" or "in the config" is a scope or a place, not a product.
+    ``verb_before_place`` (v2): a verb outside the lexicon before such a place says where the thing is or
+    goes ("Transactional data lives in MySQL", "Incident communication happens in Microsoft Teams", "On-call
+    pages go out through Opsgenie"), and a participle's agent, if a proper name, is what does it ("Single
+    sign-on is handled by Google Workspace").
     """
     toks = [t for t in theme_tokens if t.i not in value_tok and not t.is_punct and t.pos_ != "DET"]
+    agent = False
     if toks and toks[0].tag_ == "VBN":          # "is built with MkDocs", "is written as JSON"
+        toks, agent = toks[1:], verb_before_place
+    elif verb_before_place and toks and toks[0].tag_ in ("VBZ", "VBP", "VBD", "VB"):
+        k = 2 if len(toks) > 2 and toks[1].tag_ == "RP" else 1          # "go out through …"
+        if len(toks) > k and toks[k].pos_ == "ADP" and toks[k].lower_ in _PLACE_PREPOSITIONS:
+            toks = toks[k:]
+    if agent and len(toks) > 1 and toks[0].lower_ == "by" and all(t.pos_ == "PROPN" for t in toks[1:]):
         toks = toks[1:]
     if places_only and not (toks and toks[0].pos_ == "ADP" and toks[0].lower_ in _PLACE_PREPOSITIONS):
         return None
@@ -159,6 +170,65 @@ def _name_value(theme_tokens, value_tok: set[int], max_tokens: int = 2,
         toks = toks[1:]
     if not toks or len(toks) > max_tokens or any(t.pos_ not in ("NOUN", "PROPN", "ADJ") for t in toks) \
             or toks[-1].pos_ not in ("NOUN", "PROPN"):
+        return None
+    doc = toks[0].doc
+    start, end = toks[0].idx, toks[-1].idx + len(toks[-1])
+    return Value("name", doc.text[start:end], start, end)
+
+
+# "for now", "for example": no purpose
+_NO_PURPOSE = frozenset({"now", "example", "instance", "free", "good", "all", "everything", "reference", "more", "less"})
+
+
+def _purpose(chosen, after, value_tok: set[int], persons: frozenset):
+    """"Use X for Y" (v2): the purpose Y, and what follows it, where the rule chooses X for it.
+
+    Why: the rule is about Y, and X is its value, as "Y is kept in X" or "Y runs on X" says it;
+    read as about X, "We use PostgreSQL for all transactional data." and "Transactional data lives in
+    MySQL." had two subjects, and two tools for one job never met. A gerund's object is the purpose
+    ("for linting JavaScript" is about JavaScript, as "JavaScript is linted with …" is). Not where X or Y
+    holds a typed value ("use it for 30 days"), or Y is a person ("for everyone") or no thing."""
+    if not after or after[0].lower_ != "for" or any(t.i in value_tok for t in chosen):
+        return None
+    k = 1
+    while k < len(after) and (after[k].pos_ == "DET" or after[k].lower_ in QUANTIFIERS):
+        k += 1
+    if k < len(after) and after[k].tag_ == "VBG" and after[k].dep_ == "pcomp":
+        k += 1               # "for linting JavaScript", not the modifier of "for signing keys"
+    aim = _head_np(after[k:], True)
+    nouns = [t for t in aim if t.pos_ in ("NOUN", "PROPN")]
+    if not nouns or any(t.i in value_tok for t in aim) or nouns[-1].lower_ in persons \
+            or any(t.lower_ in _NO_PURPOSE or t.pos_ == "PRON" for t in aim):
+        return None
+    return aim, after[k + len(aim):]
+
+
+def _agent_name(theme_tokens, value_tok: set[int], max_tokens: int) -> Value | None:
+    """A passive's agent, if a proper name, is what does it, whatever the verb ("Single sign-on is handled
+    by Google Workspace", "Private repos are created by Tech Operations") (v2)."""
+    toks = [t for t in theme_tokens if t.i not in value_tok and not t.is_punct and t.pos_ != "DET"]
+    if toks and toks[0].tag_ == "VBN":
+        toks = toks[1:]
+    if len(toks) < 2 or toks[0].dep_ != "agent" or len(toks) - 1 > max_tokens \
+            or not all(t.pos_ == "PROPN" for t in toks[1:]):
+        return None
+    doc = toks[0].doc
+    start, end = toks[1].idx, toks[-1].idx + len(toks[-1])
+    return Value("name", doc.text[start:end], start, end)
+
+
+def _capitalised(t) -> bool:
+    """A capital inside the sentence: a name, whatever the small model tags it ("PostgreSQL" an adverb,
+    "Go" a verb)."""
+    return t.i > 0 and t.text[:1].isupper()
+
+
+def _chosen_name(chosen, max_tokens: int) -> Value | None:
+    """What "use X for Y" chooses, as a name: a short noun phrase, or a capitalised word the small model
+    tagged otherwise; an article or possessive ("your root user") is not part of it."""
+    toks = [t for t in chosen if not t.is_punct and t.pos_ != "DET" and not (t.pos_ == "PRON" and t.dep_ == "poss")]
+    if not toks or len(toks) > max_tokens or not all(t.pos_ in ("NOUN", "PROPN", "ADJ") or _capitalised(t) for t in toks) \
+            or not (toks[-1].pos_ in ("NOUN", "PROPN") or _capitalised(toks[-1])):
         return None
     doc = toks[0].doc
     start, end = toks[0].idx, toks[-1].idx + len(toks[-1])
@@ -264,6 +334,8 @@ class RuleNormalizer:
     expletive_it = False              # v2: "It is okay to publish X" is about X, as "Users may publish X" is
     no_object_negates = False         # v2: "Root accounts have no access keys" is negated, as "do not have" is
     person_adverbs = False            # v2: "We strongly recommend X" is about X, as "We recommend X" is
+    purpose_subjects = False          # v2: "Use X for Y" is about Y, valued X
+    verb_before_place = False         # v2: "Data lives in MySQL", "handled by Google Workspace" name a value
 
     def __init__(self, model: str = SPACY_MODEL, batch_size: int = 256, n_process: int | None = None,
                  gemm: str = "blis"):
@@ -309,6 +381,15 @@ class RuleNormalizer:
             return False        # "orders-api-1 requires TLS 1.2": a component that is configured, not a speaker
         return verb in _SPEAKER_VERBS and all(t.pos_ in ("PROPN", "DET", "PUNCT") or t.text[:1].isupper()
                                               for t in subj_tokens)
+
+    def _group_chooses(self, lowered: list[str], obj: StateVerb, theme_tokens, value_tok: set[int]) -> bool:
+        """"The data team uses Airflow for scheduling pipelines" (v2): a named group of people that
+        uses a thing for a purpose states the purpose's choice, as "We use Airflow for …" does."""
+        if not (self.purpose_subjects and obj is StateVerb.USE and lowered and lowered[-1] in self.person_subjects):
+            return False
+        head = _head_np(theme_tokens, self.trim_subject_phrase)
+        return _purpose(head, theme_tokens[len(head):], value_tok, self.person_subjects) is not None \
+            and _chosen_name(head, self.max_name_tokens) is not None
 
     @staticmethod
     def _values(text: str):
@@ -467,21 +548,31 @@ class RuleNormalizer:
         # v2: an adverb between the person and the verb ("We strongly recommend …", "We also require …") does
         # not make the person part of what the rule is about
         lowered = [t.lower_ for t in subj_tokens if not t.is_punct and not (self.person_adverbs and t.pos_ == "ADV")]
-        subj_missing = False
+        subj_missing, chosen = False, None
         if first is not None and first.lower_ == "be":
             subj_words, subj_missing = [], True
         elif p.imperative or not subj_tokens or (lowered and set(lowered) <= self.person_subjects | QUANTIFIERS) \
-                or self._speaker(doc, p, subj_tokens) or self.expletive_it and _expletive_it(lowered, pred_tokens):
+                or self._speaker(doc, p, subj_tokens) or self.expletive_it and _expletive_it(lowered, pred_tokens) \
+                or self._group_chooses(lowered, obj, theme_tokens, p.value_tok):
             # the regulated thing is the action's object ("Never log passwords" → "password")
             # v2 skips the action's own verb, whatever it is ("may issue partial refunds" is about refunds,
             # "… recommends setting the retention period" about the period), and "that you"
             if self.speaker_subjects:
                 while theme_tokens and (theme_tokens[0].tag_ == "VBG" or theme_tokens[0].lower_ in ("that", "you", "we")
-                                        or theme_tokens[0].tag_ in ("VB", "RP", "TO")):
-                    theme_tokens = theme_tokens[1:]
+                                        or theme_tokens[0].tag_ in ("VB", "RP", "TO")) \
+                        and not (self.purpose_subjects and obj is StateVerb.USE and _capitalised(theme_tokens[0])):
+                    theme_tokens = theme_tokens[1:]      # not the name after "use" ("Use Go for …" tags it a verb)
             head = _head_np(theme_tokens, self.trim_subject_phrase)
             subj_words = _content(head, p.value_tok, keep=self.subject_stop_words)
             theme_words = _content(theme_tokens[len(head):], p.value_tok)
+            if self.purpose_subjects and obj is StateVerb.USE:
+                purpose = _purpose(head, theme_tokens[len(head):], p.value_tok, self.person_subjects)
+                if purpose is not None:
+                    chosen = _chosen_name(head, self.max_name_tokens)
+                if purpose is not None and chosen is not None:
+                    aim, rest = purpose
+                    subj_words = _content(aim, p.value_tok, keep=self.subject_stop_words)
+                    theme_words, head = _content(rest, p.value_tok), theme_tokens[:len(theme_tokens) - len(rest)]
             if self.speaker_subjects:
                 theme_tokens = theme_tokens[len(head):]     # the subject's words are not also its named value
         elif set(lowered) & FUZZY_SUBJECTS and not subj_words:
@@ -491,12 +582,15 @@ class RuleNormalizer:
             subj_words = unit_nouns[-1:]
         if not subj_words:
             kind = SubjectKind.FUZZY if kind is SubjectKind.FUZZY else SubjectKind.MISSING
-        value = primary_value([v for v in values if v.start >= pivot_char]) or primary_value(values)
+        value = primary_value([v for v in values if v.start >= pivot_char]) or primary_value(values) or chosen
         if value is None and theme_tokens and not subj_missing and not p.imperative:
             if obj in self.naming_verbs:
-                value = _name_value(theme_tokens, p.value_tok, self.max_name_tokens, self.location_names)
+                value = _name_value(theme_tokens, p.value_tok, self.max_name_tokens, self.location_names,
+                                    verb_before_place=self.verb_before_place)
             elif obj in self.place_verbs:
                 value = _name_value(theme_tokens, p.value_tok, self.max_name_tokens, True, places_only=True)
+            elif self.verb_before_place:
+                value = _agent_name(theme_tokens, p.value_tok, self.max_name_tokens)
         terms = tuple(dict.fromkeys(_content(doc, set()) + [v.text.lower() for v in values]))
         if obj is StateVerb.RETAIN and any(t.lemma_.lower() in _DELETE_VERBS for t in pred_tokens) and value \
                 and value.bound is not None and value.bound.unit == "time":

@@ -387,6 +387,8 @@ class RuleNormalizerV2(RuleNormalizer):
     expletive_it = True
     no_object_negates = True
     person_adverbs = True
+    purpose_subjects = True
+    verb_before_place = True
 
     @staticmethod
     def _values(text: str):
