@@ -1578,3 +1578,25 @@ def test_v1_still_reads_use_x_for_y_as_about_x():
     from guard.normalize.rules import RuleNormalizer
     n = norm(RuleNormalizer(), "We use PostgreSQL for all transactional data.")
     assert n.subject != "transactional data"
+
+
+@pytest.mark.parametrize("text,value", [
+    ("The MaxStartups default is 10:30:100.", "10:30:100"),
+    ("The built-in MaxStartups default in OpenSSH is 10:30:60.", "10:30:60"),
+])
+def test_numbers_joined_by_colons_are_one_setting(normalizer_v2, text, value):
+    """Read as three numbers, "10:30:100" and "10:30:60" both gave the value 10, and the pair was "same value"."""
+    n = norm(normalizer_v2, text)
+    assert (n.value, n.value_kind) == (value, "literal"), n
+
+
+@pytest.mark.parametrize("text,kind", [("Backups start at 10:30.", "clock"), ("Use a 16:9 aspect ratio.", "number"),
+                                       ("The job runs at 02:00:00 UTC.", "number")])
+def test_a_time_of_day_or_a_ratio_is_no_colon_setting(text, kind):
+    assert extract_typed_values(text)[0].kind == kind
+
+
+def test_two_colon_settings_that_differ_conflict(normalizer_v2):
+    a, b = "The MaxStartups default is 10:30:100.", "The MaxStartups default is 10:30:60."
+    v = StructuralComparator().compare(norm(normalizer_v2, a), a, norm(normalizer_v2, b), b)
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v

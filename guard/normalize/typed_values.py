@@ -98,7 +98,7 @@ GEOGRAPHIES: dict[str, tuple[str, ...]] = {
     "united states": ("us",), "north america": ("us", "ca"), "apac": ("ap",), "asia": ("ap",),
     "asia pacific": ("ap",), "asia-pacific": ("ap",), "south america": ("sa",), "canada": ("ca",),
     "middle east": ("me",), "africa": ("af",)}
-_BOUNDLESS = frozenset({"region", "email", "url"})      # kinds compared as written (by ``compare``), with no number
+_BOUNDLESS = frozenset({"region", "email", "url", "literal"})      # kinds compared as written (by ``compare``), with no number
 # where mail goes or comes from, and where a page is: "reports go to security@example.com" / "… to
 # abuse@example.com" are one question's two answers, and "sent from noreply@example.com" / "sent
 # through SendGrid" two facts. v1's domain selector never read them (an "@" or "/" before the name)
@@ -150,6 +150,10 @@ _COMPOUND_UNITS = "|".join(("millisecond", "ms", "second", "sec", "minute", "min
 POINT_UNITS = ("date", "clock", "weekday", "period", "month", "monthday")
 
 TYPED_PATTERNS: list[tuple[str, Guarded]] = [
+    # numbers joined by colons, three or more, that are no time of day ("MaxStartups … is 10:30:100"): one
+    # setting written as it is configured, compared as written; read as three numbers, "10:30:100" and
+    # "10:30:60" both gave the value 10
+    ("literal", Guarded("", r"(?<![\w.:])(?!(?:[01]?\d|2[0-3]):[0-5]\d:[0-5]\d(?![\w:]))(?P<val>\d+(?::\d+){2,})(?![\w:])")),
     ("range", Guarded("", r"(?<![\w.,-])" + _RANGE_RE, re.IGNORECASE)),
     ("date", Guarded(_prep("on"), r"(?P<val>\d{4}-\d{2}-\d{2})\b", re.I)),
     ("date", Guarded(_prep("on"), r"(?P<val>(?:" + _MONTH_RE + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})\b", re.I)),
