@@ -1600,3 +1600,15 @@ def test_two_colon_settings_that_differ_conflict(normalizer_v2):
     a, b = "The MaxStartups default is 10:30:100.", "The MaxStartups default is 10:30:60."
     v = StructuralComparator().compare(norm(normalizer_v2, a), a, norm(normalizer_v2, b), b)
     assert v.kind is VerdictKind.VALUE_CONFLICT, v
+
+
+@pytest.mark.parametrize("text,modality", [
+    ("Production deploys are scheduled every Saturday morning.", Modality.MUST),
+    ("Pipelines are scheduled with Dagster.", Modality.MUST),
+    ("SEV-1 postmortem meetings may be scheduled up to 10 calendar days out.", Modality.MAY),
+    ("Backups are scheduled.", Modality.MUST_NOT),      # the state opposite to "continuous", as before
+])
+def test_scheduled_for_a_time_is_an_event_not_a_negated_state(normalizer_v2, text, modality):
+    """"scheduled" is the opposite of "continuous" in the opposition lexicon, so "… are scheduled every Saturday
+    morning" read as "are not continuous": must_not, against "Deployments are prevented during weekends"."""
+    assert norm(normalizer_v2, text).modality is modality

@@ -129,6 +129,7 @@ _IDENTIFIER = re.compile(r"\d|_|[a-z]-[a-z]")      # auth-api, worker_2, api-1: 
 _SPEAKER_VERBS = {"recommend", "suggest", "advise", "encourage", "require", "mandate", "prefer", "expect"}
 _LEMMA_FIX = {"datum": "data", "medium": "media", "cooky": "cookie"}
 _DELETE_VERBS = {"delete", "remove", "purge", "drop", "erase", "wipe"}
+_EVENT_POLES = {"scheduled"}      # a pole word that also names an event being arranged
 _NAMING = {StateVerb.BE, StateVerb.NAME, StateVerb.USE, StateVerb.LOG, StateVerb.OTHER}
 
 
@@ -336,6 +337,7 @@ class RuleNormalizer:
     person_adverbs = False            # v2: "We strongly recommend X" is about X, as "We recommend X" is
     purpose_subjects = False          # v2: "Use X for Y" is about Y, valued X
     verb_before_place = False         # v2: "Data lives in MySQL", "handled by Google Workspace" name a value
+    event_poles = False               # v2: "scheduled every Saturday" is an event, not the opposite of "continuous"
 
     def __init__(self, model: str = SPACY_MODEL, batch_size: int = 256, n_process: int | None = None,
                  gemm: str = "blis"):
@@ -528,7 +530,10 @@ class RuleNormalizer:
         theme_words = _content(theme_tokens, p.value_tok)
         head = next((t for t in theme_tokens if t.i not in p.value_tok and _content([t], set())), None)
         predicative = head is not None and obj in (StateVerb.BE, StateVerb.OTHER) and not (
-            head.i + 1 < len(doc) and doc[head.i + 1].pos_ in ("NOUN", "PROPN"))
+            head.i + 1 < len(doc) and doc[head.i + 1].pos_ in ("NOUN", "PROPN")) and not (
+            # v2: "are scheduled every Saturday", "… with Dagster": an event set for a time or by a means is no
+            # state opposite to "continuous"; only "Backups are scheduled." (nothing after it) is
+            self.event_poles and head.lower_ in _EVENT_POLES and any(not t.is_punct for t in doc[head.i + 1:]))
         if theme_words and predicative and (head.lower_ in POLE or theme_words[0] in POLE):
             pole, flip = POLE.get(head.lower_) or POLE[theme_words[0]]
             neg ^= flip

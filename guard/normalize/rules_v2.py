@@ -389,6 +389,7 @@ class RuleNormalizerV2(RuleNormalizer):
     person_adverbs = True
     purpose_subjects = True
     verb_before_place = True
+    event_poles = True
 
     @staticmethod
     def _values(text: str):
