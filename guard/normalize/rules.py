@@ -172,6 +172,11 @@ def _name_value(theme_tokens, value_tok: set[int], max_tokens: int = 2,
     if not toks or len(toks) > max_tokens or any(t.pos_ not in ("NOUN", "PROPN", "ADJ") for t in toks) \
             or toks[-1].pos_ not in ("NOUN", "PROPN"):
         return None
+    return _span_name(toks)
+
+
+def _span_name(toks) -> Value:
+    """The text from the first token to the last, as a name value."""
     doc = toks[0].doc
     start, end = toks[0].idx, toks[-1].idx + len(toks[-1])
     return Value("name", doc.text[start:end], start, end)
@@ -213,9 +218,7 @@ def _agent_name(theme_tokens, value_tok: set[int], max_tokens: int) -> Value | N
     if len(toks) < 2 or toks[0].dep_ != "agent" or len(toks) - 1 > max_tokens \
             or not all(t.pos_ == "PROPN" for t in toks[1:]):
         return None
-    doc = toks[0].doc
-    start, end = toks[1].idx, toks[-1].idx + len(toks[-1])
-    return Value("name", doc.text[start:end], start, end)
+    return _span_name(toks[1:])
 
 
 def _capitalised(t) -> bool:
@@ -231,9 +234,7 @@ def _chosen_name(chosen, max_tokens: int) -> Value | None:
     if not toks or len(toks) > max_tokens or not all(t.pos_ in ("NOUN", "PROPN", "ADJ") or _capitalised(t) for t in toks) \
             or not (toks[-1].pos_ in ("NOUN", "PROPN") or _capitalised(toks[-1])):
         return None
-    doc = toks[0].doc
-    start, end = toks[0].idx, toks[-1].idx + len(toks[-1])
-    return Value("name", doc.text[start:end], start, end)
+    return _span_name(toks)
 
 
 def _content(tokens, skip: set[int], names: set[int] = frozenset(), keep: frozenset = frozenset()) -> list[str]:
