@@ -1612,3 +1612,23 @@ def test_scheduled_for_a_time_is_an_event_not_a_negated_state(normalizer_v2, tex
     """"scheduled" is the opposite of "continuous" in the opposition lexicon, so "… are scheduled every Saturday
     morning" read as "are not continuous": must_not, against "Deployments are prevented during weekends"."""
     assert norm(normalizer_v2, text).modality is modality
+
+
+@pytest.mark.parametrize("text,op", [
+    ("The maximum size of an Azure Cosmos DB item is 2 MB.", "le"),
+    ("Maximum line length is 80 characters.", "le"),
+    ("The maximum line length for code is 120 characters.", "le"),
+    ("Minimum password length for staff accounts is 12 characters.", "ge"),
+    ("The maximum is 12 hours.", "le"),
+    ("Uploads are kept for 30 days.", "eq"),
+])
+def test_the_maximum_said_before_its_amount_is_an_upper_bound(text, op):
+    """"The maximum size of an Azure Cosmos DB item is 2 MB" was an exact 2 MB (only "the maximum" with at most two
+    words before "is" was a bound), so against "Cosmos DB documents can be up to 4 MB" the exact 2 MB kept within
+    the limit of 4 MB and the two agreed."""
+    assert bound(text).op == op
+
+
+def test_a_maximum_against_a_larger_limit_conflicts(normalizer_v2):
+    a, b = "The maximum size of a Cosmos DB item is 2 MB.", "Cosmos DB items can be up to 4 MB."
+    assert bounds_conflict(norm(normalizer_v2, a).bound, norm(normalizer_v2, b).bound)

@@ -447,11 +447,12 @@ def _clock(g: dict) -> Bound | None:
 # word turns round ("not less than 8 characters", "never more than 3 retries")
 _MORE_LE = re.compile(r"\b(?:capped at|limited to|(?:caps|limits|capping|limiting)\s+(?:[\w-]+\s+){1,6}(?:at|to)|no longer than|not longer than|(?:not|never) exceed|not to exceed|"
                       r"no later than|(?:rate |hard |upper )?(?:limit|cap|ceiling) of|(?<!no )(?<!not )(?:smaller|shorter|lower) than|"
-                      # "… and the maximum is 12 hours", "the maximum value is 1000"
-                      r"(?:the|its|a)\s+max(?:imum)?(?:\s+[\w-]+){0,2}\s+(?:is|are|of))\s+$", re.IGNORECASE)
+                      # "… and the maximum is 12 hours", "the maximum value is 1000", "The maximum size of an Azure
+                      # Cosmos DB item is 2 MB", "Maximum line length is 80 characters"
+                      r"(?:^|(?:the|its|a)\s+)max(?:imum)?(?:\s+[\w.-]+){0,8}?\s+(?:is|are|of))\s+$", re.IGNORECASE)
 _MORE_GE = re.compile(r"\b(?:no shorter than|not shorter than|(?:lower )?floor of|(?<!not )(?<!never )exceed(?:s|ing)?|"
                       r"(?<!no )(?<!not )(?:larger|greater|bigger|longer|higher) than|"
-                      r"(?:the|its|a)\s+min(?:imum)?(?:\s+[\w-]+){0,2}\s+(?:is|are))\s+$",
+                      r"(?:^|(?:the|its|a)\s+)min(?:imum)?(?:\s+[\w.-]+){0,8}?\s+(?:is|are))\s+$",
                       re.IGNORECASE)
 _NEGATED_OP = re.compile(r"\b(?:not|never)\s+$", re.IGNORECASE)
 _TURNED = re.compile(r"(?:less|fewer|more) than\b", re.IGNORECASE)
