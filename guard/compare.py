@@ -292,11 +292,14 @@ def value_quantity(n: Norm) -> tuple:
     return n.value_kind, n.bound.unit if n.bound is not None else None
 
 
-def _value_pair(a: Norm, b: Norm) -> tuple[tuple, tuple] | None:
+def _value_pair(a: Norm, b: Norm, texts: tuple[str, str] | None = None) -> tuple[tuple, tuple] | None:
     """The two values to compare: the primaries if they are of one kind, else the first pair of
-    one kind among all mentions ("expire after 15 minutes (`15m`)" vs "valid for one hour")."""
+    one kind among all mentions ("expire after 15 minutes (`15m`)" vs "valid for one hour"); with the
+    texts, a default against a default first (``default_pair``)."""
     if different_settings(a, b):
         return None           # "max_connections is 151" and "max_user_connections is 100": different attributes
+    if texts is not None and (d := default_pair(a, texts[0], b, texts[1])) is not None:
+        return d
     pa = (a.value_kind, a.value, a.bound)
     pb = (b.value_kind, b.value, b.bound)
     if _comparable(pa, pb):
@@ -306,6 +309,38 @@ def _value_pair(a: Norm, b: Norm) -> tuple[tuple, tuple] | None:
             if _comparable(va, vb):
                 return va, vb
     return None
+
+
+# a value said as the default ("the default value of 30 seconds", "a default of 10 s", "defaults to 300
+# seconds", "the default 60-second ack deadline", "By default the retention is 7 days"): in its clause
+_DEFAULT_BEFORE = re.compile(r"\bdefault(?:s|ed)?\b[^.;,:()]{0,30}$", re.IGNORECASE)
+
+
+def default_values(n: Norm, text: str) -> list[tuple]:
+    """The statement's values that it gives as a default."""
+    out, pos = [], 0
+    for v in n.values:
+        i = text.find(v[1], pos)
+        if i < 0:
+            continue
+        pos = i + len(v[1])
+        if _DEFAULT_BEFORE.search(text[max(0, i - 40):i]):
+            out.append(v)
+    return out
+
+
+def default_pair(a: Norm, a_text: str, b: Norm, b_text: str) -> tuple[tuple, tuple] | None:
+    """A default against a default: where one statement gives a default among other values and the other
+    speaks of the default too (gives one, or says what holds when nothing is set), those are the values to
+    compare. Why: "the max stop timeout value is 120 seconds, and if the stopTimeout parameter isn't
+    specified, the default value of 30 seconds is used" / "When stopTimeout is unset on Fargate, ECS waits
+    60 seconds …" compared the maximum (120 s) with 60 s, which keeps within it."""
+    da, db = default_values(a, a_text), default_values(b, b_text)
+    if not (da or db):
+        return None
+    xs = da or (list(a.values) if _DEFAULT_SAID.search(a_text) else [])
+    ys = db or (list(b.values) if _DEFAULT_SAID.search(b_text) else [])
+    return next(((x, y) for x in xs for y in ys if _comparable(x, y)), None)
 
 
 def different_settings(a: Norm, b: Norm) -> bool:
@@ -824,7 +859,7 @@ class StructuralComparator:
             # "logs are retained for 7 days"): two facts about one thing, decided here — unless both
             # give a value of one kind and the values differ ("deploys … with 1024 MB" / "defaults to
             # 512 MB"): the verbs differ in the wording, the values may be one setting's
-            vp = _value_pair(a, b)
+            vp = _value_pair(a, b, (a_text, b_text))
             if vp is not None and values_conflict(a, b, vp, (a_text, b_text)):
                 return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW,
                                "same subject, different wording, values of one kind differ",
@@ -853,7 +888,7 @@ class StructuralComparator:
                                "opposing modality on a privative word (-less, -free): the two agree",
                                {**ev, "themes": [a.theme, b.theme]})
             if not _themes_overlap(a, b):
-                vp = _value_pair(a, b)
+                vp = _value_pair(a, b, (a_text, b_text))
                 if not (a.theme or b.theme) and vp is not None and all(v[2] is None or v[2].op == "eq" for v in vp) \
                         and values_conflict(a, b, vp, (a_text, b_text)) and match is SubjectMatch.SAME:
                     # "Deploys are frozen on Fridays." / "Deploys are allowed on Mondays.": the state is the
@@ -871,7 +906,7 @@ class StructuralComparator:
                                f"soft opposition: {a.modality.value} vs {b.modality.value}", ev)
             if related:
                 return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "possible opposition on related subjects", ev)
-            vp = _value_pair(a, b)
+            vp = _value_pair(a, b, (a_text, b_text))
             if vp is None and a.value and b.value and value_quantity(a) != value_quantity(b):
                 # "The office is closed on Sundays." / "… opens at 8am.": each side's stance holds for
                 # a value of its own kind (a day, a time of day), so the two speak of different aspects
@@ -881,7 +916,7 @@ class StructuralComparator:
                 return _another_value_negated(ev, vp)
             return Verdict(VerdictKind.CONTRADICTION, strong,
                            f"opposing modality on '{b.subject}': {a.modality.value} vs {b.modality.value}", ev)
-        pair = _value_pair(a, b) if same_stance(a.modality, b.modality) else None
+        pair = _value_pair(a, b, (a_text, b_text)) if same_stance(a.modality, b.modality) else None
         if pair is not None:
             va, vb = pair
             vev = {**ev, "values": [va[1], vb[1]]}

@@ -376,3 +376,31 @@ def test_a_structural_block_on_a_one_word_subject_is_unsure_between_unlike_texts
     assert unsure_where_unlike(ident, 0.1, 0.5) is ident             # an identifier is no common word
     med = Verdict(VerdictKind.VALUE_CONFLICT, Confidence.MED, "…", {"subjects": ["decision", "decision"]})
     assert unsure_where_unlike(med, 0.1, 0.5) is med                 # structure did not decide it anyway
+
+
+def test_a_default_is_compared_with_a_default(normalizer_v2):
+    """"the max stop timeout value is 120 seconds, and if the stopTimeout parameter isn't specified, the default value
+    of 30 seconds is used" / "When stopTimeout is unset …, ECS waits 60 seconds …": the maximum (120 s, the first
+    value) was compared with 60 s, which keeps within it; the default (30 s) is what the other speaks of."""
+    from guard.compare import _value_pair, default_values
+    a = ("For tasks that use the Fargate launch type, the max stop timeout value is 120 seconds, and if the "
+         "stopTimeout parameter isn't specified, the default value of 30 seconds is used.")
+    b = "When stopTimeout is unset on Fargate, ECS waits 60 seconds after SIGTERM before sending SIGKILL."
+    na, nb = normalizer_v2.normalize(a, Scope(), Window()), normalizer_v2.normalize(b, Scope(), Window())
+    assert [v[1] for v in default_values(na, a)] == ["30 seconds"]
+    assert [v[1] for v in _value_pair(na, nb, (a, b))] == ["30 seconds", "60 seconds"]
+    assert [v[1] for v in _value_pair(na, nb)][0] == "120 seconds"          # without the texts, as before
+    c = "ECS waits 60 seconds after SIGTERM before sending SIGKILL."          # says nothing of a default
+    assert [v[1] for v in _value_pair(na, normalizer_v2.normalize(c, Scope(), Window()), (a, c))][0] == "120 seconds"
+
+
+@pytest.mark.parametrize("text,defaults", [
+    ("The minimum is 10 seconds, and if the parameter is 0 a default value of 10 seconds is used.", ["10 seconds"]),
+    ("Leaving it at 0 gives the default 60-second ack deadline.", ["60-second"]),
+    ("The job timeout defaults to 300 seconds and can be raised to 900 seconds.", ["300 seconds"]),
+    ("By default, queues keep messages for 4 days.", []),   # a sentence-wide default: its values are all candidates
+    ("The timeout is 30 seconds.", []),
+])
+def test_which_values_are_given_as_the_default(normalizer_v2, text, defaults):
+    from guard.compare import default_values
+    assert [v[1] for v in default_values(normalizer_v2.normalize(text, Scope(), Window()), text)] == defaults

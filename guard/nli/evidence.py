@@ -141,7 +141,7 @@ def pair_features(a: Norm, a_text: str, b: Norm, b_text: str, verdict: Verdict,
     f["soft_opposition"] = float(opp is VerdictKind.TENSION)
     f["negation_parity_differs"] = float(len(_NEG.findall(a_text)) % 2 != len(_NEG.findall(b_text)) % 2)
     f["should_in_either"] = float("should" in (a.modality.strength, b.modality.strength))
-    pair = _value_pair(a, b) if not (a.is_unknown or b.is_unknown) else None
+    pair = _value_pair(a, b, (a_text, b_text)) if not (a.is_unknown or b.is_unknown) else None
     f["values_comparable"] = float(pair is not None)
     f["values_differ"] = float(pair is not None and any_value_conflict(a, b, pair, (a_text, b_text)))
     f["numbers_differ"] = float(set(_NUM.findall(a_text)) != set(_NUM.findall(b_text))
