@@ -389,9 +389,9 @@ def test_a_default_is_compared_with_a_default(normalizer_v2):
     na, nb = normalizer_v2.normalize(a, Scope(), Window()), normalizer_v2.normalize(b, Scope(), Window())
     assert [v[1] for v in default_values(na, a)] == ["30 seconds"]
     assert [v[1] for v in _value_pair(na, nb, (a, b))] == ["30 seconds", "60 seconds"]
-    assert [v[1] for v in _value_pair(na, nb)][0] == "120 seconds"          # without the texts, as before
+    assert _value_pair(na, nb)[0][1] == "120 seconds"          # without the texts, as before
     c = "ECS waits 60 seconds after SIGTERM before sending SIGKILL."          # says nothing of a default
-    assert [v[1] for v in _value_pair(na, normalizer_v2.normalize(c, Scope(), Window()), (a, c))][0] == "120 seconds"
+    assert _value_pair(na, normalizer_v2.normalize(c, Scope(), Window()), (a, c))[0][1] == "120 seconds"
 
 
 @pytest.mark.parametrize("text,defaults", [
