@@ -314,10 +314,13 @@ def _value_pair(a: Norm, b: Norm, texts: tuple[str, str] | None = None) -> tuple
 # a value said as the default ("the default value of 30 seconds", "a default of 10 s", "defaults to 300
 # seconds", "the default 60-second ack deadline", "By default the retention is 7 days"): in its clause
 _DEFAULT_BEFORE = re.compile(r"\bdefault(?:s|ed)?\b[^.;,:()]{0,30}$", re.IGNORECASE)
+_DEFAULT_WORD = re.compile(r"default", re.IGNORECASE)
 
 
 def default_values(n: Norm, text: str) -> list[tuple]:
     """The statement's values that it gives as a default."""
+    if not n.values or _DEFAULT_WORD.search(text) is None:
+        return []          # most statements (every one of a synthetic store): no value is a default
     out, pos = [], 0
     for v in n.values:
         i = text.find(v[1], pos)

@@ -152,7 +152,7 @@ def _name_value(theme_tokens, value_tok: set[int], max_tokens: int = 2,
     pages go out through Opsgenie"), and a participle's agent, if a proper name, is what does it ("Single
     sign-on is handled by Google Workspace").
     """
-    toks = [t for t in theme_tokens if t.i not in value_tok and not t.is_punct and t.pos_ != "DET"]
+    toks = _predicate_words(theme_tokens, value_tok)
     agent = False
     if toks and toks[0].tag_ == "VBN":          # "is built with MkDocs", "is written as JSON"
         toks, agent = toks[1:], verb_before_place
@@ -173,6 +173,11 @@ def _name_value(theme_tokens, value_tok: set[int], max_tokens: int = 2,
             or toks[-1].pos_ not in ("NOUN", "PROPN"):
         return None
     return _span_name(toks)
+
+
+def _predicate_words(theme_tokens, value_tok: set[int]) -> list:
+    """The predicate's words a name is read from: no value's token, punctuation or article."""
+    return [t for t in theme_tokens if t.i not in value_tok and not t.is_punct and t.pos_ != "DET"]
 
 
 def _span_name(toks) -> Value:
@@ -212,7 +217,7 @@ def _purpose(chosen, after, value_tok: set[int], persons: frozenset):
 def _agent_name(theme_tokens, value_tok: set[int], max_tokens: int) -> Value | None:
     """A passive's agent, if a proper name, is what does it, whatever the verb ("Single sign-on is handled
     by Google Workspace", "Private repos are created by Tech Operations") (v2)."""
-    toks = [t for t in theme_tokens if t.i not in value_tok and not t.is_punct and t.pos_ != "DET"]
+    toks = _predicate_words(theme_tokens, value_tok)
     if toks and toks[0].tag_ == "VBN":
         toks = toks[1:]
     if len(toks) < 2 or toks[0].dep_ != "agent" or len(toks) - 1 > max_tokens \
@@ -573,9 +578,8 @@ class RuleNormalizer:
             theme_words = _content(theme_tokens[len(head):], p.value_tok)
             if self.purpose_subjects and obj is StateVerb.USE:
                 purpose = _purpose(head, theme_tokens[len(head):], p.value_tok, self.person_subjects)
-                if purpose is not None:
-                    chosen = _chosen_name(head, self.max_name_tokens)
-                if purpose is not None and chosen is not None:
+                chosen = _chosen_name(head, self.max_name_tokens) if purpose is not None else None
+                if chosen is not None:
                     aim, rest = purpose
                     subj_words = _content(aim, p.value_tok, keep=self.subject_stop_words)
                     theme_words, head = _content(rest, p.value_tok), theme_tokens[:len(theme_tokens) - len(rest)]
