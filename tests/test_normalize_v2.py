@@ -1632,3 +1632,15 @@ def test_the_maximum_said_before_its_amount_is_an_upper_bound(text, op):
 def test_a_maximum_against_a_larger_limit_conflicts(normalizer_v2):
     a, b = "The maximum size of a Cosmos DB item is 2 MB.", "Cosmos DB items can be up to 4 MB."
     assert bounds_conflict(norm(normalizer_v2, a).bound, norm(normalizer_v2, b).bound)
+
+
+def test_a_bound_word_is_read_where_it_stands_not_where_the_window_begins():
+    """The 60 characters before a value were searched as a string of their own, so "^" (a statement that opens
+    with "Maximum …") also matched wherever that window happened to begin: "Our maximum … is 90 days" was a bound
+    only when "maximum" stood exactly 60 characters before the value."""
+    phrase = "maximum retention window for our legal compliance archive is "
+    assert len(phrase) == 61
+    exact = "Our " + phrase[:-1].replace("our legal", "our lega") + " 90 days."     # "maximum" 60 characters back
+    assert exact.index("90") - exact.index("maximum") == 60
+    assert bound(exact).op == bound("Our " + phrase + "90 days.").op == "eq"
+    assert bound("Maximum retention window for the archive is 90 days.").op == "le"   # the statement's own start

@@ -461,23 +461,25 @@ _TURNED = re.compile(r"(?:less|fewer|more) than\b", re.IGNORECASE)
 def _more_bound_words(text: str, v: Value) -> Value:
     if v.bound is None or v.bound.unit in POINT_UNITS:
         return v
-    cut = max(0, v.start - 60)         # "caps concurrent WebSocket connections at 10,000"
-    before = text[cut:v.start]
+    # the 60 characters before the value ("caps concurrent WebSocket connections at 10,000"), searched in
+    # place: "^" is the statement's start ("Maximum line length is 80 …"), not wherever the window begins,
+    # and a word the window cuts into is no word of its own
+    cut = max(0, v.start - 60)
     if v.bound.op != "eq":
-        m = _NEGATED_OP.search(before) if _TURNED.match(v.text) else None
+        m = _NEGATED_OP.search(text, cut, v.start) if _TURNED.match(v.text) else None
         op = "ge" if v.bound.op == "le" else "le"
     else:
-        m = _MORE_LE.search(before)
+        m = _MORE_LE.search(text, cut, v.start)
         op = "le"
         if m is None:
-            m, op = _MORE_GE.search(before), "ge"
+            m, op = _MORE_GE.search(text, cut, v.start), "ge"
     if m is None:
         return v
     # the bound's "not" is the value's, so the modality reader does not also take it for the claim's
     # own negation: "must not exceed 30 days" is "must: at most 30 days". The value's span stays (a
     # "limited to"/"exceeds" is still the verb, a "limit of" still the attribute)
     neg = re.search(r"\b(?:not|never)\b", m.group(0), re.IGNORECASE)
-    negation = (cut + m.start() + neg.start(), cut + m.start() + neg.end()) if neg else None
+    negation = (m.start() + neg.start(), m.start() + neg.end()) if neg else None
     return Value(v.kind, v.text, v.start, v.end, Bound(op, v.bound.number, v.bound.unit), negation)
 
 
