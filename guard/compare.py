@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
 
+from guard.abbreviations import spelled_out
 from guard.claims import (
     ANY_VARIANT,
     Bound,
@@ -803,6 +804,7 @@ class StructuralComparator:
         if a.is_unknown or b.is_unknown:
             return Verdict(VerdictKind.UNKNOWN, Confidence.LOW, "a statement could not be normalised",
                            {"errors": [a.error, b.error]})
+        a, b = spelled_out(a, a_text, b, b_text)     # "the recovery time objective (RTO)" / "our RTO": one subject
         if not a.scope.overlaps(b.scope):        # first: disjoint scopes coexist whatever the texts say
             return Verdict(VerdictKind.COEXIST, Confidence.HIGH, "scopes are disjoint",
                            {"scopes": [a.scope.to_dict(), b.scope.to_dict()]})

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 
+from guard.abbreviations import spelled_out
 from guard.claims import Norm
 from guard.compare import (Confidence, SubjectMatch, Verdict, VerdictKind, _value_pair, any_value_conflict,
                            default_against_override, opposition, subject_match)
@@ -122,6 +123,8 @@ def second_direction(forward: dict[str, float], backward: dict[str, float] | Non
 def pair_features(a: Norm, a_text: str, b: Norm, b_text: str, verdict: Verdict,
                   forward: dict[str, float], backward: dict[str, float],
                   subject_similarity: float | None, text_similarity: float | None) -> dict[str, float]:
+    if not (a.is_unknown or b.is_unknown):
+        a, b = spelled_out(a, a_text, b, b_text)         # as the comparator reads them
     pcf, pcb = forward.get("contradiction", 0.0), backward.get("contradiction", 0.0)
     pef, peb = forward.get("entailment", 0.0), backward.get("entailment", 0.0)
     f: dict[str, float] = {
