@@ -1644,3 +1644,68 @@ def test_a_bound_word_is_read_where_it_stands_not_where_the_window_begins():
     assert exact.index("90") - exact.index("maximum") == 60
     assert bound(exact).op == bound("Our " + phrase + "90 days.").op == "eq"
     assert bound("Maximum retention window for the archive is 90 days.").op == "le"   # the statement's own start
+
+
+@pytest.mark.parametrize("text,unit,number", [
+    ("The maximum number of hours you can work per shift is 12.", "time", 12 * 3600),
+    ("KeepAliveTimeout is the number of seconds httpd waits for the next request, and its default is 5.", "time", 5),
+    ("The number of days you may carry over is limited to 5.", "time", 5 * 86400),
+    ("LimitRequestBody is the number of bytes allowed in a request body, and its default value is 0.", "bytes", 0),
+])
+def test_a_bare_number_takes_the_unit_its_clause_counts(text, unit, number):
+    """"the maximum number of hours … is 12" was a bare 12, which never met "10 hours"."""
+    b = bound(text)
+    assert (b.unit, b.number) == (unit, number)
+
+
+@pytest.mark.parametrize("text", [
+    "The permitted number of connections is set by max_connections, and the default value is 151.",  # a count
+    "The number of retries is 100 by default.",
+    "The annual number of hot days (above 35°C) has increased.",      # a unit of its own follows the number
+    "The number of hours is unknown; the limit is 12.",                # another sentence
+])
+def test_a_count_or_a_number_with_a_unit_of_its_own_stays_as_it_was(text):
+    assert bound(text).unit == ""
+
+
+def test_a_call_rate_is_a_request_rate():
+    """"300 API calls per minute" (family "call") and "500 API requests per hour" (family "request", the word before
+    the unit kept it from the ``UNITS`` family "requests") never met "100 requests per minute"."""
+    assert {bound(t).unit for t in ("The API allows 300 API calls per minute.", "Clients make 500 API requests per hour.",
+                                    "Clients may send at most 100 requests per minute.")} == {"requests/time"}
+
+
+@pytest.mark.parametrize("text,modality,op", [
+    ("No workday may exceed 10 hours.", Modality.MUST, "le"),
+    ("Meetings should not run longer than an hour.", Modality.SHOULD, "le"),
+    ("Passwords must not be shorter than 12 characters.", Modality.MUST, "ge"),
+    ("Never store logs for more than 30 days.", Modality.MUST, "le"),
+    ("Workdays must not exceed 10 hours.", Modality.MUST, "le"),           # read so before: the "not" is the bound's
+])
+def test_forbidding_more_than_an_amount_requires_at_most_it(normalizer_v2, text, modality, op):
+    n = norm(normalizer_v2, text)
+    assert (n.modality, n.bound.op) == (modality, op)
+    assert [b.op for k, t, b in n.values if t == n.value] == [op]
+
+
+@pytest.mark.parametrize("text,modality,op", [
+    ("No more than 3 retries are allowed.", None, "le"),       # the "no" is the bound's own
+    ("etcd rejects any request larger than 512 KiB.", None, "le"),    # a refusal, already an upper bound
+    ("Chasing coverage above 80% is discouraged.", None, "ge"),       # advice, no bound
+])
+def test_other_prohibitions_keep_their_reading(normalizer_v2, text, modality, op):
+    from guard.normalize.rules_v2 import _prohibited_beyond
+    n = norm(normalizer_v2, text)
+    assert n.bound.op == op
+    assert n.modality not in (Modality.MUST, Modality.SHOULD) or "allowed" in text
+    flipped = _prohibited_beyond(n.__class__(**{**n.__dict__, "modality": Modality.MUST_NOT}), text)
+    assert flipped.bound.op == op          # not turned even were the clause read as a prohibition
+
+
+def test_a_prohibited_excess_meets_a_larger_amount(normalizer_v2):
+    a, b = "No workday may exceed 10 hours.", "A workday can last 12 hours."
+    v = StructuralComparator().compare(norm(normalizer_v2, a), a, norm(normalizer_v2, b), b)
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v
+    b = "A workday can last 8 hours."
+    v = StructuralComparator().compare(norm(normalizer_v2, a), a, norm(normalizer_v2, b), b)
+    assert v.kind is not VerdictKind.VALUE_CONFLICT, v

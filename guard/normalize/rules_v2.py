@@ -422,7 +422,7 @@ class RuleNormalizerV2(RuleNormalizer):
             norm = self._subject_of_the_condition(doc, quals, norm)
         norm = self._values_in_parentheses(text, quals, norm)
         norm = self._values_of_conditions(text, quals, norm)
-        norm = _date_over_product_version(_number_of_a_product(norm, main))
+        norm = _prohibited_beyond(_date_over_product_version(_number_of_a_product(norm, main)), main)
         variant, taken = None, ()
         if norm.value_kind == "region" or norm.value_kind == "version" and _BARE_VERSION.fullmatch(norm.value or ""):
             taken = (norm.value,)
@@ -705,3 +705,39 @@ def _date_over_product_version(norm: Norm) -> Norm:
     if date is None:
         return norm
     return replace(norm, value=date[1], value_kind="date", bound=date[2])
+
+
+# a comparison word written just before the value: "exceed 10 hours", "more than 40 hours", "longer than
+# an hour", "under 8 characters"
+_COMPARISON = (r"(?:exceed(?:s|ing)?|(?:more|longer|larger|greater|higher|bigger|fewer|less|shorter|smaller|lower)"
+               r"\s+than|over|above|under|below)\s")
+_COMPARED_BEFORE = re.compile(r"\b" + _COMPARISON + r"+$", re.IGNORECASE)     # "… may exceed" 10 hours
+_COMPARED_IN = re.compile(_COMPARISON, re.IGNORECASE)                           # "more than 40 hours"
+# the prohibition said in words, not by a verb of refusal or disapproval: "rejects any request larger than
+# 512 KiB" is already an upper bound (``typed_values._rejected_beyond``), and "Chasing coverage above 80 %
+# is discouraged" advises, it sets no bound
+_NEGATION_WORD = re.compile(r"\b(?:not|never|no|nobody|none|cannot)\b|n't\b", re.IGNORECASE)
+_PROHIBITED = {Modality.MUST_NOT: Modality.MUST, Modality.SHOULD_NOT: Modality.SHOULD}
+
+
+def _prohibited_beyond(norm: Norm, text: str) -> Norm:
+    """"No workday may exceed 10 hours.", "Nobody may work more than 40 hours a week.", "Meetings should
+    not run longer than an hour.": to forbid going past an amount is to require staying within it — must,
+    at most 10 hours. Read as a prohibition of "at least 10 hours", the rule met "A workday can last 12
+    hours." as an opposing modality on another aspect (clean), not as 12 hours against at most 10. "must
+    not exceed" was already read this way (its "not" is the bound's); this is the prohibition said by
+    "no", "never" or "should not" elsewhere in the clause, before the value. Only where the comparison
+    word stands right before the value: "no more than 3" is an upper bound whose "no" is its own, not
+    the rule's."""
+    to = _PROHIBITED.get(norm.modality)
+    b = norm.bound
+    if to is None or b is None or b.op not in ("ge", "le") or b.unit in POINT_UNITS or b.unit == ANY_UNIT \
+            or not norm.value:
+        return norm
+    at = text.find(norm.value)
+    if at < 0 or not (_COMPARED_BEFORE.search(text, max(0, at - 30), at) or _COMPARED_IN.match(norm.value)) \
+            or not _NEGATION_WORD.search(text, 0, at):
+        return norm
+    flipped = replace(b, op="le" if b.op == "ge" else "ge")
+    values = tuple((k, t, flipped if t == norm.value and bb == b else bb) for k, t, bb in norm.values)
+    return replace(norm, modality=to, bound=flipped, values=values)

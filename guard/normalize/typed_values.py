@@ -331,6 +331,9 @@ def _compound_op(m: re.Match) -> str:
     return "ge" if after.group("w").lower() in ("minimum", "floor") else "le"
 
 
+_RATE_SAME = {"call": "request"}      # "300 API calls per minute" is a request rate
+
+
 def typed_bound(kind: str, m: re.Match) -> Bound | None:
     g = m.groupdict()
     if kind == "range":
@@ -354,8 +357,11 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         return Bound(_op(m), _number(g["num"]) * _SIZES[g["unit"].lower()], "bytes")
     if kind == "rate":
         thing = (g.get("thing") or "").lower().strip()
-        unit_key = thing.rstrip("s") if thing.rstrip("s") in UNITS else thing
-        fam = UNITS[unit_key][0] if unit_key in UNITS else (thing.split()[-1].rstrip("s") if thing else "events")
+        # what is counted, by its last word ("API requests", "create calls" are requests): one family
+        # name whether or not a word came before it ("100 requests per minute" / "500 API requests per hour")
+        last = thing.split()[-1].rstrip("s") if thing else ""
+        last = _RATE_SAME.get(last, last)
+        fam = UNITS[last][0] if last in UNITS else (last or "events")
         per = _PERIOD[g["per"].lower()] * (_number(g["den"]) if g.get("den") else 1)
         return Bound(_op(m), _number(g["num"]) / per, f"{fam}/time")
     if kind == "count":
@@ -524,7 +530,8 @@ def extract_typed_values(text: str) -> list[Value]:
             taken.append((m.start(), m.end()))
     found += extract_values(text, taken)
     found.sort(key=lambda v: v.start)
-    return [_rejected_beyond(text, _more_bound_words(text, v)) for v in _shared_units(text, _counted_compounds(text, found))]
+    found = _named_units(text, _shared_units(text, _counted_compounds(text, found)))
+    return [_rejected_beyond(text, _more_bound_words(text, v)) for v in found]
 
 
 # what is refused above an amount is a limit of that amount: "etcd rejects any request larger than 512
@@ -616,5 +623,49 @@ def _counted_compounds(text: str, found: list[Value]) -> list[Value]:
             out[-1] = Value(prev.kind, text[prev.start:end], prev.start, end,
                             Bound(prev.bound.op, n * v.bound.number, "time"), prev.negation)
             continue
+        out.append(v)
+    return out
+
+
+# a bare number whose clause names what it counts ("the maximum number of hours you can work in a single
+# day is 12", "KeepAliveTimeout is the number of seconds … and its default is 5", "the number of
+# bytes allowed in a request body … its default value is 0"): that many of the unit, so it meets "10
+# hours" or "1 MB". Only a span or a size: a count ("the number of connections … is 151", "the number of
+# retries … is 100") stays bare, because a count is as often written bare on the other side
+# ("max_connections = 100", "after 10 failed attempts"), and a bare number meets only a bare one. Only
+# from "number of" and up to two words after it, and only with no other number and no sentence break
+# between the words and the value
+_NUMBER_OF = re.compile(r"\bnumber\s+of\s+(?P<words>(?:[\w-]+\s+){0,2}[\w-]+)", re.IGNORECASE)
+_NAMED_UNIT_REACH = 160
+_BREAK = re.compile(r"[.;!?](?:\s|$)|\d")
+_UNREAD_UNIT = re.compile(r"\s?[°%]|[A-Za-z]")
+
+
+def _named_unit(text: str, v: Value) -> tuple[str, float] | None:
+    cut = max(0, v.start - _NAMED_UNIT_REACH)
+    last = None
+    for last in _NUMBER_OF.finditer(text, cut, v.start):
+        pass
+    if last is None or _BREAK.search(text, last.end(), v.start):
+        return None
+    for word in last.group("words").lower().split():
+        if word in _SIZES and len(word) > 3:            # "bytes", not "b" or "k"
+            return "bytes", float(_SIZES[word])
+        if (unit := _unit_factor(word)) is not None and unit[0] == "time" and len(word) > 3:    # "hours", not "h"
+            return unit
+    return None
+
+
+def _named_units(text: str, found: list[Value]) -> list[Value]:
+    if "number" not in text.lower():
+        return found
+    out = []
+    for v in found:
+        n = _bare_number(v)
+        # a unit of its own the selectors do not read follows ("above 35°C"): not the counted thing's
+        unit = _named_unit(text, v) if n is not None and not _UNREAD_UNIT.match(text, v.end) else None
+        if unit is not None:
+            fam, factor = unit
+            v = Value(v.kind, v.text, v.start, v.end, Bound(v.bound.op, n * factor, fam), v.negation)
         out.append(v)
     return out
