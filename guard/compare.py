@@ -183,6 +183,14 @@ def bounds_conflict(a: Bound, b: Bound) -> bool:
     return False
 
 
+def _a_limit(va: tuple, vb: tuple) -> bool:
+    """Whether either of two differing values is a limit ("up to 5 retries", "no more than 3", "at least 8
+    characters"): two permissions of plain values coexist ("may use Slack" / "may use Teams"), but "Up to 5
+    retries are allowed." breaks "No more than 3 retries are allowed." however permissive both sound."""
+    return any(v[2] is not None and v[2].op in ("le", "ge", "range") and v[2].unit not in POINT_UNITS
+               and v[2].unit != ANY_UNIT for v in (va, vb))
+
+
 def _unlimited_conflict(unlimited: Bound, b: Bound) -> bool:
     """"No limit on log streams" against another bound: a cap or a range of any amount breaks it; an
     amount ("holds 50 streams"), a floor or another "no limit" does not."""
@@ -931,7 +939,7 @@ class StructuralComparator:
                 if not (_grounded(va[1], a_text) and _grounded(vb[1], b_text)):
                     return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "differing values not found in the texts", vev)
                 soft = {a.modality.strength, b.modality.strength}
-                if soft <= {"may"} and not (a.exclusive or b.exclusive):
+                if soft <= {"may"} and not (a.exclusive or b.exclusive) and not _a_limit(va, vb):
                     return Verdict(VerdictKind.CONSISTENT, Confidence.LOW, "two permitted values can coexist", vev)
                 if "should" in soft:
                     return Verdict(VerdictKind.TENSION, Confidence.MED,

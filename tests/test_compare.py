@@ -404,3 +404,14 @@ def test_a_default_is_compared_with_a_default(normalizer_v2):
 def test_which_values_are_given_as_the_default(normalizer_v2, text, defaults):
     from guard.compare import default_values
     assert [v[1] for v in default_values(normalizer_v2.normalize(text, Scope(), Window()), text)] == defaults
+
+
+def test_two_permitted_limits_that_differ_conflict(normalizer_v2):
+    """"No more than 3 retries are allowed." / "Up to 5 retries are allowed." were "two permitted values can coexist",
+    as "may use Slack" / "may use Teams" are; two limits of one thing do not."""
+    v = verdict(normalizer_v2, "No more than 3 retries are allowed.", "Up to 5 retries are allowed.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v
+    v = verdict(normalizer_v2, "Up to 5 retries are allowed.", "3 retries are allowed.")      # within the limit
+    assert v.kind is not VerdictKind.VALUE_CONFLICT, v
+    v = verdict(normalizer_v2, "Users with example.com addresses may sign up.", "Users with acme.io addresses may sign up.")
+    assert v.kind is VerdictKind.CONSISTENT, v
