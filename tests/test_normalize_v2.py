@@ -1709,3 +1709,17 @@ def test_a_prohibited_excess_meets_a_larger_amount(normalizer_v2):
     b = "A workday can last 8 hours."
     v = StructuralComparator().compare(norm(normalizer_v2, a), a, norm(normalizer_v2, b), b)
     assert v.kind is not VerdictKind.VALUE_CONFLICT, v
+
+
+@pytest.mark.parametrize("text,op", [
+    ("The API rate limit is 100 requests per minute.", "le"),
+    ("The upload limit is 2 GB per file.", "le"),
+    ("The credit-hour balance ceiling is 40 hours.", "le"),
+    ("The limit for free accounts is 5 projects per month.", "le"),
+    ("Uploads are 2 GB on average, well under the limit.", "eq"),      # the limit is named after the value
+])
+def test_a_limit_said_to_be_an_amount_is_an_upper_bound(text, op):
+    """"The API rate limit is 100 requests per minute." was an exact rate, so a client sending 50 a minute broke it,
+    and "The API allows a maximum of 1500 requests per minute" / "The API rate limit is 600 requests per minute"
+    were a bound and an exact value that kept within it."""
+    assert bound(text).op == op
