@@ -1723,3 +1723,16 @@ def test_a_limit_said_to_be_an_amount_is_an_upper_bound(text, op):
     and "The API allows a maximum of 1500 requests per minute" / "The API rate limit is 600 requests per minute"
     were a bound and an exact value that kept within it."""
     assert bound(text).op == op
+
+
+@pytest.mark.parametrize("text,op", [
+    ("The free plan allows 3 projects.", "le"),
+    ("The API allows 6000 requests per hour.", "le"),
+    ("The pricing-worker is allowed 30 seconds of CPU time per request.", "le"),
+    ("The gateway allows each client 60 events per minute.", "le"),
+    ("The API does not allow 500 requests per minute.", "eq"),       # not a limit said by "allows"
+])
+def test_what_is_allowed_of_an_amount_is_an_upper_bound(text, op):
+    """"The free plan allows 3 projects." against "Free accounts can create up to 5 projects.": an exact 3 kept within
+    the limit of 5, so the two agreed."""
+    assert bound(text).op == op
