@@ -1736,3 +1736,23 @@ def test_what_is_allowed_of_an_amount_is_an_upper_bound(text, op):
     """"The free plan allows 3 projects." against "Free accounts can create up to 5 projects.": an exact 3 kept within
     the limit of 5, so the two agreed."""
     assert bound(text).op == op
+
+
+@pytest.mark.parametrize("text,op", [
+    ("Vacation requests need two weeks' notice.", "ge"),
+    ("Giving Auth0 72 hours' notice before the pentest starts is sufficient.", "ge"),
+    ("Book the room 3 days in advance.", "ge"),
+    ("Submit the form a week ahead of time.", "ge"),
+    ("Removal of a desk assignment happens only after 30 days' notice.", "ge"),
+    ("The notice period is 30 days.", "eq"),           # the notice is the subject, not said after the amount
+])
+def test_notice_given_ahead_is_a_lower_bound(text, op):
+    """"Vacation requests need two weeks' notice." was an exact two weeks, which kept within "at least one month in
+    advance" — so the two agreed."""
+    assert bound(text).op == op
+
+
+def test_two_lead_times_that_differ_conflict(normalizer_v2):
+    a, b = "Vacation requests need two weeks' notice.", "Vacation requests need at least one month's notice."
+    v = StructuralComparator().compare(norm(normalizer_v2, a), a, norm(normalizer_v2, b), b)
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v

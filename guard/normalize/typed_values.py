@@ -531,7 +531,20 @@ def extract_typed_values(text: str) -> list[Value]:
     found += extract_values(text, taken)
     found.sort(key=lambda v: v.start)
     found = _named_units(text, _shared_units(text, _counted_compounds(text, found)))
-    return [_rejected_beyond(text, _more_bound_words(text, v)) for v in found]
+    return [_lead_time(text, _rejected_beyond(text, _more_bound_words(text, v))) for v in found]
+
+
+# notice given ahead ("need two weeks' notice", "request it 48 hours in advance", "a month's notice"): at
+# least that long before, a lower bound. Read as an exact span, "two weeks' notice" kept within "at least
+# one month in advance" and the two agreed
+_AHEAD = re.compile(r"(?:['’]s?)?\s+(?:(?:advance|prior)\s+)?(?:notice|in\s+advance|ahead(?:\s+of\s+time)?|beforehand)\b",
+                    re.IGNORECASE)
+
+
+def _lead_time(text: str, v: Value) -> Value:
+    if v.bound is None or v.bound.op != "eq" or v.bound.unit != "time" or not _AHEAD.match(text, v.end):
+        return v
+    return Value(v.kind, v.text, v.start, v.end, Bound("ge", v.bound.number, v.bound.unit), v.negation)
 
 
 # what is refused above an amount is a limit of that amount: "etcd rejects any request larger than 512
