@@ -3,6 +3,7 @@ one verdict out. No model, no I/O — so every block it issues can be explained 
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from enum import Enum
@@ -218,6 +219,8 @@ def same_number(x: float, y: float, unit: str) -> bool:
     year" come out up to 1.4 % apart — one span, said in two units."""
     if x == y:
         return True
+    if math.isinf(x) or math.isinf(y):      # "indefinitely" is no span a slack reaches (inf - y <= inf)
+        return False
     return unit in ("time", "period") and min(x, y) >= _CALENDAR_FLOOR and abs(x - y) <= _CALENDAR_SLACK * max(x, y)
 
 

@@ -1756,3 +1756,13 @@ def test_two_lead_times_that_differ_conflict(normalizer_v2):
     a, b = "Vacation requests need two weeks' notice.", "Vacation requests need at least one month's notice."
     v = StructuralComparator().compare(norm(normalizer_v2, a), a, norm(normalizer_v2, b), b)
     assert v.kind is VerdictKind.VALUE_CONFLICT, v
+
+
+@pytest.mark.parametrize("text", ["Feature flags can stay indefinitely.", "Deprecated APIs are kept forever.",
+                                  "Confidential information is kept in perpetuity."])
+def test_a_span_without_end_is_longer_than_any_stated_span(normalizer_v2, text):
+    b = bound(text)
+    assert (b.op, b.unit, b.number) == ("eq", "time", float("inf"))
+    assert bounds_conflict(b, bound("Feature flags must be removed within 90 days."))
+    assert not bounds_conflict(b, bound("Feature flags stay at least 30 days."))
+    assert [v for v in extract_typed_values('He starred in "Diamonds Are Forever".')] == []     # a title

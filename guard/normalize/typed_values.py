@@ -238,6 +238,11 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
                       r"(?:(?i:early|late|mid)[- ])?(?P<val>" + "|".join(m for m in calendar.month_name if m) +
                       r")\b(?!\s*\d)(?!,?\s+\d{4})(?!\s+(?:of\s+)?(?:this|next|last)\s+year)")),
     ("unlimited", Guarded("", _UNLIMITED_RE, re.IGNORECASE)),
+    # a span without end ("log data is stored indefinitely", "deprecated APIs are kept forever"): longer than
+    # any stated span, so "30-day retention" or "removed within 90 days" breaks it and "at least 30 days" does not
+    # lower case: "Diamonds Are Forever" is a title
+    ("forever", Guarded("", r"\b(?P<val>indefinitely|forever|in\s+perpetuity|permanently)\b",
+                        needs="indefinitely|forever|perpetuity|permanently")),
     ("region", Guarded("", _GEO_LEAVE)),
     ("region", Guarded("", _GEO_RE)),
     ("email", Guarded("", _EMAIL_RE, re.IGNORECASE)),
@@ -381,6 +386,8 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         return Bound(_op(m), _number(g["num"]) * 86400, "time")
     if kind == "unlimited":
         return Bound("le", math.inf, ANY_UNIT)
+    if kind == "forever":
+        return Bound("eq", math.inf, "time")
     if kind == "duration":
         if _PER_DENOMINATOR.search(m.string[max(0, m.start() - 60):m.start("val")]):
             return None
@@ -525,7 +532,7 @@ def extract_typed_values(text: str) -> list[Value]:
             if negation is False:
                 continue
             found.append(Value("number" if kind in ("money", "size", "rate", "count", "days", "range", "duration",
-                                                    "unlimited", "compound", "decimal", "fraction") else kind,
+                                                    "unlimited", "compound", "decimal", "fraction", "forever") else kind,
                                m.group("val").strip(), s, e, b, negation or None))
             taken.append((m.start(), m.end()))
     found += extract_values(text, taken)
