@@ -250,15 +250,18 @@ def test_a_subject_narrowed_by_a_common_noun_is_not_a_variant(normalizer_v2):
 def test_a_configured_value_inside_the_rules_bound_agrees(normalizer_v2):
     """"The session timeout is set to 20 minutes." under "Make sure the session timeout is set to no
     more than 30 minutes." was undecided and the model blocked it at p 1.00; a flat value that is no
-    setting ("Workers KV allows 1 write per second" / "… accepts up to 10") stays undecided."""
+    setting ("Workers KV handles 1 write per second" / "… accepts up to 10") stays undecided."""
     rule, logs = "Make sure the session timeout is set to no more than 30 minutes.", "Ensure logs are kept for at least 90 days."
     for a, b, kind, conf in [
             (rule, "The session timeout is set to 20 minutes.", VerdictKind.CONSISTENT, Confidence.HIGH),
             (rule, "The session timeout is set to 4 hours.", VerdictKind.VALUE_CONFLICT, Confidence.HIGH),
             (logs, "Logs are kept for 180 days.", VerdictKind.CONSISTENT, Confidence.HIGH),
             (logs, "Logs are kept for 30 days.", VerdictKind.VALUE_CONFLICT, Confidence.HIGH),
+            ("KV handles 1 write per second to the same key.", "KV accepts up to 10 writes per second.",
+             VerdictKind.UNCERTAIN, Confidence.LOW),
+            # what KV "allows" is its limit (session 59): two limits that differ
             ("KV allows 1 write per second to the same key.", "KV accepts up to 10 writes per second.",
-             VerdictKind.UNCERTAIN, Confidence.LOW)]:
+             VerdictKind.VALUE_CONFLICT, Confidence.HIGH)]:
         v = verdict(normalizer_v2, a, b)
         assert (v.kind, v.confidence) == (kind, conf), (a, b, v)
 

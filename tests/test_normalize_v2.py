@@ -863,8 +863,11 @@ def test_a_value_inside_the_others_bound_is_not_the_same_value(normalizer_v2):
     """"capped at 40 hours" / "up to 80 hours" (and "1 write per second" / "up to 10") were
     "same value", consistent: neither breaks the other's bound, but they are two limits. Only one
     number in two spellings is the same value."""
-    v = verdict(normalizer_v2, "The API allows 1 write per second per key.", "The API accepts up to 10 writes per second per key.")
+    v = verdict(normalizer_v2, "The API handles 1 write per second per key.", "The API accepts up to 10 writes per second per key.")
     assert v.kind is VerdictKind.UNCERTAIN and v.confidence is Confidence.LOW, v
+    # what the API "allows" is its limit (session 59), and two limits of one thing that differ conflict
+    v = verdict(normalizer_v2, "The API allows 1 write per second per key.", "The API accepts up to 10 writes per second per key.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v
     v = verdict(normalizer_v2, "Tokens expire after at least 1 week.", "Tokens expire after no less than seven days.")
     assert v.kind is VerdictKind.CONSISTENT and v.reason == "same value", v
     v = verdict(normalizer_v2, "The report is due in April 2026.", "The report is due on April 30, 2026.")
