@@ -1720,6 +1720,7 @@ def test_a_prohibited_excess_meets_a_larger_amount(normalizer_v2):
     ("The credit-hour balance ceiling is 40 hours.", "le"),
     ("The limit for free accounts is 5 projects per month.", "le"),
     ("Uploads are 2 GB on average, well under the limit.", "eq"),      # the limit is named after the value
+    ("The lower limit is 5 replicas.", "eq"),                           # a floor, not a cap
 ])
 def test_a_limit_said_to_be_an_amount_is_an_upper_bound(text, op):
     """"The API rate limit is 100 requests per minute." was an exact rate, so a client sending 50 a minute broke it,

@@ -459,7 +459,7 @@ def _clock(g: dict) -> Bound | None:
 # ("PTO that exceeds 10 days needs approval" is a lower bound: more than 10), and a negated comparison
 # word turns round ("not less than 8 characters", "never more than 3 retries")
 _MORE_LE = re.compile(r"\b(?:capped at|limited to|(?:caps|limits|capping|limiting)\s+(?:[\w-]+\s+){1,6}(?:at|to)|no longer than|not longer than|(?:not|never) exceed|not to exceed|"
-                      r"no later than|(?<!\bnot )(?<!n.t )(?:allow(?:s|ed)?|permit(?:s|ted)?)(?:\s+(?:each|every|per)\s+[\w-]+)?|(?:rate |hard |upper )?(?:limit|cap|ceiling) of|(?<!no )(?<!any )(?<!without )(?:limit|cap|ceiling)s?(?:\s+(?:for|on|per)(?:\s+[\w.-]+){1,3}?)?\s+(?:is|are)|(?<!no )(?<!not )(?:smaller|shorter|lower) than|"
+                      r"no later than|(?<!\bnot )(?<!n.t )(?:allow(?:s|ed)?|permit(?:s|ted)?)(?:\s+(?:each|every|per)\s+[\w-]+)?|(?:rate |hard |upper )?(?:limit|cap|ceiling) of|(?<!no )(?<!any )(?<!without )(?<!lower )(?<!minimum )(?:limit|cap|ceiling)s?(?:\s+(?:for|on|per)(?:\s+[\w.-]+){1,3}?)?\s+(?:is|are)|(?<!no )(?<!not )(?:smaller|shorter|lower) than|"
                       # "… and the maximum is 12 hours", "the maximum value is 1000", "The maximum size of an Azure
                       # Cosmos DB item is 2 MB", "Maximum line length is 80 characters"
                       r"(?:^|(?:the|its|a)\s+)max(?:imum)?(?:\s+[\w.-]+){0,8}?\s+(?:is|are|of))\s+$", re.IGNORECASE)
