@@ -26,7 +26,8 @@ from guard.claims import Norm
 _SMALL_WORDS = frozenset({"of", "and", "the", "for", "to", "in", "on", "as", "a", "an", "at", "by", "with", "&"})
 # "Long Form (LF)", "Long Form (LFs)"; "LF (long form)"
 _SHORT = r"[A-Z][A-Za-z0-9]{0,6}[A-Z0-9](?:s)?"
-_LONG_THEN_SHORT = re.compile(r"(?P<before>[^()]{3,200}?)\s*\(\s*(?P<short>" + _SHORT + r")\s*\)")
+_SHORT_IN_PARENS = re.compile(r"\(\s*(?P<short>" + _SHORT + r")\s*\)")
+_BEFORE_REACH = 200          # characters before the parenthesis a long form is looked for in
 _SHORT_THEN_LONG = re.compile(r"(?<![\w-])(?P<short>" + _SHORT + r")\s*\(\s*(?P<long>[A-Za-z][A-Za-z -]{2,80}?)\s*\)")
 _WORD = re.compile(r"[A-Za-z0-9]+")
 
@@ -69,13 +70,16 @@ def definitions(text: str) -> dict[str, str]:
     if "(" not in text:
         return {}
     found: dict[str, str] = {}
-    for m in _LONG_THEN_SHORT.finditer(text):
+    for m in _SHORT_IN_PARENS.finditer(text):
         letters = _letters(m.group("short"))
-        # the last words before the parenthesis, hyphenated parts as words ("multi-factor")
-        spans = list(_WORD.finditer(m.group("before")))[-(2 * len(letters) + 2):]
+        # the words before the parenthesis, back to the previous one (hyphenated parts as words,
+        # "multi-factor"); a window of its own per parenthesis keeps a long text linear
+        before = text[max(0, m.start() - _BEFORE_REACH):m.start()]
+        before = before[max(before.rfind("("), before.rfind(")")) + 1:]
+        spans = list(_WORD.finditer(before))[-(2 * len(letters) + 2):]
         start = _initials_match(letters, [w.group(0) for w in spans]) if len(spans) >= 2 else None
         if start is not None and len(spans) - start >= 2:
-            found.setdefault(letters, _as_written(m.group("before")[spans[start].start():spans[-1].end()]))
+            found.setdefault(letters, _as_written(before[spans[start].start():spans[-1].end()]))
     for m in _SHORT_THEN_LONG.finditer(text):
         letters, words = _letters(m.group("short")), _WORD.findall(m.group("long"))
         if len(words) >= 2 and _initials_match(letters, words) == 0:
