@@ -230,3 +230,12 @@ def test_a_guarding_service_embeds_ingested_facts_in_the_ingest_not_the_next_wri
     cold = GuardService(tmp_path / "t.sqlite", guard=Guard(GuardConfig(stages=("structural",))))   # `guard ingest`
     assert cold.ingest([Claim(text="Backups run daily.")]) == 1 and cold._index is None                # no view made
     cold.close()
+
+
+def test_a_progress_bar_draws_its_last_state_however_fast_the_work(monkeypatch, capsys):
+    """tqdm draws an update only 0.1 s after the one before, so a bar over work quicker than that closed without
+    ever showing "60/60" — the store-embedding test above failed on it in one CI run out of three."""
+    from guard import progress
+    monkeypatch.setattr(progress, "shown", lambda: True)
+    assert [len(p) for p in progress.chunks(list(range(60)), 25, "quick work", unit="item")] == [25, 25, 10]
+    assert "60/60" in capsys.readouterr().err
