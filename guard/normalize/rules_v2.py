@@ -29,7 +29,8 @@ from guard.normalize.base import fail_open, register
 from guard.normalize.subject_phrases import subject_phrases
 from guard.normalize.lexicon import HALT_PREDICATES, MODAL_PREDICATES, PERSON_SUBJECTS
 from guard.normalize.rules import _NAMING, Parsed, RuleNormalizer, _content, _merge_hyphenated
-from guard.normalize.typed_values import ANY_UNIT, GEOGRAPHIES, POINT_UNITS, extract_typed_values
+from guard.normalize.typed_values import (_COMPARED_BEFORE, _COMPARED_START, ANY_UNIT, GEOGRAPHIES, POINT_UNITS,
+                                          extract_typed_values)
 from guard.normalize.values import UNITS
 
 _PAREN = re.compile(r"\s*\([^()]{1,200}\)")
@@ -707,12 +708,6 @@ def _date_over_product_version(norm: Norm) -> Norm:
     return replace(norm, value=date[1], value_kind="date", bound=date[2])
 
 
-# a comparison word written just before the value: "exceed 10 hours", "more than 40 hours", "longer than
-# an hour", "under 8 characters"
-_COMPARISON = (r"(?:exceed(?:s|ing)?|(?:more|longer|larger|greater|higher|bigger|fewer|less|shorter|smaller|lower)"
-               r"\s+than|over|above|under|below)\s")
-_COMPARED_BEFORE = re.compile(r"\b" + _COMPARISON + r"+$", re.IGNORECASE)     # "… may exceed" 10 hours
-_COMPARED_IN = re.compile(_COMPARISON, re.IGNORECASE)                           # "more than 40 hours"
 # the prohibition said in words, not by a verb of refusal or disapproval: "rejects any request larger than
 # 512 KiB" is already an upper bound (``typed_values._rejected_beyond``), and "Chasing coverage above 80 %
 # is discouraged" advises, it sets no bound
@@ -735,7 +730,9 @@ def _prohibited_beyond(norm: Norm, text: str) -> Norm:
             or not norm.value:
         return norm
     at = text.find(norm.value)
-    if at < 0 or not (_COMPARED_BEFORE.search(text, max(0, at - 30), at) or _COMPARED_IN.match(norm.value)) \
+    # a comparison word just before the value ("… may exceed" 10 hours) or opening it ("more than 40 hours"):
+    # the words ``typed_values`` reads a refused amount by
+    if at < 0 or not (_COMPARED_BEFORE.search(text, max(0, at - 30), at) or _COMPARED_START.match(norm.value)) \
             or not _NEGATION_WORD.search(text, 0, at):
         return norm
     flipped = replace(b, op="le" if b.op == "ge" else "ge")
