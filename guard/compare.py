@@ -20,6 +20,7 @@ from guard.claims import (
     SubjectKind,
 )
 from guard.normalize.lexicon import POLE
+from guard.normalize.naming_styles import naming_style
 from guard.normalize.typed_values import ANY_UNIT, GEOGRAPHIES, POINT_UNITS
 from guard.normalize.values import UNITS
 
@@ -590,6 +591,8 @@ def _values_differ(va: tuple, vb: tuple) -> bool:
         return bounds_conflict(va[2], vb[2])
     if va[0] == vb[0] == "region" and (d := _regions_differ(va[1], vb[1])) is not None:
         return d
+    if va[0] == vb[0] == "naming":
+        return naming_style(va[1]) != naming_style(vb[1])      # "lower_snake_case" is "snake_case"
     if va[0] == vb[0] == "name":
         # a noun read as the value, once singular and once plural, is one value: "must log every
         # failed login" / "must not log failed logins" deny the same thing

@@ -19,6 +19,7 @@ import math
 import re
 
 from guard.claims import Bound
+from guard.normalize.naming_styles import NAMING_RE, one_style
 from guard.normalize.values import (_GE, _LE, _OP, _UNIT_ALT, UNITS, WORD_NUMBERS, Guarded, Value, extract_values,
                                     unit_key)
 from guard.normalize.values import _NUM as _V1_NUM
@@ -98,7 +99,7 @@ GEOGRAPHIES: dict[str, tuple[str, ...]] = {
     "united states": ("us",), "north america": ("us", "ca"), "apac": ("ap",), "asia": ("ap",),
     "asia pacific": ("ap",), "asia-pacific": ("ap",), "south america": ("sa",), "canada": ("ca",),
     "middle east": ("me",), "africa": ("af",)}
-_BOUNDLESS = frozenset({"region", "email", "url", "literal"})      # kinds compared as written (by ``compare``), with no number
+_BOUNDLESS = frozenset({"region", "email", "url", "literal", "naming"})      # kinds compared as written (by ``compare``), with no number
 # where mail goes or comes from, and where a page is: "reports go to security@example.com" / "… to
 # abuse@example.com" are one question's two answers, and "sent from noreply@example.com" / "sent
 # through SendGrid" two facts. v1's domain selector never read them (an "@" or "/" before the name)
@@ -243,6 +244,8 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     # lower case: "Diamonds Are Forever" is a title
     ("forever", Guarded("", r"\b(?P<val>indefinitely|forever|in\s+perpetuity|permanently)\b",
                         needs="indefinitely|forever|perpetuity|permanently")),
+    # a naming convention ("kebab-case", "lowerCamelCase"): one style per kind of name (``naming_styles``)
+    ("naming", Guarded("", NAMING_RE, re.IGNORECASE, needs="case|kebab")),
     ("region", Guarded("", _GEO_LEAVE)),
     ("region", Guarded("", _GEO_RE)),
     ("email", Guarded("", _EMAIL_RE, re.IGNORECASE)),
@@ -537,7 +540,7 @@ def extract_typed_values(text: str) -> list[Value]:
             taken.append((m.start(), m.end()))
     found += extract_values(text, taken)
     found.sort(key=lambda v: v.start)
-    found = _named_units(text, _shared_units(text, _counted_compounds(text, found)))
+    found = _named_units(text, _shared_units(text, _counted_compounds(text, one_style(found))))
     return [_lead_time(text, _rejected_beyond(text, _more_bound_words(text, v))) for v in found]
 
 
