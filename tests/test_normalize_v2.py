@@ -1771,3 +1771,27 @@ def test_a_span_without_end_is_longer_than_any_stated_span(normalizer_v2, text):
     assert bounds_conflict(b, bound("Feature flags must be removed within 90 days."))
     assert not bounds_conflict(b, bound("Feature flags stay at least 30 days."))
     assert [v for v in extract_typed_values('He starred in "Diamonds Are Forever".')] == []     # a title
+
+
+@pytest.mark.parametrize("text,subject", [
+    ("`ssl_protocols` is set to TLSv1.3 only.", "ssl_protocols"),             # tagged a pronoun: a speaker's, no subject
+    ("The `Retry-After` header value is expressed in milliseconds.", "retry-after header value"),   # tagged "After"'s ADP
+    ("The `Retry-After` header is in seconds.", "retry-after header"),
+    ("The `max_connections` setting is 100.", "max_connections setting"),
+])
+def test_a_word_between_backticks_is_a_name(normalizer_v2, text, subject):
+    """Without the backticks the same statements had their subjects; with them the small model tagged the
+    identifier a pronoun or a preposition and the statement had none."""
+    assert norm(normalizer_v2, text).subject == subject
+
+
+@pytest.mark.parametrize("text,version", [("nginx accepts only TLSv1.3.", "TLSv1.3"), ("SSLv3 must be disabled.", "SSLv3"),
+                                          ("TLS 1.2 is the minimum.", "TLS 1.2")])
+def test_tls_written_as_in_configuration_is_a_version(text, version):
+    assert [(v.kind, v.text) for v in extract_typed_values(text)] == [("version", version)]
+
+
+def test_tls_versions_in_two_spellings_are_one_product():
+    from guard.compare import _comparable
+    assert _comparable(("version", "TLSv1.3", None), ("version", "TLS 1.2", None))
+    assert not _comparable(("version", "SSLv3", None), ("version", "TLS 1.2", None))

@@ -414,7 +414,7 @@ class RuleNormalizerV2(RuleNormalizer):
             main, more = split_main_clause(main[doc[label].idx + 1:].strip())
             quals = (*quals, doc[:label].text, *more)
             doc = self.nlp(main)
-        doc = _hyphenated_as_modifiers(_merge_hyphenated(doc))
+        doc = _hyphenated_as_modifiers(_code_names(_merge_hyphenated(doc)))
         norm = self._norm(doc, main, 0, s, w)
         if norm.modality.strength == "must" and (advice or any(_advisory(q) for q in quals)):
             # "It is recommended that …", "Tip: …", "Ops guidance: …": advice, whatever the clause's mood
@@ -625,6 +625,21 @@ def _version_attribute(version: str) -> str:
     """"Python 3.12" is the python version; a version without its product ("3.12", "v2") is a version."""
     product = re.sub(r"[\d.+\s]+$", "", version).strip().lower()
     return f"{product} version" if product and product != "v" else "version"
+
+
+_NOT_A_NAME = frozenset({"PRON", "ADP", "ADV", "X", "NUM", "PUNCT", "DET", "CCONJ", "SCONJ", "PART", "INTJ", "SYM"})
+
+
+def _code_names(doc):
+    """A word alone between backticks is a name in code ("`ssl_protocols` is set to TLSv1.3", "The
+    `Retry-After` header …"), whatever the small model tags it: as a pronoun it made the statement a
+    speaker's with no subject, as a preposition ("Retry-After" merged with "After"'s tag) it ended the
+    subject phrase before its head. Written without backticks, the same words were read right."""
+    for t in doc:
+        if 0 < t.i < len(doc) - 1 and doc[t.i - 1].text == "`" and doc[t.i + 1].text == "`" \
+                and t.pos_ in _NOT_A_NAME and any(c.isalpha() for c in t.text):
+            t.pos_, t.tag_ = "PROPN", "NNP"
+    return doc
 
 
 def _hyphenated_as_modifiers(doc):

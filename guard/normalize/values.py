@@ -67,7 +67,7 @@ PATTERNS: list[tuple[str, re.Pattern | Guarded]] = [
     ("port", re.compile(r"\b(?:listens?|listening|served|serves|bound|binds?)\s+(?:only\s+)?on\s+(?:port\s+)?(?P<val>\d{2,5})\b", re.I)),
     ("region", re.compile(r"\b(?P<val>(?:us|eu|ap|sa|ca|me|af)-(?:east|west|north|south|central|northeast|southeast)-\d)\b", re.I)),
     ("domain", re.compile(r"(?<![\w@/.-])@?(?P<val>(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|edu|gov|co|ai|app|cloud|internal|local))\b", re.I)),
-    ("version", re.compile(r"\b(?P<val>(?:python|node(?:\.js)?|tls|java|go|ruby|php|kubernetes|k8s|postgres(?:ql)?|ubuntu|debian|http|numpy|openssl|terraform|v)\s?\d+(?:\.\d+)*\+?)", re.I)),
+    ("version", re.compile(r"\b(?P<val>(?:python|node(?:\.js)?|tlsv?|sslv?|java|go|ruby|php|kubernetes|k8s|postgres(?:ql)?|ubuntu|debian|http|numpy|openssl|terraform|v)\s?\d+(?:\.\d+)*\+?)", re.I)),
     ("version", re.compile(r"(?<![\w.])(?P<val>v?\d+\.\d+(?:\.\d+)*\+?)(?![\w.%])")),
     ("number", Guarded(_OP, _NUM + r"\s?(?P<unit>%|(?:" + "|".join(map(re.escape, _UNIT_ALT)) + r")\b)" +
                        r"(?P<post>\s+or\s+(?:less|fewer|more|greater|higher|lower))?", re.I)),
