@@ -1795,3 +1795,12 @@ def test_tls_versions_in_two_spellings_are_one_product():
     from guard.compare import _comparable
     assert _comparable(("version", "TLSv1.3", None), ("version", "TLS 1.2", None))
     assert not _comparable(("version", "SSLv3", None), ("version", "TLS 1.2", None))
+
+
+@pytest.mark.parametrize("text,subject", [
+    ("The ingest pipeline drops all requests from uptime checkers.", "ingest pipeline"),   # tagged a superlative: "ing"
+    ("Only the latest major version is supported.", "latest major version"),               # not "late major version"
+    ("The digest job runs daily.", "digest job"),
+])
+def test_a_degree_word_before_a_noun_keeps_its_own_word(normalizer_v2, text, subject):
+    assert norm(normalizer_v2, text).subject == subject

@@ -414,7 +414,7 @@ class RuleNormalizerV2(RuleNormalizer):
             main, more = split_main_clause(main[doc[label].idx + 1:].strip())
             quals = (*quals, doc[:label].text, *more)
             doc = self.nlp(main)
-        doc = _hyphenated_as_modifiers(_code_names(_merge_hyphenated(doc)))
+        doc = _degrees_as_written(_hyphenated_as_modifiers(_code_names(_merge_hyphenated(doc))))
         norm = self._norm(doc, main, 0, s, w)
         if norm.modality.strength == "must" and (advice or any(_advisory(q) for q in quals)):
             # "It is recommended that …", "Tip: …", "Ops guidance: …": advice, whatever the clause's mood
@@ -639,6 +639,20 @@ def _code_names(doc):
         if 0 < t.i < len(doc) - 1 and doc[t.i - 1].text == "`" and doc[t.i + 1].text == "`" \
                 and t.pos_ in _NOT_A_NAME and any(c.isalpha() for c in t.text):
             t.pos_, t.tag_ = "PROPN", "NNP"
+    return doc
+
+
+_QUANTITY_DEGREES = frozenset({"more", "most", "less", "least", "fewer", "fewest"})
+
+
+def _degrees_as_written(doc):
+    """A comparative or superlative that modifies a noun keeps its own word: "the latest release" is
+    not "the late release", and the small model takes "ingest" for a superlative ("ingest pipeline"
+    became "ing pipeline"). The quantity words ("more", "fewer") keep their lemma."""
+    for t in doc:
+        if t.tag_ in ("JJS", "JJR") and t.dep_ in ("amod", "compound", "nmod") and t.lower_ not in _QUANTITY_DEGREES \
+                and t.head.pos_ in ("NOUN", "PROPN") and not (t.i + 1 < len(doc) and doc[t.i + 1].lower_ == "than"):
+            t.lemma_ = t.lower_          # "files larger than 2 GB" compares: the bound readers see to it
     return doc
 
 
