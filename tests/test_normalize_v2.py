@@ -1804,3 +1804,22 @@ def test_tls_versions_in_two_spellings_are_one_product():
 ])
 def test_a_degree_word_before_a_noun_keeps_its_own_word(normalizer_v2, text, subject):
     assert norm(normalizer_v2, text).subject == subject
+
+
+@pytest.mark.parametrize("asked,direct", [
+    ("We expect new teammates to spend up to $2,000 for desk setup.", "New teammates must spend up to $2,000 for desk setup."),
+    ("We require contractors to use company laptops.", "Contractors must use company laptops."),
+    ("We strongly encourage engineers to rotate keys every 90 days.", "Engineers should rotate keys every 90 days."),
+    ("We allow contractors to use personal laptops.", "Contractors may use personal laptops."),
+])
+def test_what_we_ask_of_someone_is_their_rule(normalizer_v2, asked, direct):
+    """The speaker's verb and its object were the subject ("expect teammate"), so the two wordings of one
+    rule had different subjects."""
+    a, d = norm(normalizer_v2, asked), norm(normalizer_v2, direct)
+    assert (a.subject, a.modality, a.value) == (d.subject, d.modality, d.value)
+
+
+@pytest.mark.parametrize("text", ["We don't expect you to answer pages at night.", "We expect it to be done by Friday."])
+def test_a_denied_or_impersonal_request_is_read_as_written(text):
+    from guard.normalize.rules_v2 import split_main_clause
+    assert split_main_clause(text)[0] == text

@@ -119,7 +119,7 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
     m = _TRAIL.search(main)
     if m and m.start() > 0:
         cut(main[:m.start()].rstrip(" ,") + ".", m.group(0))
-    return _existential_limit(main), tuple(q for q in quals if q)
+    return _asked_of(_existential_limit(main)), tuple(q for q in quals if q)
 
 
 # "There is no rate limit on the internal API." says what the internal API has: read with the
@@ -139,6 +139,27 @@ def _existential_limit(main: str) -> str:
     head = re.split(r"\s+(?:per|that|which|who|in|on|of|for|to|beyond|with|across)\s+", y, maxsplit=1)[0].split()[-1]
     verb = "have" if re.search(r"[^s]s$", head.lower()) else "has"
     return f"{y[:1].upper()}{y[1:]} {verb} {m.group('x')}{m.group('rest')}"
+
+
+# "We expect new teammates to spend up to $2,000 …", "We encourage team members to take at least 12 days
+# …": what the speaker asks of someone is that person's rule, as "New teammates must spend …" says it.
+# Read as written, the speaker's verb and its object became the subject ("expect teammate", "contractor
+# use company laptop"), so the two wordings of one rule had different subjects. Only "we" speaking, an
+# object of at most five words, and no negation ("we don't expect you to …" lifts an obligation)
+_ASKED_OF = re.compile(
+    r"^we\s+(?:(?:also|strongly|generally|usually|really|kindly)\s+)?(?P<verb>expect|require|ask|encourage|recommend|advise|"
+    r"urge|allow|permit)\s+(?P<who>(?!to\b|it\b|that\b|this\b)(?:[\w'-]+\s+){0,4}?[\w'-]+)\s+to\s+(?P<rest>(?!be\b)\w.*)$",
+    re.IGNORECASE)
+_ASKED_MODAL = {"expect": "must", "require": "must", "ask": "must", "encourage": "should", "recommend": "should",
+                "advise": "should", "urge": "should", "allow": "may", "permit": "may"}
+
+
+def _asked_of(main: str) -> str:
+    m = _ASKED_OF.match(main)
+    if m is None:
+        return main
+    who = m.group("who")
+    return f"{who[:1].upper()}{who[1:]} {_ASKED_MODAL[m.group('verb').lower()]} {m.group('rest')}"
 
 
 # Variants of one offering that a text restricts itself to ("on the Free plan", "Pro-tier customers",
