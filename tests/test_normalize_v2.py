@@ -1823,3 +1823,11 @@ def test_what_we_ask_of_someone_is_their_rule(normalizer_v2, asked, direct):
 def test_a_denied_or_impersonal_request_is_read_as_written(text):
     from guard.normalize.rules_v2 import split_main_clause
     assert split_main_clause(text)[0] == text
+
+
+def test_a_rule_for_people_with_only_an_amount_as_object_is_about_them(normalizer_v2):
+    """v2 reads a rule for people as about what they act on; where that is only an amount ("12 work days")
+    the statement had no subject at all."""
+    assert norm(normalizer_v2, "Team members should take at least 12 work days off a year.").subject == "team member"
+    assert norm(normalizer_v2, "Maintainers may force-push to `master` to clean up history.").subject == "maintainer"
+    assert norm(normalizer_v2, "Engineers must answer pages within 15 minutes.").subject == "page"   # an object: as before

@@ -341,6 +341,7 @@ class RuleNormalizer:
     expletive_it = False              # v2: "It is okay to publish X" is about X, as "Users may publish X" is
     no_object_negates = False         # v2: "Root accounts have no access keys" is negated, as "do not have" is
     person_adverbs = False            # v2: "We strongly recommend X" is about X, as "We recommend X" is
+    person_when_no_object = False     # v2: "Team members should take 12 days off" is about team members
     purpose_subjects = False          # v2: "Use X for Y" is about Y, valued X
     verb_before_place = False         # v2: "Data lives in MySQL", "handled by Google Workspace" name a value
     event_poles = False               # v2: "scheduled every Saturday" is an event, not the opposite of "continuous"
@@ -590,6 +591,12 @@ class RuleNormalizer:
         if not subj_words and not subj_missing and subj_tokens:
             unit_nouns = [t.lemma_.lower() for t in subj_tokens if t.i in p.value_tok and t.pos_ == "NOUN"]
             subj_words = unit_nouns[-1:]
+        if not subj_words and self.person_when_no_object and not p.imperative and lowered \
+                and set(lowered) & self.person_subjects and not set(lowered) & {"we", "us", "i", "you"}:
+            # a rule for people whose object is only an amount ("… should take at least 12 work days off a
+            # year") is about those people, not about nothing
+            subj_words = _content(_head_np(subj_tokens, self.trim_subject_phrase), p.value_tok, names,
+                                  self.subject_stop_words)
         if not subj_words:
             kind = SubjectKind.FUZZY if kind is SubjectKind.FUZZY else SubjectKind.MISSING
         value = primary_value([v for v in values if v.start >= pivot_char]) or primary_value(values) or chosen

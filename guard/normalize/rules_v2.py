@@ -409,6 +409,7 @@ class RuleNormalizerV2(RuleNormalizer):
     expletive_it = True
     no_object_negates = True
     person_adverbs = True
+    person_when_no_object = True
     purpose_subjects = True
     verb_before_place = True
     event_poles = True
