@@ -97,6 +97,9 @@ def stems(words) -> frozenset[str]:
     return frozenset(_stem(w) for w in words)
 
 
+_VALUE_QUALIFIERS = frozenset({"maximum", "minimum", "max", "min"})
+
+
 def subject_match(a: str | None, b: str | None, a_theme: str | None = None,
                   b_theme: str | None = None) -> SubjectMatch:
     if not a or not b:
@@ -105,6 +108,13 @@ def subject_match(a: str | None, b: str | None, a_theme: str | None = None,
     sa, sb = set(ta), set(tb)
     if sa == sb:
         return SubjectMatch.SAME
+    # "maximum message size" / "billing queue message size": a limit on a thing holds for each of its
+    # kind, so the word that makes it a limit says nothing of which thing it is. Not "default": a
+    # default is what one of its kind changes ("default visibility timeout" / "the transcode queue's
+    # visibility timeout is 5 minutes" is an override, no conflict)
+    ka, kb = [w for w in ta if w not in _VALUE_QUALIFIERS] or ta, [w for w in tb if w not in _VALUE_QUALIFIERS] or tb
+    if (ka, kb) != (ta, tb) and set(ka) != set(kb):
+        ta, tb, sa, sb = ka, kb, set(ka), set(kb)
     if a_theme and b_theme:
         tha, thb = {_stem(w) for w in a_theme.split()}, {_stem(w) for w in b_theme.split()}
         if sa == thb and sb == tha:

@@ -131,6 +131,25 @@ def test_subject_match():
     assert subject_match("password", "log") is SubjectMatch.DIFFERENT
 
 
+def test_the_word_that_makes_a_limit_does_not_name_another_thing():
+    """"maximum message size" / "billing queue message size" were different subjects, so a queue's size over
+    the maximum was never compared with it; a default is what one of its kind overrides, so it stays apart."""
+    assert subject_match("maximum message size", "billing queue message size") is SubjectMatch.NEAR
+    assert subject_match("minimum password length", "admin password length") is SubjectMatch.NEAR
+    assert subject_match("default visibility timeout", "transcode queue visibility timeout") is SubjectMatch.DIFFERENT
+    assert subject_match("maximum timeout", "minimum timeout") is not SubjectMatch.SAME       # two limits of one thing
+
+
+def test_a_message_over_the_maximum_conflicts(normalizer_v2):
+    from guard.claims import Scope, Window
+    a, b = "The maximum message size is 256 KB.", "The billing queue message size is 1 MB."
+    na, nb = (normalizer_v2.normalize(t, Scope(), Window()) for t in (a, b))
+    assert StructuralComparator().compare(na, a, nb, b).kind is VerdictKind.VALUE_CONFLICT
+    c = "The billing queue message size is 100 KB."
+    assert StructuralComparator().compare(na, a, normalizer_v2.normalize(c, Scope(), Window()), c).kind \
+        is not VerdictKind.VALUE_CONFLICT
+
+
 def test_a_four_letter_word_meets_its_ing_form():
     """"on-call paging" / "on-call page" were different subjects: "paging" lost its "ing" and "page" stayed whole."""
     assert subject_match("on-call paging", "on-call page") is SubjectMatch.SAME
