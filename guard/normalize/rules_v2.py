@@ -28,7 +28,7 @@ from guard.normalize.assignments import read_assignment
 from guard.normalize.base import fail_open, register
 from guard.normalize.subject_phrases import subject_phrases
 from guard.normalize.lexicon import HALT_PREDICATES, MODAL_PREDICATES, PERSON_SUBJECTS
-from guard.normalize.rules import _NAMING, Parsed, RuleNormalizer, _content, _merge_hyphenated
+from guard.normalize.rules import _LEMMA_FIX, _NAMING, Parsed, RuleNormalizer, _content, _merge_hyphenated
 from guard.normalize.typed_values import (_COMPARED_BEFORE, _COMPARED_START, ANY_UNIT, GEOGRAPHIES, POINT_UNITS,
                                           extract_typed_values)
 from guard.normalize.values import UNITS
@@ -436,7 +436,7 @@ class RuleNormalizerV2(RuleNormalizer):
             main, more = split_main_clause(main[doc[label].idx + 1:].strip())
             quals = (*quals, doc[:label].text, *more)
             doc = self.nlp(main)
-        doc = _degrees_as_written(_hyphenated_as_modifiers(_code_names(_merge_hyphenated(doc))))
+        doc = _fixed_lemmas(_degrees_as_written(_hyphenated_as_modifiers(_code_names(_merge_hyphenated(doc)))))
         norm = self._norm(doc, main, 0, s, w)
         if norm.modality.strength == "must" and (advice or any(_advisory(q) for q in quals)):
             # "It is recommended that …", "Tip: …", "Ops guidance: …": advice, whatever the clause's mood
@@ -661,6 +661,16 @@ def _code_names(doc):
         if 0 < t.i < len(doc) - 1 and doc[t.i - 1].text == "`" and doc[t.i + 1].text == "`" \
                 and t.pos_ in _NOT_A_NAME and any(c.isalpha() for c in t.text):
             t.pos_, t.tag_ = "PROPN", "NNP"
+    return doc
+
+
+def _fixed_lemmas(doc):
+    """The small model's wrong lemmas (``rules._LEMMA_FIX``: "retries" → "retrie", "cookies" → "cooky") put
+    right on the tokens, so every reader sees them, not only the subject's: "Retries" and "the retry
+    limit" were "retrie" and "retry", two words to the comparator."""
+    for t in doc:
+        if (fixed := _LEMMA_FIX.get(t.lemma_.lower())) is not None:
+            t.lemma_ = fixed
     return doc
 
 
