@@ -1839,3 +1839,12 @@ def test_retries_are_retries(normalizer_v2):
     n = norm(normalizer_v2, "The maximum number of retries for a failed job is 5.")
     assert n.subject == "maximum number retry"
     assert subject_match(norm(normalizer_v2, "Retries are capped at 5.").subject, "retry") is SubjectMatch.SAME
+
+
+@pytest.mark.parametrize("name", ["normalizer.rules.v1", "normalizer.rules.v2"])
+def test_medium_as_an_adjective_is_no_media(name):
+    """The plural fixes ("datum" → "data", "medium" → "media") were applied to every word, so "Medium
+    severity incidents" were about "media severity incident"."""
+    n = get_normalizer(name)
+    assert norm(n, "Medium severity incidents need a postmortem within 5 days.").subject == "medium severity incident"
+    assert norm(n, "Social media posts need approval.").subject == "social media post"

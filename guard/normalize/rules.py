@@ -261,7 +261,9 @@ def _content(tokens, skip: set[int], names: set[int] = frozenset(), keep: frozen
             continue
         if (t.lower_ in NEGATIONS or t.lower_ in MODAL_WORDS or t.lower_ in QUANTIFIERS) and t.text not in keep:
             continue
-        lem = _LEMMA_FIX.get(t.lemma_.lower(), t.lemma_.lower())
+        lem = t.lemma_.lower()
+        if t.tag_ in ("NNS", "NNPS"):          # the fixes are of plurals: "Medium severity" is no "media"
+            lem = _LEMMA_FIX.get(lem, lem)
         ident = _CODE.fullmatch(t.text) or "_" in t.text or re.search(r"[a-z][A-Z]", t.text)
         out.append(t.text if ident else lem)
         last = t.i

@@ -669,7 +669,8 @@ def _fixed_lemmas(doc):
     right on the tokens, so every reader sees them, not only the subject's: "Retries" and "the retry
     limit" were "retrie" and "retry", two words to the comparator."""
     for t in doc:
-        if (fixed := _LEMMA_FIX.get(t.lemma_.lower())) is not None:
+        # plural nouns only: "Medium severity" is no "media"
+        if t.tag_ in ("NNS", "NNPS") and (fixed := _LEMMA_FIX.get(t.lemma_.lower())) is not None:
             t.lemma_ = fixed
     return doc
 
