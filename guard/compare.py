@@ -534,9 +534,24 @@ def _product(v: str) -> str:
     return re.sub(r"[^a-z]", "", v.lower().replace("node.js", "node")).rstrip("v")
 
 
+# a code literal written as a setting: "httpOnly: true", "max_connections = 100", "SameSite=None"
+_SETTING = re.compile(r"([A-Za-z_][\w.-]*)\s*(?::|=)\s*(\S.*?)")
+
+
+def setting_of(literal: str | None) -> tuple[str, str] | None:
+    """(key, value) of a literal written as a setting, the key without case or separators ("SameSite" is
+    "sameSite", "max_connections" "maxConnections") and the value without quotes; None for any other."""
+    m = _SETTING.fullmatch((literal or "").strip())
+    if m is None:
+        return None
+    return re.sub(r"[_.-]", "", m.group(1)).lower(), m.group(2).strip("'\"` ").lower()
+
+
 def _comparable(va: tuple, vb: tuple) -> bool:
     if not va[1] or not vb[1]:
         return False
+    if va[0] == vb[0] == "literal" and (sa := setting_of(va[1])) and (sb := setting_of(vb[1])) and sa[0] != sb[0]:
+        return False          # two settings of one thing ("httpOnly: true" / "sameSite: 'strict'"), not two values of one
     if va[0] == vb[0] == "version" and _product(va[1]) != _product(vb[1]):
         return False          # "Python 3.11" and "TLS 1.3" are not two values of one thing
     if va[2] is not None and vb[2] is not None:
@@ -601,6 +616,8 @@ def _values_differ(va: tuple, vb: tuple) -> bool:
         return bounds_conflict(va[2], vb[2])
     if va[0] == vb[0] == "region" and (d := _regions_differ(va[1], vb[1])) is not None:
         return d
+    if va[0] == vb[0] == "literal" and (sa := setting_of(va[1])) and (sb := setting_of(vb[1])):
+        return sa != sb        # one setting's value in two spellings: "SameSite=None" / "sameSite: 'none'"
     if va[0] == vb[0] == "naming":
         return naming_style(va[1]) != naming_style(vb[1])      # "lower_snake_case" is "snake_case"
     if va[0] == vb[0] == "name":

@@ -437,3 +437,24 @@ def test_two_permitted_limits_that_differ_conflict(normalizer_v2):
     assert v.kind is not VerdictKind.VALUE_CONFLICT, v
     v = verdict(normalizer_v2, "Users with example.com addresses may sign up.", "Users with acme.io addresses may sign up.")
     assert v.kind is VerdictKind.CONSISTENT, v
+
+
+@pytest.mark.parametrize("a,b,conflict", [
+    ("Auth cookies are set with `httpOnly: true`.", "Auth cookies use `sameSite: 'strict'`.", False),    # two settings
+    ("The worker sets `max_connections = 100`.", "The worker sets `statement_timeout = 30s`.", False),
+    ("Auth cookies are set with `SameSite=None`.", "Auth cookies use `sameSite: 'strict'`.", True),      # one setting
+    ("The worker sets `max_connections = 100`.", "The worker sets `max_connections = 200`.", True),
+    ("Auth cookies are set with `SameSite=None`.", "Auth cookies use `sameSite: \"None\"`.", False),     # one value twice
+])
+def test_settings_written_as_literals_are_compared_key_by_key(normalizer_v2, a, b, conflict):
+    """Two literals were two values of one thing, so "`httpOnly: true`" / "`sameSite: 'strict'`" on one
+    subject was a HIGH value conflict: a block of two settings that both hold."""
+    na, nb = (normalizer_v2.normalize(t, Scope(), Window()) for t in (a, b))
+    assert (StructuralComparator().compare(na, a, nb, b).kind is VerdictKind.VALUE_CONFLICT) is conflict
+
+
+def test_a_setting_is_its_key_and_value():
+    from guard.compare import setting_of
+    assert setting_of("SameSite=None") == setting_of("sameSite: 'none'") == ("samesite", "none")
+    assert setting_of("max_connections = 100") == ("maxconnections", "100")
+    assert setting_of("feature/<name>") is None and setting_of("10:30:100") is None and setting_of(None) is None
