@@ -534,6 +534,16 @@ def _product(v: str) -> str:
     return re.sub(r"[^a-z]", "", v.lower().replace("node.js", "node")).rstrip("v")
 
 
+_PORT_WORDS = frozenset({"port", "listen", "serve", "expose", "bind", "run", "accept", "use"})
+
+
+def port_purposes(n: Norm) -> frozenset[str]:
+    """What a port is said to be for, from the statement's theme ("exposes metrics on port 9090" →
+    {"metric"}, "serves its admin API on port 9000" → {"admin", "api"}); empty for the service's own
+    port ("listens on port 8080")."""
+    return stems(w for w in (n.theme or "").lower().split() if w not in _PORT_WORDS)
+
+
 # a code literal written as a setting: "httpOnly: true", "max_connections = 100", "SameSite=None"
 _SETTING = re.compile(r"([A-Za-z_][\w.-]*)\s*(?::|=)\s*(\S.*?)")
 
@@ -980,6 +990,11 @@ class StructuralComparator:
                 if related:
                     return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW,
                                    "possible value conflict on related subjects", vev)
+                if va[0] == vb[0] == "port" and port_purposes(a) != port_purposes(b):
+                    # "listens on port 8080" / "exposes metrics on port 9090": a service's port and its
+                    # metrics port are two ports, not one port's two values
+                    return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "ports for different purposes",
+                                   {**vev, "purposes": [sorted(port_purposes(a)), sorted(port_purposes(b))]})
                 conf = strong if va[0] != "name" else Confidence.LOW
                 return Verdict(VerdictKind.VALUE_CONFLICT, conf,
                                f"'{b.subject or b.attribute}' is {va[1]} in one claim and {vb[1]} in the other", vev)

@@ -458,3 +458,17 @@ def test_a_setting_is_its_key_and_value():
     assert setting_of("SameSite=None") == setting_of("sameSite: 'none'") == ("samesite", "none")
     assert setting_of("max_connections = 100") == ("maxconnections", "100")
     assert setting_of("feature/<name>") is None and setting_of("10:30:100") is None and setting_of(None) is None
+
+
+@pytest.mark.parametrize("a,b,conflict", [
+    ("The billing service listens on port 8080.", "The billing service exposes metrics on port 9090.", False),
+    ("The billing service listens on port 8080.", "The billing service serves its admin API on port 9000.", False),
+    ("The billing service listens on port 8080.", "The billing service listens on port 9090.", True),
+    ("The billing service serves its admin API on port 9000.", "The billing service serves its admin API on port 9001.", True),
+    ("The billing service must listen on port 443.", "The billing service listens on port 8080.", True),
+])
+def test_a_port_for_a_purpose_is_another_port(normalizer_v2, a, b, conflict):
+    """A service's port and its metrics port were one port's two values: a HIGH value conflict, so structure
+    blocked two facts that both hold."""
+    na, nb = (normalizer_v2.normalize(t, Scope(), Window()) for t in (a, b))
+    assert (StructuralComparator().compare(na, a, nb, b).kind is VerdictKind.VALUE_CONFLICT) is conflict
