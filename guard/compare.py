@@ -534,14 +534,17 @@ def _product(v: str) -> str:
     return re.sub(r"[^a-z]", "", v.lower().replace("node.js", "node")).rstrip("v")
 
 
-_PORT_WORDS = frozenset({"port", "listen", "serve", "expose", "bind", "run", "accept", "use"})
+# the side ports a service keeps beside its own (a closed list: "the default port", "falls back to port
+# 3000" name no purpose, and "serves its API on port 8080" is the service's own port)
+_PORT_PURPOSES = stems({"metric", "metrics", "admin", "health", "healthcheck", "debug", "management", "monitoring",
+                        "profiling", "pprof", "status", "telemetry", "prometheus"})
 
 
 def port_purposes(n: Norm) -> frozenset[str]:
-    """What a port is said to be for, from the statement's theme ("exposes metrics on port 9090" →
-    {"metric"}, "serves its admin API on port 9000" → {"admin", "api"}); empty for the service's own
-    port ("listens on port 8080")."""
-    return stems(w for w in (n.theme or "").lower().split() if w not in _PORT_WORDS)
+    """The side port a statement says a port is for, from its theme ("exposes metrics on port 9090" →
+    {"metric"}, "serves its admin API on port 9000" → {"admin"}); empty for the service's own port
+    ("listens on port 8080", "listens on the default port 8080")."""
+    return stems((n.theme or "").lower().split()) & _PORT_PURPOSES
 
 
 # a code literal written as a setting: "httpOnly: true", "max_connections = 100", "SameSite=None"

@@ -472,3 +472,13 @@ def test_a_port_for_a_purpose_is_another_port(normalizer_v2, a, b, conflict):
     blocked two facts that both hold."""
     na, nb = (normalizer_v2.normalize(t, Scope(), Window()) for t in (a, b))
     assert (StructuralComparator().compare(na, a, nb, b).kind is VerdictKind.VALUE_CONFLICT) is conflict
+
+
+def test_a_default_port_is_the_service_s_own_port(normalizer_v2):
+    """Only a side port's purpose (metrics, admin, health …) makes another port: "the default port 8080" /
+    "falls back to port 3000" is one port's two values (claims_dev labels it a contradiction)."""
+    a = "If `PORT` is left undefined, the HTTP server listens on the default port 8080."
+    b = "If `PORT` is unset, the HTTP server falls back to port 3000."
+    na, nb = (normalizer_v2.normalize(t, Scope(), Window()) for t in (a, b))
+    v = StructuralComparator().compare(na, a, nb, b)
+    assert (v.kind, v.confidence) == (VerdictKind.VALUE_CONFLICT, Confidence.HIGH)
