@@ -993,11 +993,11 @@ class StructuralComparator:
                 if related:
                     return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW,
                                    "possible value conflict on related subjects", vev)
-                if va[0] == vb[0] == "port" and port_purposes(a) != port_purposes(b):
+                if va[0] == vb[0] == "port" and (pa := port_purposes(a)) != (pb := port_purposes(b)):
                     # "listens on port 8080" / "exposes metrics on port 9090": a service's port and its
                     # metrics port are two ports, not one port's two values
                     return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "ports for different purposes",
-                                   {**vev, "purposes": [sorted(port_purposes(a)), sorted(port_purposes(b))]})
+                                   {**vev, "purposes": [sorted(pa), sorted(pb)]})
                 conf = strong if va[0] != "name" else Confidence.LOW
                 return Verdict(VerdictKind.VALUE_CONFLICT, conf,
                                f"'{b.subject or b.attribute}' is {va[1]} in one claim and {vb[1]} in the other", vev)

@@ -141,13 +141,9 @@ def test_the_word_that_makes_a_limit_does_not_name_another_thing():
 
 
 def test_a_message_over_the_maximum_conflicts(normalizer_v2):
-    from guard.claims import Scope, Window
-    a, b = "The maximum message size is 256 KB.", "The billing queue message size is 1 MB."
-    na, nb = (normalizer_v2.normalize(t, Scope(), Window()) for t in (a, b))
-    assert StructuralComparator().compare(na, a, nb, b).kind is VerdictKind.VALUE_CONFLICT
-    c = "The billing queue message size is 100 KB."
-    assert StructuralComparator().compare(na, a, normalizer_v2.normalize(c, Scope(), Window()), c).kind \
-        is not VerdictKind.VALUE_CONFLICT
+    a = "The maximum message size is 256 KB."
+    assert verdict(normalizer_v2, a, "The billing queue message size is 1 MB.").kind is VerdictKind.VALUE_CONFLICT
+    assert verdict(normalizer_v2, a, "The billing queue message size is 100 KB.").kind is not VerdictKind.VALUE_CONFLICT
 
 
 def test_a_four_letter_word_meets_its_ing_form():
@@ -449,8 +445,7 @@ def test_two_permitted_limits_that_differ_conflict(normalizer_v2):
 def test_settings_written_as_literals_are_compared_key_by_key(normalizer_v2, a, b, conflict):
     """Two literals were two values of one thing, so "`httpOnly: true`" / "`sameSite: 'strict'`" on one
     subject was a HIGH value conflict: a block of two settings that both hold."""
-    na, nb = (normalizer_v2.normalize(t, Scope(), Window()) for t in (a, b))
-    assert (StructuralComparator().compare(na, a, nb, b).kind is VerdictKind.VALUE_CONFLICT) is conflict
+    assert (verdict(normalizer_v2, a, b).kind is VerdictKind.VALUE_CONFLICT) is conflict
 
 
 def test_a_setting_is_its_key_and_value():
@@ -470,8 +465,7 @@ def test_a_setting_is_its_key_and_value():
 def test_a_port_for_a_purpose_is_another_port(normalizer_v2, a, b, conflict):
     """A service's port and its metrics port were one port's two values: a HIGH value conflict, so structure
     blocked two facts that both hold."""
-    na, nb = (normalizer_v2.normalize(t, Scope(), Window()) for t in (a, b))
-    assert (StructuralComparator().compare(na, a, nb, b).kind is VerdictKind.VALUE_CONFLICT) is conflict
+    assert (verdict(normalizer_v2, a, b).kind is VerdictKind.VALUE_CONFLICT) is conflict
 
 
 def test_a_default_port_is_the_service_s_own_port(normalizer_v2):
@@ -479,6 +473,5 @@ def test_a_default_port_is_the_service_s_own_port(normalizer_v2):
     "falls back to port 3000" is one port's two values (claims_dev labels it a contradiction)."""
     a = "If `PORT` is left undefined, the HTTP server listens on the default port 8080."
     b = "If `PORT` is unset, the HTTP server falls back to port 3000."
-    na, nb = (normalizer_v2.normalize(t, Scope(), Window()) for t in (a, b))
-    v = StructuralComparator().compare(na, a, nb, b)
+    v = verdict(normalizer_v2, a, b)
     assert (v.kind, v.confidence) == (VerdictKind.VALUE_CONFLICT, Confidence.HIGH)

@@ -1821,7 +1821,6 @@ def test_what_we_ask_of_someone_is_their_rule(normalizer_v2, asked, direct):
 
 @pytest.mark.parametrize("text", ["We don't expect you to answer pages at night.", "We expect it to be done by Friday."])
 def test_a_denied_or_impersonal_request_is_read_as_written(text):
-    from guard.normalize.rules_v2 import split_main_clause
     assert split_main_clause(text)[0] == text
 
 

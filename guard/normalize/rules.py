@@ -128,6 +128,13 @@ def _merge_hyphenated(doc):
 _IDENTIFIER = re.compile(r"\d|_|[a-z]-[a-z]")      # auth-api, worker_2, api-1: names of components
 _SPEAKER_VERBS = {"recommend", "suggest", "advise", "encourage", "require", "mandate", "prefer", "expect"}
 _LEMMA_FIX = {"datum": "data", "medium": "media", "cooky": "cookie", "retrie": "retry"}
+
+
+def fixed_lemma(t) -> str:
+    """The token's lemma, lower-cased, with the small model's wrong plural lemmas put right
+    (``_LEMMA_FIX``); plural nouns only: "Medium severity" is no "media"."""
+    lem = t.lemma_.lower()
+    return _LEMMA_FIX.get(lem, lem) if t.tag_ in ("NNS", "NNPS") else lem
 _DELETE_VERBS = {"delete", "remove", "purge", "drop", "erase", "wipe"}
 _EVENT_POLES = {"scheduled"}      # a pole word that also names an event being arranged
 _NAMING = {StateVerb.BE, StateVerb.NAME, StateVerb.USE, StateVerb.LOG, StateVerb.OTHER}
@@ -261,9 +268,7 @@ def _content(tokens, skip: set[int], names: set[int] = frozenset(), keep: frozen
             continue
         if (t.lower_ in NEGATIONS or t.lower_ in MODAL_WORDS or t.lower_ in QUANTIFIERS) and t.text not in keep:
             continue
-        lem = t.lemma_.lower()
-        if t.tag_ in ("NNS", "NNPS"):          # the fixes are of plurals: "Medium severity" is no "media"
-            lem = _LEMMA_FIX.get(lem, lem)
+        lem = fixed_lemma(t)
         ident = _CODE.fullmatch(t.text) or "_" in t.text or re.search(r"[a-z][A-Z]", t.text)
         out.append(t.text if ident else lem)
         last = t.i

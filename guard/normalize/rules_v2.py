@@ -28,7 +28,7 @@ from guard.normalize.assignments import read_assignment
 from guard.normalize.base import fail_open, register
 from guard.normalize.subject_phrases import subject_phrases
 from guard.normalize.lexicon import HALT_PREDICATES, MODAL_PREDICATES, PERSON_SUBJECTS
-from guard.normalize.rules import _LEMMA_FIX, _NAMING, Parsed, RuleNormalizer, _content, _merge_hyphenated
+from guard.normalize.rules import _NAMING, Parsed, RuleNormalizer, _content, _merge_hyphenated, fixed_lemma
 from guard.normalize.typed_values import (_COMPARED_BEFORE, _COMPARED_START, ANY_UNIT, GEOGRAPHIES, POINT_UNITS,
                                           extract_typed_values)
 from guard.normalize.values import UNITS
@@ -669,8 +669,7 @@ def _fixed_lemmas(doc):
     right on the tokens, so every reader sees them, not only the subject's: "Retries" and "the retry
     limit" were "retrie" and "retry", two words to the comparator."""
     for t in doc:
-        # plural nouns only: "Medium severity" is no "media"
-        if t.tag_ in ("NNS", "NNPS") and (fixed := _LEMMA_FIX.get(t.lemma_.lower())) is not None:
+        if (fixed := fixed_lemma(t)) != t.lemma_.lower():
             t.lemma_ = fixed
     return doc
 
