@@ -560,6 +560,42 @@ def setting_of(literal: str | None) -> tuple[str, str] | None:
     return re.sub(r"[_.-]", "", m.group(1)).lower(), m.group(2).strip("'\"` ").lower()
 
 
+# verbs whose object is one of several things side by side: a service reads many variables, depends on
+# many packages, runs many commands, exposes many paths
+_SIDE_BY_SIDE_VERBS = ("read", "use", "depend", "import", "call", "run", "execute", "expose", "load",
+                       "include", "support", "accept", "install", "consume", "emit", "publish", "invoke",
+                       "export", "mount", "serve", "subscribe", "watch")
+_SIDE_BY_SIDE = re.compile(r"(?:%s)(?:s|es|d|ed|ing)?" % "|".join(
+    v[:-1] + "e?" if v.endswith("e") else v + "(?:" + v[-1] + ")?" for v in _SIDE_BY_SIDE_VERBS))
+# words between such a verb and its object: "depends on the `x`", "reads both `A`"; "as" and "to" are
+# not among them, since "runs as `nobody`" and "is set to `info`" name a thing's one value
+_BEFORE_OBJECT = frozenset({"the", "a", "an", "its", "their", "our", "on", "from", "via", "with", "both", "also",
+                            "each", "every", "all"})
+
+
+def one_of_several(literal: str | None, text: str) -> bool:
+    """A code literal that is the object of a verb like read, use, depend on, run or expose: a thing
+    does that to several literals at once, so two such literals are no two values of one setting
+    ("The service reads `DATABASE_URL`." / "The service reads `REDIS_URL`."). A literal written as a
+    setting ("uses `sameSite: 'strict'`") is a value of its key whatever the verb."""
+    if not literal or setting_of(literal) is not None:
+        return False
+    at = text.find(f"`{literal}`")
+    if at < 0:
+        return False
+    for word in reversed(re.findall(r"[A-Za-z]+", text[:at].lower())[-4:]):
+        if word not in _BEFORE_OBJECT:
+            return _SIDE_BY_SIDE.fullmatch(word) is not None
+    return False
+
+
+def side_by_side(a: Norm, va: tuple, a_text: str, b: Norm, vb: tuple, b_text: str) -> bool:
+    """Two literals, one of several that a thing reads, uses or runs, and neither statement says it is the
+    only one ("reads only `DATABASE_URL`")."""
+    return (va[0] == vb[0] == "literal" and not (a.exclusive or b.exclusive)
+            and (one_of_several(va[1], a_text) or one_of_several(vb[1], b_text)))
+
+
 def _comparable(va: tuple, vb: tuple) -> bool:
     if not va[1] or not vb[1]:
         return False
@@ -998,6 +1034,11 @@ class StructuralComparator:
                     # metrics port are two ports, not one port's two values
                     return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "ports for different purposes",
                                    {**vev, "purposes": [sorted(pa), sorted(pb)]})
+                if side_by_side(a, va, a_text, b, vb, b_text):
+                    # "reads `DATABASE_URL`" / "reads `REDIS_URL`": two of the several things it reads are
+                    # as sure to stand together as a negated other value; the gate, fitted on pairs where
+                    # one changed token is mostly a conflict, would block them on likeness alone
+                    return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH, "two of several literals side by side", vev)
                 conf = strong if va[0] != "name" else Confidence.LOW
                 return Verdict(VerdictKind.VALUE_CONFLICT, conf,
                                f"'{b.subject or b.attribute}' is {va[1]} in one claim and {vb[1]} in the other", vev)

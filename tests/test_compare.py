@@ -475,3 +475,28 @@ def test_a_default_port_is_the_service_s_own_port(normalizer_v2):
     b = "If `PORT` is unset, the HTTP server falls back to port 3000."
     v = verdict(normalizer_v2, a, b)
     assert (v.kind, v.confidence) == (VerdictKind.VALUE_CONFLICT, Confidence.HIGH)
+
+
+@pytest.mark.parametrize("a,b,conflict", [
+    ("The service reads `DATABASE_URL` at startup.", "The service reads `REDIS_URL` at startup.", False),
+    ("The billing service depends on `stripe-go`.", "The billing service depends on `aws-sdk-go`.", False),
+    ("The CI job runs `make test`.", "The CI job runs `make lint`.", False),
+    ("The gateway exposes `/healthz`.", "The gateway exposes `/metrics`.", False),
+    # "only" says it reads no other: the two values are one setting's again
+    ("The service reads only `DATABASE_URL`.", "The service reads `REDIS_URL`.", True),
+    # a literal written as a setting is a value of its key, whatever the verb
+    ("Auth cookies use `sameSite: 'strict'`.", "Auth cookies use `sameSite: 'lax'`.", True),
+    # copula, set, pinned, named, target: one value each
+    ("The default branch is `main`.", "The default branch is `master`.", True),
+    ("The log level is set to `info`.", "The log level is set to `debug`.", True),
+    ("The Terraform AWS provider is pinned to `~> 5.0`.", "The Terraform AWS provider is pinned to `~> 4.0`.", True),
+    ("Pull requests must target the `develop` branch.", "Pull requests must target `main`.", True),
+    ("The container runs as `nobody`.", "The container runs as `app`.", True),
+])
+def test_literals_read_side_by_side_are_no_two_values(normalizer_v2, a, b, conflict):
+    """A code literal that is the object of read, use, depend on, run or expose is one of several: "reads
+    `DATABASE_URL`" / "reads `REDIS_URL`" was a HIGH value conflict that blocked two facts that both hold."""
+    v = verdict(normalizer_v2, a, b)
+    assert (v.kind is VerdictKind.VALUE_CONFLICT and v.confidence is Confidence.HIGH) is conflict
+    if not conflict:
+        assert (v.kind, v.confidence) == (VerdictKind.CONSISTENT, Confidence.HIGH)
