@@ -565,8 +565,8 @@ def setting_of(literal: str | None) -> tuple[str, str] | None:
 _SIDE_BY_SIDE_VERBS = ("read", "use", "depend", "import", "call", "run", "execute", "expose", "load",
                        "include", "support", "accept", "install", "consume", "emit", "publish", "invoke",
                        "export", "mount", "serve", "subscribe", "watch")
-_SIDE_BY_SIDE = re.compile(r"(?:%s)(?:s|es|d|ed|ing)?" % "|".join(
-    v[:-1] + "e?" if v.endswith("e") else v + "(?:" + v[-1] + ")?" for v in _SIDE_BY_SIDE_VERBS))
+_VERB_STEMS = "|".join(v[:-1] + "e?" if v.endswith("e") else v + f"(?:{v[-1]})?" for v in _SIDE_BY_SIDE_VERBS)
+_SIDE_BY_SIDE = re.compile(rf"(?:{_VERB_STEMS})(?:s|es|d|ed|ing)?")
 # words between such a verb and its object: "depends on the `x`", "reads both `A`"; "as" and "to" are
 # not among them, since "runs as `nobody`" and "is set to `info`" name a thing's one value
 _BEFORE_OBJECT = frozenset({"the", "a", "an", "its", "their", "our", "on", "from", "via", "with", "both", "also",
