@@ -542,9 +542,10 @@ _PORT_PURPOSES = stems({"metric", "metrics", "admin", "health", "healthcheck", "
 
 def port_purposes(n: Norm) -> frozenset[str]:
     """The side port a statement says a port is for, from its theme ("exposes metrics on port 9090" →
-    {"metric"}, "serves its admin API on port 9000" → {"admin"}); empty for the service's own port
-    ("listens on port 8080", "listens on the default port 8080")."""
-    return stems((n.theme or "").lower().split()) & _PORT_PURPOSES
+    {"metric"}, "serves its admin API on port 9000" → {"admin"}) or its subject ("Grafana's admin console
+    is on port 3001"); empty for the service's own port ("listens on port 8080", "listens on the default
+    port 8080")."""
+    return stems(f"{n.theme or ''} {n.subject or ''}".lower().split()) & _PORT_PURPOSES
 
 
 # a code literal written as a setting: "httpOnly: true", "max_connections = 100", "SameSite=None"
@@ -1026,19 +1027,21 @@ class StructuralComparator:
                 if "should" in soft:
                     return Verdict(VerdictKind.TENSION, Confidence.MED,
                                    f"different preferred values: {va[1]} vs {vb[1]}", vev)
-                if related:
-                    return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW,
-                                   "possible value conflict on related subjects", vev)
-                if va[0] == vb[0] == "port" and (pa := port_purposes(a)) != (pb := port_purposes(b)):
+                if va[0] == vb[0] == "port" and (pa := port_purposes(a)) != (pb := port_purposes(b)) \
+                        and not (a.exclusive or b.exclusive):
                     # "listens on port 8080" / "exposes metrics on port 9090": a service's port and its
-                    # metrics port are two ports, not one port's two values
-                    return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "ports for different purposes",
+                    # metrics port are two ports, not one port's two values — as sure as two literals side
+                    # by side, unless one says it listens on that port only
+                    return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH, "ports for different purposes",
                                    {**vev, "purposes": [sorted(pa), sorted(pb)]})
                 if side_by_side(a, va, a_text, b, vb, b_text):
                     # "reads `DATABASE_URL`" / "reads `REDIS_URL`": two of the several things it reads are
                     # as sure to stand together as a negated other value; the gate, fitted on pairs where
                     # one changed token is mostly a conflict, would block them on likeness alone
                     return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH, "two of several literals side by side", vev)
+                if related:
+                    return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW,
+                                   "possible value conflict on related subjects", vev)
                 conf = strong if va[0] != "name" else Confidence.LOW
                 return Verdict(VerdictKind.VALUE_CONFLICT, conf,
                                f"'{b.subject or b.attribute}' is {va[1]} in one claim and {vb[1]} in the other", vev)
