@@ -20,7 +20,7 @@ from guard.claims import (
     SubjectKind,
 )
 from guard.normalize.lexicon import POLE
-from guard.normalize.naming_styles import naming_style
+from guard.normalize.naming_styles import different_name_kinds, naming_style
 from guard.normalize.typed_values import ANY_UNIT, GEOGRAPHIES, POINT_UNITS
 from guard.normalize.values import UNITS
 
@@ -909,6 +909,11 @@ class StructuralComparator:
         if (pv := _role_verdict(a, b)) is not None and effective_scope(a).overlaps(effective_scope(b)) \
                 and different_variants(a, b, a_text, b_text) is None:
             return pv
+        if a.value_kind == b.value_kind == "naming" and different_name_kinds(a.subject, b.subject):
+            # the gate, seeing two alike sentences with different style words, blocked them on the
+            # cross-encoder's 0.98–1.00 ("Python module names are snake_case." / "… class names are PascalCase.")
+            return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH, "styles of names of different kinds",
+                           {"subjects": [a.subject, b.subject], "values": [a.value, b.value]})
         same_identifier = _identifier_attribute(a) and a.attribute == b.attribute
         if SubjectKind.MISSING in (a.subject_kind, b.subject_kind) and not same_identifier:
             return Verdict(VerdictKind.INCOMPARABLE, Confidence.HIGH, "a statement has no subject")

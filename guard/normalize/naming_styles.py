@@ -44,3 +44,31 @@ def one_style(values: list, kind: str = "naming") -> list:
     """``values`` without their naming styles where they name more than one style (see the module)."""
     styles = {naming_style(v.text) for v in values if v.kind == kind}
     return values if len(styles) <= 1 else [v for v in values if v.kind != kind]
+
+
+# What a name is the name of, one entry per kind; words that style guides use for one kind share an
+# entry ("field", "property", "attribute" and "key" of a JSON object; "class", "type", "interface" …),
+# so a rule for fields and one for properties stay one kind's two styles
+_KINDS: tuple[frozenset[str], ...] = tuple(frozenset(k.split()) for k in (
+    "module", "package", "class type interface struct enum trait", "function method func",
+    "variable var", "constant", "file filename", "directory folder dir", "field property attribute key prop member",
+    "column", "table", "parameter param argument arg", "header", "branch", "tag", "label", "resource", "component",
+    "message", "event", "route endpoint path url segment", "topic", "queue", "bucket", "repository repo",
+    "heading title", "metric", "namespace", "database schema", "index", "image", "secret", "hook", "flag option",
+))
+_KIND_OF = {w: i for i, ws in enumerate(_KINDS) for w in ws}
+
+
+def name_kinds(subject: str | None) -> frozenset[int]:
+    """The kinds of name a subject speaks of ("python class name" → class's kind)."""
+    words = re.findall(r"[a-z]+", (subject or "").lower())
+    return frozenset(_KIND_OF[k] for w in words for k in (w, w.removesuffix("s"), w.removesuffix("es")) if k in _KIND_OF)
+
+
+def different_name_kinds(a_subject: str | None, b_subject: str | None) -> bool:
+    """Two statements give styles to names of different kinds ("Python function names are snake_case."
+    / "Python class names are PascalCase."): each kind has its own style, so the two stand together,
+    however alike the sentences are. Only where each subject names a kind and none is shared: "database
+    column names" / "columns in the orders table" share one."""
+    ka, kb = name_kinds(a_subject), name_kinds(b_subject)
+    return bool(ka) and bool(kb) and not ka & kb
