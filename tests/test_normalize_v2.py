@@ -1847,3 +1847,23 @@ def test_medium_as_an_adjective_is_no_media(name):
     n = get_normalizer(name)
     assert norm(n, "Medium severity incidents need a postmortem within 5 days.").subject == "medium severity incident"
     assert norm(n, "Social media posts need approval.").subject == "social media post"
+
+
+@pytest.mark.parametrize("text,subject", [
+    ("Employees are entitled to 20 days of annual leave.", "annual leave"),
+    ("You are eligible for the learning budget after three months.", "learn budget"),
+    ("Staff are free to keep client passwords in their personal iCloud Keychain.", "client password"),
+    ("It is not possible to enable foreign key constraints in a transaction.", "foreign key constraint"),
+])
+def test_a_person_s_state_before_what_it_is_to_or_for_is_no_subject(normalizer_v2, text, subject):
+    """"entitled to", "eligible for", "free to", "possible to": the word after a person (or the expletive
+    "it") was the subject ("entitle", "free client password"), so two statements about annual leave met
+    on nothing."""
+    assert norm(normalizer_v2, text).subject == subject
+
+
+def test_a_state_after_a_named_subject_is_read_as_before(normalizer_v2):
+    assert norm(normalizer_v2, "The on-call engineer is responsible for rolling back failed deploys.").subject == \
+        "on-call engineer"
+    assert norm(get_normalizer("normalizer.rules.v1"), "Employees are entitled to 20 days of annual leave.").subject \
+        == "entitle"      # v1 stays as it was, for comparison

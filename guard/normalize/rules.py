@@ -349,6 +349,7 @@ class RuleNormalizer:
     no_object_negates = False         # v2: "Root accounts have no access keys" is negated, as "do not have" is
     person_adverbs = False            # v2: "We strongly recommend X" is about X, as "We recommend X" is
     person_when_no_object = False     # v2: "Team members should take 12 days off" is about team members
+    state_before_object = False       # v2: "are entitled to X", "is possible to enable X" are about X
     purpose_subjects = False          # v2: "Use X for Y" is about Y, valued X
     verb_before_place = False         # v2: "Data lives in MySQL", "handled by Google Workspace" name a value
     event_poles = False               # v2: "scheduled every Saturday" is an event, not the opposite of "continuous"
@@ -581,6 +582,14 @@ class RuleNormalizer:
                                         or theme_tokens[0].tag_ in ("VB", "RP", "TO")) \
                         and not (self.purpose_subjects and obj is StateVerb.USE and _capitalised(theme_tokens[0])):
                     theme_tokens = theme_tokens[1:]      # not the name after "use" ("Use Go for …" tags it a verb)
+                    if self.state_before_object and _state_before_object(theme_tokens):
+                        theme_tokens = theme_tokens[2:]
+                if self.state_before_object and _state_before_object(theme_tokens):
+                    # "Employees are entitled to 20 days of annual leave", "It is not possible to enable
+                    # foreign key constraints …": the person's state is no thing; what it is to or for is
+                    theme_tokens = theme_tokens[2:]
+                    while theme_tokens and theme_tokens[0].tag_ in ("VBG", "VB", "RP", "TO", "CC"):
+                        theme_tokens = theme_tokens[1:]
             head = _head_np(theme_tokens, self.trim_subject_phrase)
             subj_words = _content(head, p.value_tok, keep=self.subject_stop_words)
             theme_words = _content(theme_tokens[len(head):], p.value_tok)
@@ -710,6 +719,12 @@ def _numbered_name(doc, v) -> bool:
         return False
     before = doc[tok.i - 1]
     return before.pos_ in ("NOUN", "PROPN") and before.is_alpha
+
+
+def _state_before_object(tokens) -> bool:
+    """An adjective or participle that opens the predicate and points, with "to" or "for", at what the
+    rule is about: "entitled to", "eligible for", "responsible for", "possible to"."""
+    return len(tokens) > 2 and tokens[0].tag_ in ("JJ", "VBN") and tokens[1].lower_ in ("to", "for")
 
 
 def _expletive_it(lowered: list[str], pred_tokens) -> bool:

@@ -410,6 +410,7 @@ class RuleNormalizerV2(RuleNormalizer):
     no_object_negates = True
     person_adverbs = True
     person_when_no_object = True
+    state_before_object = True
     purpose_subjects = True
     verb_before_place = True
     event_poles = True
