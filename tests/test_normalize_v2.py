@@ -1867,3 +1867,15 @@ def test_a_state_after_a_named_subject_is_read_as_before(normalizer_v2):
         "on-call engineer"
     assert norm(get_normalizer("normalizer.rules.v1"), "Employees are entitled to 20 days of annual leave.").subject \
         == "entitle"      # v1 stays as it was, for comparison
+
+
+@pytest.mark.parametrize("text,subject", [
+    ("Setting KeepAliveTimeout to a high value may cause performance problems.", "KeepAliveTimeout"),
+    ("Changing PostgreSQL `max_connections` requires a server restart.", "PostgreSQL max_connections"),
+    ("Raising DelaySeconds on the queue also delays messages already in it.", "DelaySeconds"),
+    ("Setting up a new laptop takes about a day.", "set"),          # "set up" is another verb: as before
+])
+def test_a_setting_verb_s_gerund_is_not_part_of_the_setting(normalizer_v2, text, subject):
+    """"Changing max_connections …" was about "change max_connections", another subject than the setting
+    itself ("max_connections is set to 100")."""
+    assert norm(normalizer_v2, text).subject == subject

@@ -350,6 +350,7 @@ class RuleNormalizer:
     person_adverbs = False            # v2: "We strongly recommend X" is about X, as "We recommend X" is
     person_when_no_object = False     # v2: "Team members should take 12 days off" is about team members
     state_before_object = False       # v2: "are entitled to X", "is possible to enable X" are about X
+    setting_gerunds = False           # v2: "Changing max_connections requires a restart" is about max_connections
     purpose_subjects = False          # v2: "Use X for Y" is about Y, valued X
     verb_before_place = False         # v2: "Data lives in MySQL", "handled by Google Workspace" name a value
     event_poles = False               # v2: "scheduled every Saturday" is an event, not the opposite of "continuous"
@@ -464,6 +465,9 @@ class RuleNormalizer:
             subj_tokens, pred_tokens = list(doc[: p.pivot]), list(doc[p.pivot:])
             while self.negation_before_pivot and subj_tokens and subj_tokens[-1].lower_ in ("never", "not", "no"):
                 pred_tokens.insert(0, subj_tokens.pop())     # "Migrations never need …": the negation is the verb's
+            if self.setting_gerunds and len(subj_tokens) > 1 and subj_tokens[0].tag_ == "VBG" \
+                    and subj_tokens[0].lemma_.lower() in _SETTING_VERBS and subj_tokens[1].tag_ != "RP":
+                subj_tokens = subj_tokens[1:]   # "Setting KeepAliveTimeout to a high value …" is about KeepAliveTimeout
         pred_tokens = _main_clause(pred_tokens, self.cut_subject_clauses, self.negation_not_counted)
         if any(t.lower_ in ("no", "none", "neither") and t.dep_ in ("det", "nsubj", "nsubjpass") for t in subj_tokens):
             neg = not neg
@@ -719,6 +723,11 @@ def _numbered_name(doc, v) -> bool:
         return False
     before = doc[tok.i - 1]
     return before.pos_ in ("NOUN", "PROPN") and before.is_alpha
+
+
+# verbs that give a setting a value: their gerund as a statement's subject speaks of the setting
+_SETTING_VERBS = frozenset({"set", "change", "configure", "raise", "lower", "increase", "decrease", "adjust",
+                            "modify", "tune", "reduce"})
 
 
 def _state_before_object(tokens) -> bool:
