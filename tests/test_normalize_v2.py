@@ -1879,3 +1879,10 @@ def test_a_setting_verb_s_gerund_is_not_part_of_the_setting(normalizer_v2, text,
     """"Changing max_connections …" was about "change max_connections", another subject than the setting
     itself ("max_connections is set to 100")."""
     assert norm(normalizer_v2, text).subject == subject
+
+
+def test_id_is_a_word(normalizer_v2):
+    """spaCy's tokenizer reads "id" as "I'd" without its apostrophe: "The user id …" was about "user i d"."""
+    assert norm(normalizer_v2, "The user id must be a UUID.").subject == "user id"
+    assert norm(normalizer_v2, "The id field is required.").subject == "id field"
+    assert [t.text for t in normalizer_v2.nlp("Deploys stop on Wed.")][-2] == "Wed"

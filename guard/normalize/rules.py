@@ -351,6 +351,7 @@ class RuleNormalizer:
     person_when_no_object = False     # v2: "Team members should take 12 days off" is about team members
     state_before_object = False       # v2: "are entitled to X", "is possible to enable X" are about X
     setting_gerunds = False           # v2: "Changing max_connections requires a restart" is about max_connections
+    whole_words = False               # v2: "id" and "Wed" are words, not "I'd" and "We'd" without the apostrophe
     purpose_subjects = False          # v2: "Use X for Y" is about Y, valued X
     verb_before_place = False         # v2: "Data lives in MySQL", "handled by Google Workspace" name a value
     event_poles = False               # v2: "scheduled every Saturday" is an event, not the opposite of "continuous"
@@ -370,6 +371,10 @@ class RuleNormalizer:
         from guard.normalize.fast_attribute_ruler import speed_up
         from guard.normalize.fast_lemmatizer import memoize_lemmatizer
         memoize_lemmatizer(speed_up(self.nlp))
+        if self.whole_words:
+            # spaCy splits "id" as "I'd" and "Wed" as "We'd"; in rules they are an identifier and a weekday
+            # ("The user id must be a UUID." was about "user i d")
+            self.nlp.tokenizer.rules = {k: v for k, v in self.nlp.tokenizer.rules.items() if k not in _SPLIT_WORDS}
         if gemm == "numpy":
             from guard.normalize.blas_ops import use_numpy_blas
             use_numpy_blas(self.nlp)
@@ -725,6 +730,7 @@ def _numbered_name(doc, v) -> bool:
     return before.pos_ in ("NOUN", "PROPN") and before.is_alpha
 
 
+_SPLIT_WORDS = frozenset({"id", "Id", "wed", "Wed"})
 # verbs that give a setting a value: their gerund as a statement's subject speaks of the setting
 _SETTING_VERBS = frozenset({"set", "change", "configure", "raise", "lower", "increase", "decrease", "adjust",
                             "modify", "tune", "reduce"})

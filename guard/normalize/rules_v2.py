@@ -412,6 +412,7 @@ class RuleNormalizerV2(RuleNormalizer):
     person_when_no_object = True
     state_before_object = True
     setting_gerunds = True
+    whole_words = True
     purpose_subjects = True
     verb_before_place = True
     event_poles = True
