@@ -1886,3 +1886,25 @@ def test_id_is_a_word(normalizer_v2):
     assert norm(normalizer_v2, "The user id must be a UUID.").subject == "user id"
     assert norm(normalizer_v2, "The id field is required.").subject == "id field"
     assert [t.text for t in normalizer_v2.nlp("Deploys stop on Wed.")][-2] == "Wed"
+
+
+@pytest.mark.parametrize("text,subject", [
+    ("Node 18 reached end of life on 2025-04-30.", "node"),
+    ("Processes shut down gracefully when they receive a SIGTERM signal.", "process"),
+    ("tcp_keepalive_time controls how often TCP sends out keepalive messages.", "tcp_keepalive_time"),
+    (("Every RDS DB instance has a weekly maintenance window, and if a maintenance event is scheduled for a given "
+      "week, it's initiated during the 30-minute maintenance window you identify."),
+     "rds db instance weekly maintenance window"),                                       # "have": as before
+    ("Use pinned image tags.", "pin image tag"),          # an order the tagger parsed as "Use" + "pinned": as before
+])
+def test_a_main_verb_outside_the_lists_is_the_pivot(normalizer_v2, text, subject):
+    """With no verb from v1's lists the sentence had no pivot and was read as an order, about its object:
+    "Node 18 reached end of life on …" was about "end life", so it never met "Node 18 is supported until …"."""
+    assert norm(normalizer_v2, text).subject == subject
+
+
+def test_an_end_of_life_date_against_a_later_support_date_conflicts(normalizer_v2):
+    """Issue #7's own example, a warn until the end-of-life statement had its product as subject."""
+    a, b = "Node 18 reached end of life on 2025-04-30.", "Node 18 is supported until April 2026."
+    v = StructuralComparator().compare(norm(normalizer_v2, a), a, norm(normalizer_v2, b), b)
+    assert (v.kind, v.confidence) == (VerdictKind.VALUE_CONFLICT, Confidence.HIGH)

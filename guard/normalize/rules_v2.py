@@ -28,7 +28,7 @@ from guard.normalize.assignments import read_assignment
 from guard.normalize.base import fail_open, register
 from guard.normalize.subject_phrases import subject_phrases
 from guard.normalize.lexicon import HALT_PREDICATES, MODAL_PREDICATES, PERSON_SUBJECTS
-from guard.normalize.rules import _NAMING, Parsed, RuleNormalizer, _content, _merge_hyphenated, fixed_lemma
+from guard.normalize.rules import _NAMING, VERBS, Parsed, RuleNormalizer, _content, _merge_hyphenated, fixed_lemma
 from guard.normalize.typed_values import (_COMPARED_BEFORE, _COMPARED_START, ANY_UNIT, GEOGRAPHIES, POINT_UNITS,
                                           extract_typed_values)
 from guard.normalize.values import UNITS
@@ -356,6 +356,16 @@ class ParsedV2(Parsed):
         fewer, claims_dev unchanged, long-gold subject 0.653 → 0.673."""
         p = super()._find_pivot()
         root = next((t for t in self.doc if t.dep_ == "ROOT"), None)
+        if p is None and root is not None and root.pos_ == "VERB" and root.tag_ in ("VBZ", "VBP", "VBD") \
+                and root.i not in self.value_tok and not any(t.text == ";" for t in self.doc[:root.i]) \
+                and root.lemma_ != "have" \
+                and any(c.dep_ in ("nsubj", "nsubjpass") and c.i < root.i and not (c.i == 0 and c.lower_ in VERBS)
+                        for c in root.children):
+            # a main verb outside v1's lists with a subject of its own ("Node 18 reached end of life on
+            # 2025-04-30."): with no pivot the sentence was read as an order, about its object ("end life").
+            # Not "have": what a thing has is what is said of it ("Every RDS DB instance has a weekly
+            # maintenance window …" is about the window)
+            return root.i
         if p is None or root is None or not 0 < root.i < p or root.pos_ != "VERB" \
                 or root.tag_ not in ("VBZ", "VBP", "VBD") or root.i in self.value_tok:
             return p
