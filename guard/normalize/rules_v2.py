@@ -48,6 +48,17 @@ _LEAD_CLAUSE = re.compile(
     # own ("On July 1, 2023, CAs must …")
     r"by(?=\s+\w+ing\b)|starting|beginning|effective|assuming|depending\s+(?:on|upon)|given\s+that)\b(?!-)(?:[^,;]|,(?=\s*\d{4}\b)){1,140},\s*",
     re.I)
+# a leading phrase of place, time or case with no comma, ended where a new noun phrase or a person begins
+# ("On SIGTERM our worker processes also flush …", "During the launch year we discourage …", "On developer
+# laptops the app writes …"): read whole, its words joined the subject ("sigterm worker process"). Not where
+# the phrase goes on into the next words ("During the period of your unpaid leave", "For tasks that use the …"),
+# nor where it holds a number, which may be the rule's value ("After 3 retries the job fails.", "On gateway v10 …")
+_LEAD_PHRASE = re.compile(
+    r"^(?:on|in|at|during|after|before|under|with|without|for|outside|inside|across|within)\s+"
+    r"(?!least\b|most\b|all\b|any\b|each\b|every\b|some\b|general\b)(?:(?!\d|v\d)[\w.'/-]+\s+){1,3}?"
+    r"(?<!\bof\s)(?<!\bin\s)(?<!\bon\s)(?<!\bfor\s)(?<!\bto\s)(?<!\bthat\s)(?<!\bwhich\s)(?<!\bwho\s)"
+    r"(?<!\buse\s)(?<!\bbring\s)(?<!\bwith\s)(?<!\bat\s)"
+    r"(?=(?:our|the|all|every|each|any|we|you|they|it|its|their|your)\s)", re.IGNORECASE)
 # a rule wrapped in a verb of making sure or of noting ("Make sure the session time … is set to no more
 # than 30 minutes.", "Ensure that backups are encrypted.", "Note that …", "It is recommended that …"):
 # the rule is the clause inside. Read whole, the wrapper took the subject ("sure session time …") or
@@ -108,7 +119,7 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
     for m in list(_PAREN.finditer(main))[::-1]:
         cut(main[:m.start()] + main[m.end():], m.group(0).strip()[1:-1])
     for _ in range(2):
-        for pat in (_LEAD_WRAPPER, _LEAD_ADVERB, _LEAD_CLAUSE):
+        for pat in (_LEAD_WRAPPER, _LEAD_ADVERB, _LEAD_PHRASE, _LEAD_CLAUSE):
             m = pat.match(main)
             if m and not (pat is _LEAD_CLAUSE and _TRAIL_START.match(main[m.end():])):
                 rest = main[m.end():]
