@@ -1927,3 +1927,19 @@ def test_a_leading_phrase_without_a_comma_is_a_qualifier(text, main):
     """With no comma the leading phrase joined the subject ("sigterm worker process"), or, with a comma later
     in the sentence, the whole first clause was cut as a leading clause ("For new EC2 workloads we prefer …,")."""
     assert split_main_clause(text)[0] == main
+
+
+@pytest.mark.parametrize("text,subject", [
+    ("At present, there is no obligation to attend in-person meetings.", "in-person meeting"),
+    ("There is currently no internal requirement to label data.", "data"),
+    ("There is no minimum tenure required to be eligible for Parental Leave.", "minimum tenure"),
+])
+def test_there_is_no_obligation_is_a_lifted_obligation(normalizer_v2, text, subject):
+    """The existential "there" left these without a subject, so they never met "Staff must attend …"."""
+    n = norm(normalizer_v2, text)
+    assert (n.subject, n.modality) == (subject, Modality.MAY_NOT)
+
+
+def test_there_is_no_other_thing_is_read_as_before():
+    assert split_main_clause("There is no magic rule for setting the number of processes.")[0] == \
+        "There is no magic rule for setting the number of processes."

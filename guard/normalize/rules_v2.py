@@ -130,7 +130,7 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
     m = _TRAIL.search(main)
     if m and m.start() > 0:
         cut(main[:m.start()].rstrip(" ,") + ".", m.group(0))
-    return _asked_of(_existential_limit(main)), tuple(q for q in quals if q)
+    return _asked_of(_existential_obligation(_existential_limit(main))), tuple(q for q in quals if q)
 
 
 # "There is no rate limit on the internal API." says what the internal API has: read with the
@@ -140,6 +140,24 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
 _EXISTENTIAL_LIMIT = re.compile(
     r"^there(?:'s|\s+is|\s+are)\s+(?P<x>no\s+(?:[\w-]+\s+){0,3}?(?:limit|cap|maximum|quota|ceiling|restriction)s?)"
     r"\s+(?:on|to|for)\s+(?!how\b|what\b|whether\b|when\b|who\b)(?P<y>[^,;.]+?)(?P<rest>[,;.].*|$)", re.IGNORECASE)
+
+
+# "There is no obligation to attend in-person meetings.", "There is no minimum tenure required to be
+# eligible …": a lifted obligation said with the existential "there", which left the statement without a
+# subject, so it never met "Staff must attend in-person meetings." Read as "You are not required to attend …"
+# and "A minimum tenure is not required …", as written that way
+_NO_OBLIGATION = re.compile(r"^there(?:'s|\s+is|\s+are)\s+(?:currently\s+|presently\s+)?no\s+(?:[\w-]+\s+)?"
+                            r"(?:obligation|requirement|need)\s+to\s+(?P<rest>[a-z].*)$", re.IGNORECASE)
+_NOTHING_REQUIRED = re.compile(r"^there(?:'s|\s+is|\s+are)\s+no\s+(?P<x>(?:[\w-]+\s+){0,3}?[\w-]+)\s+"
+                               r"(?P<req>required|needed|necessary)\b(?P<rest>.*)$", re.IGNORECASE)
+
+
+def _existential_obligation(main: str) -> str:
+    if m := _NO_OBLIGATION.match(main):
+        return f"You are not required to {m.group('rest')}"
+    if m := _NOTHING_REQUIRED.match(main):
+        return f"A {m.group('x')} is not {m.group('req').lower()}{m.group('rest')}"
+    return main
 
 
 def _existential_limit(main: str) -> str:
