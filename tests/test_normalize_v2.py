@@ -1943,3 +1943,9 @@ def test_there_is_no_obligation_is_a_lifted_obligation(normalizer_v2, text, subj
 def test_there_is_no_other_thing_is_read_as_before():
     assert split_main_clause("There is no magic rule for setting the number of processes.")[0] == \
         "There is no magic rule for setting the number of processes."
+
+
+def test_there_is_a_limit_on_a_thing_is_the_thing_s_limit(normalizer_v2):
+    """As "There is no rate limit on the internal API." already was: the existential left it without a subject."""
+    n = norm(normalizer_v2, "There is a 240 hour limit on the number of hours of annual leave you can carry over.")
+    assert (n.subject, n.value) == ("number hour annual leave", "240 hour")

@@ -136,9 +136,10 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
 # "There is no rate limit on the internal API." says what the internal API has: read with the
 # existential "there" the statement had no subject, and the limit it denies had nothing to belong to.
 # Only a denied limit on a named thing (not "no limit to how much time off you can take"); "no limit on
-# the number of projects" stays about their number ("Each project holds at most 50 members" is no cap on it)
+# the number of projects" stays about their number ("Each project holds at most 50 members" is no cap on it).
+# A limit stated so is the same reading: "There is a 240 hour limit on the number of hours … you can carry over"
 _EXISTENTIAL_LIMIT = re.compile(
-    r"^there(?:'s|\s+is|\s+are)\s+(?P<x>no\s+(?:[\w-]+\s+){0,3}?(?:limit|cap|maximum|quota|ceiling|restriction)s?)"
+    r"^there(?:'s|\s+is|\s+are)\s+(?P<x>(?:no|an?)\s+(?:[\w-]+\s+){0,3}?(?:limit|cap|maximum|quota|ceiling|restriction)s?)"
     r"\s+(?:on|to|for)\s+(?!how\b|what\b|whether\b|when\b|who\b)(?P<y>[^,;.]+?)(?P<rest>[,;.].*|$)", re.IGNORECASE)
 
 
