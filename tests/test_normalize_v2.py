@@ -1949,3 +1949,14 @@ def test_there_is_a_limit_on_a_thing_is_the_thing_s_limit(normalizer_v2):
     """As "There is no rate limit on the internal API." already was: the existential left it without a subject."""
     n = norm(normalizer_v2, "There is a 240 hour limit on the number of hours of annual leave you can carry over.")
     assert (n.subject, n.value) == ("number hour annual leave", "240 hour")
+
+
+@pytest.mark.parametrize("text,subject,modality", [
+    ("You should ensure that sensitive information is filtered from logs.", "sensitive information", Modality.SHOULD),
+    ("You must ensure that backups are encrypted.", "backup", Modality.MUST),
+    ("Teams must make sure that every service has an owner.", "service", Modality.MUST),
+])
+def test_a_person_s_duty_to_make_sure_is_the_rule_inside(normalizer_v2, text, subject, modality):
+    """"You should ensure that …" had no subject, where "Ensure that …" was read as the rule it wraps."""
+    n = norm(normalizer_v2, text)
+    assert (n.subject, n.modality) == (subject, modality)

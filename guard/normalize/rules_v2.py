@@ -66,6 +66,9 @@ _LEAD_PHRASE = re.compile(
 # "verify the signature") count only before "that".
 _LEAD_WRAPPER = re.compile(
     r"^(?:please\s+)?(?:(?:make|be)\s+sure|ensure|(?:verify|confirm|check|note|remember)\s+that|"
+    # the same with the person and the modal before it ("You should ensure that …", "Teams must make sure …")
+    r"(?:you|we|they|teams?|everyone|staff|engineers?|developers?)\s+(?P<modal>must|should|shall|need\s+to|have\s+to)\s+"
+    r"(?:always\s+)?(?:make\s+sure|ensure)|"
     r"(?:keep|bear)\s+in\s+mind\s+that|be\s+aware\s+that|"
     r"it\s+is\s+(?P<how>recommended|advised|advisable|suggested|preferred|required|mandatory|essential|important|"
     r"critical|necessary|expected)\s+that|"
@@ -340,7 +343,8 @@ def _advisory(qualifier: str) -> bool:
     """Whether a cut-off wrapper says that what it wraps is advice ("It is recommended that")."""
     m = _LEAD_WRAPPER.match(qualifier + " ")
     return m is not None and ((m.group("how") or "").lower() in _ADVISORY
-                              or (m.group("says") or "").lower().removesuffix("s") in _ADVISORY)
+                              or (m.group("says") or "").lower().removesuffix("s") in _ADVISORY
+                              or (m.group("modal") or "").lower() == "should")
 
 
 def _identifier(text: str, near: int | None, skip: tuple[int, int] | None = None) -> str | None:
