@@ -1906,7 +1906,7 @@ def test_a_main_verb_outside_the_lists_is_the_pivot(normalizer_v2, text, subject
 def test_an_end_of_life_date_against_a_later_support_date_conflicts(normalizer_v2):
     """Issue #7's own example, a warn until the end-of-life statement had its product as subject."""
     a, b = "Node 18 reached end of life on 2025-04-30.", "Node 18 is supported until April 2026."
-    v = StructuralComparator().compare(norm(normalizer_v2, a), a, norm(normalizer_v2, b), b)
+    v = verdict(normalizer_v2, a, b)
     assert (v.kind, v.confidence) == (VerdictKind.VALUE_CONFLICT, Confidence.HIGH)
 
 

@@ -390,18 +390,18 @@ class ParsedV2(Parsed):
         fewer, claims_dev unchanged, long-gold subject 0.653 → 0.673."""
         p = super()._find_pivot()
         root = next((t for t in self.doc if t.dep_ == "ROOT"), None)
-        if p is None and root is not None and root.pos_ == "VERB" and root.tag_ in ("VBZ", "VBP", "VBD") \
-                and root.i not in self.value_tok and not any(t.text == ";" for t in self.doc[:root.i]) \
-                and root.lemma_ != "have" \
-                and any(c.dep_ in ("nsubj", "nsubjpass") and c.i < root.i and not (c.i == 0 and c.lower_ in VERBS)
-                        for c in root.children):
+        finite = root is not None and root.pos_ == "VERB" and root.tag_ in ("VBZ", "VBP", "VBD") \
+            and root.i not in self.value_tok
+        if p is None:
             # a main verb outside v1's lists with a subject of its own ("Node 18 reached end of life on
             # 2025-04-30."): with no pivot the sentence was read as an order, about its object ("end life").
             # Not "have": what a thing has is what is said of it ("Every RDS DB instance has a weekly
             # maintenance window …" is about the window)
-            return root.i
-        if p is None or root is None or not 0 < root.i < p or root.pos_ != "VERB" \
-                or root.tag_ not in ("VBZ", "VBP", "VBD") or root.i in self.value_tok:
+            own = finite and root.lemma_ != "have" and not any(t.text == ";" for t in self.doc[:root.i]) \
+                and any(c.dep_ in ("nsubj", "nsubjpass") and c.i < root.i and not (c.i == 0 and c.lower_ in VERBS)
+                        for c in root.children)
+            return root.i if own else None
+        if not finite or not 0 < root.i < p:
             return p
         t, under = self.doc[p], False
         while t.head.i != t.i and t.i != root.i:
