@@ -249,10 +249,14 @@ def _chosen_name(chosen, max_tokens: int) -> Value | None:
     return _span_name(toks)
 
 
-def _content(tokens, skip: set[int], names: set[int] = frozenset(), keep: frozenset = frozenset()) -> list[str]:
+def _content(tokens, skip: set[int], names: set[int] = frozenset(), keep: frozenset = frozenset(),
+             participles: bool = False) -> list[str]:
     """``names``: tokens of a numbered name ("Shard 4"), kept as one identifier word
     ("shard-4"), so that two statements about shard 4 and shard 5 name different things.
-    ``keep``: stop words kept as a noun ("call", "name"), or as written ("IT", the department)."""
+    ``keep``: stop words kept as a noun ("call", "name"), or as written ("IT", the department).
+    ``participles`` (v2, subjects): a participle before the noun it describes stays as written: "failed
+    logins" are no "fail login", and "paid time off" no "pay time"; the verb's lemma made a name of a
+    thing read like an action, and the subject's words no longer matched the words of the text."""
     out, last = [], None
     for t in tokens:
         if t.i in names:
@@ -268,7 +272,8 @@ def _content(tokens, skip: set[int], names: set[int] = frozenset(), keep: frozen
             continue
         if (t.lower_ in NEGATIONS or t.lower_ in MODAL_WORDS or t.lower_ in QUANTIFIERS) and t.text not in keep:
             continue
-        lem = fixed_lemma(t)
+        lem = t.lower_ if participles and t.tag_ in ("VBN", "VBG") and t.dep_ in ("amod", "compound") \
+            and t.head.i > t.i else fixed_lemma(t)
         ident = _CODE.fullmatch(t.text) or "_" in t.text or re.search(r"[a-z][A-Z]", t.text)
         out.append(t.text if ident else lem)
         last = t.i
@@ -352,6 +357,7 @@ class RuleNormalizer:
     state_before_object = False       # v2: "are entitled to X", "is possible to enable X" are about X
     setting_gerunds = False           # v2: "Changing max_connections requires a restart" is about max_connections
     whole_words = False               # v2: "id" and "Wed" are words, not "I'd" and "We'd" without the apostrophe
+    participle_words = False          # v2: "failed logins" is the subject's name as written, not "fail login"
     purpose_subjects = False          # v2: "Use X for Y" is about Y, valued X
     verb_before_place = False         # v2: "Data lives in MySQL", "handled by Google Workspace" name a value
     event_poles = False               # v2: "scheduled every Saturday" is an event, not the opposite of "continuous"
@@ -572,7 +578,7 @@ class RuleNormalizer:
             obj = StateVerb.BE
         # subject
         subj_words = product_words + _content(_head_np(subj_tokens, self.trim_subject_phrase), p.value_tok, names,
-                                              self.subject_stop_words)
+                                              self.subject_stop_words, self.participle_words)
         kind = SubjectKind.PRESENT
         # v2: an adverb between the person and the verb ("We strongly recommend …", "We also require …") does
         # not make the person part of what the rule is about
@@ -600,14 +606,15 @@ class RuleNormalizer:
                     while theme_tokens and theme_tokens[0].tag_ in ("VBG", "VB", "RP", "TO", "CC"):
                         theme_tokens = theme_tokens[1:]
             head = _head_np(theme_tokens, self.trim_subject_phrase)
-            subj_words = _content(head, p.value_tok, keep=self.subject_stop_words)
+            subj_words = _content(head, p.value_tok, keep=self.subject_stop_words, participles=self.participle_words)
             theme_words = _content(theme_tokens[len(head):], p.value_tok)
             if self.purpose_subjects and obj is StateVerb.USE:
                 purpose = _purpose(head, theme_tokens[len(head):], p.value_tok, self.person_subjects)
                 chosen = _chosen_name(head, self.max_name_tokens) if purpose is not None else None
                 if chosen is not None:
                     aim, rest = purpose
-                    subj_words = _content(aim, p.value_tok, keep=self.subject_stop_words)
+                    subj_words = _content(aim, p.value_tok, keep=self.subject_stop_words,
+                                          participles=self.participle_words)
                     theme_words, head = _content(rest, p.value_tok), theme_tokens[:len(theme_tokens) - len(rest)]
             if self.speaker_subjects:
                 theme_tokens = theme_tokens[len(head):]     # the subject's words are not also its named value
@@ -621,7 +628,7 @@ class RuleNormalizer:
             # a rule for people whose object is only an amount ("… should take at least 12 work days off a
             # year") is about those people, not about nothing
             subj_words = _content(_head_np(subj_tokens, self.trim_subject_phrase), p.value_tok, names,
-                                  self.subject_stop_words)
+                                  self.subject_stop_words, self.participle_words)
         if not subj_words:
             kind = SubjectKind.FUZZY if kind is SubjectKind.FUZZY else SubjectKind.MISSING
         value = primary_value([v for v in values if v.start >= pivot_char]) or primary_value(values) or chosen

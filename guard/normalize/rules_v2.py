@@ -457,6 +457,7 @@ class RuleNormalizerV2(RuleNormalizer):
     state_before_object = True
     setting_gerunds = True
     whole_words = True
+    participle_words = True
     purpose_subjects = True
     verb_before_place = True
     event_poles = True
@@ -560,7 +561,8 @@ class RuleNormalizerV2(RuleNormalizer):
             subj = next((t for t in cdoc if t.dep_ in ("nsubj", "nsubjpass") and t.head.dep_ == "ROOT"), None)
             if subj is None or subj.lower_ in _BACK_PRONOUNS | {"you", "we", "i", "one"} | self.person_subjects:
                 return norm
-            words = _content(cdoc[subj.left_edge.i:subj.i + 1], set(), keep=self.subject_stop_words)
+            words = _content(cdoc[subj.left_edge.i:subj.i + 1], set(), keep=self.subject_stop_words,
+                             participles=self.participle_words)
             return replace(norm, subject=" ".join(words), subject_kind=SubjectKind.PRESENT) if words else norm
         return norm
 
