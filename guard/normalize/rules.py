@@ -400,6 +400,11 @@ class RuleNormalizer:
         return [fail_open(self.name, text, s, w, lambda: self._norm(_merge_hyphenated(doc), text, off, s, w))
                 for doc, (text, off), (_, s, w) in zip(docs, prepared, items)]
 
+    def _subject_words(self, tokens, skip: set[int], names: set[int] = frozenset()) -> list[str]:
+        """A subject's words, read one way wherever a subject is read (the clause's own, an order's object,
+        a purpose, a condition's): its stop words kept as nouns and, in v2, its participles as written."""
+        return _content(tokens, skip, names, self.subject_stop_words, self.participle_words)
+
     def _speaker(self, doc, p: "Parsed", subj_tokens) -> bool:
         """"AWS recommends setting X", "Anthropic suggests reading X": an organisation that speaks
         the rule is not what the rule is about (v2 only)."""
@@ -577,8 +582,8 @@ class RuleNormalizer:
                 theme_tokens and theme_tokens[0].tag_ == "VBN" and theme_tokens[0].lower_ not in POLE):
             obj = StateVerb.BE
         # subject
-        subj_words = product_words + _content(_head_np(subj_tokens, self.trim_subject_phrase), p.value_tok, names,
-                                              self.subject_stop_words, self.participle_words)
+        subj_words = product_words + self._subject_words(_head_np(subj_tokens, self.trim_subject_phrase), p.value_tok,
+                                                           names)
         kind = SubjectKind.PRESENT
         # v2: an adverb between the person and the verb ("We strongly recommend …", "We also require …") does
         # not make the person part of what the rule is about
@@ -606,15 +611,14 @@ class RuleNormalizer:
                     while theme_tokens and theme_tokens[0].tag_ in ("VBG", "VB", "RP", "TO", "CC"):
                         theme_tokens = theme_tokens[1:]
             head = _head_np(theme_tokens, self.trim_subject_phrase)
-            subj_words = _content(head, p.value_tok, keep=self.subject_stop_words, participles=self.participle_words)
+            subj_words = self._subject_words(head, p.value_tok)
             theme_words = _content(theme_tokens[len(head):], p.value_tok)
             if self.purpose_subjects and obj is StateVerb.USE:
                 purpose = _purpose(head, theme_tokens[len(head):], p.value_tok, self.person_subjects)
                 chosen = _chosen_name(head, self.max_name_tokens) if purpose is not None else None
                 if chosen is not None:
                     aim, rest = purpose
-                    subj_words = _content(aim, p.value_tok, keep=self.subject_stop_words,
-                                          participles=self.participle_words)
+                    subj_words = self._subject_words(aim, p.value_tok)
                     theme_words, head = _content(rest, p.value_tok), theme_tokens[:len(theme_tokens) - len(rest)]
             if self.speaker_subjects:
                 theme_tokens = theme_tokens[len(head):]     # the subject's words are not also its named value
@@ -627,8 +631,7 @@ class RuleNormalizer:
                 and set(lowered) & self.person_subjects and not set(lowered) & {"we", "us", "i", "you"}:
             # a rule for people whose object is only an amount ("… should take at least 12 work days off a
             # year") is about those people, not about nothing
-            subj_words = _content(_head_np(subj_tokens, self.trim_subject_phrase), p.value_tok, names,
-                                  self.subject_stop_words, self.participle_words)
+            subj_words = self._subject_words(_head_np(subj_tokens, self.trim_subject_phrase), p.value_tok, names)
         if not subj_words:
             kind = SubjectKind.FUZZY if kind is SubjectKind.FUZZY else SubjectKind.MISSING
         value = primary_value([v for v in values if v.start >= pivot_char]) or primary_value(values) or chosen

@@ -28,7 +28,7 @@ from guard.normalize.assignments import read_assignment
 from guard.normalize.base import fail_open, register
 from guard.normalize.subject_phrases import subject_phrases
 from guard.normalize.lexicon import HALT_PREDICATES, MODAL_PREDICATES, PERSON_SUBJECTS
-from guard.normalize.rules import _NAMING, VERBS, Parsed, RuleNormalizer, _content, _merge_hyphenated, fixed_lemma
+from guard.normalize.rules import _NAMING, VERBS, Parsed, RuleNormalizer, _merge_hyphenated, fixed_lemma
 from guard.normalize.typed_values import (_COMPARED_BEFORE, _COMPARED_START, ANY_UNIT, GEOGRAPHIES, POINT_UNITS,
                                           extract_typed_values)
 from guard.normalize.values import UNITS
@@ -561,8 +561,7 @@ class RuleNormalizerV2(RuleNormalizer):
             subj = next((t for t in cdoc if t.dep_ in ("nsubj", "nsubjpass") and t.head.dep_ == "ROOT"), None)
             if subj is None or subj.lower_ in _BACK_PRONOUNS | {"you", "we", "i", "one"} | self.person_subjects:
                 return norm
-            words = _content(cdoc[subj.left_edge.i:subj.i + 1], set(), keep=self.subject_stop_words,
-                             participles=self.participle_words)
+            words = self._subject_words(cdoc[subj.left_edge.i:subj.i + 1], set())
             return replace(norm, subject=" ".join(words), subject_kind=SubjectKind.PRESENT) if words else norm
         return norm
 
