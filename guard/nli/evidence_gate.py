@@ -21,6 +21,7 @@ from guard.claims import Norm, StateVerb
 from guard.compare import (SubjectMatch, Verdict, VerdictKind, component_id, different_settings, frequencies_of_two_verbs,
                            named_things, singular, subject_match, value_quantity)
 from guard.judge import NLIResult
+from guard.normalize.durations import action_time
 from guard.nli.evidence import needs_backward, pair_features, predicate_pair, second_direction, vector
 from guard.nli.learned_gate import LearnedGate
 
@@ -107,6 +108,10 @@ def _named_attribute(n: Norm) -> bool:
     value counts ("runs 4 replicas"); not the fallback of a measure ("90 days": time)."""
     unit = n.bound.unit if n.bound is not None else None
     if not n.attribute or n.attribute in _GENERIC_ATTRIBUTES:
+        return False
+    if unit == "time" and action_time(n.attribute):
+        # how long or when an action happens ("kept for 90 days": a retention period) is what a statement
+        # with no value may be about: "Error logs must be deleted immediately." denies that retention
         return False
     return n.attribute != unit or not (unit in _MEASURES or "/" in unit)
 

@@ -27,6 +27,7 @@ from guard.normalize.actors import read_permission
 from guard.normalize.assignments import read_assignment
 from guard.normalize.base import fail_open, register
 from guard.normalize.subject_phrases import subject_phrases
+from guard.normalize.durations import duration_attribute
 from guard.normalize.lexicon import HALT_PREDICATES, MODAL_PREDICATES, PERSON_SUBJECTS
 from guard.normalize.rules import _NAMING, VERBS, Parsed, RuleNormalizer, _merge_hyphenated, fixed_lemma
 from guard.normalize.typed_values import (_COMPARED_BEFORE, _COMPARED_START, ANY_UNIT, GEOGRAPHIES, POINT_UNITS,
@@ -626,6 +627,12 @@ class RuleNormalizerV2(RuleNormalizer):
             phrase = [t for t in after[1:4] if t.pos_ in ("NOUN", "PROPN") or _adjective(t)]
             nouns = [t for t in phrase if not _adjective(t)] or phrase
             return nouns[-1].lemma_.lower()     # "160 bits of entropy", "3 days of paid leave"
+        if unit == "time":
+            # "retained for 30 days", "issued within 5 business days": the verb names what is measured,
+            # and the noun nearest before the value is its object ("stores a message … for 3 days")
+            named = duration_attribute(doc, primary.start, primary.end)
+            if named is not None:
+                return named
         owner = _set_noun(doc, primary.start)
         for t in reversed(before):          # the noun this value is said of, within its own phrase
             if t.pos_ == "VERB":
