@@ -169,6 +169,9 @@ def test_attribute_a_value_belongs_to(normalizer_v2, text, attribute):
     ("Unacknowledged pages escalate to the secondary after 15 minutes.", "escalation time"),
     ("Queries in CloudWatch Logs Insights time out after 15 minutes.", "timeout"),
     ("Logs Insights queries may run for up to 60 minutes.", "run time"),
+    # a duration written as a noun's modifier is that noun's, not the unit's
+    ("Netlify scheduled functions have a 30-second execution limit.", "execution limit"),
+    ("The Onyx team starts its two-week sprints on Wednesdays.", "sprint"),
     # a verb that says nothing of what is measured names nothing: the unit's family, as before
     ("Onboarding takes two weeks.", "time"),
 ])

@@ -27,7 +27,7 @@ from guard.normalize.actors import read_permission
 from guard.normalize.assignments import read_assignment
 from guard.normalize.base import fail_open, register
 from guard.normalize.subject_phrases import subject_phrases
-from guard.normalize.durations import duration_attribute
+from guard.normalize.durations import described_noun, duration_attribute
 from guard.normalize.lexicon import HALT_PREDICATES, MODAL_PREDICATES, PERSON_SUBJECTS
 from guard.normalize.rules import _NAMING, VERBS, Parsed, RuleNormalizer, _merge_hyphenated, fixed_lemma
 from guard.normalize.typed_values import (_COMPARED_BEFORE, _COMPARED_START, ANY_UNIT, GEOGRAPHIES, POINT_UNITS,
@@ -633,6 +633,9 @@ class RuleNormalizerV2(RuleNormalizer):
             named = duration_attribute(doc, primary.start, primary.end)
             if named is not None:
                 return named
+            described = described_noun(doc, primary.start, primary.end)
+            if described is not None:     # "its two-week sprints": the sprint, without the value it is given
+                return " ".join(w for w in _noun_name(described).split() if w != primary.text.lower()) or None
         owner = _set_noun(doc, primary.start)
         for t in reversed(before):          # the noun this value is said of, within its own phrase
             if t.pos_ == "VERB":
