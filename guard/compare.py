@@ -211,9 +211,11 @@ def _unlimited_conflict(unlimited: Bound, b: Bound) -> bool:
 
 def _numbers(a: Bound, b: Bound) -> tuple[float, float]:
     """The two numbers at the precision they can be compared at: "April 2026" is a month, so a
-    date against it compares by month; "24 months" is "two years" (``same_number``)."""
+    date against it compares by month, and "2026" a year; "24 months" is "two years" (``same_number``)."""
     x, y = a.number, b.number
-    if a.unit == "date" and (x % 100 == 0 or y % 100 == 0):
+    if a.unit == "date" and (x % 10000 == 0 or y % 10000 == 0):
+        x, y = x // 10000, y // 10000      # "until 2026": a year, so a date against it compares by year
+    elif a.unit == "date" and (x % 100 == 0 or y % 100 == 0):
         x, y = x // 100, y // 100
     if same_number(x, y, a.unit):
         return x, x

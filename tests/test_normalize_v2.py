@@ -59,6 +59,36 @@ def test_bounds_compare_across_units_and_month_precision():
     assert bounds_conflict(Bound("eq", 20250430, "date"), Bound("eq", 20260400, "date"))
 
 
+@pytest.mark.parametrize("text, number, op", [
+    ("Node 18 is supported until 2026.", 20260000, "eq"),
+    ("PHP 7.4 gets security patches through the end of 2023.", 20230000, "eq"),
+    ("Ubuntu 20.04 standard support ends in 2027.", 20270000, "eq"),
+    ("Debian 10 reached end of life in 2024.", 20240000, "eq"),
+    ("The migration must be finished by 2025.", 20250000, "le"),
+])
+def test_a_year_alone_is_a_date_where_its_words_make_it_a_point_in_time(text, number, op):
+    assert bound(text) == Bound(op, number, "date")
+
+
+@pytest.mark.parametrize("text", [
+    "The office moved to Berlin in 2019.",          # the year of an event, after a bare "in"
+    "RFC 3501 kicked off the 2024 Edition.",          # a name
+    "Uptime must stay above 99.9% until 2026%.",      # no year
+    "The style guide was written for 2030s hardware.",
+])
+def test_a_year_elsewhere_is_no_date(text):
+    assert all(v.kind != "date" for v in extract_typed_values(text))
+
+
+def test_a_year_compares_by_year():
+    """"supported until 2026" against "end of life on 2025-04-30" is a conflict; against "until October
+    2026" it is the same year said less exactly."""
+    assert bounds_conflict(Bound("eq", 20250430, "date"), Bound("eq", 20260000, "date"))
+    assert not bounds_conflict(Bound("eq", 20261000, "date"), Bound("eq", 20260000, "date"))
+    assert not bounds_conflict(Bound("eq", 20260000, "date"), Bound("eq", 20260415, "date"))
+    assert bounds_conflict(Bound("eq", 20270000, "date"), Bound("eq", 20250400, "date"))
+
+
 def test_times_of_day_are_minutes_after_midnight_in_their_zone():
     """Until session 36 a time of day was read as its hour alone: "14:00 UTC" / "2 p.m. UTC" was a
     HIGH value contradiction (14 vs 2) and "1am" / "3am" was "same value"."""
@@ -901,6 +931,11 @@ def test_a_value_inside_the_others_bound_is_not_the_same_value(normalizer_v2):
     assert v.kind is VerdictKind.CONSISTENT and v.reason == "same value", v
     v = verdict(normalizer_v2, "The report is due in April 2026.", "The report is due on April 30, 2026.")
     assert v.kind is not VerdictKind.UNCERTAIN, v        # one month, at month precision
+    # a year alone against a day of another year (the accuracy issue's dates in different spellings)
+    v = verdict(normalizer_v2, "Node 18 reached end of life on 2025-04-30.", "Node 18 is supported until 2026.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v
+    v = verdict(normalizer_v2, "Python 3.8 is supported until October 2024.", "Python 3.8 is supported until 2024.")
+    assert v.kind is VerdictKind.CONSISTENT, v
 
 
 def test_one_quantity_in_two_spellings_of_one_subject_is_sure(normalizer_v2):

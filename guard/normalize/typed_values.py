@@ -7,7 +7,7 @@ becomes a ``Bound`` whose unit is a family ("time", "bytes", "usd/time", "reques
 "count", "percent", "clock": minutes after midnight, "period": how often, "weekday": Monday 1 … Sunday
 7, "month": January 1 … December 12, "monthday": the day of the month, 1 … 31, the last day 99) and
 whose number is in the family's base unit, so bounds compare across spellings ("02:00 UTC" = "2am UTC", "14:00" = "2 p.m."). Dates are ``yyyymmdd`` numbers; a month-only date has day 00 and compares at month
-precision (see ``compare.bounds_conflict``).
+precision, a year alone ("until 2026") month and day 00 and compares by year (see ``compare._numbers``).
 
 The v1 selectors (``values.PATTERNS``) stay as they are, so v1's norms do not change; v2 puts
 these patterns first.
@@ -45,6 +45,12 @@ _AMOUNT = r"(?P<num>(?<![\d,.])\d[\d,]*(?:\.\d+)?)"     # never from inside a ru
 _PER = r"(?:\s*/\s*|\s+(?:per|an?|each|every)\s+)"
 
 _BOUND_PREPS = "by|before|after|until|till|through|from|since|as of"
+# what makes a year alone a point in time: a bound's preposition, the end or a part of a year, or an end
+# said with "in" ("support ends in 2027", "reached end of life in 2023", "is deprecated in 2025")
+_YEAR_BEFORE = (r"(?:(?P<prep>\b(?:" + _BOUND_PREPS + r")\s+)(?:the\s+)?(?:(?:end|start|beginning|middle)\s+of\s+|"
+                r"(?:early|mid|late)[- ]\s*)?|"
+                r"\b(?:ends?|ended|ending|expires?|expired|(?:reach(?:es|ed)?\s+(?:its\s+)?)?end[- ]of[- ](?:life|support)|"
+                r"EOL|deprecated|retired|removed|sunset|released|discontinued)\s+in\s+(?:(?:early|mid|late)[- ]\s*)?)")
 
 
 def _prep(first: str) -> str:
@@ -160,6 +166,11 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("date", Guarded(_prep("on"), r"(?P<val>(?:" + _MONTH_RE + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})\b", re.I)),
     ("date", Guarded(_prep("on"), r"(?P<val>\d{1,2}(?:st|nd|rd|th)?\s+(?:" + _MONTH_RE + r")\.?,?\s+\d{4})\b", re.I)),
     ("date", Guarded(_prep("in"), r"(?P<val>(?:" + _MONTH_RE + r")\.?,?\s+\d{4})\b", re.I)),
+    # a year alone, where the words before it make it a point in time ("supported until 2026", "through the
+    # end of 2024", "support ends in 2027"): compared at year precision. Not after a bare "in" ("moved to
+    # Berlin in 2019", "created in 2013": the year of an event, which no rule of the store is about) nor
+    # as a name ("the 2024 Edition", "ISO 27001")
+    ("date", Guarded(_YEAR_BEFORE, r"(?P<val>(?:19[89]\d|20\d\d))\b(?![-/.]\d|\s*%|[-\w])", re.IGNORECASE)),
     # which day of the month ("Payroll runs on the 15th of each month." / "… on the last business day of the
     # month.", "invoices are sent on the 1st"): a point in the month, as a weekday is one in the week.
     # Said with "of the month", or as "on the 1st" with nothing after it ("on the 3rd floor" is no day);
@@ -271,6 +282,8 @@ def _op(m: re.Match) -> str:
 
 def _date_number(surface: str) -> float | None:
     s = surface.lower().replace(",", " ").replace(".", " ")
+    if re.fullmatch(r"\d{4}", s.strip()):
+        return int(s) * 10000          # a year alone: month and day 00, compared by year
     m = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", s.strip())
     if m:
         y, mo, d = map(int, m.groups())
