@@ -185,6 +185,9 @@ def test_leading_adverbial_is_not_the_subject(normalizer_v2, normalizer):
     ("AWS recommends setting the maximum retention period for SNS dead-letter queues to 14 days.", "retention period"),
     ("Raw event data is kept for 90 days.", "retention period"),   # kept for: how long, not what is kept
     ("Line managers can allow up to 3 days of paid compassionate leave.", "leave"),   # "paid": a participle
+    # a value written as a noun's modifier is that noun's, not its unit's ("characters", "bytes")
+    ("Every account needs a 12-character password.", "password"),
+    ("Each team gets a 10-GB storage quota.", "storage quota"),
 ])
 def test_attribute_a_value_belongs_to(normalizer_v2, text, attribute):
     assert norm(normalizer_v2, text).attribute == attribute

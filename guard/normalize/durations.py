@@ -36,18 +36,6 @@ _KIND_OF = {"for": "period", "within": "time", "after": "time"}
 _INSIDE = frozenset({"nummod", "quantmod", "compound", "amod", "advmod", "det", "nmod"})
 
 
-def described_noun(doc, start: int, end: int):
-    """The noun a duration written as its modifier describes ("a 30-second execution limit", "its two-week
-    sprints", "a 14-day blob soft delete retention"): the attribute is that noun's, not the unit's "time"."""
-    if "-" not in doc.text[start:end]:
-        return None
-    # the value's last token: the unit ("30 - second") or the whole value where the parse joined it ("30-second")
-    tok = next((t for t in reversed(doc) if t.idx < end and t.idx + len(t) > start), None)
-    if tok is None or tok.dep_ not in ("amod", "compound", "nmod") or tok.head.pos_ != "NOUN" or tok.head.idx < end:
-        return None
-    return tok.head
-
-
 def duration_attribute(doc, start: int, end: int) -> str | None:
     """The attribute of the duration written at characters ``start``–``end`` of ``doc``'s text, where a
     verb or an adjective governs it through "for", "within" or "after"; else None (the caller's

@@ -27,12 +27,12 @@ from guard.normalize.actors import read_permission
 from guard.normalize.assignments import read_assignment
 from guard.normalize.base import fail_open, register
 from guard.normalize.subject_phrases import subject_phrases
-from guard.normalize.durations import described_noun, duration_attribute
+from guard.normalize.durations import duration_attribute
 from guard.normalize.lexicon import HALT_PREDICATES, MODAL_PREDICATES, PERSON_SUBJECTS
 from guard.normalize.rules import _NAMING, VERBS, Parsed, RuleNormalizer, _merge_hyphenated, fixed_lemma
 from guard.normalize.typed_values import (_COMPARED_BEFORE, _COMPARED_START, ANY_UNIT, GEOGRAPHIES, POINT_UNITS,
                                           extract_typed_values)
-from guard.normalize.values import UNITS
+from guard.normalize.values import UNITS, WORD_NUMBERS
 
 _PAREN = re.compile(r"\s*\([^()]{1,200}\)")
 _LEAD_ADVERB = re.compile(
@@ -627,16 +627,16 @@ class RuleNormalizerV2(RuleNormalizer):
             phrase = [t for t in after[1:4] if t.pos_ in ("NOUN", "PROPN") or _adjective(t)]
             nouns = [t for t in phrase if not _adjective(t)] or phrase
             return nouns[-1].lemma_.lower()     # "160 bits of entropy", "3 days of paid leave"
+        owner = _set_noun(doc, primary.start)
+        described = _described_noun(doc, primary.start, primary.end) if owner is None else None
+        if described is not None:     # "its two-week sprints", "a 12-character password": that noun, not the unit
+            return described
         if unit == "time":
             # "retained for 30 days", "issued within 5 business days": the verb names what is measured,
             # and the noun nearest before the value is its object ("stores a message … for 3 days")
             named = duration_attribute(doc, primary.start, primary.end)
             if named is not None:
                 return named
-            described = described_noun(doc, primary.start, primary.end)
-            if described is not None:     # "its two-week sprints": the sprint, without the value it is given
-                return " ".join(w for w in _noun_name(described).split() if w != primary.text.lower()) or None
-        owner = _set_noun(doc, primary.start)
         for t in reversed(before):          # the noun this value is said of, within its own phrase
             if t.pos_ == "VERB":
                 break
@@ -683,6 +683,26 @@ def _set_noun(doc, char: int):
             or noun.idx >= char:
         return None
     return noun
+
+
+def _described_noun(doc, start: int, end: int) -> str | None:
+    """The name of the noun a value written as its modifier describes ("a 30-second execution limit", "its
+    two-week sprints", "a 12-character password", "a 10-GB storage quota"): the attribute is that noun's,
+    not the unit's ("time", "characters", "bytes")."""
+    if _AS_MODIFIER.fullmatch(doc.text[start:end]) is None:
+        return None
+    # the value's last token: the unit ("30 - second") or the whole value where the parse joined it ("30-second")
+    tok = next((t for t in reversed(doc) if t.idx < end and t.idx + len(t) > start), None)
+    if tok is None or tok.dep_ not in ("amod", "compound", "nmod") or tok.head.pos_ != "NOUN" or tok.head.idx < end:
+        return None
+    noun = tok.head
+    words = [c.lower_ for c in noun.subtree if c.i < noun.i and c.idx >= end and c.pos_ == "NOUN" and _compound_of(c, noun.i)]
+    return " ".join([*words, noun.lemma_.lower()])
+
+
+# a number and its unit joined into one modifier: "30-second", "two-week", "1,000-hour", "10-GB"
+_AS_MODIFIER = re.compile(r"(?:\d[\d,.]*|" + "|".join(sorted((w for w in WORD_NUMBERS if " " not in w), key=len, reverse=True))
+                          + r")\s?-\s?[a-z]+", re.IGNORECASE)
 
 
 def _noun_name(noun) -> str:
