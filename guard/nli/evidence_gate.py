@@ -21,9 +21,9 @@ from guard.claims import Norm, StateVerb
 from guard.compare import (SubjectMatch, Verdict, VerdictKind, component_id, different_settings, frequencies_of_two_verbs,
                            named_things, singular, subject_match, value_quantity)
 from guard.judge import NLIResult
-from guard.normalize.durations import action_time
 from guard.nli.evidence import needs_backward, pair_features, predicate_pair, second_direction, vector
 from guard.nli.learned_gate import LearnedGate
+from guard.normalize.durations import action_time
 
 if TYPE_CHECKING:
     from guard.embed import Embedder

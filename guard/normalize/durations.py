@@ -13,16 +13,16 @@ from __future__ import annotations
 
 # the noun of the action or state, where it is not the lemma itself (general English, not any document's)
 _NOUN_OF = {
-    "retain": "retention", "keep": "retention", "hold": "retention", "stick": "retention", "store": "storage", "remove": "removal",
-    "delete": "deletion", "revoke": "revocation", "expire": "expiry", "escalate": "escalation",
+    "retain": "retention", "keep": "retention", "hold": "retention", "stick": "retention", "store": "storage",
+    "remove": "removal", "delete": "deletion", "revoke": "revocation", "expire": "expiry", "escalate": "escalation",
     "acknowledge": "acknowledgement", "publish": "publication", "issue": "issuance", "execute": "execution",
     "respond": "response", "resolve": "resolution", "approve": "approval", "renew": "renewal",
     "rotate": "rotation", "maintain": "maintenance", "suspend": "suspension", "deliver": "delivery",
-    "process": "processing", "answer": "answer", "notify": "notification", "communicate": "communication", "reply": "reply",
-    "refund": "refund", "complete": "completion", "distribute": "distribution", "archive": "archiving",
+    "process": "processing", "notify": "notification", "communicate": "communication",
+    "complete": "completion", "distribute": "distribution", "archive": "archiving",
     "valid": "validity", "available": "availability", "eligible": "eligibility", "active": "activity",
-    "supported": "support", "live": "lifetime", "last": "duration", "run": "run time", "wait": "wait",
-    "cache": "caching", "time": "timeout", "lock": "lockout", "ban": "ban", "block": "block", "freeze": "freeze",
+    "supported": "support", "live": "lifetime", "last": "duration", "run": "run time",
+    "cache": "caching", "time": "timeout", "lock": "lockout",
 }
 # verbs that say nothing of what is measured ("Onboarding takes two weeks.", "You have 30 days to …")
 _LIGHT = frozenset({"be", "have", "take", "make", "get", "give", "do", "need", "happen", "occur", "go", "come",

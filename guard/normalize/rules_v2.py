@@ -26,8 +26,8 @@ from guard.claims import ANY_VARIANT, ENV_NAMES, Modality, Norm, Scope, StateVer
 from guard.normalize.actors import read_permission
 from guard.normalize.assignments import read_assignment
 from guard.normalize.base import fail_open, register
-from guard.normalize.subject_phrases import subject_phrases
 from guard.normalize.durations import duration_attribute
+from guard.normalize.subject_phrases import subject_phrases
 from guard.normalize.lexicon import HALT_PREDICATES, MODAL_PREDICATES, PERSON_SUBJECTS
 from guard.normalize.rules import _NAMING, VERBS, Parsed, RuleNormalizer, _merge_hyphenated, fixed_lemma
 from guard.normalize.typed_values import (_COMPARED_BEFORE, _COMPARED_START, ANY_UNIT, GEOGRAPHIES, POINT_UNITS,
