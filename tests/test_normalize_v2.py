@@ -188,6 +188,8 @@ def test_leading_adverbial_is_not_the_subject(normalizer_v2, normalizer):
     # a value written as a noun's modifier is that noun's, not its unit's ("characters", "bytes")
     ("Every account needs a 12-character password.", "password"),
     ("Each team gets a 10-GB storage quota.", "storage quota"),
+    ("Deploys happen in a 2-hour maintenance window.", "maintenance window"),
+    ("Deploys happen in a 2-hour window.", "time"),      # a bare "window", "mark", "point": only when
 ])
 def test_attribute_a_value_belongs_to(normalizer_v2, text, attribute):
     assert norm(normalizer_v2, text).attribute == attribute

@@ -697,9 +697,13 @@ def _described_noun(doc, start: int, end: int) -> str | None:
         return None
     noun = tok.head
     words = [c.lower_ for c in noun.subtree if c.i < noun.i and c.idx >= end and c.pos_ == "NOUN" and _compound_of(c, noun.i)]
+    if not words and noun.lemma_.lower() in _TIME_POSITIONS:
+        return None          # "at the six-month mark", "a 2-hour window": only when, no attribute of anything
     return " ".join([*words, noun.lemma_.lower()])
 
 
+# nouns that only place a span in time; with a noun before them they name one ("a 2-hour maintenance window")
+_TIME_POSITIONS = frozenset({"mark", "point", "stage", "time", "period", "span", "window", "interval", "stretch"})
 # a number and its unit joined into one modifier: "30-second", "two-week", "1,000-hour", "10-GB"
 _AS_MODIFIER = re.compile(r"(?:\d[\d,.]*|" + "|".join(sorted((w for w in WORD_NUMBERS if " " not in w), key=len, reverse=True))
                           + r")\s?-\s?[a-z]+", re.IGNORECASE)
