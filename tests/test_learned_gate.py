@@ -298,16 +298,6 @@ def test_predicates_less_alike_than_the_floor_cannot_block():
     assert veto("block", v, f, None, 0.23, 0.05, None)[0] == "block"      # a gate without the floor
 
 
-def test_a_value_conflict_structure_found_is_not_held_to_the_predicate_floor():
-    """"Customer data must stay in the EU." / "We replicate customer data to us-east-1 for disaster recovery.":
-    structure read two regions of one subject (value_contradiction), the gate blocked at p 0.97, and the floor
-    capped it because the rest of the two predicates share nothing — which two values of one thing need not."""
-    v = Verdict(VerdictKind.VALUE_CONFLICT, Confidence.MED, "'customer data' is EU in one claim and us-east-1 in the other")
-    f = {"text_similarity": 0.6, "pe_max": 0.1}
-    assert veto("block", v, f, None, 0.23, 0.05, 0.13) == ("block", "")
-    assert veto("block", v, f, None, 0.7, 0.05, 0.13)[0] == "warn"      # the texts' own floor still holds
-
-
 def test_the_predicate_floor_caps_a_rule_against_a_fact_about_one_thing(normalizer):
     """Real bi-encoder: two short claims about one service that share only its name are capped,
     a contradiction about one aspect of it is not, and only pairs the gate would block are encoded."""

@@ -199,10 +199,7 @@ def veto(tier: str, verdict: Verdict, features: dict, norms: tuple[Norm, Norm] |
     if min_similarity is not None and features["text_similarity"] < min_similarity:
         return "warn", (f"; capped at warn: the texts are less alike ({features['text_similarity']:.2f}) than the "
                         f"gate's similarity floor ({min_similarity:.2f})")
-    if None not in (predicate_similarity, min_predicate_similarity) and predicate_similarity < min_predicate_similarity \
-            and verdict.kind is not VerdictKind.VALUE_CONFLICT:
-        # (two values of one kind that structure found in both texts relate the predicates already: "must stay in
-        # the EU" / "We replicate customer data to us-east-1 for disaster recovery" say little else alike)
+    if None not in (predicate_similarity, min_predicate_similarity) and predicate_similarity < min_predicate_similarity:
         return "warn", (f"; capped at warn: beyond their subjects the statements are less alike "
                         f"({predicate_similarity:.2f}) than the gate's predicate floor ({min_predicate_similarity:.2f})")
     if norms is not None and different_quantities(*norms):
