@@ -685,6 +685,13 @@ def _set_noun(doc, char: int):
     return noun
 
 
+# nouns that only place a span in time; with a noun before them they name one ("a 2-hour maintenance window")
+_TIME_POSITIONS = frozenset({"mark", "point", "stage", "time", "period", "span", "window", "interval", "stretch"})
+# a number and its unit joined into one modifier: "30-second", "two-week", "1,000-hour", "10-GB"
+_AS_MODIFIER = re.compile(r"(?:\d[\d,.]*|" + "|".join(sorted((w for w in WORD_NUMBERS if " " not in w), key=len, reverse=True))
+                          + r")\s?-\s?[a-z]+", re.IGNORECASE)
+
+
 def _described_noun(doc, start: int, end: int) -> str | None:
     """The name of the noun a value written as its modifier describes ("a 30-second execution limit", "its
     two-week sprints", "a 12-character password", "a 10-GB storage quota"): the attribute is that noun's,
@@ -695,24 +702,17 @@ def _described_noun(doc, start: int, end: int) -> str | None:
     tok = next((t for t in reversed(doc) if t.idx < end and t.idx + len(t) > start), None)
     if tok is None or tok.dep_ not in ("amod", "compound", "nmod") or tok.head.pos_ != "NOUN" or tok.head.idx < end:
         return None
-    noun = tok.head
-    words = [c.lower_ for c in noun.subtree if c.i < noun.i and c.idx >= end and c.pos_ == "NOUN" and _compound_of(c, noun.i)]
-    if not words and noun.lemma_.lower() in _TIME_POSITIONS:
-        return None          # "at the six-month mark", "a 2-hour window": only when, no attribute of anything
-    return " ".join([*words, noun.lemma_.lower()])
+    name = _noun_name(tok.head, after=end)
+    # a bare "mark" or "window" (no compound before it): only when, no attribute of anything ("at the six-month mark")
+    return None if name in _TIME_POSITIONS else name
 
 
-# nouns that only place a span in time; with a noun before them they name one ("a 2-hour maintenance window")
-_TIME_POSITIONS = frozenset({"mark", "point", "stage", "time", "period", "span", "window", "interval", "stretch"})
-# a number and its unit joined into one modifier: "30-second", "two-week", "1,000-hour", "10-GB"
-_AS_MODIFIER = re.compile(r"(?:\d[\d,.]*|" + "|".join(sorted((w for w in WORD_NUMBERS if " " not in w), key=len, reverse=True))
-                          + r")\s?-\s?[a-z]+", re.IGNORECASE)
-
-
-def _noun_name(noun) -> str:
+def _noun_name(noun, after: int = 0) -> str:
     """A noun with its common-noun compounds ("request timeout", "authorization reuse period"); names
-    of things ("Cloud Run") and adjectives ("maximum") are not part of what is measured."""
-    words = [c.lower_ for c in noun.subtree if c.i < noun.i and c.pos_ == "NOUN" and _compound_of(c, noun.i)]
+    of things ("Cloud Run") and adjectives ("maximum") are not part of what is measured, nor is anything
+    before character ``after`` (the value a described noun is given: "two-week" of "its two-week sprints")."""
+    words = [c.lower_ for c in noun.subtree
+             if c.i < noun.i and c.idx >= after and c.pos_ == "NOUN" and _compound_of(c, noun.i)]
     return " ".join([*words, noun.lemma_.lower()])
 
 

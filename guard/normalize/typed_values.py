@@ -281,10 +281,10 @@ def _op(m: re.Match) -> str:
 
 
 def _date_number(surface: str) -> float | None:
-    s = surface.lower().replace(",", " ").replace(".", " ")
-    if re.fullmatch(r"\d{4}", s.strip()):
+    s = surface.lower().replace(",", " ").replace(".", " ").strip()
+    if re.fullmatch(r"\d{4}", s):
         return int(s) * 10000          # a year alone: month and day 00, compared by year
-    m = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", s.strip())
+    m = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", s)
     if m:
         y, mo, d = map(int, m.groups())
         return y * 10000 + mo * 100 + d if 1 <= mo <= 12 and 1 <= d <= 31 else None
