@@ -2050,3 +2050,29 @@ def test_a_participle_after_its_noun_or_as_the_verb_is_still_a_lemma(normalizer_
     assert norm(normalizer_v2, "Rotated logs are compressed with gzip.").subject == "rotated log"
     assert norm(normalizer_v2, "Changing max_connections requires a restart.").subject == "max_connections"
     assert norm(normalizer_v2, "Logs are rotated daily.").subject == "log"
+
+
+@pytest.mark.parametrize("a, b", [
+    ("Refunds are not automatic: finance doesn't process them without a ticket.", "Refunds are automatic."),
+    ("Backups are encrypted: nobody can read them without the key.", "Backups are not encrypted."),
+])
+def test_a_clause_after_a_colon_does_not_turn_the_rule_s_polarity(normalizer_v2, a, b):
+    """The clause after the colon has a subject of its own; its "n't" / "nobody" undid the rule's own
+    negation (or made one), so a rule and its denial read as the same stance."""
+    na, nb = norm(normalizer_v2, a), norm(normalizer_v2, b)
+    assert na.modality is not nb.modality
+    v = StructuralComparator().compare(na, a, nb, b)
+    assert (v.kind, v.confidence) == (VerdictKind.CONTRADICTION, Confidence.HIGH)
+
+
+def test_a_colon_before_a_list_still_belongs_to_the_rule(normalizer_v2):
+    """Only a clause with its own subject is cut: a list after the colon is what the rule allows."""
+    n = norm(normalizer_v2, "Only three log levels are allowed: debug, info and error.")
+    assert (n.modality, n.subject) == (Modality.MAY, "log level")
+    assert "debug" in (n.theme or "")
+
+
+def test_the_colon_cut_is_v2_s_alone(normalizer):
+    """v1 stays as it was, for comparison."""
+    n = norm(normalizer, "Refunds are not automatic: finance doesn't process them without a ticket.")
+    assert n.modality is Modality.MUST

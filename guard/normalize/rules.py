@@ -809,6 +809,12 @@ _BOUNDARIES = {"if", "when", "unless", "because", "so", "while", "whereas", "exc
                "although", "though", "otherwise", "but", "once"}
 
 
+def _own_subject_after(tokens, k: int) -> bool:
+    """A subject within three tokens after ``tokens[k]`` whose verb comes after it too: a clause with a
+    subject of its own begins there ("…, and nothing can run …", "…: changing the setting doesn't …")."""
+    return any(u.dep_ in ("nsubj", "nsubjpass", "csubj", "expl") and u.head.i > tokens[k].i for u in tokens[k + 1:k + 4])
+
+
 def _main_clause(tokens, subject_clauses: bool = False, negation_not_counted: bool = False):
     """Cut the predicate at the first subordinate or coordinated clause.
 
@@ -828,8 +834,11 @@ def _main_clause(tokens, subject_clauses: bool = False, negation_not_counted: bo
         if out and t.pos_ == "CCONJ" and k + 1 < len(tokens) and tokens[k + 1].pos_ in ("AUX", "VERB") \
                 and tokens[k + 1].tag_ != "VBN":
             break
-        if subject_clauses and out and t.pos_ == "CCONJ" and any(
-                u.dep_ in ("nsubj", "nsubjpass", "expl") and u.head.i > t.i for u in tokens[k + 1:k + 4]):
+        if subject_clauses and out and t.pos_ == "CCONJ" and _own_subject_after(tokens, k):
+            break
+        if subject_clauses and out and t.lower_ in (":", "—") and _own_subject_after(tokens, k):
+            # "The per-queue delay setting is not retroactive: changing the setting doesn't affect …": what
+            # follows the colon is a clause of its own, and its "n't" undid the rule's own negation
             break
         if out and _infinitive_at(tokens, k) \
                 and len([u for u in out if not (negation_not_counted and u.lower_ in NEGATIONS)]) > 2:
