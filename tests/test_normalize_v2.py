@@ -2076,3 +2076,20 @@ def test_the_colon_cut_is_v2_s_alone(normalizer):
     """v1 stays as it was, for comparison."""
     n = norm(normalizer, "Refunds are not automatic: finance doesn't process them without a ticket.")
     assert n.modality is Modality.MUST
+
+
+@pytest.mark.parametrize("text, modality", [
+    ('The login page shows a "Don\'t remember me" checkbox.', Modality.MUST),
+    ("Error pages show a \u201cNot found\u201d message.", Modality.MUST),
+    ('The kernel uses a "never overcommit" policy.', Modality.MUST),
+    ('The login page does not show a "Remember me" checkbox.', Modality.MUST_NOT),
+    ('Error pages show a "Not found" message and never a stack trace.', Modality.MUST_NOT),
+])
+def test_a_negation_in_double_quotes_is_a_name_not_the_rule_s_polarity(normalizer_v2, text, modality):
+    """Words in quotes are mentioned, not used: the label of a checkbox is no denial of it. A negation
+    outside the quotes still counts."""
+    assert norm(normalizer_v2, text).modality is modality
+
+
+def test_quoted_negations_still_count_in_v1(normalizer):
+    assert norm(normalizer, 'Error pages show a "Not found" message.').modality is Modality.MUST_NOT

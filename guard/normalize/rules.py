@@ -342,6 +342,7 @@ class RuleNormalizer:
     place_verbs: frozenset = frozenset()   # v2: verbs whose value is only a named place ("runs on Jenkins")
     negation_before_pivot = False     # v2 moves "never"/"not" just before the verb into the predicate
     cut_subject_clauses = False       # v2 also ends the predicate at "…, and <subject> <verb> …"
+    quotes_are_names = False          # v2: a negation inside double quotes is no negation ('a "Not found" page')
     parsed = Parsed                   # v2: "X defaults to N" pivots on "defaults"
     speaker_subjects = False          # v2: "AWS recommends X" is about X
     modal_predicates = MODAL_PREDICATES   # v2 adds the halting words ("paused", "suspended")
@@ -485,7 +486,9 @@ class RuleNormalizer:
                     and subj_tokens[0].lemma_.lower() in _SETTING_VERBS and subj_tokens[1].tag_ != "RP":
                 subj_tokens = subj_tokens[1:]   # "Setting KeepAliveTimeout to a high value …" is about KeepAliveTimeout
         pred_tokens = _main_clause(pred_tokens, self.cut_subject_clauses, self.negation_not_counted)
-        if any(t.lower_ in ("no", "none", "neither") and t.dep_ in ("det", "nsubj", "nsubjpass") for t in subj_tokens):
+        quoted = _quoted_tokens(doc) if self.quotes_are_names else frozenset()
+        if any(t.lower_ in ("no", "none", "neither") and t.dep_ in ("det", "nsubj", "nsubjpass") and t.i not in quoted
+               for t in subj_tokens):
             neg = not neg
         # modality and polarity from the predicate side
         obj = StateVerb.OTHER
@@ -523,7 +526,8 @@ class RuleNormalizer:
             no_det = low == "no" and t.dep_ == "det" and (not theme_tokens or self.no_object_negates and all(
                 u.pos_ == "VERB" for u in theme_tokens))
             if low in NEGATIONS and low not in ("without", "no") or low == "n't" or no_longer or no_det:
-                neg = not neg
+                # a negation in quotes is a name said, not the rule's polarity: a "Don't remember me" checkbox
+                neg ^= t.i not in quoted
                 i += 1
                 continue
             if low in IMPERATIVE_PREFIXES and i == 0 or low in _COPULAS or t.pos_ == "AUX" or low in ("always", "only", "also", "still", "longer"):
@@ -807,6 +811,22 @@ _ADVERBS = frozenset({"also", "still", "always", "often", "never", "soon", "now"
 
 _BOUNDARIES = {"if", "when", "unless", "because", "so", "while", "whereas", "except", ";", "since", "until",
                "although", "though", "otherwise", "but", "once"}
+
+
+_OPEN_QUOTES, _CLOSE_QUOTES = frozenset({'"', "\u201c"}), frozenset({'"', "\u201d"})
+
+
+def _quoted_tokens(doc) -> frozenset[int]:
+    """The indices of the tokens between double quotes (straight or curly), where a pair closes. Single
+    quotes are left alone: the same mark is the apostrophe of "don't" and "teams'"."""
+    inside, opened = set(), None
+    for t in doc:
+        if opened is not None and t.text in _CLOSE_QUOTES:
+            inside.update(range(opened + 1, t.i))
+            opened = None
+        elif opened is None and t.text in _OPEN_QUOTES:
+            opened = t.i
+    return frozenset(inside)
 
 
 def _own_subject_after(tokens, k: int) -> bool:

@@ -430,6 +430,7 @@ class RuleNormalizerV2(RuleNormalizer):
     name = "normalizer.rules.v2"
     negation_before_pivot = True
     cut_subject_clauses = True
+    quotes_are_names = True
     parsed = ParsedV2
     speaker_subjects = True
     max_name_tokens = 3
