@@ -2093,3 +2093,28 @@ def test_a_negation_in_double_quotes_is_a_name_not_the_rule_s_polarity(normalize
 
 def test_quoted_negations_still_count_in_v1(normalizer):
     assert norm(normalizer, 'Error pages show a "Not found" message.').modality is Modality.MUST_NOT
+
+
+@pytest.mark.parametrize("text, modality", [
+    ("The bcrypt function should only be used in legacy systems where Argon2 is not available.", Modality.SHOULD),
+    ("Release managers must not ship a build that has not passed the performance suite.", Modality.MUST_NOT),
+    ("Requests that don't fit into the buffer are rejected with a 400.", Modality.MUST),
+    ("A standard week is 35 hours, not counting lunch.", Modality.MUST),
+    ("Our policy requires a notice before every pentest, even ones that stay inside our accounts and never touch "
+     "production.", Modality.MUST),
+    # a main clause after a condition without its comma, which the parser reads as a relative clause
+    ("If a webhook returns a 404 status you should not attempt to use it again.", Modality.SHOULD_NOT),
+])
+def test_a_negation_in_a_clause_that_describes_a_noun_is_the_noun_s(normalizer_v2, text, modality):
+    """"systems where Argon2 is not available" says which systems; the rule itself is not denied."""
+    assert norm(normalizer_v2, text).modality is modality
+
+
+def test_a_title_case_not_is_part_of_a_name(normalizer_v2):
+    assert norm(normalizer_v2, "The API returns 404 Not Found for unknown widgets.").modality is Modality.MUST
+    assert norm(normalizer_v2, "The API must NOT return 500 for unknown widgets.").modality is Modality.MUST_NOT
+
+
+def test_relative_negations_still_count_in_v1(normalizer):
+    text = "The bcrypt function should only be used in legacy systems where Argon2 is not available."
+    assert norm(normalizer, text).modality is Modality.SHOULD_NOT

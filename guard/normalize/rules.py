@@ -343,6 +343,7 @@ class RuleNormalizer:
     negation_before_pivot = False     # v2 moves "never"/"not" just before the verb into the predicate
     cut_subject_clauses = False       # v2 also ends the predicate at "…, and <subject> <verb> …"
     quotes_are_names = False          # v2: a negation inside double quotes is no negation ('a "Not found" page')
+    relative_negations_inner = False  # v2: "… in systems where Argon2 is not available" does not deny the rule
     parsed = Parsed                   # v2: "X defaults to N" pivots on "defaults"
     speaker_subjects = False          # v2: "AWS recommends X" is about X
     modal_predicates = MODAL_PREDICATES   # v2 adds the halting words ("paused", "suspended")
@@ -527,7 +528,7 @@ class RuleNormalizer:
                 u.pos_ == "VERB" for u in theme_tokens))
             if low in NEGATIONS and low not in ("without", "no") or low == "n't" or no_longer or no_det:
                 # a negation in quotes is a name said, not the rule's polarity: a "Don't remember me" checkbox
-                neg ^= t.i not in quoted
+                neg ^= t.i not in quoted and not (self.relative_negations_inner and _in_relative_clause(t))
                 i += 1
                 continue
             if low in IMPERATIVE_PREFIXES and i == 0 or low in _COPULAS or t.pos_ == "AUX" or low in ("always", "only", "also", "still", "longer"):
@@ -817,8 +818,11 @@ _OPEN_QUOTES, _CLOSE_QUOTES = frozenset({'"', "\u201c"}), frozenset({'"', "\u201
 
 
 def _quoted_tokens(doc) -> frozenset[int]:
-    """The indices of the tokens between double quotes (straight or curly), where a pair closes. Single
-    quotes are left alone: the same mark is the apostrophe of "don't" and "teams'"."""
+    """The indices of the tokens a statement names rather than says: those between double quotes
+    (straight or curly, where a pair closes), and a title-case "Not" / "Never" inside a sentence, part of a
+    name written in capitals ("404 Not Found", "405 Method Not Allowed", "the Do Not Disturb mode"; an
+    RFC's "MUST NOT" is upper case and still counts). Single quotes are left alone: the same mark is the
+    apostrophe of "don't" and "teams'"."""
     inside, opened = set(), None
     for t in doc:
         if opened is not None and t.text in _CLOSE_QUOTES:
@@ -826,7 +830,27 @@ def _quoted_tokens(doc) -> frozenset[int]:
             opened = None
         elif opened is None and t.text in _OPEN_QUOTES:
             opened = t.i
+        elif t.text in ("Not", "Never") and t.i > 0 and not doc[t.i - 1].is_sent_start \
+                and doc[t.i - 1].text not in ".:;!?\"\u201c(" and not doc[t.i - 1].is_punct:
+            inside.add(t.i)
     return frozenset(inside)
+
+
+_RELATIVE_WORDS = frozenset({"WDT", "WP", "WP$", "WRB"})
+
+
+def _in_relative_clause(t) -> bool:
+    """Whether ``t`` is said in a clause that describes a noun ("libraries that are not maintained",
+    "systems where Argon2 is not available", "35 hours, not counting lunch"): its negation is the
+    noun's, not the rule's. Only a clause opened by a relative word or a participle: the parser also
+    reads a main clause after a condition without its comma as a relative one ("If a webhook returns a
+    404 status you should not attempt …"), and there the negation is the rule's."""
+    c = t.head
+    while c.dep_ == "conj" and c.head.i != c.i:     # "… that stay inside our accounts and never touch Auth0"
+        c = c.head
+    if c.dep_ == "relcl":
+        return any(w.tag_ in _RELATIVE_WORDS for w in c.children)
+    return c.dep_ == "acl" and c.tag_ in ("VBG", "VBN")
 
 
 def _own_subject_after(tokens, k: int) -> bool:

@@ -431,6 +431,7 @@ class RuleNormalizerV2(RuleNormalizer):
     negation_before_pivot = True
     cut_subject_clauses = True
     quotes_are_names = True
+    relative_negations_inner = True
     parsed = ParsedV2
     speaker_subjects = True
     max_name_tokens = 3
