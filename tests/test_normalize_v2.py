@@ -2118,3 +2118,10 @@ def test_a_title_case_not_is_part_of_a_name(normalizer_v2):
 def test_relative_negations_still_count_in_v1(normalizer):
     text = "The bcrypt function should only be used in legacy systems where Argon2 is not available."
     assert norm(normalizer, text).modality is Modality.SHOULD_NOT
+
+
+def test_a_modal_in_a_clause_that_describes_a_noun_is_the_noun_s(normalizer_v2):
+    """"… a file that may change without warning" is a fact about the file, not a permission."""
+    n = norm(normalizer_v2, "Mozilla maintains a latest.json file of its recommendations that may change without warning.")
+    assert n.modality is Modality.MUST
+    assert norm(normalizer_v2, "Teams may change the file without warning.").modality is Modality.MAY

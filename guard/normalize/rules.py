@@ -514,6 +514,11 @@ class RuleNormalizer:
             if t.i in p.value_tok:
                 i += 1
                 continue
+            if (t.tag_ == "MD" or low in ("must", "should", "shall", "may", "can", "cannot")) \
+                    and self.relative_negations_inner and _in_relative_clause(t):
+                # "the length of time … that certificates may be issued …": the clause's modal is the noun's
+                i += 1
+                continue
             if t.tag_ == "MD" or low in ("must", "should", "shall", "may", "can", "cannot"):
                 if low in MODAL_WORDS:
                     strength, seen_modal = MODAL_WORDS[low], True
