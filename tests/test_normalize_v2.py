@@ -2125,3 +2125,30 @@ def test_a_modal_in_a_clause_that_describes_a_noun_is_the_noun_s(normalizer_v2):
     n = norm(normalizer_v2, "Mozilla maintains a latest.json file of its recommendations that may change without warning.")
     assert n.modality is Modality.MUST
     assert norm(normalizer_v2, "Teams may change the file without warning.").modality is Modality.MAY
+
+
+@pytest.mark.parametrize("text, modality", [
+    ("You do not need to notify Auth0.", Modality.MAY_NOT),
+    ("You don't have to notify Auth0 before a pentest.", Modality.MAY_NOT),
+    ("The handler doesn't have to ack right away.", Modality.MAY_NOT),
+    ("You have to notify Auth0.", Modality.MUST),
+    ("Staff are not to share passwords.", Modality.MUST_NOT),
+    # a verb that denies a state is no negation of the need: the actions must be closed
+    ("Priority postmortem actions have to be closed out in 28 days.", Modality.MUST_NOT),
+])
+def test_a_negated_need_lifts_an_obligation(normalizer_v2, text, modality):
+    """"You don't have to notify Auth0" allows not notifying; it does not forbid notifying, so against "Teams
+    may notify Auth0" it was a false opposition."""
+    assert norm(normalizer_v2, text).modality is modality
+
+
+def test_a_negated_need_still_forbids_in_v1(normalizer):
+    assert norm(normalizer, "You do not need to notify Auth0.").modality is Modality.MUST_NOT
+
+
+def test_a_second_leading_clause_with_its_comma_is_cut_too(normalizer_v2):
+    """"If …, so that …, you do not need to …": the rule is the last clause, not the condition."""
+    n = norm(normalizer_v2, "If a security test is isolated to your own infrastructure, so that there will be no "
+                            "testing of Auth0 services, you do not need to notify Auth0.")
+    assert (n.subject, n.modality) == ("auth0", Modality.MAY_NOT)
+    assert any(q.lower().startswith("so that") for q in n.qualifiers)

@@ -344,6 +344,7 @@ class RuleNormalizer:
     cut_subject_clauses = False       # v2 also ends the predicate at "…, and <subject> <verb> …"
     quotes_are_names = False          # v2: a negation inside double quotes is no negation ('a "Not found" page')
     relative_negations_inner = False  # v2: "… in systems where Argon2 is not available" does not deny the rule
+    negated_need_lifts = False        # v2: "don't have to", "need not" lift an obligation (may_not), not forbid
     parsed = Parsed                   # v2: "X defaults to N" pivots on "defaults"
     speaker_subjects = False          # v2: "AWS recommends X" is about X
     modal_predicates = MODAL_PREDICATES   # v2 adds the halting words ("paused", "suspended")
@@ -497,6 +498,7 @@ class RuleNormalizer:
         i = 0
         seen_modal = False
         obligation_word = False    # "required"/"requires": negated, they lift an obligation
+        said_not = False           # a negation word so far (not a verb that denies a state, as "closed")
         if p.imperative and pred_tokens and Parsed._verb_lemma(pred_tokens[0]) in VERBS:
             obj, vneg = VERBS[Parsed._verb_lemma(pred_tokens[0])]
             neg ^= vneg
@@ -509,6 +511,9 @@ class RuleNormalizer:
             low, lem = t.lower_, Parsed._verb_lemma(t)
             if i + 1 < len(pred_tokens) and f"{low} {pred_tokens[i + 1].lower_}" in ("have to", "has to", "need to", "needs to", "ought to", "is to", "are to"):
                 strength, seen_modal = MODAL_WORDS.get(low, "must"), True
+                # "You don't have to notify Auth0.", "Teams do not need to file a ticket.": negated, a need
+                # lifts the obligation (as "not required" does); "are not to" still forbids
+                obligation_word = obligation_word or self.negated_need_lifts and low in _NEED_WORDS and said_not
                 i += 2
                 continue
             if t.i in p.value_tok:
@@ -533,7 +538,9 @@ class RuleNormalizer:
                 u.pos_ == "VERB" for u in theme_tokens))
             if low in NEGATIONS and low not in ("without", "no") or low == "n't" or no_longer or no_det:
                 # a negation in quotes is a name said, not the rule's polarity: a "Don't remember me" checkbox
-                neg ^= t.i not in quoted and not (self.relative_negations_inner and _in_relative_clause(t))
+                counted = t.i not in quoted and not (self.relative_negations_inner and _in_relative_clause(t))
+                neg ^= counted
+                said_not = said_not or counted
                 i += 1
                 continue
             if low in IMPERATIVE_PREFIXES and i == 0 or low in _COPULAS or t.pos_ == "AUX" or low in ("always", "only", "also", "still", "longer"):
@@ -814,6 +821,8 @@ def _opens_a_modifier(t, before) -> bool:
 _ADVERBS = frozenset({"also", "still", "always", "often", "never", "soon", "now", "then", "later", "too", "already",
                       "even", "just", "straight", "once", "again", "together", "instead", "first", "last"})
 
+
+_NEED_WORDS = frozenset({"have", "has", "need", "needs"})
 
 _BOUNDARIES = {"if", "when", "unless", "because", "so", "while", "whereas", "except", ";", "since", "until",
                "although", "though", "otherwise", "but", "once"}

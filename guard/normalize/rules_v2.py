@@ -42,7 +42,7 @@ _LEAD_ADVERB = re.compile(
 _LEAD_CLAUSE = re.compile(
     r"^(?:and\s+)?(?:even\s+)?(?:if|when|whenever|unless|once|while|after|before|during|for|in|on|within|across|outside|inside|under|"
     r"from|as|because|since|although|though|where|with|without|at|to|after|upon|except|according to|as per|per(?=\s)|"
-    r"in line with|in accordance with|regardless of|irrespective of|no matter|"
+    r"in line with|in accordance with|regardless of|irrespective of|no matter|so that|in order (?:to|that)|"
     # a means, a start or an assumption before the rule: "By granting …, an administrator can …",
     # "Starting January 1st 2026, Fly.io charges …", "Assuming two people are on call, …" ("Using X …,"
     # stays: as often the gerund subject of the sentence itself); a comma before a year is the date's
@@ -125,7 +125,10 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
     for _ in range(2):
         for pat in (_LEAD_WRAPPER, _LEAD_ADVERB, _LEAD_PHRASE, _LEAD_CLAUSE):
             m = pat.match(main)
-            if m and not (pat is _LEAD_CLAUSE and _TRAIL_START.match(main[m.end():])):
+            # a leading clause that ends where a trailing one begins had no comma of its own, unless what
+            # follows is a second leading clause with its comma ("If …, so that …, you do not need to …")
+            if m and not (pat is _LEAD_CLAUSE and _TRAIL_START.match(main[m.end():])
+                          and not _LEAD_CLAUSE.match(main[m.end():])):
                 rest = main[m.end():]
                 # a sentence starts upper-case again, but an identifier keeps its spelling
                 # ("On the NAT gateways, ip_local_port_range is …" must not become "Ip_local_port_range")
@@ -432,6 +435,7 @@ class RuleNormalizerV2(RuleNormalizer):
     cut_subject_clauses = True
     quotes_are_names = True
     relative_negations_inner = True
+    negated_need_lifts = True
     parsed = ParsedV2
     speaker_subjects = True
     max_name_tokens = 3
