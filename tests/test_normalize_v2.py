@@ -2152,3 +2152,47 @@ def test_a_second_leading_clause_with_its_comma_is_cut_too(normalizer_v2):
                             "testing of Auth0 services, you do not need to notify Auth0.")
     assert (n.subject, n.modality) == ("auth0", Modality.MAY_NOT)
     assert any(q.lower().startswith("so that") for q in n.qualifiers)
+
+
+@pytest.mark.parametrize("text, modality, subject", [
+    ("The service no longer supports TLS 1.0.", Modality.MUST_NOT, "service"),
+    ("Passwords no longer expire.", Modality.MUST_NOT, "password"),
+    ("Staff are free to keep client passwords in their personal keychain.", Modality.MAY, "client password"),
+    ("Feel free to open a PR directly even for large changes.", Modality.MAY, "pr"),
+    ("Maintainers should feel free to push small fixes directly to master.", Modality.MAY, "small fix"),
+    ("Refrain from deploying on Fridays.", Modality.MUST_NOT, None),
+    ("We recommend against deploying on Fridays.", Modality.SHOULD_NOT, None),
+    ("Hotfixes are exempt from approval.", Modality.MAY_NOT, None),
+    ("Engineers are not obliged to attend the standup.", Modality.MAY_NOT, None),
+    ("Nobody may push directly to main.", Modality.MUST_NOT, None),
+    ("Nothing merges with failing CI.", Modality.MUST_NOT, None),
+])
+def test_more_ways_english_says_a_rule_s_force(normalizer_v2, text, modality, subject):
+    """Each was read with the wrong force: "no longer" before the verb joined the subject ("service long", a
+    plain fact), "free to" was no permission, "exempt from" and "not obliged" were not read at all."""
+    n = norm(normalizer_v2, text)
+    assert n.modality is modality
+    if subject is not None:
+        assert n.subject == subject
+
+
+@pytest.mark.parametrize("text, modality", [
+    ("Engineers may not disable audit logging.", Modality.MUST),
+    ("Nobody may disable audit logging.", Modality.MUST),
+    ("Engineers cannot disable audit logging.", Modality.MUST),
+    ("Audit logging cannot be turned off.", Modality.MUST),
+    ("Engineers may disable audit logging.", Modality.MAY_NOT),
+    ("Debug logging may be turned off in production.", Modality.MAY_NOT),
+    ("Engineers may not share passwords.", Modality.MUST_NOT),
+    ("Audit logging must be enabled.", Modality.MUST),
+])
+def test_may_not_forbids_what_it_says_even_a_state_s_denial(normalizer_v2, text, modality):
+    """"may not disable" forbids disabling (the logging must stay on; read whole it was "may"), while "may
+    disable" only lifts the need to keep it on (it was "must not", as if disabling were forbidden)."""
+    assert norm(normalizer_v2, text).modality is modality
+
+
+def test_a_forbidden_disable_conflicts_with_an_allowed_one(normalizer_v2):
+    a, b = "Engineers may not disable audit logging.", "Engineers may disable audit logging."
+    v = StructuralComparator().compare(norm(normalizer_v2, a), a, norm(normalizer_v2, b), b)
+    assert v.kind is VerdictKind.CONTRADICTION

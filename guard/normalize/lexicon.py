@@ -34,6 +34,9 @@ MODAL_PREDICATES = {
 # "Releases are paused during the freeze" denies what "Releases are permitted …" allows
 HALT_PREDICATES = {"paused": ("must", True), "suspended": ("must", True), "halted": ("must", True),
                    "frozen": ("must", True)}
+# rules.v2 only: more words that carry modality after a copula. "exempt" lifts an obligation ("Hotfixes are exempt
+# from approval": approval is not required)
+V2_MODAL_PREDICATES = {"obliged": ("must", False), "obligated": ("must", False), "exempt": ("must", True)}
 # Verbs that carry modality on their own: lemma → (strength, negated)
 MODAL_VERBS = {
     "require": ("must", False), "mandate": ("must", False), "enforce": ("must", False),

@@ -345,6 +345,9 @@ class RuleNormalizer:
     quotes_are_names = False          # v2: a negation inside double quotes is no negation ('a "Not found" page')
     relative_negations_inner = False  # v2: "… in systems where Argon2 is not available" does not deny the rule
     negated_need_lifts = False        # v2: "don't have to", "need not" lift an obligation (may_not), not forbid
+    # v2: "free to", "refrain from", "recommend against", "exempt from", "no longer" before the verb, "Nobody may …"
+    modal_phrases = False
+    verb_negation_apart = False       # v2: "may not disable X" forbids disabling; "may disable X" only lifts keeping it
     parsed = Parsed                   # v2: "X defaults to N" pivots on "defaults"
     speaker_subjects = False          # v2: "AWS recommends X" is about X
     modal_predicates = MODAL_PREDICATES   # v2 adds the halting words ("paused", "suspended")
@@ -484,13 +487,17 @@ class RuleNormalizer:
             subj_tokens, pred_tokens = list(doc[: p.pivot]), list(doc[p.pivot:])
             while self.negation_before_pivot and subj_tokens and subj_tokens[-1].lower_ in ("never", "not", "no"):
                 pred_tokens.insert(0, subj_tokens.pop())     # "Migrations never need …": the negation is the verb's
+            if self.modal_phrases and [t.lower_ for t in subj_tokens[-2:]] == ["no", "longer"]:
+                # "Passwords no longer expire.", "The service no longer supports TLS 1.0.": was "password long", must
+                pred_tokens[:0] = subj_tokens[-2:]
+                subj_tokens = subj_tokens[:-2]
             if self.setting_gerunds and len(subj_tokens) > 1 and subj_tokens[0].tag_ == "VBG" \
                     and subj_tokens[0].lemma_.lower() in _SETTING_VERBS and subj_tokens[1].tag_ != "RP":
                 subj_tokens = subj_tokens[1:]   # "Setting KeepAliveTimeout to a high value …" is about KeepAliveTimeout
         pred_tokens = _main_clause(pred_tokens, self.cut_subject_clauses, self.negation_not_counted)
         quoted = _quoted_tokens(doc) if self.quotes_are_names else frozenset()
-        if any(t.lower_ in ("no", "none", "neither") and t.dep_ in ("det", "nsubj", "nsubjpass") and t.i not in quoted
-               for t in subj_tokens):
+        if any((t.lower_ in ("no", "none", "neither") or self.modal_phrases and t.lower_ in ("nobody", "nothing"))
+               and t.dep_ in ("det", "nsubj", "nsubjpass") and t.i not in quoted for t in subj_tokens):
             neg = not neg
         # modality and polarity from the predicate side
         obj = StateVerb.OTHER
@@ -499,9 +506,13 @@ class RuleNormalizer:
         seen_modal = False
         obligation_word = False    # "required"/"requires": negated, they lift an obligation
         said_not = False           # a negation word so far (not a verb that denies a state, as "closed")
-        if p.imperative and pred_tokens and Parsed._verb_lemma(pred_tokens[0]) in VERBS:
+        state_neg = False          # the part of ``neg`` a verb that denies a state gave ("disable", "close")
+        if self.modal_phrases and p.imperative and pred_tokens and Parsed._verb_lemma(pred_tokens[0]) == "refrain":
+            i = 0                # "Refrain from deploying …": read below, as a verb that forbids
+        elif p.imperative and pred_tokens and Parsed._verb_lemma(pred_tokens[0]) in VERBS:
             obj, vneg = VERBS[Parsed._verb_lemma(pred_tokens[0])]
             neg ^= vneg
+            state_neg ^= vneg
             i = 1
         elif p.imperative and pred_tokens and pred_tokens[0].tag_ == "VB" \
                 and Parsed._verb_lemma(pred_tokens[0]) not in MODAL_VERBS and pred_tokens[0].lower_ not in IMPERATIVE_PREFIXES:
@@ -546,13 +557,27 @@ class RuleNormalizer:
             if low in IMPERATIVE_PREFIXES and i == 0 or low in _COPULAS or t.pos_ == "AUX" or low in ("always", "only", "also", "still", "longer"):
                 i += 1
                 continue
+            nxt = pred_tokens[i + 1].lower_ if i + 1 < len(pred_tokens) else ""
+            if self.modal_phrases and (low, nxt) == ("feel", "free"):
+                i += 1               # "Maintainers should feel free to push …": the permission is "free to"
+                continue
+            if self.modal_phrases and (low, nxt) == ("free", "to"):
+                # "Staff are free to keep …", "Feel free to open a PR …": a permission, whatever modal came before
+                strength, seen_modal = "may", True
+                i += 2
+                continue
+            if self.modal_phrases and lem == "refrain":
+                strength, seen_modal, neg = "must", True, not neg    # "Refrain from deploying on Fridays."
+                i += 2 if nxt == "from" else 1
+                continue
             if low in self.modal_predicates or lem in self.modal_predicates:
                 s, n = self.modal_predicates.get(low) or self.modal_predicates[lem]
                 if seen_modal and s == "may":   # "must be allowed" keeps the modal's strength
                     pass
                 else:
                     strength, seen_modal = s, True
-                    obligation_word = s == "must" and not n
+                    # "Hotfixes are exempt from approval.": the obligation is lifted, nothing is forbidden
+                    obligation_word = s == "must" and (not n or self.modal_phrases and low in _EXEMPT)
                 neg ^= n
                 i += 1
                 continue
@@ -565,15 +590,19 @@ class RuleNormalizer:
                 if lem in VERBS:
                     obj = VERBS[lem][0] if lem not in ("allow", "permit", "accept") else obj
                 i += 1
+                if self.modal_phrases and s == "should" and nxt == "against":
+                    neg, i = not neg, i + 1      # "We recommend against deploying on Fridays."
                 continue
             verbal = t.pos_ in ("VERB", "NOUN", "AUX") or t.pos_ == "ADJ" and (t.tag_ == "VBN" or low.endswith("ed"))
             if obj is StateVerb.OTHER and verbal and lem in VERBS and not theme_tokens \
                     and low not in POLE:
                 obj, vneg = VERBS[lem]
                 neg ^= vneg
+                state_neg ^= vneg
                 i += 1
                 if lem in ("turn", "switch") and i < len(pred_tokens) and pred_tokens[i].lower_ in ("off", "on"):
                     neg ^= pred_tokens[i].lower_ == "off"
+                    state_neg ^= pred_tokens[i].lower_ == "off"
                     i += 1
                 continue
             theme_tokens.append(t)
@@ -664,6 +693,7 @@ class RuleNormalizer:
         if obj is StateVerb.RETAIN and any(t.lemma_.lower() in _DELETE_VERBS for t in pred_tokens) and value \
                 and value.bound is not None and value.bound.unit == "time":
             neg = not neg      # "deleted after 30 days" sets the retention period
+            state_neg = not state_neg
         if neg and strength == "must" and obligation_word:
             strength = "may"       # "is not required", "does not require": the obligation is lifted
         if neg and self.negated_bounds_turn and strength in ("must", "should") and value is not None \
@@ -675,9 +705,15 @@ class RuleNormalizer:
             value = _turned(value)
             values = [_turned(v) if v is not None and v.start == value.start and v.end == value.end else v for v in values]
             neg = False
+        if self.verb_negation_apart and strength == "may" and neg ^ state_neg \
+                and not (_lifts_obligation(doc) or obligation_word):
+            # English "may not"/"cannot" forbid, and what they forbid may be a state's denial: "Engineers may not
+            # disable audit logging" keeps it enabled (read whole it was "may"), while "Engineers may disable
+            # audit logging" only lifts the need to keep it (it was "must not")
+            strength = "must"
         modality = Modality(strength + ("_not" if neg else ""))
         # English "may not"/"cannot" forbid; "not required"/"optional" only lift an obligation
-        if modality is Modality.MAY_NOT and not (_lifts_obligation(doc) or obligation_word):
+        if modality is Modality.MAY_NOT and not (self.verb_negation_apart or _lifts_obligation(doc) or obligation_word):
             modality = Modality.MUST_NOT
         return Norm(
             modality=modality, subject=" ".join(subj_words) or None, object=obj,
@@ -823,6 +859,7 @@ _ADVERBS = frozenset({"also", "still", "always", "often", "never", "soon", "now"
 
 
 _NEED_WORDS = frozenset({"have", "has", "need", "needs"})
+_EXEMPT = frozenset({"exempt"})
 
 _BOUNDARIES = {"if", "when", "unless", "because", "so", "while", "whereas", "except", ";", "since", "until",
                "although", "though", "otherwise", "but", "once"}

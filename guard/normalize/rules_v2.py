@@ -28,7 +28,7 @@ from guard.normalize.assignments import read_assignment
 from guard.normalize.base import fail_open, register
 from guard.normalize.durations import duration_attribute
 from guard.normalize.subject_phrases import subject_phrases
-from guard.normalize.lexicon import HALT_PREDICATES, MODAL_PREDICATES, PERSON_SUBJECTS
+from guard.normalize.lexicon import HALT_PREDICATES, MODAL_PREDICATES, PERSON_SUBJECTS, V2_MODAL_PREDICATES
 from guard.normalize.rules import _NAMING, VERBS, Parsed, RuleNormalizer, _merge_hyphenated, fixed_lemma
 from guard.normalize.typed_values import (_COMPARED_BEFORE, _COMPARED_START, ANY_UNIT, GEOGRAPHIES, POINT_UNITS,
                                           extract_typed_values)
@@ -160,7 +160,14 @@ _NOTHING_REQUIRED = re.compile(r"^there(?:'s|\s+is|\s+are)\s+no\s+(?P<x>(?:[\w-]
                                r"(?P<req>required|needed|necessary)\b(?P<rest>.*)$", re.IGNORECASE)
 
 
+# "Feel free to open a PR …", "Maintainers should feel free to push …": a permission, said as one
+_FEEL_FREE = re.compile(r"^(?P<who>.*?)\b(?:(?:should|can|may)\s+)?feel\s+free\s+to\s+", re.IGNORECASE)
+
+
 def _existential_obligation(main: str) -> str:
+    if m := _FEEL_FREE.match(main):
+        who = m.group("who").strip()
+        return f"{who + ' may' if who else 'You may'} {main[m.end():]}"
     if m := _NO_OBLIGATION.match(main):
         return f"You are not required to {m.group('rest')}"
     if m := _NOTHING_REQUIRED.match(main):
@@ -436,6 +443,8 @@ class RuleNormalizerV2(RuleNormalizer):
     quotes_are_names = True
     relative_negations_inner = True
     negated_need_lifts = True
+    modal_phrases = True
+    verb_negation_apart = True
     parsed = ParsedV2
     speaker_subjects = True
     max_name_tokens = 3
@@ -449,7 +458,7 @@ class RuleNormalizerV2(RuleNormalizer):
     # "Everyone logs their daily hours …", "Anyone off sick … has to send a fit note": a rule for
     # whoever does it is about what they do (v1 read such a subject as vague, and found none)
     person_subjects = frozenset(PERSON_SUBJECTS | {"everyone", "everybody", "anyone", "anybody", "someone", "somebody"})
-    modal_predicates = MODAL_PREDICATES | HALT_PREDICATES
+    modal_predicates = MODAL_PREDICATES | HALT_PREDICATES | V2_MODAL_PREDICATES
     numbered_names = True
     # spaCy counts "call", "name", "part", "side" as stop words, so "Every call to the Ledger API needs …"
     # had no subject and "Branch names must …" was about "branch"; "IT" (the department) was the pronoun
