@@ -2196,3 +2196,22 @@ def test_a_forbidden_disable_conflicts_with_an_allowed_one(normalizer_v2):
     a, b = "Engineers may not disable audit logging.", "Engineers may disable audit logging."
     v = StructuralComparator().compare(norm(normalizer_v2, a), a, norm(normalizer_v2, b), b)
     assert v.kind is VerdictKind.CONTRADICTION
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("Anyone may push directly to main.", "main"),
+    ("Maintainers are allowed to push directly to `main` without a pull request.", "maintainer"),
+    ("Nobody may push directly to main.", "main"),
+    ("No one may share customer data with third parties.", "customer data"),
+    ("Engineers must not push directly to main.", "main"),
+])
+def test_an_adverb_after_the_action_or_a_rule_for_nobody_does_not_lose_the_subject(normalizer_v2, text, subject):
+    """"push directly to main" was about "directly", and "Nobody may …" / "No one may …" about nothing, so
+    "Nobody may push directly to main." never met "Anyone may push directly to main."."""
+    assert norm(normalizer_v2, text).subject == subject
+
+
+def test_a_rule_for_nobody_conflicts_with_one_for_anyone(normalizer_v2):
+    a, b = "Nobody may push directly to main.", "Anyone may push directly to main."
+    v = StructuralComparator().compare(norm(normalizer_v2, a), a, norm(normalizer_v2, b), b)
+    assert v.kind is VerdictKind.CONTRADICTION

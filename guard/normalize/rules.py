@@ -645,7 +645,11 @@ class RuleNormalizer:
             # "… recommends setting the retention period" about the period), and "that you"
             if self.speaker_subjects:
                 while theme_tokens and (theme_tokens[0].tag_ == "VBG" or theme_tokens[0].lower_ in ("that", "you", "we")
-                                        or theme_tokens[0].tag_ in ("VB", "RP", "TO")) \
+                                        or theme_tokens[0].tag_ in ("VB", "RP", "TO")
+                                        # "Anyone may push directly to main": how the action is done is no thing
+                                        or self.modal_phrases and len(theme_tokens) > 1
+                                        and _opens_a_modifier(theme_tokens[0], theme_tokens[0])
+                                        and theme_tokens[0].pos_ == "ADV") \
                         and not (self.purpose_subjects and obj is StateVerb.USE and _capitalised(theme_tokens[0])):
                     theme_tokens = theme_tokens[1:]      # not the name after "use" ("Use Go for …" tags it a verb)
                     if self.state_before_object and _state_before_object(theme_tokens):

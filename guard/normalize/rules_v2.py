@@ -457,7 +457,9 @@ class RuleNormalizerV2(RuleNormalizer):
     negated_bounds_turn = True
     # "Everyone logs their daily hours …", "Anyone off sick … has to send a fit note": a rule for
     # whoever does it is about what they do (v1 read such a subject as vague, and found none)
-    person_subjects = frozenset(PERSON_SUBJECTS | {"everyone", "everybody", "anyone", "anybody", "someone", "somebody"})
+    # "Nobody may push …", "No one may push …": a rule for no one is as much about what they do
+    person_subjects = frozenset(PERSON_SUBJECTS | {"everyone", "everybody", "anyone", "anybody", "someone", "somebody",
+                                                   "nobody", "one"})
     modal_predicates = MODAL_PREDICATES | HALT_PREDICATES | V2_MODAL_PREDICATES
     numbered_names = True
     # spaCy counts "call", "name", "part", "side" as stop words, so "Every call to the Ledger API needs …"
