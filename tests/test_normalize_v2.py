@@ -2215,3 +2215,17 @@ def test_a_rule_for_nobody_conflicts_with_one_for_anyone(normalizer_v2):
     a, b = "Nobody may push directly to main.", "Anyone may push directly to main."
     v = StructuralComparator().compare(norm(normalizer_v2, a), a, norm(normalizer_v2, b), b)
     assert v.kind is VerdictKind.CONTRADICTION
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("Sprints last two weeks.", "sprint"),
+    ("Refresh tokens last 7 days.", "refresh token"),
+    ("The meeting lasts 30 minutes.", "meeting"),
+])
+def test_last_before_a_duration_is_the_verb(normalizer_v2, text, subject):
+    """The small model reads "Sprints last two weeks" as one noun phrase ("last two weeks"): the subject was
+    "sprint last", which never met "Sprints are three weeks long."."""
+    n = norm(normalizer_v2, text)
+    assert n.subject == subject and n.bound is not None and n.bound.unit == "time"
+    # "last" as an adjective after a determiner stays one ("the last two weeks of December")
+    assert "december" in norm(normalizer_v2, "The last two weeks of December are a freeze.").subject
