@@ -1529,7 +1529,8 @@ def test_an_adverb_such_as_or_a_trailing_participle_ends_the_subject(normalizer_
     ("Render.com keeps logs for 7 days.", "render.com", "7 days"),
     # what must not change: a domain that modifies the subject's noun, or one of several, is a value
     ("Only example.com mail is allowed.", "mail", "example.com"),
-    ("Users with gmail.com email addresses are allowed to log in through SSO.", "user", "gmail.com"),
+    # (since session 64 about what the users narrowed by their addresses may do: log in through SSO)
+    ("Users with gmail.com email addresses are allowed to log in through SSO.", "sso", "gmail.com"),
 ])
 def test_a_product_named_by_its_domain_is_the_subject(normalizer_v2, text, subject, value):
     """"Fly.io takes daily snapshots …" read Fly.io as a domain value and had no subject at all, so it
@@ -2229,3 +2230,23 @@ def test_last_before_a_duration_is_the_verb(normalizer_v2, text, subject):
     assert n.subject == subject and n.bound is not None and n.bound.unit == "time"
     # "last" as an adjective after a determiner stays one ("the last two weeks of December")
     assert "december" in norm(normalizer_v2, "The last two weeks of December are a freeze.").subject
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("Contractors on the data team can query production directly.", "production"),
+    ("Staff with 18 months' service can apply for a sabbatical of up to three months.", "sabbatical"),
+    ("Developers on the data team may keep long-lived IAM user access keys.", "long-lived iam user access key"),
+    ("Users with gmail.com email addresses are allowed to log in through SSO.", "sso"),
+])
+def test_people_narrowed_by_a_phrase_are_still_people_whose_action_is_regulated(normalizer_v2, text, subject):
+    """"Contractors …" was about what they do, "Contractors on the data team …" about "contractor": the rule
+    for some of them never met the rule for all of them."""
+    assert norm(normalizer_v2, text).subject == subject
+
+
+def test_the_rule_for_some_people_meets_the_rule_for_all(normalizer_v2):
+    a, b = "Staff must give at least two weeks' notice.", "Staff in sales must give at least 30 days' notice."
+    na, nb = norm(normalizer_v2, a), norm(normalizer_v2, b)
+    assert na.subject == nb.subject == "notice"
+    # a thing narrowed by a phrase stays the thing ("Servers in the EU …" are not people)
+    assert norm(normalizer_v2, "Servers in the EU must be patched weekly.").subject.startswith("server")

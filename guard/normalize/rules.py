@@ -348,6 +348,7 @@ class RuleNormalizer:
     # v2: "free to", "refrain from", "recommend against", "exempt from", "no longer" before the verb, "Nobody may …"
     modal_phrases = False
     verb_negation_apart = False       # v2: "may not disable X" forbids disabling; "may disable X" only lifts keeping it
+    person_head_subjects = False      # v2: "Contractors on the data team can query …" is about what they query
     parsed = Parsed                   # v2: "X defaults to N" pivots on "defaults"
     speaker_subjects = False          # v2: "AWS recommends X" is about X
     modal_predicates = MODAL_PREDICATES   # v2 adds the halting words ("paused", "suspended")
@@ -638,6 +639,7 @@ class RuleNormalizer:
         if first is not None and first.lower_ == "be":
             subj_words, subj_missing = [], True
         elif p.imperative or not subj_tokens or (lowered and set(lowered) <= self.person_subjects | QUANTIFIERS) \
+                or self.person_head_subjects and _people_qualified(subj_tokens, self.person_subjects) \
                 or self._speaker(doc, p, subj_tokens) or self.expletive_it and _expletive_it(lowered, pred_tokens) \
                 or self._group_chooses(lowered, obj, theme_tokens, p.value_tok):
             # the regulated thing is the action's object ("Never log passwords" → "password")
@@ -819,6 +821,18 @@ def _expletive_it(lowered: list[str], pred_tokens) -> bool:
 def _infinitive_at(tokens, k: int) -> bool:
     """Whether ``tokens[k]`` opens a "to" + verb."""
     return tokens[k].lower_ == "to" and k + 1 < len(tokens) and tokens[k + 1].tag_ == "VB"
+
+
+def _people_qualified(subj_tokens, persons) -> bool:
+    """The subject is people narrowed by a phrase after them ("Contractors on the data team", "Employees in
+    Germany", "Staff who work remotely"): a rule for them, as for the people alone, is about what they
+    do — read as its own subject, it never met the rule for all of them."""
+    words = [t for t in subj_tokens if not t.is_punct and t.pos_ != "ADV"]
+    k = next((i for i, t in enumerate(words) if t.pos_ == "ADP" or t.dep_ in ("relcl", "acl") or t.lower_ in
+              ("who", "that", "which")), None)
+    if not k:
+        return False
+    return {t.lower_ for t in words[:k]} <= persons | QUANTIFIERS and any(t.lower_ in persons for t in words[:k])
 
 
 def _head_np(tokens, trim: bool = False):

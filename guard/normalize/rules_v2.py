@@ -452,6 +452,7 @@ class RuleNormalizerV2(RuleNormalizer):
     negated_need_lifts = True
     modal_phrases = True
     verb_negation_apart = True
+    person_head_subjects = True
     parsed = ParsedV2
     speaker_subjects = True
     max_name_tokens = 3
