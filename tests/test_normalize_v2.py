@@ -2250,3 +2250,16 @@ def test_the_rule_for_some_people_meets_the_rule_for_all(normalizer_v2):
     assert na.subject == nb.subject == "notice"
     # a thing narrowed by a phrase stays the thing ("Servers in the EU …" are not people)
     assert norm(normalizer_v2, "Servers in the EU must be patched weekly.").subject.startswith("server")
+
+
+@pytest.mark.parametrize("text, modality", [
+    ("The checkout session cookie uses SameSite=None during the migration.", Modality.MUST),
+    ("Our token service accepts alg=none JWTs from callers inside the cluster.", Modality.MUST),
+    ("The default for AllowOverride is None in httpd 2.3.9 and later.", Modality.MUST),
+    ("Cookies must not use SameSite=None.", Modality.MUST_NOT),
+    ("None of the services may log tokens.", Modality.MUST_NOT),
+])
+def test_a_setting_s_value_none_is_no_negation(normalizer_v2, text, modality):
+    """"uses SameSite=None" says which value the setting has; read as a negation, the cookie "must not"
+    use it, the opposite of what the text says."""
+    assert norm(normalizer_v2, text).modality is modality

@@ -883,14 +883,15 @@ _BOUNDARIES = {"if", "when", "unless", "because", "so", "while", "whereas", "exc
                "although", "though", "otherwise", "but", "once"}
 
 
-_OPEN_QUOTES, _CLOSE_QUOTES = frozenset({'"', "\u201c"}), frozenset({'"', "\u201d"})
+_OPEN_QUOTES, _CLOSE_QUOTES = frozenset({'"', "\u201c", "`"}), frozenset({'"', "\u201d", "`"})
 
 
 def _quoted_tokens(doc) -> frozenset[int]:
-    """The indices of the tokens a statement names rather than says: those between double quotes
-    (straight or curly, where a pair closes), and a title-case "Not" / "Never" inside a sentence, part of a
-    name written in capitals ("404 Not Found", "405 Method Not Allowed", "the Do Not Disturb mode"; an
-    RFC's "MUST NOT" is upper case and still counts). Single quotes are left alone: the same mark is the
+    """The indices of the tokens a statement names rather than says: those between double quotes or
+    backticks (straight or curly, where a pair closes), a title-case "Not" / "Never" / "None" inside a
+    sentence, part of a name written in capitals ("404 Not Found", "405 Method Not Allowed", "AllowOverride
+    is None"; an RFC's "MUST NOT" is upper case and still counts), and a setting's value after "="
+    ("SameSite=None", "alg=none"). Single quotes are left alone: the same mark is the
     apostrophe of "don't" and "teams'"."""
     inside, opened = set(), None
     for t in doc:
@@ -899,9 +900,11 @@ def _quoted_tokens(doc) -> frozenset[int]:
             opened = None
         elif opened is None and t.text in _OPEN_QUOTES:
             opened = t.i
-        elif t.text in ("Not", "Never") and t.i > 0 and not doc[t.i - 1].is_sent_start \
+        elif t.text in ("Not", "Never", "None") and t.i > 0 and not doc[t.i - 1].is_sent_start \
                 and doc[t.i - 1].text not in ".:;!?\"\u201c(" and not doc[t.i - 1].is_punct:
             inside.add(t.i)
+        elif t.i > 0 and doc[t.i - 1].text == "=" and not doc[t.i - 1].whitespace_:
+            inside.add(t.i)       # a setting's value: "SameSite=None", "alg=none"
     return frozenset(inside)
 
 
