@@ -2263,3 +2263,14 @@ def test_a_setting_s_value_none_is_no_negation(normalizer_v2, text, modality):
     """"uses SameSite=None" says which value the setting has; read as a negation, the cookie "must not"
     use it, the opposite of what the text says."""
     assert norm(normalizer_v2, text).modality is modality
+
+
+def test_a_number_and_a_half_of_a_unit_is_read_whole(normalizer_v2):
+    """"three and a half years" had no value at all; it equals "42 months" (a month counted as 30 days)."""
+    a, b = "A Python minor version stays supported for three and a half years.", \
+        "A Python minor version stays supported for 42 months."
+    na, nb = norm(normalizer_v2, a), norm(normalizer_v2, b)
+    assert na.value == "three and a half years" and na.bound.unit == "time"
+    v = StructuralComparator().compare(na, a, nb, b)
+    assert v.kind is VerdictKind.CONSISTENT, v
+    assert op_number_unit("The trial lasts 2 and a half hours.") == ("eq", 9000.0, "time")

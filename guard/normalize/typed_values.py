@@ -234,6 +234,9 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("duration", Guarded(_OP, r"(?<![\w-])(?<!\bonce )(?<!\btwice )(?<!\bper )(?<!\bevery )(?<!\beach )(?<!\btimes )(?<!\bof )"
                          r"(?P<val>(?P<half>half\s+)?an?\s+(?P<unit>minute|hour|day|week|fortnight|month|year)"
                          r"(?P<andhalf>\s+and\s+a\s+half)?)\b(?!-)", re.IGNORECASE)),
+    # a number and a half of a unit: "three and a half years", "2 and a half hours" (read as "three" years before)
+    ("halves", Guarded(_OP, r"(?P<val>" + _NUM + r"\s+and\s+a\s+half\s+(?P<unit>minute|hour|day|week|month|year)s?)\b",
+                       re.IGNORECASE)),
     # times of day: "02:00 UTC" = "2am UTC", "14:00" = "2 p.m." (a ratio "3:1" and "10:30:15" are not)
     ("clock", Guarded(_CLOCK_PREP, r"(?<![\d:.])(?P<val>(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)(?![\d:])"
                       r"(?:\s*(?P<ampm>[ap]\.?m\.?)(?![a-z]))?" + _TZ + ")", re.IGNORECASE)),
@@ -404,6 +407,8 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         return Bound("le", math.inf, ANY_UNIT)
     if kind == "forever":
         return Bound("eq", math.inf, "time")
+    if kind == "halves":
+        return Bound(_op(m), (_number(g["num"]) + 0.5) * _PERIOD[g["unit"].lower()], "time")
     if kind == "duration":
         if _PER_DENOMINATOR.search(m.string[max(0, m.start() - 60):m.start("val")]):
             return None
@@ -547,7 +552,7 @@ def extract_typed_values(text: str) -> list[Value]:
             negation = _place_negation(kind, m) if kind != "unlimited" else m.span("val")
             if negation is False:
                 continue
-            found.append(Value("number" if kind in ("money", "size", "rate", "count", "days", "range", "duration",
+            found.append(Value("number" if kind in ("money", "size", "rate", "count", "days", "range", "duration", "halves",
                                                     "unlimited", "compound", "decimal", "fraction", "forever") else kind,
                                m.group("val").strip(), s, e, b, negation or None))
             taken.append((m.start(), m.end()))
