@@ -2274,3 +2274,12 @@ def test_a_number_and_a_half_of_a_unit_is_read_whole(normalizer_v2):
     v = StructuralComparator().compare(na, a, nb, b)
     assert v.kind is VerdictKind.CONSISTENT, v
     assert op_number_unit("The trial lasts 2 and a half hours.") == ("eq", 9000.0, "time")
+
+
+@pytest.mark.parametrize("text", ["Sessions time out after one hour.", "Idle sessions time out after half an hour."])
+def test_time_out_is_the_verb_and_names_the_timeout(normalizer_v2, text):
+    """"Sessions time out …" was about "session time"; "The session times out …" (tagged a verb) was about
+    the session with a timeout, so the two wordings never met."""
+    n = norm(normalizer_v2, text)
+    assert n.subject.endswith("session") and n.attribute == "timeout"
+    assert norm(normalizer_v2, "The session times out after 30 minutes.").attribute == "timeout"

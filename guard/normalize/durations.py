@@ -60,7 +60,8 @@ def duration_attribute(doc, start: int, end: int) -> str | None:
         # own, with its own subject, or a verb after a copula's clause is not one action written as several verbs)
         head = head.head
     lemma = head.lemma_.lower()
-    if head.pos_ == "VERB" and lemma not in _LIGHT:
+    verbal = head.pos_ == "VERB" or head.lower_ in ("time", "times") and any(c.lower_ == "out" for c in head.children)
+    if verbal and lemma not in _LIGHT:     # "Builds time out after …": the small model calls the verb a noun
         word = _NOUN_OF.get(lemma, lemma)
     elif head.pos_ == "ADJ" and head.dep_ in ("acomp", "amod", "ROOT"):
         word = _NOUN_OF.get(head.lower_, _NOUN_OF.get(lemma))
