@@ -40,7 +40,8 @@ def duration_attribute(doc, start: int, end: int) -> str | None:
     """The attribute of the duration written at characters ``start``–``end`` of ``doc``'s text, where a
     verb or an adjective governs it through "for", "within" or "after"; else None (the caller's
     fallbacks apply)."""
-    tok = next((t for t in doc if start <= t.idx < end and (t.like_num or t.pos_ == "NUM")), None)
+    tok = next((t for t in doc if start <= t.idx < end and (t.like_num or t.pos_ == "NUM")), None) \
+        or next((t for t in doc if start <= t.idx < end and t.dep_ == "pobj"), None)     # "after half an hour"
     seen = 0
     while tok is not None and tok.dep_ in _INSIDE and tok.head is not tok and seen < 4:
         tok, seen = tok.head, seen + 1
