@@ -1235,7 +1235,7 @@ def test_a_hyphenated_word_is_no_leading_preposition(text):
      "The number of log streams in a log group has no limit."),
     ("There are no quotas for uploads.", "Uploads have no quotas."),
     ("There's no size limit for uploads, as far as we know.", "Uploads have no size limit, as far as we know."),
-    ("There is no limit to how much time off you can take.", "There is no limit to how much time off you can take."),
+    ("There is no limit to how much time off you can take.", "There is no limit to how much time-off you can take."),
 ])
 def test_a_denied_limit_belongs_to_what_it_is_on(text, main):
     assert split_main_clause(text)[0] == main
@@ -2283,3 +2283,15 @@ def test_time_out_is_the_verb_and_names_the_timeout(normalizer_v2, text):
     n = norm(normalizer_v2, text)
     assert n.subject.endswith("session") and n.attribute == "timeout"
     assert norm(normalizer_v2, "The session times out after 30 minutes.").attribute == "timeout"
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("At HLN Consulting, all time off must be pre-approved.", "time-off"),
+    ("Time off is self-scheduled: put it on the shared calendar and go.", "time-off"),
+    ("Employees get 25 days of paid time off per year.", "paid time-off"),
+])
+def test_time_off_is_one_noun(normalizer_v2, text, subject):
+    """The small model reads "off" as a particle: the subject was "time", and "12 weeks of paid time off" was
+    valued as "time". Read as "time-off", as "time-off awards" already was."""
+    assert norm(normalizer_v2, text).subject == subject
+    assert split_main_clause("Take time off.")[0] == "Take time-off."
