@@ -342,7 +342,7 @@ class RuleNormalizer:
     place_verbs: frozenset = frozenset()   # v2: verbs whose value is only a named place ("runs on Jenkins")
     negation_before_pivot = False     # v2 moves "never"/"not" just before the verb into the predicate
     cut_subject_clauses = False       # v2 also ends the predicate at "…, and <subject> <verb> …"
-    quotes_are_names = False          # v2: a negation inside double quotes is no negation ('a "Not found" page')
+    quotes_are_names = False          # v2: a negation in quotes or in a name is none ('a "Not found" page', "404 Not Found")
     relative_negations_inner = False  # v2: "… in systems where Argon2 is not available" does not deny the rule
     negated_need_lifts = False        # v2: "don't have to", "need not" lift an obligation (may_not), not forbid
     # v2: "free to", "refrain from", "recommend against", "exempt from", "no longer" before the verb, "Nobody may …"
@@ -496,9 +496,9 @@ class RuleNormalizer:
                     and subj_tokens[0].lemma_.lower() in _SETTING_VERBS and subj_tokens[1].tag_ != "RP":
                 subj_tokens = subj_tokens[1:]   # "Setting KeepAliveTimeout to a high value …" is about KeepAliveTimeout
         pred_tokens = _main_clause(pred_tokens, self.cut_subject_clauses, self.negation_not_counted)
-        quoted = _quoted_tokens(doc) if self.quotes_are_names else frozenset()
+        named = _named_tokens(doc) if self.quotes_are_names else frozenset()
         if any((t.lower_ in ("no", "none", "neither") or self.modal_phrases and t.lower_ in ("nobody", "nothing"))
-               and t.dep_ in ("det", "nsubj", "nsubjpass") and t.i not in quoted for t in subj_tokens):
+               and t.dep_ in ("det", "nsubj", "nsubjpass") and t.i not in named for t in subj_tokens):
             neg = not neg
         # modality and polarity from the predicate side
         obj = StateVerb.OTHER
@@ -550,7 +550,7 @@ class RuleNormalizer:
                 u.pos_ == "VERB" for u in theme_tokens))
             if low in NEGATIONS and low not in ("without", "no") or low == "n't" or no_longer or no_det:
                 # a negation in quotes is a name said, not the rule's polarity: a "Don't remember me" checkbox
-                counted = t.i not in quoted and not (self.relative_negations_inner and _in_relative_clause(t))
+                counted = t.i not in named and not (self.relative_negations_inner and _in_relative_clause(t))
                 neg ^= counted
                 said_not = said_not or counted
                 i += 1
@@ -578,7 +578,7 @@ class RuleNormalizer:
                 else:
                     strength, seen_modal = s, True
                     # "Hotfixes are exempt from approval.": the obligation is lifted, nothing is forbidden
-                    obligation_word = s == "must" and (not n or self.modal_phrases and low in _EXEMPT)
+                    obligation_word = s == "must" and (not n or self.modal_phrases and low == "exempt")
                 neg ^= n
                 i += 1
                 continue
@@ -877,7 +877,6 @@ _ADVERBS = frozenset({"also", "still", "always", "often", "never", "soon", "now"
 
 
 _NEED_WORDS = frozenset({"have", "has", "need", "needs"})
-_EXEMPT = frozenset({"exempt"})
 
 _BOUNDARIES = {"if", "when", "unless", "because", "so", "while", "whereas", "except", ";", "since", "until",
                "although", "though", "otherwise", "but", "once"}
@@ -886,7 +885,7 @@ _BOUNDARIES = {"if", "when", "unless", "because", "so", "while", "whereas", "exc
 _OPEN_QUOTES, _CLOSE_QUOTES = frozenset({'"', "\u201c", "`"}), frozenset({'"', "\u201d", "`"})
 
 
-def _quoted_tokens(doc) -> frozenset[int]:
+def _named_tokens(doc) -> frozenset[int]:
     """The indices of the tokens a statement names rather than says: those between double quotes or
     backticks (straight or curly, where a pair closes), a title-case "Not" / "Never" / "None" inside a
     sentence, part of a name written in capitals ("404 Not Found", "405 Method Not Allowed", "AllowOverride

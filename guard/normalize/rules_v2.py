@@ -137,7 +137,7 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
     m = _TRAIL.search(main)
     if m and m.start() > 0:
         cut(main[:m.start()].rstrip(" ,") + ".", m.group(0))
-    return _TIME_OFF.sub("-", _asked_of(_existential_obligation(_existential_limit(main)))), \
+    return _TIME_OFF.sub("-", _asked_of(_felt_free(_existential_obligation(_existential_limit(main))))), \
         tuple(q for q in quals if q)
 
 
@@ -171,10 +171,14 @@ _NOTHING_REQUIRED = re.compile(r"^there(?:'s|\s+is|\s+are)\s+no\s+(?P<x>(?:[\w-]
 _FEEL_FREE = re.compile(r"^(?P<who>.*?)\b(?:(?:should|can|may)\s+)?feel\s+free\s+to\s+", re.IGNORECASE)
 
 
-def _existential_obligation(main: str) -> str:
+def _felt_free(main: str) -> str:
     if m := _FEEL_FREE.match(main):
         who = m.group("who").strip()
         return f"{who + ' may' if who else 'You may'} {main[m.end():]}"
+    return main
+
+
+def _existential_obligation(main: str) -> str:
     if m := _NO_OBLIGATION.match(main):
         return f"You are not required to {m.group('rest')}"
     if m := _NOTHING_REQUIRED.match(main):
@@ -407,15 +411,9 @@ class ParsedV2(Parsed):
         50, own subjects only and the gates held: CV one more contradiction blocked and one false block
         fewer, claims_dev unchanged, long-gold subject 0.653 → 0.673."""
         p = super()._find_pivot()
-        lasts = next((t.i for t in self.doc[1:-1] if t.pos_ != "VERB" and self.doc[t.i - 1].pos_ in ("NOUN", "PROPN")
-                      and self.doc[t.i - 1].tag_ != "NN"
-                      and (t.lower_ in ("last", "lasts") and t.i + 1 in self.value_tok
-                           or t.lower_ == "time" and self.doc[t.i + 1].lower_ == "out")), None)
-        if lasts is not None and (p is None or p > lasts):
-            # "Sprints last two weeks.", "Builds time out after 60 minutes.": the small model reads "last" as
-            # the adjective of "last two weeks" and "time" as a noun, so the sentence had no verb and the
-            # subject was "sprint last", "build time"
-            return lasts
+        verb = _verb_taken_for_a_noun(self.doc, self.value_tok)
+        if verb is not None and (p is None or p > verb):
+            return verb
         root = next((t for t in self.doc if t.dep_ == "ROOT"), None)
         finite = root is not None and root.pos_ == "VERB" and root.tag_ in ("VBZ", "VBP", "VBD") \
             and root.i not in self.value_tok
@@ -435,6 +433,16 @@ class ParsedV2(Parsed):
             under |= t.dep_ in _UNDER_THE_VERB or t.dep_ == "conj" and _own_subject(t)
             t = t.head
         return root.i if t.i == root.i and under else p
+
+
+def _verb_taken_for_a_noun(doc, value_tok) -> int | None:
+    """A verb after a plural noun that the small model reads as an adjective or a noun: "Sprints last two
+    weeks." ("last two weeks" one phrase), "Builds time out after 60 minutes." ("time" a noun). Read so, the
+    sentence had no verb and the subject was "sprint last", "build time"."""
+    return next((t.i for t in doc[1:-1] if t.pos_ != "VERB" and doc[t.i - 1].pos_ in ("NOUN", "PROPN")
+                 and doc[t.i - 1].tag_ != "NN"
+                 and (t.lower_ in ("last", "lasts") and t.i + 1 in value_tok
+                      or t.lower_ == "time" and doc[t.i + 1].lower_ == "out")), None)
 
 
 # "… defines the range, and it must be at least …": a coordinated clause whose subject is the first's
