@@ -2101,8 +2101,8 @@ def test_quoted_negations_still_count_in_v1(normalizer):
     ("Release managers must not ship a build that has not passed the performance suite.", Modality.MUST_NOT),
     ("Requests that don't fit into the buffer are rejected with a 400.", Modality.MUST),
     ("A standard week is 35 hours, not counting lunch.", Modality.MUST),
-    ("Our policy requires a notice before every pentest, even ones that stay inside our accounts and never touch "
-     "production.", Modality.MUST),
+    (("Our policy requires a notice before every pentest, even ones that stay inside our accounts and never touch "
+      "production."), Modality.MUST),
     # a main clause after a condition without its comma, which the parser reads as a relative clause
     ("If a webhook returns a 404 status you should not attempt to use it again.", Modality.SHOULD_NOT),
 ])
