@@ -13,8 +13,9 @@ two general fixes followed those pairs — a role's hyphenated modifiers, and co
 possessors kept out of the action); ``held`` after the last change to what it tests, with nothing
 changed for it after. Session 56 wrote ``access``, ``assignment`` and ``everyday``; session 57
 ``schedule``, ``choice``, ``place``, ``version``, ``limit`` and ``policy`` (design), then held
-schedules once how often a thing happens was read. A pair is right when a contradiction blocks and
-a compatible pair is clean (a warn is wrong both ways).
+schedules once how often a thing happens was read; session 64 ``force`` (design): the ways English gives a
+rule its force ("no longer", "free to", "exempt from", "refrain from", "Nobody may", "may not disable"). A pair
+is right when a contradiction blocks and a compatible pair is clean (a warn is wrong both ways).
 """
 from __future__ import annotations
 
