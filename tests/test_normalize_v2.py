@@ -2295,3 +2295,10 @@ def test_time_off_is_one_noun(normalizer_v2, text, subject):
     valued as "time". Read as "time-off", as "time-off awards" already was."""
     assert norm(normalizer_v2, text).subject == subject
     assert split_main_clause("Take time off.")[0] == "Take time-off."
+
+
+def test_a_count_in_words_of_things_that_each_last_a_time_is_their_total(normalizer_v2):
+    """"30 eight-hour days" was already 240 hours; "ten 8-hour days" was "8-hour", one day's length."""
+    assert op_number_unit("You can take ten 8-hour days.") == ("eq", 288000.0, "time")
+    assert op_number_unit("Nobody may take more than ten 8-hour days a year.")[:2] == ("ge", 288000.0)
+    assert op_number_unit("An 8-hour day is standard.") == ("eq", 28800.0, "time")

@@ -653,16 +653,28 @@ def _shared_units(text: str, found: list[Value]) -> list[Value]:
 _COUNTED_NOUN = re.compile(r"\s+(?:days|shifts|sessions|blocks|periods|slots|weeks)\b", re.IGNORECASE)
 
 
+# the count said in a word, which no selector reads bare ("more than ten 8-hour days")
+_COUNT_WORD_BEFORE = re.compile(r"(?:" + _OP + r")?\b(?P<num>" + "|".join(
+    w for w in sorted(WORD_NUMBERS, key=len, reverse=True) if " " not in w and w != "single") + r")\s+$", re.IGNORECASE)
+
+
 def _counted_compounds(text: str, found: list[Value]) -> list[Value]:
     out: list[Value] = []
     for v in found:
+        compound = v.bound is not None and v.bound.unit == "time" and v.bound.op == "eq" and "-" in v.text
+        noun = _COUNTED_NOUN.match(text, v.end) if compound else None
         prev = out[-1] if out else None
         n = _bare_number(prev) if prev is not None else None
-        if n is not None and v.bound is not None and v.bound.unit == "time" and v.bound.op == "eq" \
-                and "-" in v.text and not text[prev.end:v.start].strip() and (noun := _COUNTED_NOUN.match(text, v.end)):
+        if noun and n is not None and not text[prev.end:v.start].strip():
             end = noun.end()
             out[-1] = Value(prev.kind, text[prev.start:end], prev.start, end,
                             Bound(prev.bound.op, n * v.bound.number, "time"), prev.negation)
+            continue
+        if noun and (w := _COUNT_WORD_BEFORE.search(text, 0, v.start)) is not None \
+                and not any(u.end > w.start() for u in out):
+            start = w.start("op") if w.group("op") else w.start("num")
+            out.append(Value("number", text[start:noun.end()], start, noun.end(),
+                             Bound(_op(w), WORD_NUMBERS[w.group("num").lower()] * v.bound.number, "time"), v.negation))
             continue
         out.append(v)
     return out
