@@ -2302,3 +2302,17 @@ def test_a_count_in_words_of_things_that_each_last_a_time_is_their_total(normali
     assert op_number_unit("You can take ten 8-hour days.") == ("eq", 288000.0, "time")
     assert op_number_unit("Nobody may take more than ten 8-hour days a year.")[:2] == ("ge", 288000.0)
     assert op_number_unit("An 8-hour day is standard.") == ("eq", 28800.0, "time")
+
+
+@pytest.mark.parametrize("text, subject, value", [
+    ("Every quarter, each squad must rotate one person onto the support queue.", "squad", "every quarter"),
+    ("Every day, backups are verified.", "backup", "every day"),
+    ("Every six months between LTS versions, Canonical publishes an interim release; these releases are supported "
+     "for 9 months.", "canonical", "9 months"),
+])
+def test_how_often_said_first_is_no_subject(normalizer_v2, text, subject, value):
+    """"Every quarter, each squad must …" was about "quarter"; read as "… , every quarter." the frequency stays the
+    value and the squad is the subject ("Every PR needs …" has no comma and stays about PRs)."""
+    n = norm(normalizer_v2, text)
+    assert (n.subject, n.value) == (subject, value)
+    assert norm(normalizer_v2, "Every PR needs one approving review, and hotfixes need two.").subject == "pr"

@@ -137,8 +137,29 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
     m = _TRAIL.search(main)
     if m and m.start() > 0:
         cut(main[:m.start()].rstrip(" ,") + ".", m.group(0))
-    return _TIME_OFF.sub("-", _asked_of(_felt_free(_existential_obligation(_existential_limit(main))))), \
+    return _TIME_OFF.sub("-", _asked_of(_felt_free(_existential_obligation(_existential_limit(_how_often_last(main)))))), \
         tuple(q for q in quals if q)
+
+
+# "Every quarter, each squad must rotate one person onto the support queue.": how often is the rule's value, but
+# read first it was the subject ("quarter"). Said after the rule, as "… every quarter", it is both read right
+_LEAD_FREQUENCY = re.compile(r"^(?P<f>every\s+(?:\w+\s+)?(?:second|minute|hour|day|week|fortnight|month|quarter|year|"
+                             r"sprint|release)s?(?:\s+(?:between|after|before|during|of)\s+[^,]{1,60})?),\s*(?P<rest>.+)$",
+                             re.IGNORECASE | re.DOTALL)
+
+
+def _how_often_last(main: str) -> str:
+    m = _LEAD_FREQUENCY.match(main)
+    if m is None:
+        return main
+    rest = m.group("rest").rstrip()
+    end = rest[-1] if rest[-1] in ".!" else ""
+    rest = rest[:-1] if end else rest
+    if len(rest.split()) < 3:
+        return main
+    if re.fullmatch(r"[a-z]+", rest.split(" ", 1)[0]):
+        rest = rest[:1].upper() + rest[1:]
+    return f"{rest}, {m.group('f')[:1].lower()}{m.group('f')[1:]}{end}"
 
 
 # "time off" is one noun ("all time off must be pre-approved", "12 weeks of paid time off"): the small model
