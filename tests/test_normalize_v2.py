@@ -2316,3 +2316,15 @@ def test_how_often_said_first_is_no_subject(normalizer_v2, text, subject, value)
     n = norm(normalizer_v2, text)
     assert (n.subject, n.value) == (subject, value)
     assert norm(normalizer_v2, "Every PR needs one approving review, and hotfixes need two.").subject == "pr"
+
+
+@pytest.mark.parametrize("text", ["Do not deploy on Fridays.", "Refrain from deploying on Fridays.",
+                                  "We recommend against deploying on Fridays."])
+def test_an_order_about_an_action_with_nothing_acted_on_is_about_the_action(normalizer_v2, text):
+    """It had no subject, so "Refrain from deploying on Fridays." never met "Deploys on Fridays are fine."."""
+    assert norm(normalizer_v2, text).subject == "deploy"
+    a, b = "Refrain from deploying on Fridays.", "Deploys on Fridays are fine."
+    v = StructuralComparator().compare(norm(normalizer_v2, a), a, norm(normalizer_v2, b), b)
+    assert v.kind is VerdictKind.CONTRADICTION
+    # an order to use or run a tool stays without a subject: two tools for two languages are no conflict
+    assert norm(normalizer_v2, "Run `gofmt -w -s` on all Go code before pushing.").subject is None

@@ -349,6 +349,7 @@ class RuleNormalizer:
     modal_phrases = False
     verb_negation_apart = False       # v2: "may not disable X" forbids disabling; "may disable X" only lifts keeping it
     person_head_subjects = False      # v2: "Contractors on the data team can query …" is about what they query
+    action_subjects = False           # v2: "Do not deploy on Fridays." is about deploys
     parsed = Parsed                   # v2: "X defaults to N" pivots on "defaults"
     speaker_subjects = False          # v2: "AWS recommends X" is about X
     modal_predicates = MODAL_PREDICATES   # v2 adds the halting words ("paused", "suspended")
@@ -684,6 +685,12 @@ class RuleNormalizer:
             # a rule for people whose object is only an amount ("… should take at least 12 work days off a
             # year") is about those people, not about nothing
             subj_words = self._subject_words(_head_np(subj_tokens, self.trim_subject_phrase), p.value_tok, names)
+        if not subj_words and self.action_subjects and (p.imperative or not subj_tokens or self._speaker(doc, p, subj_tokens)) \
+                and obj not in self.naming_verbs \
+                and obj not in (StateVerb.USE, StateVerb.SET, StateVerb.RUN, StateVerb.ALLOW, StateVerb.REQUIRE):
+            # "Do not deploy on Fridays.", "We recommend against deploying on Fridays.": an order about an action
+            # with nothing acted on is about the action, as "Deploys on Fridays are fine." is (it had no subject)
+            subj_words = [obj.value]
         if not subj_words:
             kind = SubjectKind.FUZZY if kind is SubjectKind.FUZZY else SubjectKind.MISSING
         value = primary_value([v for v in values if v.start >= pivot_char]) or primary_value(values) or chosen

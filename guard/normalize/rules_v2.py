@@ -491,6 +491,7 @@ class RuleNormalizerV2(RuleNormalizer):
     modal_phrases = True
     verb_negation_apart = True
     person_head_subjects = True
+    action_subjects = True
     parsed = ParsedV2
     speaker_subjects = True
     max_name_tokens = 3
