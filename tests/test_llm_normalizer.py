@@ -213,7 +213,7 @@ def test_hybrid_asks_the_model_only_where_the_rules_have_no_clear_subject(fake):
     assert norms[0].normalizer == "normalizer.hybrid.v1" and norms[0].subject
     assert norms[1].normalizer == "normalizer.hybrid.v1+llm" and norms[1].subject == "feature flag"
     # who may act is the parse's reading, kept where the model reads the rest
-    nobody = h.normalize("Nobody may push directly to main.", Scope(), Window())
+    nobody = h.normalize("Nobody may change it.", Scope(), Window())   # the rules find no subject (a pronoun)
     assert nobody.normalizer.endswith("+llm") and nobody.permission.actor == "anyone" and not nobody.permission.allowed
     # the model failing leaves the rules' reading in place
     fake.mode = "[error]"
