@@ -2307,8 +2307,8 @@ def test_a_count_in_words_of_things_that_each_last_a_time_is_their_total(normali
 @pytest.mark.parametrize("text, subject, value", [
     ("Every quarter, each squad must rotate one person onto the support queue.", "squad", "every quarter"),
     ("Every day, backups are verified.", "backup", "every day"),
-    ("Every six months between LTS versions, Canonical publishes an interim release; these releases are supported "
-     "for 9 months.", "canonical", "9 months"),
+    (("Every six months between LTS versions, Canonical publishes an interim release; these releases are supported "
+      "for 9 months."), "canonical", "9 months"),
 ])
 def test_how_often_said_first_is_no_subject(normalizer_v2, text, subject, value):
     """"Every quarter, each squad must …" was about "quarter"; read as "… , every quarter." the frequency stays the
