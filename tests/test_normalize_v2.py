@@ -2328,3 +2328,21 @@ def test_an_order_about_an_action_with_nothing_acted_on_is_about_the_action(norm
     assert v.kind is VerdictKind.CONTRADICTION
     # an order to use or run a tool stays without a subject: two tools for two languages are no conflict
     assert norm(normalizer_v2, "Run `gofmt -w -s` on all Go code before pushing.").subject is None
+
+
+@pytest.mark.parametrize("text, main", [
+    ("There is no expectation that people will answer Slack pings over the weekend.",
+     "People are not expected to answer Slack pings over the weekend."),
+    ("There is no expectation from them to respond outside of working hours.",
+     "They are not expected to respond outside of working hours."),
+    ("There is no expectation of privacy on company devices.", "There is no expectation of privacy on company devices."),
+])
+def test_no_expectation_is_what_nobody_expects_of_them(text, main):
+    """Read with the existential "there" the statement had no subject and "expectation" for its value, so it
+    never met "Slack pings must be answered within an hour, evenings and weekends included."."""
+    assert split_main_clause(text)[0] == main
+
+
+def test_no_expectation_lifts_the_obligation(normalizer_v2):
+    n = norm(normalizer_v2, "There is no expectation that people will answer Slack pings over the weekend.")
+    assert (n.modality, n.subject) == (Modality.MAY_NOT, "slack ping")

@@ -199,7 +199,18 @@ def _felt_free(main: str) -> str:
     return main
 
 
+# "There is no expectation that people will be responsive …", "… no expectation from them to respond …": what
+# nobody expects of them, as "People are not expected to be responsive …" says it
+_NO_EXPECTATION = re.compile(r"^there(?:'s|\s+is|\s+are)\s+no\s+expectation\s+(?:that\s+(?P<who>[^,;]+?)\s+(?:will|would|should|must)"
+                             r"|(?:from|of|on)\s+(?P<whom>[^,;]+?)\s+to)\s+(?P<rest>[a-z].*)$", re.IGNORECASE)
+_OBJECT_PRONOUNS = {"them": "they", "him": "he", "her": "she", "us": "we", "me": "I", "you": "you"}
+
+
 def _existential_obligation(main: str) -> str:
+    if m := _NO_EXPECTATION.match(main):
+        who = m.group("who") or _OBJECT_PRONOUNS.get(m.group("whom").lower(), m.group("whom"))
+        be = "is" if who.lower() in ("he", "she", "it") else "am" if who == "I" else "are"
+        return f"{who[:1].upper()}{who[1:]} {be} not expected to {m.group('rest')}"
     if m := _NO_OBLIGATION.match(main):
         return f"You are not required to {m.group('rest')}"
     if m := _NOTHING_REQUIRED.match(main):
