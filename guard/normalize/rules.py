@@ -532,12 +532,11 @@ class RuleNormalizer:
             if t.i in p.value_tok:
                 i += 1
                 continue
-            if (t.tag_ == "MD" or low in ("must", "should", "shall", "may", "can", "cannot")) \
-                    and self.relative_negations_inner and _in_relative_clause(t):
-                # "the length of time … that certificates may be issued …": the clause's modal is the noun's
-                i += 1
-                continue
             if t.tag_ == "MD" or low in ("must", "should", "shall", "may", "can", "cannot"):
+                if self.relative_negations_inner and _in_relative_clause(t):
+                    # "the length of time … that certificates may be issued …": the clause's modal is the noun's
+                    i += 1
+                    continue
                 if low in MODAL_WORDS:
                     strength, seen_modal = MODAL_WORDS[low], True
                 if low == "cannot":
@@ -651,8 +650,7 @@ class RuleNormalizer:
                                         or theme_tokens[0].tag_ in ("VB", "RP", "TO")
                                         # "Anyone may push directly to main": how the action is done is no thing
                                         or self.modal_phrases and len(theme_tokens) > 1
-                                        and _opens_a_modifier(theme_tokens[0], theme_tokens[0])
-                                        and theme_tokens[0].pos_ == "ADV") \
+                                        and _lowercase_adverb(theme_tokens[0])) \
                         and not (self.purpose_subjects and obj is StateVerb.USE and _capitalised(theme_tokens[0])):
                     theme_tokens = theme_tokens[1:]      # not the name after "use" ("Use Go for …" tags it a verb)
                     if self.state_before_object and _state_before_object(theme_tokens):
@@ -861,12 +859,17 @@ def _head_np(tokens, trim: bool = False):
     return out
 
 
+def _lowercase_adverb(t) -> bool:
+    """An adverb in lower case ("-ly" or a common one); a capital one is part of a name ("429 Too Many Requests")."""
+    return t.pos_ == "ADV" and t.text.isalpha() and t.text.islower() and (t.lower_.endswith("ly") or t.lower_ in _ADVERBS)
+
+
 def _opens_a_modifier(t, before) -> bool:
     """An adverb in lower case ("-ly" or a common one; a capital one is part of a name: "429 Too Many
     Requests"), "such" before "as", or a participle after a noun with its complement after it — not one
     without, which may be the phrase's own gerund head ("Debug logging is …") or a noun the parser took
     for a verb ("a temporary API token while …")."""
-    if t.pos_ == "ADV" and t.text.isalpha() and t.text.islower() and (t.lower_.endswith("ly") or t.lower_ in _ADVERBS):
+    if _lowercase_adverb(t):
         return True
     after = t.doc[t.i + 1] if t.i + 1 < len(t.doc) else None         # the sentence's next word, not the phrase's
     if after is None:

@@ -129,16 +129,18 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
             # follows is a second leading clause with its comma ("If …, so that …, you do not need to …")
             if m and not (pat is _LEAD_CLAUSE and _TRAIL_START.match(main[m.end():])
                           and not _LEAD_CLAUSE.match(main[m.end():])):
-                rest = main[m.end():]
-                # a sentence starts upper-case again, but an identifier keeps its spelling
-                # ("On the NAT gateways, ip_local_port_range is …" must not become "Ip_local_port_range")
-                word = rest.split(" ", 1)[0]
-                cut(rest[:1].upper() + rest[1:] if re.fullmatch(r"[a-z]+[,;:]?", word) else rest, m.group(0))
+                cut(_sentence_start(main[m.end():]), m.group(0))
     m = _TRAIL.search(main)
     if m and m.start() > 0:
         cut(main[:m.start()].rstrip(" ,") + ".", m.group(0))
     return _TIME_OFF.sub("-", _asked_of(_felt_free(_existential_obligation(_existential_limit(_how_often_last(main)))))), \
         tuple(q for q in quals if q)
+
+
+def _sentence_start(rest: str) -> str:
+    """What is left after a leading phrase is cut starts upper-case again, but an identifier keeps its spelling
+    ("On the NAT gateways, ip_local_port_range is …" must not become "Ip_local_port_range")."""
+    return rest[:1].upper() + rest[1:] if re.fullmatch(r"[a-z]+[,;:]?", rest.split(" ", 1)[0]) else rest
 
 
 # "Every quarter, each squad must rotate one person onto the support queue.": how often is the rule's value, but
@@ -157,9 +159,7 @@ def _how_often_last(main: str) -> str:
     rest = rest[:-1] if end else rest
     if len(rest.split()) < 3:
         return main
-    if re.fullmatch(r"[a-z]+", rest.split(" ", 1)[0]):
-        rest = rest[:1].upper() + rest[1:]
-    return f"{rest}, {m.group('f')[:1].lower()}{m.group('f')[1:]}{end}"
+    return f"{_sentence_start(rest)}, {m.group('f')[:1].lower()}{m.group('f')[1:]}{end}"
 
 
 # "time off" is one noun ("all time off must be pre-approved", "12 weeks of paid time off"): the small model

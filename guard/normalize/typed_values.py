@@ -654,8 +654,7 @@ _COUNTED_NOUN = re.compile(r"\s+(?:days|shifts|sessions|blocks|periods|slots|wee
 
 
 # the count said in a word, which no selector reads bare ("more than ten 8-hour days")
-_COUNT_WORD_BEFORE = re.compile(r"(?:" + _OP + r")?\b(?P<num>" + "|".join(
-    w for w in sorted(WORD_NUMBERS, key=len, reverse=True) if " " not in w and w != "single") + r")\s+$", re.IGNORECASE)
+_COUNT_WORD_BEFORE = re.compile(r"(?:" + _OP + r")?\b(?P<num>" + _COMPOUND_WORDS + r")\s+$", re.IGNORECASE)
 
 
 def _counted_compounds(text: str, found: list[Value]) -> list[Value]:
