@@ -217,7 +217,7 @@ def _share(entry: dict, cat: str) -> str:
     return f"{v:.3f} ({ci[0]:.2f}–{ci[1]:.2f}, n {ci[2]})" if ci else f"{v:.3f}"
 
 
-def main(out_dir: Path = ROOT / "results" / "stages", tuned: str = "nli-minilm-l6-v2", v1: str = "nli-minilm-l6",
+def main(out_dir: Path = ROOT / "results" / "stages", tuned: str = "nli-minilm-l6-v2-distill", v1: str = "nli-minilm-l6",
          normalizer: str = "normalizer.rules.v1", bootstrap: int = 1000, train_path: Path = TRAIN_PAIRS,
          dev_path: Path = DEFAULT_PAIRS, cv_dir: Path = CV_DIR, short_claims: int = 2000,
          gate_temperature: float | str | None = None, gates: Path | None = None,

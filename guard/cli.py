@@ -888,7 +888,7 @@ def _bench_html(html: Optional[Path], out: Path, name: str, title: str) -> None:
 @bench.command("stages")
 def bench_stages(out: Path = typer.Option(RESULTS / "stages", help="results folder"),
                  normalizer: str = typer.Option("normalizer.rules.v2", help="normalizer for structure and features"),
-                 tuned: str = typer.Option("nli-minilm-l6-v2", help="tag of the claim-tuned NLI predictions"),
+                 tuned: str = typer.Option("nli-minilm-l6-v2-distill", help="tag of the claim-tuned NLI predictions"),
                  v1: str = typer.Option("nli-minilm-l6", help="tag of the v1 model's predictions"),
                  bootstrap: int = 1000,
                  short_claims: int = typer.Option(2000, help="also scan a synthetic store of N short claims with "

@@ -400,7 +400,7 @@ def test_the_gate_reads_nli_scores_at_its_own_temperature_and_shows_the_models(n
                                                   abs=1e-4)
 
 
-@pytest.mark.parametrize("model", ["nli-minilm-l6-v2", "nli-minilm-l3-v2"])
+@pytest.mark.parametrize("model", ["nli-minilm-l6-v2-distill", "nli-minilm-l6-v2", "nli-minilm-l3-v2"])
 def test_every_shipped_gate_carries_both_floors(model):
     """The opt-in student's gate was fitted before the floors existed and blocked 235 ordinary pairs
     of the 2,000-claim short-claim store (107 with them); a shipped gate without them is a regression."""
@@ -603,3 +603,27 @@ def test_two_facts_about_one_named_thing_are_settled_without_running_a_model():
     from guard.judge import PairJudgement
     d = PairJudgement("c_1", port[1], Tier.CLEAN, "gate", v, port_r).to_dict()
     assert json.loads(json.dumps(d))["nli"]["p_contradiction"] is None
+
+
+def test_the_default_model_was_distilled_fold_by_fold_from_files_the_repository_holds():
+    """Session 65's default: its claim stage learnt from the large model's final member, whose in-sample scores
+    ship in results/claims-cv/ (with the five fold members' files, from which the student's folds learnt and
+    gave the gate its out-of-fold scores), so the recipe reruns wherever v2's general stage is; and the gate
+    beside it was fitted on its own out-of-fold scores, not v2's."""
+    from guard.nli.scorer import SHIPPED_MODEL, default_model_path
+    from training.claim_pairs import CLAIMS_TRAIN, read_rows
+    from training.cv_nli import load_recipe
+    assert SHIPPED_MODEL == "nli-minilm-l6-v2-distill" and default_model_path().name == SHIPPED_MODEL
+    summary = json.loads((default_model_path() / "training_summary.json").read_text())
+    assert summary["objective"] == "distill" and summary["config"]["teacher_scores"].endswith(
+        "insample_nli_nli-mpnet-lora-lr8-teacher_final.jsonl")
+    recipe = load_recipe(ROOT / "training" / "recipes" / "nli-minilm-l6-v2-distill.json")
+    ids = {r["id"] for r in read_rows(CLAIMS_TRAIN)} if CLAIMS_TRAIN.is_file() else None
+    for part in ["final"] + [f"fold{k}" for k in range(recipe["folds"])]:
+        f = ROOT / recipe["teacher_scores"].format(part=part)
+        rows = [json.loads(x) for x in f.read_text().splitlines()]
+        assert rows and all(set(r) >= {"id", "forward", "backward"} for r in rows)
+        if ids is not None:
+            assert {r["id"] for r in rows} <= ids
+    gate = json.loads((default_model_path() / "learned_gate.json").read_text())
+    assert "oof_nli_nli-minilm-l6-v2-distill.jsonl" in gate["fitted_on"]

@@ -445,7 +445,8 @@ def test_gate_only_keeps_the_model_and_refits_its_gate(tmp_path):
     pairs = _write(tmp_path / "pairs.jsonl", _pairs())
     held = _write(tmp_path / "held.jsonl", HELD_OUT)
     out = tmp_path / "gated"
-    done = _cli("--quiet", "tune", str(pairs), str(out), "--folds", "2", "--gate-only", "--check", str(held))
+    done = _cli("--quiet", "tune", str(pairs), str(out), "--folds", "2", "--gate-only", "--check", str(held),
+                "--from", str(start))
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stderr == ""
     lines = done.stdout.strip().splitlines()

