@@ -217,12 +217,14 @@ def _share(entry: dict, cat: str) -> str:
     return f"{v:.3f} ({ci[0]:.2f}–{ci[1]:.2f}, n {ci[2]})" if ci else f"{v:.3f}"
 
 
-def main(out_dir: Path = ROOT / "results" / "stages", tuned: str = "nli-minilm-l6-v2-distill", v1: str = "nli-minilm-l6",
+def main(out_dir: Path = ROOT / "results" / "stages", tuned: str | None = None, v1: str = "nli-minilm-l6",
          normalizer: str = "normalizer.rules.v1", bootstrap: int = 1000, train_path: Path = TRAIN_PAIRS,
          dev_path: Path = DEFAULT_PAIRS, cv_dir: Path = CV_DIR, short_claims: int = 2000,
          gate_temperature: float | str | None = None, gates: Path | None = None,
          negative_weight: float = 0.0, store_strangers: bool = True) -> dict:
-    """``gate_temperature``: what the learned gate reads the tuned model's scores at — None: as the
+    """``tuned``: the tag of the claim-tuned model's prediction files (``cv_dir``/oof_nli_<tuned>.jsonl), by default
+    the shipped model's (``guard.nli.scorer.SHIPPED_MODEL``), so the report follows the default when it changes.
+    ``gate_temperature``: what the learned gate reads the tuned model's scores at — None: as the
     shipped gate beside the model does (its ``nli_temperature``; the model's own temperature for a
     gate saved before it, or with no gate); "model": the model's temperature; or a number.
     ``negative_weight`` > 0: the gates are fitted with the tuned model's hard negatives
@@ -232,8 +234,10 @@ def main(out_dir: Path = ROOT / "results" / "stages", tuned: str = "nli-minilm-l
     count of a store's false blocks that needs no labels (fitting on them or not)."""
     from guard.embed import Embedder
     from guard.nli.gate import GateConfig
+    from guard.nli.scorer import SHIPPED_MODEL
     from guard.pipeline import Guard, GuardConfig
     from training.claim_pairs import grouped_folds
+    tuned = tuned or SHIPPED_MODEL
     from training.gate_data import read_predictions
     guard = Guard(GuardConfig(normalizer=normalizer, stages=("structural",)))
     embedder = Embedder()

@@ -888,7 +888,8 @@ def _bench_html(html: Optional[Path], out: Path, name: str, title: str) -> None:
 @bench.command("stages")
 def bench_stages(out: Path = typer.Option(RESULTS / "stages", help="results folder"),
                  normalizer: str = typer.Option("normalizer.rules.v2", help="normalizer for structure and features"),
-                 tuned: str = typer.Option("nli-minilm-l6-v2-distill", help="tag of the claim-tuned NLI predictions"),
+                 tuned: Optional[str] = typer.Option(None, help="tag of the claim-tuned NLI predictions (default: "
+                                                               "the shipped model's)"),
                  v1: str = typer.Option("nli-minilm-l6", help="tag of the v1 model's predictions"),
                  bootstrap: int = 1000,
                  short_claims: int = typer.Option(2000, help="also scan a synthetic store of N short claims with "
@@ -903,7 +904,9 @@ def bench_stages(out: Path = typer.Option(RESULTS / "stages", help="results fold
     claims_dev, from the NLI predictions in results/claims-cv/ (made by training.cv_nli)."""
     def go():
         from benchmarks.stages import CV_DIR, DEFAULT_PAIRS, TRAIN_PAIRS, main as run
-        need = [DEFAULT_PAIRS, TRAIN_PAIRS] + [CV_DIR / f"{k}_nli_{t}.jsonl" for k in ("oof", "dev") for t in (tuned, v1)]
+        from guard.nli.scorer import SHIPPED_MODEL
+        tag = tuned or SHIPPED_MODEL
+        need = [DEFAULT_PAIRS, TRAIN_PAIRS] + [CV_DIR / f"{k}_nli_{t}.jsonl" for k in ("oof", "dev") for t in (tag, v1)]
         missing = [str(f) for f in need if not Path(f).exists()]
         if missing:
             raise ClaimError(f"no such file: {', '.join(missing)} (NLI predictions: python -m training.cv_nli)")
@@ -912,7 +915,7 @@ def bench_stages(out: Path = typer.Option(RESULTS / "stages", help="results fold
         if not 0 <= negative_weight <= 1:      # nan fails both
             raise ClaimError(f"--negative-weight must be between 0 and 1, not {negative_weight}")
         from training.store_negatives import negatives_file
-        negatives = negatives_file(tuned, CV_DIR)
+        negatives = negatives_file(tag, CV_DIR)
         if negative_weight > 0 and not negatives.exists():
             raise ClaimError(f"no such file: {negatives} (hard negatives: "
                              f"python -m training.store_negatives <recipe>)")
@@ -926,7 +929,7 @@ def bench_stages(out: Path = typer.Option(RESULTS / "stages", help="results fold
                 except (ValueError, KeyError) as exc:
                     raise ClaimError(f"--gates: {exc}" if isinstance(exc, ValueError)
                                      else f"--gates: {f} is not a learned gate (no {exc})") from None
-        run(out, tuned=tuned, v1=v1, normalizer=normalizer, bootstrap=bootstrap, short_claims=short_claims,
+        run(out, tuned=tag, v1=v1, normalizer=normalizer, bootstrap=bootstrap, short_claims=short_claims,
             gates=gates, negative_weight=negative_weight)
         _bench_html(html, out, "stages", "claim-guard — Stage ablation")
     _run(go)

@@ -31,7 +31,7 @@ class GuardConfig:
     normalizer: str = "normalizer.rules.v2"   # the learned gate was fitted on v2's evidence
     normalizer_config: dict = field(default_factory=dict)
     stages: tuple[str, ...] = STAGES
-    nli_model: str | None = None          # hub id or directory; None → shipped models/nli-minilm-l6-v2-distill
+    nli_model: str | None = None          # hub id or directory; None → the shipped model (nli.scorer.SHIPPED_MODEL)
     nli_quantize: bool = False            # fp32: deterministic per pair; dynamic int8 drifts with the batch
     nli_backend: str = "auto"             # auto (ONNX Runtime fp32 on a CPU), onnx, torch, openvino, or the
                                           # opt-in bf16 ones: bf16 (torch tiles, AMX), openvino-bf16
