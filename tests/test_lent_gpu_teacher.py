@@ -1,6 +1,6 @@
 """training/lent_gpu.sh with a teacher (TEACHER=, session 65) and a second call on the warm machine
-(RESUME=1), run for real on this CPU with tiny recipes. A file of its own so that the test workers
-(``--dist loadfile``) run it beside the other lent-GPU tests, not after them."""
+(RESUME=1), run for real on this CPU with tiny recipes. A file of its own: the test workers (``--dist
+loadfile``) take whole files, so it can run beside the other lent-GPU tests rather than after them."""
 from __future__ import annotations
 
 import json
@@ -48,17 +48,18 @@ def test_a_teacher_runs_beside_the_general_stage_and_its_students_distil_from_it
     assert student["config"]["teacher_scores"].endswith("insample_nli_tinyteacher_final.jsonl")
     # RESUME=1 (a second call on the still-warm machine): no set-up, teacher or general stage again; the
     # members it lacks are trained, the finished ones skipped, and the final model is sent back whole
-    shutil.rmtree(src / "models", ignore_errors=True)
     (work / "runs" / "tiny" / "oof_fold1.jsonl").unlink()
     shutil.rmtree(work / "main" / "models" / "tiny")
     general = work / "runs" / "tiny" / "general" / "training_summary.json"
     before = general.stat().st_mtime
+    fold0 = work / "runs" / "tiny" / "oof_fold0.jsonl"
+    fold0_before = fold0.stat().st_mtime
     shutil.rmtree(out)
     again = subprocess.run(["bash", str(ROOT / "training" / "lent_gpu.sh")], check=False, cwd=src,
                            env={**env, "RESUME": "1"}, capture_output=True, text=True, timeout=900)
     assert again.returncode == 0, again.stdout[-2000:] + again.stderr[-2000:]
     assert "teacher done at" not in again.stdout and "general done at" not in again.stdout
-    assert general.stat().st_mtime == before
+    assert general.stat().st_mtime == before and fold0.stat().st_mtime == fold0_before    # finished: skipped
     log = (work / "out" / "parallel.log").read_text()
     assert "tiny seed 42 fold1: done" in log and "tiny seed 42 final: done" in log
     assert (work / "runs" / "tiny" / "oof_fold1.jsonl").exists() and sorted(out.glob("model.part-*"))

