@@ -6,7 +6,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from guard.normalize.typed_values import TYPED_PATTERNS
+from guard.normalize.typed_values import _WORD_COUNTS, TYPED_PATTERNS
 from guard.normalize.values import PATTERNS, Guarded
 
 WORDS = ["at most", "up to", "no more than", "over", "above", "at least", "since", "by", "on", "in", "until",
@@ -16,8 +16,10 @@ WORDS = ["at most", "up to", "no more than", "over", "above", "at least", "since
          ".", ",", "or less", "or more", "v2", "node", "port", "x",
          # how often (session 57), and the words its patterns need before they are searched
          "once", "twice", "Twice", "other", "daily", "WEEKLY", "quarter", "cadence", "release cycle", "intervals",
-         "15-minute", "six", "the", "for", "of", "15th", "month", "last", "business day", "each month"]
-GUARDED = [p for _, p in TYPED_PATTERNS + PATTERNS if isinstance(p, Guarded)]
+         "15-minute", "six", "the", "for", "of", "15th", "month", "last", "business day", "each month",
+         # counts said in words (session 66)
+         "two", "engineers", "major releases", "idle", "on-call", "a single", "review"]
+GUARDED = [p for _, p in TYPED_PATTERNS + PATTERNS if isinstance(p, Guarded)] + list(_WORD_COUNTS)
 
 
 def _spans(matches):
@@ -34,7 +36,7 @@ def test_two_step_search_finds_what_the_whole_pattern_finds(words, gaps):
 
 
 def test_the_slow_selectors_are_the_guarded_ones():
-    assert len(GUARDED) == len(TYPED_PATTERNS) + 2          # every typed selector and v1's two number selectors
+    assert len(GUARDED) == len(TYPED_PATTERNS) + 4          # every typed selector, v1's two number selectors, counts in words
     for p in GUARDED:
         assert isinstance(p.rest, re.Pattern) and p.pattern.pattern.endswith(p.rest.pattern)
 

@@ -2346,3 +2346,54 @@ def test_no_expectation_is_what_nobody_expects_of_them(text, main):
 def test_no_expectation_lifts_the_obligation(normalizer_v2):
     n = norm(normalizer_v2, "There is no expectation that people will answer Slack pings over the weekend.")
     assert (n.modality, n.subject) == (Modality.MAY_NOT, "slack ping")
+
+
+@pytest.mark.parametrize("a, b", [
+    ("Pull requests must be reviewed by two engineers before merging.",
+     "Pull requests must be reviewed by 3 engineers before merging."),
+    ("We support the last two major versions of the API.", "We support the last three major versions of the API."),
+    ("Each team has three on-call engineers.", "Each team has two on-call engineers."),
+])
+def test_a_count_said_in_a_word_meets_another_count(normalizer_v2, a, b):
+    """"two engineers" had no value while "3 engineers" had one, so the two counts never met; in words on both
+    sides neither had one."""
+    v = StructuralComparator().compare(norm(normalizer_v2, a), a, norm(normalizer_v2, b), b)
+    assert v.kind is VerdictKind.VALUE_CONFLICT
+
+
+def test_a_count_in_a_word_is_the_same_count_in_digits(normalizer_v2):
+    a, b = "We support the last two major versions of the API.", "We support the last 2 major versions of the API."
+    v = StructuralComparator().compare(norm(normalizer_v2, a), a, norm(normalizer_v2, b), b)
+    assert (v.kind, v.reason) == (VerdictKind.CONSISTENT, "same value")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Changes require at least two positive reviews.", ("ge", 2.0, "")),
+    ("Keep two or more backups.", ("ge", 2.0, "")),
+    ("Keep at most three backups.", ("le", 3.0, "")),
+    ("Projects are paused after seven idle days.", ("eq", 7 * 86400.0, "time")),
+    ("You can take up to three consecutive weeks of PTO.", ("le", 3 * 604800.0, "time")),
+])
+def test_a_count_in_a_word_keeps_its_bound_and_a_span_its_unit(text, expected):
+    assert op_number_unit(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Two of them are fine.", "The two are the same.", "We require two-factor authentication.",
+    "Never share one password between tools.", "Keep two.", "twelve",
+])
+def test_a_number_word_that_counts_no_noun_is_no_value(text):
+    assert [v for v in extract_typed_values(text) if v.bound is not None] == []
+
+
+def test_a_count_in_a_word_is_the_value_only_where_there_is_no_other(normalizer_v2):
+    text = ("Content can be presented without requiring scrolling in two dimensions, for vertical scrolling "
+            "content at a width equivalent to 320 CSS pixels.")
+    assert norm(normalizer_v2, text).value != "two"
+    assert norm(normalizer_v2, "Final-round candidates are asked for five professional references.").value == "five"
+
+
+def test_counts_in_words_are_read_in_linear_time():
+    ends_at_once("from guard.normalize.typed_values import extract_typed_values\n"
+                 "for t in ['two ' + 'a' * 200000, ('two ' + 'ab' * 5 + ' ') * 20000, ('two a-b-c-d ') * 20000]:\n"
+                 "    extract_typed_values(t)", limit_s=30)

@@ -557,9 +557,52 @@ def extract_typed_values(text: str) -> list[Value]:
                                m.group("val").strip(), s, e, b, negation or None))
             taken.append((m.start(), m.end()))
     found += extract_values(text, taken)
+    found = _word_counts(text, found)
     found.sort(key=lambda v: v.start)
     found = _named_units(text, _shared_units(text, _counted_compounds(text, one_style(found))))
     return [_lead_time(text, _rejected_beyond(text, _more_bound_words(text, v))) for v in found]
+
+
+# a count said in a word before what it counts ("the last two major releases", "three on-call engineers",
+# "enables two ACME-compatible CAs", "after a single positive review"): a bare number, as the same count in
+# digits is read ("2 major releases" gives "2"), so "two" meets "3" and "three" meets "a single". Only two to
+# twelve before a plural noun within three words, and "a single" before a noun ("one" is as often the pronoun
+# or "one of"), so "two of them", "two-factor" and "the two are" stay unread; "two or more backups" is at
+# least two, as "2 or more" is
+_COUNT_STOP = r"(?!(?:of|or|and|to|times|more|less|fewer|out|at|in|on|for|by|per|are|is|were|was)(?:\s|$))"
+# "in a single tenant", "of a single group", "per single request": the thing a quantity is counted in, not a count
+_CONTAINER = "".join(rf"(?<!\b{w} )" for w in ("in", "of", "per", "within", "across", "from", "inside"))
+_WORD_COUNTS = (
+    Guarded(_OP, r"(?<![\w-])(?P<val>(?P<num>" + "|".join(
+        w for w in sorted(WORD_NUMBERS, key=len, reverse=True) if " " not in w and WORD_NUMBERS[w] >= 2) +
+        r"))(?P<post>\s+or\s+(?:more|fewer|less))?(?![\w-])(?=\s+" + _COUNT_STOP +
+        r"(?:[a-z][\w-]*\s+){0,2}(?P<noun>[a-z][\w-]*[a-z]s)\b)", re.IGNORECASE),
+    Guarded(_OP, r"(?<![\w-])" + _CONTAINER + r"(?P<val>(?P<num>a\s+single))(?P<post>)(?=\s+" + _COUNT_STOP +
+            r"(?:[a-z][\w-]*\s+){0,2}?(?P<noun>[a-z][\w-]*[a-z])\b)", re.IGNORECASE),
+)
+_COUNT_WORDS = tuple(w for w in WORD_NUMBERS if " " not in w and WORD_NUMBERS[w] >= 2) + ("single",)
+
+
+def _word_counts(text: str, found: list[Value]) -> list[Value]:
+    if not any(w in text.lower() for w in _COUNT_WORDS):
+        return found
+    out = list(found)
+    for pattern in _WORD_COUNTS:
+        for m in pattern.finditer(text):
+            post = (m.group("post") or "").split()
+            start, end = m.start("op") if m.group("op") else m.start("val"), m.end("post") if post else m.end("val")
+            if any(start < v.end and end > v.start for v in out):
+                continue
+            op = _op(m) if not post else "ge" if post[-1] == "more" else "le"
+            n = float(WORD_NUMBERS[" ".join(m.group("num").lower().split())])
+            # a span with a word between ("seven idle days", "three consecutive weeks"): that long
+            unit = _unit_factor(m.group("noun").lower())
+            if unit is not None and unit[0] == "time":
+                bound, end = Bound(op, n * unit[1], "time"), m.end("noun")
+            else:
+                bound = Bound(op, n, "")
+            out.append(Value("number", text[start:end], start, end, bound))
+    return out
 
 
 # notice given ahead ("need two weeks' notice", "request it 48 hours in advance", "a month's notice"): at

@@ -158,6 +158,17 @@ def _looks_like_date_or_list(text: str, s: int, e: int) -> bool:
     return bool(re.search(_MONTHS + r"\s*$", before) or re.match(r"^[-/]\d", after) or re.search(r"\d[-/]$", before))
 
 
+_SPELLED = re.compile(r"(?:" + _LE + "|" + _GE + r")?\s*(?:" + "|".join(sorted(WORD_NUMBERS, key=len, reverse=True)) +
+                      r")(?:\s+or\s+(?:more|fewer|less))?", re.IGNORECASE)
+
+
+def _spelled_count(v: Value) -> bool:
+    """A count said in a word with nothing after it (normalizer v2's "two major releases" gives "two"):
+    the claim's value only where it gives no other — "approved by two finance managers" is about its
+    reviewers, but "content … without scrolling in two dimensions … at a width of 320" is about 320."""
+    return v.kind == "number" and v.bound is not None and not v.bound.unit and _SPELLED.fullmatch(v.text) is not None
+
+
 def primary_value(values: list[Value]) -> Value | None:
     """The selector a claim is about: the first value of the most specific kind.
 
@@ -166,6 +177,7 @@ def primary_value(values: list[Value]) -> Value | None:
     """
     if not values:
         return None
+    values = [v for v in values if not _spelled_count(v)] or values
     order = ["port", "version", "number", "literal", "region", "email", "url", "domain", "boolean", "colour"]
     # how often in one word (v2's "daily", "weekly") is what a statement says only when it says nothing
     # more exact ("Backups run nightly at 02:00 UTC" is about 02:00); with a number ("every 20 minutes",
