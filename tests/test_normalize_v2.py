@@ -2373,9 +2373,17 @@ def test_a_count_in_a_word_is_the_same_count_in_digits(normalizer_v2):
     ("Keep at most three backups.", ("le", 3.0, "")),
     ("Projects are paused after seven idle days.", ("eq", 7 * 86400.0, "time")),
     ("You can take up to three consecutive weeks of PTO.", ("le", 3 * 604800.0, "time")),
+    ("You can take up to 3 consecutive weeks of PTO.", ("le", 3 * 604800.0, "time")),
+    ("Worker apps go to sleep after 30 idle minutes.", ("eq", 1800.0, "time")),
+    ("Meetups of fewer than five people need no champion.", ("le", 5.0, "")),
+    ("Accounts lock after ten consecutive failed login attempts.", ("eq", 10.0, "")),
+    ("Staff can roll at most 30 eight-hour days into the new year.", ("le", 30 * 8 * 3600.0, "time")),
 ])
-def test_a_count_in_a_word_keeps_its_bound_and_a_span_its_unit(text, expected):
+def test_a_count_in_a_word_keeps_its_bound_and_a_span_its_unit(normalizer_v2, text, expected):
+    """A count in digits or words with words before its unit ("30 idle minutes") is that span, in both
+    spellings; the words between stay out of the value, since they are as often the subject."""
     assert op_number_unit(text) == expected
+    assert norm(normalizer_v2, "You can have up to 24 credit hours accrued at any given time.").subject == "credit hour"
 
 
 @pytest.mark.parametrize("text", [
@@ -2397,3 +2405,28 @@ def test_counts_in_words_are_read_in_linear_time():
     ends_at_once("from guard.normalize.typed_values import extract_typed_values\n"
                  "for t in ['two ' + 'a' * 200000, ('two ' + 'ab' * 5 + ' ') * 20000, ('two a-b-c-d ') * 20000]:\n"
                  "    extract_typed_values(t)", limit_s=30)
+
+
+@pytest.mark.parametrize("text", [
+    "The item must not exceed 2 MB.", "The item mustn't exceed 2 MB.", "The item cannot exceed 2 MB.",
+    "The item can't exceed 2 MB.", "The item can not exceed 2 MB.", "The item may not exceed 2 MB.",
+    "The item never exceeds 2 MB.", "The item does not exceed 2 MB.", "The item doesn't exceed 2 MB.",
+    "The item won't exceed 2 MB.", "The item is not more than 2 MB.", "The item isn't more than 2 MB.",
+    "The item must not be more than 2 MB.", "Items may not be larger than 2 MB.",
+])
+def test_a_limit_is_read_alike_however_its_negation_is_written(normalizer_v2, text):
+    """Only "not"/"never exceed" were read as the bound's own negation: "cannot exceed 2 MB" forbade exactly
+    2 MB (must not), "may not exceed" and "can not exceed" allowed at most 2 MB (may), and "is not more than
+    2 MB" turned into at least 2 MB, while "can't exceed" and "isn't more than" were read right."""
+    n = norm(normalizer_v2, text)
+    assert (n.modality, n.bound.op, n.bound.number, n.bound.unit) == (Modality.MUST, "le", 2e6, "bytes")
+
+
+def test_a_limit_written_two_ways_agrees_with_itself_and_meets_a_larger_value(normalizer_v2):
+    a, b, c = "The item cannot exceed 2 MB.", "The item can't exceed 2 MB.", "The item is 5 MB."
+    cmp = StructuralComparator().compare
+    assert cmp(norm(normalizer_v2, a), a, norm(normalizer_v2, b), b).kind is VerdictKind.CONSISTENT
+    for x in (a, b):
+        assert cmp(norm(normalizer_v2, x), x, norm(normalizer_v2, c), c).kind is VerdictKind.VALUE_CONFLICT
+    # a permission to go up to an amount stays a permission
+    assert norm(normalizer_v2, "The item can be up to 2 MB.").modality is Modality.MAY

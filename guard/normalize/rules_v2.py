@@ -569,7 +569,8 @@ class RuleNormalizerV2(RuleNormalizer):
             norm = self._subject_of_the_condition(doc, quals, norm)
         norm = self._values_in_parentheses(text, quals, norm)
         norm = self._values_of_conditions(text, quals, norm)
-        norm = _prohibited_beyond(_date_over_product_version(_number_of_a_product(norm, main)), main)
+        norm = _forbidden_past_a_bound(_prohibited_beyond(_date_over_product_version(_number_of_a_product(norm, main)), main),
+                                       main)
         variant, taken = None, ()
         if norm.value_kind == "region" or norm.value_kind == "version" and _BARE_VERSION.fullmatch(norm.value or ""):
             taken = (norm.value,)
@@ -931,6 +932,22 @@ def _date_over_product_version(norm: Norm) -> Norm:
 # is discouraged" advises, it sets no bound
 _NEGATION_WORD = re.compile(r"\b(?:not|never|no|nobody|none|cannot)\b|n't\b", re.IGNORECASE)
 _PROHIBITED = {Modality.MUST_NOT: Modality.MUST, Modality.SHOULD_NOT: Modality.SHOULD}
+
+
+_MAY_NOT_BEFORE = re.compile(r"\b(?:may|might|can)\s*not\b|\bcan['’]t\b", re.IGNORECASE)
+
+
+def _forbidden_past_a_bound(norm: Norm, text: str) -> Norm:
+    """"The item cannot exceed 2 MB.", "may not exceed 2 MB": the "not" is the bound's (at most 2 MB), and what
+    is left is no permission but a limit — must, as "must not exceed" and "can't exceed" were read. Read as
+    "may: at most 2 MB", "cannot exceed" and "can't exceed" disagreed on the modality of one rule."""
+    b = norm.bound
+    if norm.modality is not Modality.MAY or b is None or b.op not in ("le", "ge") or not norm.value:
+        return norm
+    at = text.find(norm.value)
+    if at < 0 or not _MAY_NOT_BEFORE.search(text, max(0, at - 40), at):
+        return norm
+    return replace(norm, modality=Modality.MUST)
 
 
 def _prohibited_beyond(norm: Norm, text: str) -> Norm:

@@ -474,17 +474,22 @@ def _clock(g: dict) -> Bound | None:
     return Bound(_prep_op(g, _CLOCK_LE, _CLOCK_GE), float(minutes), "clock" if tz in ("", "UTC", "GMT", "Z") else f"clock/{tz.lower()}")
 
 
+# a negation of "exceed", however written: "not", "never", "cannot" (spaCy's "can" + "not") and "can't",
+# "doesn't", "mustn't" ("ca"/"does"/"must" + "n't"). Only "not"/"never" were read, so "cannot exceed 2 MB"
+# was a prohibition of exactly 2 MB and "can't exceed 2 MB" reached "at most 2 MB" by another way
+_NOT = r"(?:\bnot|\bnever|(?<=\bcan)not|(?<=\w)n['’]t)"
+_NOT_RE = re.compile(_NOT + r"\b", re.IGNORECASE)
 # bound words v1's selectors do not know (v1's norms stay as they were): "capped at 40 hours",
 # "limited to 5 recipients", "must not exceed 30 days", "a rate limit of 20 requests per second",
 # "no later than 60 minutes" are upper bounds, "not less than 8 characters" a lower one
 # ("PTO that exceeds 10 days needs approval" is a lower bound: more than 10), and a negated comparison
 # word turns round ("not less than 8 characters", "never more than 3 retries")
-_MORE_LE = re.compile(r"\b(?:capped at|limited to|(?:caps|limits|capping|limiting)\s+(?:[\w-]+\s+){1,6}(?:at|to)|no longer than|not longer than|(?:not|never) exceed|not to exceed|"
+_MORE_LE = re.compile(r"(?:" + _NOT + r"\s+exceed(?:s|ing)?|\b(?:capped at|limited to|(?:caps|limits|capping|limiting)\s+(?:[\w-]+\s+){1,6}(?:at|to)|no longer than|not longer than|not to exceed|"
                       r"no later than|(?<!\bnot )(?<!n.t )(?:allow(?:s|ed)?|permit(?:s|ted)?)(?:\s+(?:each|every|per)\s+[\w-]+)?|(?:rate |hard |upper )?(?:limit|cap|ceiling) of|(?<!no )(?<!any )(?<!without )(?<!lower )(?<!minimum )(?:limit|cap|ceiling)s?(?:\s+(?:for|on|per)(?:\s+[\w.-]+){1,3}?)?\s+(?:is|are)|(?<!no )(?<!not )(?:smaller|shorter|lower) than|"
                       # "… and the maximum is 12 hours", "the maximum value is 1000", "The maximum size of an Azure
                       # Cosmos DB item is 2 MB", "Maximum line length is 80 characters"
-                      r"(?:^|(?:the|its|a)\s+)max(?:imum)?(?:\s+[\w.-]+){0,8}?\s+(?:is|are|of))\s+$", re.IGNORECASE)
-_MORE_GE = re.compile(r"\b(?:no shorter than|not shorter than|(?:lower )?floor of|(?<!not )(?<!never )exceed(?:s|ing)?|"
+                      r"(?:^|(?:the|its|a)\s+)max(?:imum)?(?:\s+[\w.-]+){0,8}?\s+(?:is|are|of)))\s+$", re.IGNORECASE)
+_MORE_GE = re.compile(r"\b(?:no shorter than|not shorter than|(?:lower )?floor of|(?<!not )(?<!never )(?<!n't )(?<!n’t )exceed(?:s|ing)?|"
                       r"(?<!no )(?<!not )(?:larger|greater|bigger|longer|higher) than|"
                       r"(?:^|(?:the|its|a)\s+)min(?:imum)?(?:\s+[\w.-]+){0,8}?\s+(?:is|are))\s+$",
                       re.IGNORECASE)
@@ -512,8 +517,8 @@ def _more_bound_words(text: str, v: Value) -> Value:
     # the bound's "not" is the value's, so the modality reader does not also take it for the claim's
     # own negation: "must not exceed 30 days" is "must: at most 30 days". The value's span stays (a
     # "limited to"/"exceeds" is still the verb, a "limit of" still the attribute)
-    neg = re.search(r"\b(?:not|never)\b", m.group(0), re.IGNORECASE)
-    negation = (m.start() + neg.start(), m.start() + neg.end()) if neg else None
+    neg = _NOT_RE.search(text, m.start(), m.end())        # in place: "n't" is known by the letter before it
+    negation = neg.span() if neg else None
     return Value(v.kind, v.text, v.start, v.end, Bound(op, v.bound.number, v.bound.unit), negation)
 
 
@@ -560,7 +565,20 @@ def extract_typed_values(text: str) -> list[Value]:
     found = _word_counts(text, found)
     found.sort(key=lambda v: v.start)
     found = _named_units(text, _shared_units(text, _counted_compounds(text, one_style(found))))
-    return [_lead_time(text, _rejected_beyond(text, _more_bound_words(text, v))) for v in found]
+    return [_lead_time(text, _rejected_beyond(text, _more_bound_words(text, _op_negation(text, v)))) for v in found]
+
+
+# the "not" of a comparison that is the bound ("is not more than 2 MB", "not longer than 30 days"): the value's,
+# as "must not exceed" is, so the modality reader does not also take it for the claim's own negation and turn
+# the bound round ("The item is not more than 2 MB." was "at least 2 MB"; "isn't more than" was right)
+_OP_NOT = re.compile(r"\bnot\s+(?:more|less|fewer|longer|shorter|greater|larger|higher|lower)\s+than\s+$", re.IGNORECASE)
+
+
+def _op_negation(text: str, v: Value) -> Value:
+    if v.negation is not None or v.bound is None or v.bound.op not in ("le", "ge"):
+        return v
+    m = _OP_NOT.search(text, max(0, v.start - 30), v.start)
+    return v if m is None else Value(v.kind, v.text, v.start, v.end, v.bound, (m.start(), m.start() + 3))
 
 
 # a count said in a word before what it counts ("the last two major releases", "three on-call engineers",
@@ -576,14 +594,19 @@ _WORD_COUNTS = (
     Guarded(_OP, r"(?<![\w-])(?P<val>(?P<num>" + "|".join(
         w for w in sorted(WORD_NUMBERS, key=len, reverse=True) if " " not in w and WORD_NUMBERS[w] >= 2) +
         r"))(?P<post>\s+or\s+(?:more|fewer|less))?(?![\w-])(?=\s+" + _COUNT_STOP +
-        r"(?:[a-z][\w-]*\s+){0,2}(?P<noun>[a-z][\w-]*[a-z]s)\b)", re.IGNORECASE),
+        r"(?:[a-z][\w-]*\s+){0,3}(?P<noun>[a-z][\w-]*[a-z]s|people|children|men|women|staff)\b)", re.IGNORECASE),
     Guarded(_OP, r"(?<![\w-])" + _CONTAINER + r"(?P<val>(?P<num>a\s+single))(?P<post>)(?=\s+" + _COUNT_STOP +
             r"(?:[a-z][\w-]*\s+){0,2}?(?P<noun>[a-z][\w-]*[a-z])\b)", re.IGNORECASE),
 )
 _COUNT_WORDS = tuple(w for w in WORD_NUMBERS if " " not in w and WORD_NUMBERS[w] >= 2) + ("single",)
+# the same span in digits, read bare by v1's selector ("up to 3 consecutive weeks" was "up to 3"): that long
+_SPAN_AFTER_WORDS = re.compile(r"\s+(?:(?!(?:of|or|and|to|per|a|an|the)\s)[a-z][\w-]*\s+){1,2}(?P<noun>" +
+                               "|".join(sorted({u + "s" for u, (fam, _) in UNITS.items() if fam == "time" and len(u) > 2},
+                                               key=len, reverse=True)) + r")\b", re.IGNORECASE)
 
 
 def _word_counts(text: str, found: list[Value]) -> list[Value]:
+    found = [_span_after_words(text, v, found) for v in found]
     if not any(w in text.lower() for w in _COUNT_WORDS):
         return found
     out = list(found)
@@ -595,14 +618,24 @@ def _word_counts(text: str, found: list[Value]) -> list[Value]:
                 continue
             op = _op(m) if not post else "ge" if post[-1] == "more" else "le"
             n = float(WORD_NUMBERS[" ".join(m.group("num").lower().split())])
-            # a span with a word between ("seven idle days", "three consecutive weeks"): that long
+            # a span with a word between ("seven idle days", "three consecutive weeks"): that long (the words
+            # between stay out of the value, as ``_span_after_words`` keeps them out)
             unit = _unit_factor(m.group("noun").lower())
-            if unit is not None and unit[0] == "time":
-                bound, end = Bound(op, n * unit[1], "time"), m.end("noun")
-            else:
-                bound = Bound(op, n, "")
+            bound = Bound(op, n * unit[1], "time") if unit is not None and unit[0] == "time" else Bound(op, n, "")
             out.append(Value("number", text[start:end], start, end, bound))
     return out
+
+
+def _span_after_words(text: str, v: Value, found: list[Value]) -> Value:
+    """The words between stay out of the value's span: they are as often the subject ("You can have up to 24
+    credit hours accrued"), and a value's words are kept out of it. A value of its own between ("30
+    eight-hour days") is ``_counted_compounds``'s."""
+    n = _bare_number(v)
+    m = _SPAN_AFTER_WORDS.match(text, v.end) if n is not None else None
+    if m is None or any(v.end <= u.start < m.end() for u in found):
+        return v
+    unit = _unit_factor(m.group("noun").lower())
+    return Value(v.kind, v.text, v.start, v.end, Bound(v.bound.op, n * unit[1], "time"), v.negation)
 
 
 # notice given ahead ("need two weeks' notice", "request it 48 hours in advance", "a month's notice"): at
