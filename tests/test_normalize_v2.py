@@ -2430,3 +2430,34 @@ def test_a_limit_written_two_ways_agrees_with_itself_and_meets_a_larger_value(no
         assert cmp(norm(normalizer_v2, x), x, norm(normalizer_v2, c), c).kind is VerdictKind.VALUE_CONFLICT
     # a permission to go up to an amount stays a permission
     assert norm(normalizer_v2, "The item can be up to 2 MB.").modality is Modality.MAY
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Invoices must be no less than $100.", (Modality.MUST, "ge")),
+    ("Tokens rotate no more than twice a day.", (Modality.MUST, "ge")),     # a period of at least 12 hours
+    ("You must have no less than one allowed domain.", (Modality.MUST, "ge")),
+])
+def test_the_no_of_a_comparison_is_the_bounds_own(normalizer_v2, text, expected):
+    """"no less than $100" was read with its "no" as the rule's negation: at most $100, and "no more than twice
+    a day" a prohibition."""
+    n = norm(normalizer_v2, text)
+    assert (n.modality, n.bound.op) == expected
+
+
+@pytest.mark.parametrize("a, b", [
+    ("Updates should be delivered at least every 20 mins.", "Updates should be delivered at least every 20 minutes."),
+    ("Authentication must be repeated at least once per 12 hrs.", "Authentication must be repeated at least once per 12 hours."),
+    ("A standard week is 35 hrs, Monday to Friday, not counting lunch.",
+     "A standard week is 35 hours, Monday to Friday, not counting lunch."),
+    ("We pin the chart to 1.4.0.", "We pin the chart to 1.4.0"),
+    ("Contributions are accepted only under Apache-2.0.", "Contributions are accepted only under Apache-2.0"),
+    ("All packages require at least two approving reviews before a PR can be merged.",
+     "All packages require at least two approving reviews before a PR can be merged"),
+])
+def test_a_statement_written_another_way_is_read_the_same(normalizer_v2, a, b):
+    """Short unit spellings, a participle the parser hangs elsewhere, a missing full stop (as an agent's note
+    often is): each was read as another rule (must against must not, a value or none)."""
+    na, nb = norm(normalizer_v2, a), norm(normalizer_v2, b)
+    assert (na.modality, na.subject, na.bound) == (nb.modality, nb.subject, nb.bound)
+    assert StructuralComparator().compare(na, a, nb, b).kind is VerdictKind.CONSISTENT
+    assert norm(normalizer_v2, "We pin the chart to 1.4.0.").value == "1.4.0"

@@ -931,6 +931,11 @@ def _in_relative_clause(t) -> bool:
         c = c.head
     if c.dep_ == "relcl":
         return any(w.tag_ in _RELATIVE_WORDS for w in c.children)
+    if c.dep_ in ("advcl", "dep") and c.tag_ == "VBG" and c.i > 0:
+        # a participle set off by a comma ("35 hrs, Monday to Friday, not counting lunch"), which the
+        # parser hangs on the verb where it hung "35 hours, …, not counting lunch" on the noun
+        left = c.left_edge.i
+        return left > 0 and c.doc[left - 1].text == ","
     return c.dep_ == "acl" and c.tag_ in ("VBG", "VBN")
 
 

@@ -109,6 +109,16 @@ _UNIT_WORDS = set(UNITS) | {u + "s" for u in UNITS} | {"time", "times", "per", "
                                                         "default", "value", "number", "setting", "amount", "total"}
 
 
+_STOPPED = re.compile(r"[.!?]['\"’”)\]]*\s*$")
+
+
+def _stopped(text: str) -> str:
+    """The statement with a full stop where it has none: an agent's note is often written without one
+    ("Contributions are accepted only under Apache-2.0"), and the parser read 14 of 2,742 benchmark
+    statements otherwise without theirs (a subject, a value, a rule's modality)."""
+    return text if not text.strip() or _STOPPED.search(text) else text.rstrip() + "."
+
+
 def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
     """(main clause, qualifiers). Falls back to the whole text where cutting would leave too little."""
     quals: list[str] = []
@@ -544,7 +554,7 @@ class RuleNormalizerV2(RuleNormalizer):
 
     @staticmethod
     def _prepare(text: str):
-        return split_main_clause(text)
+        return split_main_clause(_stopped(text))
 
     def normalize_many(self, items: list[tuple[str, Scope, Window]]) -> list[Norm]:
         prepared = [self._prepare(t) for t, _, _ in items]

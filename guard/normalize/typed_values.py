@@ -80,7 +80,9 @@ _FREQUENCIES = {"hourly": 3600, "daily": 86400, "nightly": 86400, "weekly": 6048
 # "once a year" no value at all. A bound on how often turns round on the period: "at least every 20
 # minutes" and "at least once a week" are at most that long apart, "at most once an hour" at least
 _OFTEN_UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "night": 86400, "week": 604800,
-                "fortnight": 1209600, "month": 2592000, "quarter": 7776000, "year": 31536000}
+                "fortnight": 1209600, "month": 2592000, "quarter": 7776000, "year": 31536000,
+                # the short spellings ("every 20 mins", "once per 12 hrs"), after the words they shorten
+                "sec": 1, "min": 60, "hr": 3600, "wk": 604800, "yr": 31536000}
 _OFTEN_UNIT_RE = r"(?P<unit>" + "|".join(_OFTEN_UNITS) + r")s?\b(?!['’-])"
 _OFTEN_OP = r"(?:(?P<op>at least|at most|no more than|not more than|up to|no less than|no fewer than)\s+)?"
 _OFTEN_LESS = ("at most", "no more than", "not more than", "up to")
@@ -542,8 +544,17 @@ def _place_negation(kind: str, m: re.Match) -> tuple[int, int] | bool | None:
     return None
 
 
+# the full stop after a version of three parts that ends the statement ("We pin the chart to 1.4.0."): the
+# selectors' "not followed by a dot" kept it from being read there, while "… to 1.4.0 in prod." was read.
+# Only there: "2.0." and "10." were read already (as numbers), and "7 a.m." needs its stop
+_FINAL_STOP = re.compile(r"\.\s*$")
+_VERSION_AT_END = re.compile(r"(?<![\w.])v?\d+\.\d+\.\d+\.\s*$")
+
+
 def extract_typed_values(text: str) -> list[Value]:
     """Typed values first, then v1's selectors on what they left; leftmost first."""
+    if _VERSION_AT_END.search(text):
+        text = _FINAL_STOP.sub("", text)
     found: list[Value] = []
     taken: list[tuple[int, int]] = []
     for kind, pat in TYPED_PATTERNS:
@@ -568,17 +579,20 @@ def extract_typed_values(text: str) -> list[Value]:
     return [_lead_time(text, _rejected_beyond(text, _more_bound_words(text, _op_negation(text, v)))) for v in found]
 
 
-# the "not" of a comparison that is the bound ("is not more than 2 MB", "not longer than 30 days"): the value's,
-# as "must not exceed" is, so the modality reader does not also take it for the claim's own negation and turn
-# the bound round ("The item is not more than 2 MB." was "at least 2 MB"; "isn't more than" was right)
-_OP_NOT = re.compile(r"\bnot\s+(?:more|less|fewer|longer|shorter|greater|larger|higher|lower)\s+than\s+$", re.IGNORECASE)
+# the "not" or "no" of a comparison that is the bound ("is not more than 2 MB", "no less than $100", "no more
+# than twice a day"): the value's, as "must not exceed" is, so the modality reader does not also take it for
+# the claim's own negation and turn the bound or the rule round ("The item is not more than 2 MB." was "at least
+# 2 MB", "Invoices must be no less than $100." at most $100, "Tokens rotate no more than twice a day." a
+# prohibition; "isn't more than" and "at least $100" were right)
+_OP_NOT = re.compile(r"\b(?:not|no)\s+(?:more|less|fewer|longer|shorter|greater|larger|higher|lower|later|earlier|sooner)\s+than\s+$",
+                     re.IGNORECASE)
 
 
 def _op_negation(text: str, v: Value) -> Value:
     if v.negation is not None or v.bound is None or v.bound.op not in ("le", "ge"):
         return v
     m = _OP_NOT.search(text, max(0, v.start - 30), v.start)
-    return v if m is None else Value(v.kind, v.text, v.start, v.end, v.bound, (m.start(), m.start() + 3))
+    return v if m is None else Value(v.kind, v.text, v.start, v.end, v.bound, (m.start(), m.start() + len(m.group().split()[0])))
 
 
 # a count said in a word before what it counts ("the last two major releases", "three on-call engineers",
@@ -597,12 +611,19 @@ _WORD_COUNTS = (
         r"(?:[a-z][\w-]*\s+){0,3}(?P<noun>[a-z][\w-]*[a-z]s|people|children|men|women|staff)\b)", re.IGNORECASE),
     Guarded(_OP, r"(?<![\w-])" + _CONTAINER + r"(?P<val>(?P<num>a\s+single))(?P<post>)(?=\s+" + _COUNT_STOP +
             r"(?:[a-z][\w-]*\s+){0,2}?(?P<noun>[a-z][\w-]*[a-z])\b)", re.IGNORECASE),
+    # "one" after a comparison ("at least one allowed domain", "no more than one reviewer"): a count there
+    Guarded(r"(?P<op>" + _LE + "|" + _GE + r")\s+", r"(?<![\w-])(?P<val>(?P<num>one))(?P<post>)(?=\s+" + _COUNT_STOP +
+            r"(?:[a-z][\w-]*\s+){0,2}?(?P<noun>[a-z][\w-]*[a-z])\b)", re.IGNORECASE),
 )
-_COUNT_WORDS = tuple(w for w in WORD_NUMBERS if " " not in w and WORD_NUMBERS[w] >= 2) + ("single",)
+_COUNT_WORDS = tuple(w for w in WORD_NUMBERS if " " not in w and WORD_NUMBERS[w] >= 2) + ("single", "one")
 # the same span in digits, read bare by v1's selector ("up to 3 consecutive weeks" was "up to 3"): that long
 _SPAN_AFTER_WORDS = re.compile(r"\s+(?:(?!(?:of|or|and|to|per|a|an|the)\s)[a-z][\w-]*\s+){1,2}(?P<noun>" +
                                "|".join(sorted({u + "s" for u, (fam, _) in UNITS.items() if fam == "time" and len(u) > 2},
                                                key=len, reverse=True)) + r")\b", re.IGNORECASE)
+
+
+_TIME_AFTER = re.compile(r"\s+(?:[a-z][\w-]*\s+){0,2}?(?:second|minute|hour|day|week|fortnight|month|quarter|year)s?\b",
+                         re.IGNORECASE)
 
 
 def _word_counts(text: str, found: list[Value]) -> list[Value]:
@@ -616,6 +637,8 @@ def _word_counts(text: str, found: list[Value]) -> list[Value]:
             start, end = m.start("op") if m.group("op") else m.start("val"), m.end("post") if post else m.end("val")
             if any(start < v.end and end > v.start for v in out):
                 continue
+            if m.group("num").lower() == "one" and _TIME_AFTER.match(text, m.end("val")):
+                continue      # "at least one working week's notice": a span, which the span selectors read or not
             op = _op(m) if not post else "ge" if post[-1] == "more" else "le"
             n = float(WORD_NUMBERS[" ".join(m.group("num").lower().split())])
             # a span with a word between ("seven idle days", "three consecutive weeks"): that long (the words
