@@ -966,6 +966,24 @@ def bench_normalizers(names: Optional[list[str]] = typer.Argument(None, help="re
     _run(go)
 
 
+@bench.command("invariance")
+def bench_invariance(names: Optional[list[str]] = typer.Argument(None, help="registered normalizer names"),
+                     limit: Optional[int] = typer.Option(None, min=1, help="only the first N statements"),
+                     out: Path = typer.Option(RESULTS / "normalizers", help="results folder"),
+                     html: Optional[Path] = HTML):
+    """Whether normalizers read each statement and its meaning-preserving rewrites alike ("cannot" / "can't",
+    "two" / "2", no full stop …): conflicts with itself and changed fields, without labels."""
+    def go():
+        from benchmarks.invariance import main as run
+        from guard.normalize import registered
+        unknown = [n for n in (names or []) if n not in registered()]
+        if unknown:
+            raise ClaimError(f"unknown normalizer(s) {', '.join(unknown)} (known: {', '.join(registered())})")
+        run(names or None, limit=limit, out_dir=out)
+        _bench_html(html, out, "invariance", "claim-guard — Normalizer invariance")
+    _run(go)
+
+
 @bench.command("load")
 def bench_load(sizes: str = typer.Option("1000,10000", help="active claims in the store"),
                clients: str = typer.Option("1,8,32", help="concurrent HTTP clients"),

@@ -109,6 +109,30 @@ _UNIT_WORDS = set(UNITS) | {u + "s" for u in UNITS} | {"time", "times", "per", "
                                                         "default", "value", "number", "setting", "amount", "total"}
 
 
+# only those whose first half is no word: the parser splits "can't" into "ca" + "n't" (and "won't" into "wo" +
+# "n't"), while "doesn't" is "does" + "n't" as "does not" is
+_CONTRACTED = {"can't": "cannot", "won't": "will not", "shan't": "shall not"}
+_CONTRACTION = re.compile(r"\b(can|won|shan)['’]t\b", re.IGNORECASE)
+_QUOTED = re.compile(r"(\"[^\"]*\"|“[^”]*”|`[^`]*`)")
+
+
+def _expanded(text: str) -> str:
+    """The statement with "can't", "won't" and "shan't" written out, outside quotes and code: the parser read
+    "Releases are an append-only ledger and a release can't be mutated …" as another clause than the same with
+    "cannot" (a rule against itself); written out, both read alike. Only these three: a value's words are
+    kept as written ("doesn't enforce a quota" is compared with the text it came from)."""
+    if "n't" not in text and "n’t" not in text:
+        return text
+    parts = _QUOTED.split(text)
+    for i in range(0, len(parts), 2):
+        parts[i] = _CONTRACTION.sub(lambda m: _same_case(m.group(0), _CONTRACTED[m.group(1).lower() + "'t"]), parts[i])
+    return "".join(parts)
+
+
+def _same_case(written: str, expanded: str) -> str:
+    return expanded[0].upper() + expanded[1:] if written[0].isupper() else expanded
+
+
 _STOPPED = re.compile(r"[.!?]['\"’”)\]]*\s*$")
 
 
@@ -554,7 +578,7 @@ class RuleNormalizerV2(RuleNormalizer):
 
     @staticmethod
     def _prepare(text: str):
-        return split_main_clause(_stopped(text))
+        return split_main_clause(_stopped(_expanded(text)))
 
     def normalize_many(self, items: list[tuple[str, Scope, Window]]) -> list[Norm]:
         prepared = [self._prepare(t) for t, _, _ in items]

@@ -1,0 +1,50 @@
+"""Meaning-preserving rewrites of a statement: the same rule written another way.
+
+Why: a normalizer must read "cannot exceed 2 MB" as it reads "can't exceed 2 MB", "two engineers" as
+"2 engineers", a note without its full stop as the note with it. Each rewrite here changes only the
+spelling, so any difference in the norm, and above all a structural conflict between a statement and its
+own rewrite, is a normalizer bug — found without labels, on any statements (session 66 found a dozen this
+way). Pure: a text in, ``(family, rewritten text)`` pairs out; a family that does not apply gives nothing.
+"""
+from __future__ import annotations
+
+import re
+
+_CONTRACTIONS = (("do not", "don't"), ("does not", "doesn't"), ("cannot", "can't"), ("must not", "mustn't"),
+                 ("is not", "isn't"), ("are not", "aren't"), ("should not", "shouldn't"), ("will not", "won't"),
+                 ("did not", "didn't"), ("was not", "wasn't"), ("has not", "hasn't"), ("have not", "haven't"),
+                 ("need not", "needn't"))
+_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten",
+          11: "eleven", 12: "twelve"}
+_DIGITS = {w: str(n) for n, w in _WORDS.items()}
+# a count before a lower-case word, not part of a name, a version, an amount or a time ("Windows 11", "v2",
+# "$5", "10:30", "2.7")
+_DIGIT_COUNT = re.compile(r"(?<![\w.,$€£:/=-])([2-9]|1[0-2])(?= [a-z])")
+_NAMED = re.compile(r"(?:^|\s)[A-Z.][\w.]*\s$")      # "Windows 11", ".NET 9", "Sev 2": a name's number
+_WORD_COUNT = re.compile(r"\b(" + "|".join(_WORDS.values()) + r")\b(?= [a-z])")
+# (family, pattern, replacement): words that say the same thing
+_SAME = (
+    ("must -> shall", re.compile(r"\bmust\b"), "shall"),
+    ("at least -> no less than", re.compile(r"\bat least\b"), "no less than"),
+    ("at most -> no more than", re.compile(r"\bat most\b"), "no more than"),
+    ("minutes -> mins", re.compile(r"\b(\d+) minutes\b"), r"\1 mins"),
+    ("hours -> hrs", re.compile(r"\b(\d+) hours\b"), r"\1 hrs"),
+    ("% -> percent", re.compile(r"(\d)%"), r"\1 percent"),
+)
+FAMILIES = ("contraction", "digits -> words", "words -> digits", "no full stop", *(f for f, _, _ in _SAME))
+
+
+def rewrites(text: str) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for long, short in _CONTRACTIONS:
+        for a, b in ((long, short), (short, long)):
+            pattern = re.compile(r"\b" + re.escape(a) + r"\b")
+            if pattern.search(text):
+                out.append(("contraction", pattern.sub(b, text)))
+                break
+    out.append(("digits -> words", _DIGIT_COUNT.sub(lambda m: m.group(1) if _NAMED.search(text, 0, m.start())
+                                                    else _WORDS[int(m.group(1))], text)))
+    out.append(("words -> digits", _WORD_COUNT.sub(lambda m: _DIGITS[m.group(1)], text)))
+    out.append(("no full stop", text[:-1] if text.endswith(".") else text))
+    out += [(family, pattern.sub(repl, text)) for family, pattern, repl in _SAME]
+    return [(family, new) for family, new in out if new != text]

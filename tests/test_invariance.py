@@ -1,0 +1,69 @@
+"""Meaning-preserving rewrites (benchmarks.rewrites) and the invariance benchmark that normalises each statement
+beside its rewrites (benchmarks.invariance, `guard bench invariance`), with the real spaCy model."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from benchmarks.invariance import evaluate
+from benchmarks.rewrites import FAMILIES, rewrites
+
+# statements session 66 found read unlike their own rewrites; v2 reads each alike now
+FIXED = [
+    "The item cannot exceed 2 MB.",
+    "Pull requests must be reviewed by two engineers before merging.",
+    "A standard week is 35 hours, Monday to Friday, not counting lunch.",
+    "Releases are an append-only ledger and a release cannot be mutated once it is created.",
+    "Invoices must be at least $100.",
+    "Updates should be delivered at least every 20 minutes.",
+    "We pin the chart to 1.4.0.",
+]
+
+
+def test_each_family_rewrites_only_what_it_names():
+    got = dict(rewrites("Builds must not take more than 5 minutes and at least 2 reviewers approve."))
+    assert got["contraction"] == "Builds mustn't take more than 5 minutes and at least 2 reviewers approve."
+    assert got["digits -> words"] == "Builds must not take more than five minutes and at least two reviewers approve."
+    assert got["no full stop"].endswith("approve")
+    assert got["must -> shall"].startswith("Builds shall not")
+    assert got["at least -> no less than"].endswith("no less than 2 reviewers approve.")
+    assert got["minutes -> mins"] == "Builds must not take more than 5 mins and at least 2 reviewers approve."
+    assert set(got) <= set(FAMILIES)
+    # names, versions, amounts and times are no counts
+    assert "digits -> words" not in dict(rewrites("Windows 11 laptops run v2 at $5 from 10:30 on Vue 2.7 laptops."))
+    assert rewrites("") == [] and rewrites("ok") == []
+
+
+def test_a_rewrite_that_changes_the_reading_is_counted():
+    """The benchmark can fail: v1 reads "no less than $100" as at most $100 under a prohibition."""
+    r = evaluate("normalizer.rules.v1", ["Invoices must be at least $100."])
+    assert r["by_family"]["at least -> no less than"]["conflict"] == 1
+    [example] = r["conflict_examples"]["at least -> no less than"]
+    assert example["rewrite"] == "Invoices must be no less than $100."
+
+
+def test_v2_reads_the_statements_fixed_in_session_66_like_their_rewrites():
+    r = evaluate("normalizer.rules.v2", FIXED)
+    assert r["total"]["rewrites"] >= 15
+    assert {k: r["total"][k] for k in ("conflict", "modality", "bound")} == {"conflict": 0, "modality": 0, "bound": 0}
+
+
+def test_the_command_writes_its_report(tmp_path):
+    out = tmp_path / "inv"
+    p = subprocess.run([sys.executable, "-m", "guard.cli", "--quiet", "bench", "invariance", "normalizer.rules.v2",
+                        "--limit", "5", "--out", str(out)], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr[-800:]
+    report = json.loads((out / "invariance.json").read_text())
+    assert report["normalizers"] == ["normalizer.rules.v2"]
+    assert report["results"]["normalizer.rules.v2"]["statements"] == 5
+    assert "Meaning-preserving rewrites" in (out / "invariance.md").read_text()
+
+
+@pytest.mark.parametrize("args", [["no.such.normalizer"], ["--limit", "0"]])
+def test_bad_arguments_get_one_line(tmp_path, args):
+    p = subprocess.run([sys.executable, "-m", "guard.cli", "bench", "invariance", *args, "--out", str(tmp_path)],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode != 0
+    assert "Traceback" not in p.stderr
+    assert not (tmp_path / "invariance.json").exists()
