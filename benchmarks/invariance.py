@@ -74,9 +74,9 @@ def main(names: list[str] | None = None, statements: list[str] | None = None, li
         statements = statements[:limit]
     results = {name: evaluate(name, statements) for name in names}
     md = [f"## Meaning-preserving rewrites ({len(statements)} statements; `benchmarks.rewrites`)", "",
-          "Per rewrite family: how many rewrites applied, how many a statement's structural comparison with its "
-          "own rewrite calls a conflict (contradiction, value conflict or tension), and how many change the "
-          "subject, the modality or the value's bound.", ""]
+          ("Per rewrite family: how many rewrites applied, how many a statement's structural comparison with its "
+           "own rewrite calls a conflict (contradiction, value conflict or tension), and how many change the "
+           "subject, the modality or the value's bound."), ""]
     rows = [[name, family, *[r["by_family"][family][k] for k in ("rewrites", *CHANGES)]]
             for name, r in results.items() for family in r["by_family"]]
     rows += [[name, "**all**", *[r["total"][k] for k in ("rewrites", *CHANGES)]] for name, r in results.items()]

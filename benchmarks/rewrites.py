@@ -45,6 +45,6 @@ def rewrites(text: str) -> list[tuple[str, str]]:
     out.append(("digits -> words", _DIGIT_COUNT.sub(lambda m: m.group(1) if _NAMED.search(text, 0, m.start())
                                                     else _WORDS[int(m.group(1))], text)))
     out.append(("words -> digits", _WORD_COUNT.sub(lambda m: _DIGITS[m.group(1)], text)))
-    out.append(("no full stop", text[:-1] if text.endswith(".") else text))
+    out.append(("no full stop", text.removesuffix(".")))
     out += [(family, pattern.sub(repl, text)) for family, pattern, repl in _SAME]
     return [(family, new) for family, new in out if new != text]
