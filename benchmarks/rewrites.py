@@ -30,8 +30,26 @@ _SAME = (
     ("minutes -> mins", re.compile(r"\b(\d+) minutes\b"), r"\1 mins"),
     ("hours -> hrs", re.compile(r"\b(\d+) hours\b"), r"\1 hrs"),
     ("% -> percent", re.compile(r"(\d)%"), r"\1 percent"),
+    ("do not -> never", re.compile(r"^(?:Do not|Don't) "), "Never "),
+    ("must not -> must never", re.compile(r"\bmust not\b"), "must never"),
+    ("per -> /", re.compile(r"\b(\d[\d,]*(?:\.\d+)? [a-z]+) per (second|minute|hour|day|week|month|year)\b"), r"\1/\2"),
+    ("10,000 -> 10000", re.compile(r"\b(\d{1,3}),(\d{3})\b(?!,\d)"), r"\1\2"),
+    ("GB -> gigabytes", re.compile(r"\b(\d+(?:\.\d+)?) ?(GB|MB|KB)\b"),
+     lambda m: f"{m.group(1)} {dict(GB='gigabytes', MB='megabytes', KB='kilobytes')[m.group(2)]}"),
 )
-FAMILIES = ("contraction", "digits -> words", "words -> digits", "no full stop", *(f for f, _, _ in _SAME))
+# the same span in another unit: whole days for hours, whole hours for minutes ("48 hours" -> "2 days")
+_IN_UNITS = (("hours -> days", re.compile(r"\b(\d+) hours\b"), 24, "day"),
+             ("minutes -> hours", re.compile(r"\b(\d+) minutes\b"), 60, "hour"))
+FAMILIES = ("contraction", "digits -> words", "words -> digits", "no full stop", *(f for f, _, _ in _SAME),
+            *(f for f, _, _, _ in _IN_UNITS))
+
+
+def _in_unit(m: re.Match, per: int, unit: str) -> str:
+    n = int(m.group(1))
+    if n % per or n == 0:
+        return m.group(0)
+    k = n // per
+    return f"{k} {unit}" + ("s" if k != 1 else "")
 
 
 def rewrites(text: str) -> list[tuple[str, str]]:
@@ -47,4 +65,6 @@ def rewrites(text: str) -> list[tuple[str, str]]:
     out.append(("words -> digits", _WORD_COUNT.sub(lambda m: _DIGITS[m.group(1)], text)))
     out.append(("no full stop", text.removesuffix(".")))
     out += [(family, pattern.sub(repl, text)) for family, pattern, repl in _SAME]
+    out += [(family, pattern.sub(lambda m, per=per, unit=unit: _in_unit(m, per, unit), text))
+            for family, pattern, per, unit in _IN_UNITS]
     return [(family, new) for family, new in out if new != text]

@@ -30,6 +30,14 @@ def test_each_family_rewrites_only_what_it_names():
     assert got["at least -> no less than"].endswith("no less than 2 reviewers approve.")
     assert got["minutes -> mins"] == "Builds must not take more than 5 mins and at least 2 reviewers approve."
     assert set(got) <= set(FAMILIES)
+    got = dict(rewrites("Do not keep more than 48 hours or 120 minutes of 5 GB logs at 10,000 requests per minute."))
+    assert got["do not -> never"].startswith("Never keep")
+    assert got["hours -> days"].startswith("Do not keep more than 2 days or")
+    assert "or 2 hours of" in got["minutes -> hours"]
+    assert "of 5 gigabytes logs at" in got["GB -> gigabytes"]
+    assert got["10,000 -> 10000"].endswith("at 10000 requests per minute.")
+    assert got["per -> /"].endswith("at 10,000 requests/minute.")
+    assert "hours -> days" not in dict(rewrites("Keep 36 hours of logs."))       # no whole number of days
     # names, versions, amounts and times are no counts
     assert "digits -> words" not in dict(rewrites("Windows 11 laptops run v2 at $5 from 10:30 on Vue 2.7 laptops."))
     assert rewrites("") == [] and rewrites("ok") == []

@@ -2461,3 +2461,34 @@ def test_a_statement_written_another_way_is_read_the_same(normalizer_v2, a, b):
     assert (na.modality, na.subject, na.bound) == (nb.modality, nb.subject, nb.bound)
     assert StructuralComparator().compare(na, a, nb, b).kind is VerdictKind.CONSISTENT
     assert norm(normalizer_v2, "We pin the chart to 1.4.0.").value == "1.4.0"
+
+
+@pytest.mark.parametrize("a, b", [
+    ("Maximum upload size is 100 megabytes.", "Maximum upload size is 100 MB."),
+    ("Data nodes have 128 gigabytes of memory.", "Data nodes have 128 GB of memory."),
+    ("You can build up to 500 times/month.", "You can build up to 500 times per month."),
+])
+def test_a_unit_written_in_full_or_with_a_slash_is_the_same_amount(a, b):
+    """"100 megabytes" was a bare 100 against "100 MB", and "500 times/month" a rate of times, not how often."""
+    assert op_number_unit(a) == op_number_unit(b)
+
+
+@pytest.mark.parametrize("text, main", [
+    ("Because any amount of time greater than 86,400 seconds counts as an additional day, certificates should "
+     "not be valid longer.", "Certificates should not be valid longer."),
+    ("From FY2025 the professional development allowance is $1,500 per teammate per fiscal year.",
+     "From FY2025 the professional development allowance is $1,500 per teammate per fiscal year."),
+    ("To go beyond the default quota of 50,000, you must contact support.", "You must contact support."),
+])
+def test_a_comma_between_digits_ends_no_leading_clause(text, main):
+    """The leading clause ended at a number's comma: "… greater than 86," was cut off and "400 seconds counts as an
+    additional day, …" read as the rule, "$1,500" left "500 per teammate …" and "50,000" the value "000"."""
+    assert split_main_clause(text)[0] == main
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Accounts count toward the 1,000-entity AMI sharing quota.", ("eq", 1000.0, "")),
+    ("Purchases over EUR 5,000 need a business case.", ("ge", 5000.0, "eur")),
+])
+def test_grouped_numbers_before_a_hyphen_and_currency_codes_before_the_amount(text, expected):
+    assert op_number_unit(text) == expected

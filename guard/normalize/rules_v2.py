@@ -46,8 +46,10 @@ _LEAD_CLAUSE = re.compile(
     # a means, a start or an assumption before the rule: "By granting …, an administrator can …",
     # "Starting January 1st 2026, Fly.io charges …", "Assuming two people are on call, …" ("Using X …,"
     # stays: as often the gerund subject of the sentence itself); a comma before a year is the date's
-    # own ("On July 1, 2023, CAs must …")
-    r"by(?=\s+\w+ing\b)|starting|beginning|effective|assuming|depending\s+(?:on|upon)|given\s+that)\b(?!-)(?:[^,;]|,(?=\s*\d{4}\b)){1,140},\s*",
+    # own ("On July 1, 2023, CAs must …"), and one between digits a number's ("Because … greater than 86,400
+    # seconds counts as …, certificates …" was cut at "86," and read "400 seconds counts …" as the rule)
+    r"by(?=\s+\w+ing\b)|starting|beginning|effective|assuming|depending\s+(?:on|upon)|given\s+that)\b(?!-)"
+    r"(?:[^,;]|,(?=\s*\d{4}\b)|(?<=\d),(?=\d{3}\b)){1,140}(?:(?<!\d),|,(?!\d{3}\b))\s*",
     re.I)
 # a leading phrase of place, time or case with no comma, ended where a new noun phrase or a person begins
 # ("On SIGTERM our worker processes also flush …", "During the launch year we discourage …", "On developer

@@ -39,7 +39,7 @@ _PERIOD = {"second": 1, "sec": 1, "s": 1, "minute": 60, "min": 60, "m": 60, "hou
 _PERIOD_RE = r"(?:second|sec|minute|min|hour|hr|day|week|wk|month|mo|year|yr|annum|s|m|h|d)"
 _CURRENCY = {"$": "usd", "usd": "usd", "€": "eur", "eur": "eur", "£": "gbp", "gbp": "gbp"}
 _SIZES = {"b": 1, "byte": 1, "bytes": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12, "pb": 1e15,
-          "kib": 1024, "mib": 1024 ** 2, "gib": 1024 ** 3, "tib": 1024 ** 4, "k": 1e3,
+          "kib": 1024, "mib": 1024 ** 2, "gib": 1024 ** 3, "tib": 1024 ** 4, "k": 1e3, "petabyte": 1e15,
           "bit": 1 / 8, "bits": 1 / 8, "kilobyte": 1e3, "megabyte": 1e6, "gigabyte": 1e9, "terabyte": 1e12}
 _AMOUNT = r"(?P<num>(?<![\d,.])\d[\d,]*(?:\.\d+)?)"     # never from inside a run of digits: that search was quadratic
 _PER = r"(?:\s*/\s*|\s+(?:per|an?|each|every)\s+)"
@@ -183,11 +183,14 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
                          re.IGNORECASE, needs="month")),
     ("monthday", Guarded(r"(?P<prep>\b(?:on|by|before|after|until)\s+)",
                          r"the\s+(?P<val>(?P<nth>[1-9]|[12]\d|3[01])(?:st|nd|rd|th))(?=\s*(?:[.,;:)]|$))", re.IGNORECASE)),
-    ("money", Guarded(_OP, r"(?P<val>(?P<cur>[$€£])\s?" + _AMOUNT + r"(?P<scale>\s?[kKmM]\b)?"
+    # the currency before the amount, as a sign or as its code ("$5,000", "EUR 5,000", "USD 250 per month")
+    ("money", Guarded(_OP, r"(?P<val>(?P<cur>[$€£]|\b(?-i:USD|EUR|GBP)(?=\s?\d))\s?" + _AMOUNT + r"(?P<scale>\s?[kKmM]\b)?"
                       r"(?:" + _PER + r"(?P<per>" + _PERIOD_RE + r")\b)?)", re.I)),
     ("money", Guarded(_OP, r"(?P<val>" + _AMOUNT + r"\s?(?P<cur>usd|eur|gbp|dollars?|euros?|pounds?)\b"
                       r"(?:" + _PER + r"(?P<per>" + _PERIOD_RE + r")\b)?)", re.I)),
-    ("size", Guarded(_OP, r"(?P<val>" + _AMOUNT + r"\s?(?P<unit>[kmgtp]i?b|bytes?|bits?|kib|mib|gib|tib)\b)", re.I)),
+    # "5 MB" and "5 megabytes" (the unit said in full was no unit: a bare 5 against 5 MB)
+    ("size", Guarded(_OP, r"(?P<val>" + _AMOUNT + r"\s?(?P<unit>[kmgtp]i?b|bytes?|bits?|kib|mib|gib|tib|"
+                     r"(?:kilo|mega|giga|tera|peta)bytes?)\b)", re.I)),
     # a fraction of a unit or of a whole ("a quarter of an hour", "three quarters of a year", "a quarter of a
     # megabyte"; "two fifths of its RAM", "at least half of the team": a share, in percent). Before the
     # rates, which read "three quarters of a year" as quarters per year
@@ -197,8 +200,8 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
                          re.IGNORECASE)),
     # how many times in a span, before a rate reads "3 times a day" as a rate of "times"
     ("frequency", Guarded(_OFTEN_OP, r"(?<![\w-])(?P<val>(?P<times>once|twice|thrice|(?P<tn>" + _RANGE_NUM + r")\s+"
-                          r"(?P<more>or\s+more\s+)?times)\s+(?:(?:a|an|per|each|every|in\s+a)\s+(?:(?P<n>" + _RANGE_NUM +
-                          r")\s+)?" + _OFTEN_UNIT_RE + r"|(?P<adv>" + "|".join(_FREQUENCIES) + r")\b))", re.IGNORECASE,
+                          r"(?P<more>or\s+more\s+)?times)(?:(?:\s+(?:a|an|per|each|every|in\s+a)\s+|\s*/\s*)(?:(?P<n>" + _RANGE_NUM +
+                          r")\s+)?" + _OFTEN_UNIT_RE + r"|\s+(?P<adv>" + "|".join(_FREQUENCIES) + r")\b))", re.IGNORECASE,
                           needs="once|twice|thrice|times")),
     # a span named as the period ("on a 6 week cadence", "at 15-minute intervals", "a three-year
     # cycle", "a weekly cadence"), before a compound reads "15-minute" as a duration
@@ -227,6 +230,10 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     # went unread ("30-") or bare
     ("compound", Guarded(_OP, r"(?<![\w.,-])(?P<val>(?P<num>\d[\d,]*(?:\.\d+)?|" + _COMPOUND_WORDS + r")-(?P<unit>"
                          + _COMPOUND_UNITS + r"))(?![\w-])", re.IGNORECASE)),
+    # a grouped number joined to a noun ("the 1,000-entity sharing quota", "a 10,000-row limit"): v1's selector
+    # read "1" (its digits stop where a hyphen follows), so the quota was one; after the compounds,
+    # which read "1,000-hour" as a span
+    ("grouped", Guarded(_OP, r"(?<![\w.,-])(?P<val>(?P<num>\d{1,3}(?:,\d{3})+))(?=-[a-z])", re.I)),
     # "2 business days", "5 working days", "7 calendar days": days (a business day counted as a day),
     # not a bare "2" that v1's selectors read without its unit
     ("days", Guarded(_OP, r"(?P<val>" + _NUM + r"\s+(?:business|working|calendar|work)\s+days?)\b", re.IGNORECASE)),
@@ -380,7 +387,8 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
             return Bound(_op(m), amount / _PERIOD[per], f"{cur}/time")
         return Bound(_op(m), amount, cur)
     if kind == "size":
-        return Bound(_op(m), _number(g["num"]) * _SIZES[g["unit"].lower()], "bytes")
+        unit = g["unit"].lower()
+        return Bound(_op(m), _number(g["num"]) * _SIZES[unit if unit in _SIZES else unit.removesuffix("s")], "bytes")
     if kind == "rate":
         thing = (g.get("thing") or "").lower().strip()
         # what is counted, by its last word ("API requests", "create calls" are requests): one family
@@ -392,6 +400,8 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         return Bound(_op(m), _number(g["num"]) / per, f"{fam}/time")
     if kind == "count":
         return Bound(_op(m), _number(g["num"]), "count")
+    if kind == "grouped":
+        return Bound(_op(m), _number(g["num"]), "")
     if kind == "fraction":
         return _fraction_bound(m)
     if kind == "decimal":
@@ -568,7 +578,7 @@ def extract_typed_values(text: str) -> list[Value]:
             negation = _place_negation(kind, m) if kind != "unlimited" else m.span("val")
             if negation is False:
                 continue
-            found.append(Value("number" if kind in ("money", "size", "rate", "count", "days", "range", "duration", "halves",
+            found.append(Value("number" if kind in ("money", "size", "rate", "count", "grouped", "days", "range", "duration", "halves",
                                                     "unlimited", "compound", "decimal", "fraction", "forever") else kind,
                                m.group("val").strip(), s, e, b, negation or None))
             taken.append((m.start(), m.end()))
