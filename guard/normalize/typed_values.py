@@ -557,14 +557,13 @@ def _place_negation(kind: str, m: re.Match) -> tuple[int, int] | bool | None:
 # the full stop after a version of three parts that ends the statement ("We pin the chart to 1.4.0."): the
 # selectors' "not followed by a dot" kept it from being read there, while "… to 1.4.0 in prod." was read.
 # Only there: "2.0." and "10." were read already (as numbers), and "7 a.m." needs its stop
-_FINAL_STOP = re.compile(r"\.\s*$")
-_VERSION_AT_END = re.compile(r"(?<![\w.])v?\d+\.\d+\.\d+\.\s*$")
+_VERSION_AT_END = re.compile(r"(?<![\w.])v?\d+\.\d+\.\d+(?P<stop>\.)\s*$")
 
 
 def extract_typed_values(text: str) -> list[Value]:
     """Typed values first, then v1's selectors on what they left; leftmost first."""
-    if _VERSION_AT_END.search(text):
-        text = _FINAL_STOP.sub("", text)
+    if (end := _VERSION_AT_END.search(text)) is not None:
+        text = text[:end.start("stop")]
     found: list[Value] = []
     taken: list[tuple[int, int]] = []
     for kind, pat in TYPED_PATTERNS:
