@@ -14,16 +14,16 @@ import json
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from benchmarks.normalizers import GOLD, GOLD_LONG, ROOT
 from benchmarks.report import md_table, write
 from benchmarks.rewrites import FAMILIES, rewrites
+from benchmarks.stages import DEFAULT_PAIRS, TRAIN_PAIRS
 from guard.claims import Scope, Window
 from guard.compare import StructuralComparator, VerdictKind
 from guard.normalize import SafeNormalizer, get_normalizer
 
-ROOT = Path(__file__).resolve().parents[1]
-GOLDS = (ROOT / "benchmarks" / "data" / "normalizer_gold.jsonl", ROOT / "benchmarks" / "data" / "normalizer_gold_long.jsonl")
-BENCH = ROOT.parent / "shared" / "data" / "bench"
-PAIR_FILES = (BENCH / "claims_train.jsonl", BENCH / "claims_dev.jsonl")
+GOLDS = (GOLD, GOLD_LONG)
+PAIR_FILES = (TRAIN_PAIRS, DEFAULT_PAIRS)
 CONFLICTS = (VerdictKind.CONTRADICTION, VerdictKind.VALUE_CONFLICT, VerdictKind.TENSION)
 CHANGES = ("conflict", "subject", "modality", "bound")
 

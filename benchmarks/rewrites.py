@@ -22,6 +22,7 @@ _DIGITS = {w: str(n) for n, w in _WORDS.items()}
 _DIGIT_COUNT = re.compile(r"(?<![\w.,$€£:/=-])([2-9]|1[0-2])(?= [a-z])")
 _NAMED = re.compile(r"(?:^|\s)[A-Z.][\w.]*\s$")      # "Windows 11", ".NET 9", "Sev 2": a name's number
 _WORD_COUNT = re.compile(r"\b(" + "|".join(_WORDS.values()) + r")\b(?= [a-z])")
+_SIZE_WORDS = {"GB": "gigabytes", "MB": "megabytes", "KB": "kilobytes"}
 # (family, pattern, replacement): words that say the same thing
 _SAME = (
     ("must -> shall", re.compile(r"\bmust\b"), "shall"),
@@ -35,7 +36,7 @@ _SAME = (
     ("per -> /", re.compile(r"\b(\d[\d,]*(?:\.\d+)? [a-z]+) per (second|minute|hour|day|week|month|year)\b"), r"\1/\2"),
     ("10,000 -> 10000", re.compile(r"\b(\d{1,3}),(\d{3})\b(?!,\d)"), r"\1\2"),
     ("GB -> gigabytes", re.compile(r"\b(\d+(?:\.\d+)?) ?(GB|MB|KB)\b"),
-     lambda m: f"{m.group(1)} {dict(GB='gigabytes', MB='megabytes', KB='kilobytes')[m.group(2)]}"),
+     lambda m: f"{m.group(1)} {_SIZE_WORDS[m.group(2)]}"),
 )
 # the same span in another unit: whole days for hours, whole hours for minutes ("48 hours" -> "2 days")
 _IN_UNITS = (("hours -> days", re.compile(r"\b(\d+) hours\b"), 24, "day"),

@@ -950,6 +950,14 @@ def bench_answer(out: Path = typer.Option(RESULTS / "answer", help="results fold
     _run(go)
 
 
+def _known_normalizers(names: list[str] | None, aliases: tuple[str, ...] = ()) -> None:
+    """Refuses, in one line, normalizer names that are neither registered nor one of ``aliases``."""
+    from guard.normalize import registered
+    unknown = [n for n in (names or []) if n not in registered() and n not in aliases]
+    if unknown:
+        raise ClaimError(f"unknown normalizer(s) {', '.join(unknown)} (known: {', '.join(registered())})")
+
+
 @bench.command("normalizers")
 def bench_normalizers(names: Optional[list[str]] = typer.Argument(None, help="registered normalizer names"),
                       out: Path = typer.Option(RESULTS / "normalizers", help="results folder"),
@@ -957,10 +965,7 @@ def bench_normalizers(names: Optional[list[str]] = typer.Argument(None, help="re
     """Field accuracy and speed of normalizers on the gold files in benchmarks/data/ (short and long statements)."""
     def go():
         from benchmarks.normalizers import main as run
-        from guard.normalize import registered
-        unknown = [n for n in (names or []) if n not in registered() and n not in ("rules", "llm")]
-        if unknown:
-            raise ClaimError(f"unknown normalizer(s) {', '.join(unknown)} (known: {', '.join(registered())})")
+        _known_normalizers(names, aliases=("rules", "llm"))
         run(names or None, out_dir=out)
         _bench_html(html, out, "normalizers", "claim-guard — Normalizers")
     _run(go)
@@ -975,10 +980,7 @@ def bench_invariance(names: Optional[list[str]] = typer.Argument(None, help="reg
     "two" / "2", no full stop …): conflicts with itself and changed fields, without labels."""
     def go():
         from benchmarks.invariance import main as run
-        from guard.normalize import registered
-        unknown = [n for n in (names or []) if n not in registered()]
-        if unknown:
-            raise ClaimError(f"unknown normalizer(s) {', '.join(unknown)} (known: {', '.join(registered())})")
+        _known_normalizers(names)
         run(names or None, limit=limit, out_dir=out)
         _bench_html(html, out, "invariance", "claim-guard — Normalizer invariance")
     _run(go)

@@ -2474,8 +2474,8 @@ def test_a_unit_written_in_full_or_with_a_slash_is_the_same_amount(a, b):
 
 
 @pytest.mark.parametrize("text, main", [
-    ("Because any amount of time greater than 86,400 seconds counts as an additional day, certificates should "
-     "not be valid longer.", "Certificates should not be valid longer."),
+    (("Because any amount of time greater than 86,400 seconds counts as an additional day, certificates should "
+      "not be valid longer."), "Certificates should not be valid longer."),
     ("From FY2025 the professional development allowance is $1,500 per teammate per fiscal year.",
      "From FY2025 the professional development allowance is $1,500 per teammate per fiscal year."),
     ("To go beyond the default quota of 50,000, you must contact support.", "You must contact support."),

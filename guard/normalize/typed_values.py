@@ -233,7 +233,7 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     # a grouped number joined to a noun ("the 1,000-entity sharing quota", "a 10,000-row limit"): v1's selector
     # read "1" (its digits stop where a hyphen follows), so the quota was one; after the compounds,
     # which read "1,000-hour" as a span
-    ("grouped", Guarded(_OP, r"(?<![\w.,-])(?P<val>(?P<num>\d{1,3}(?:,\d{3})+))(?=-[a-z])", re.I)),
+    ("grouped", Guarded(_OP, r"(?<![\w.,-])(?P<val>(?P<num>\d{1,3}(?:,\d{3})+))(?=-[a-z])", re.IGNORECASE)),
     # "2 business days", "5 working days", "7 calendar days": days (a business day counted as a day),
     # not a bare "2" that v1's selectors read without its unit
     ("days", Guarded(_OP, r"(?P<val>" + _NUM + r"\s+(?:business|working|calendar|work)\s+days?)\b", re.IGNORECASE)),
@@ -582,7 +582,7 @@ def extract_typed_values(text: str) -> list[Value]:
                                m.group("val").strip(), s, e, b, negation or None))
             taken.append((m.start(), m.end()))
     found += extract_values(text, taken)
-    found = _word_counts(text, found)
+    found = _word_counts(text, [_span_after_words(text, v, found) for v in found])
     found.sort(key=lambda v: v.start)
     found = _named_units(text, _shared_units(text, _counted_compounds(text, one_style(found))))
     return [_lead_time(text, _rejected_beyond(text, _more_bound_words(text, _op_negation(text, v)))) for v in found]
@@ -613,18 +613,18 @@ def _op_negation(text: str, v: Value) -> Value:
 _COUNT_STOP = r"(?!(?:of|or|and|to|times|more|less|fewer|out|at|in|on|for|by|per|are|is|were|was)(?:\s|$))"
 # "in a single tenant", "of a single group", "per single request": the thing a quantity is counted in, not a count
 _CONTAINER = "".join(rf"(?<!\b{w} )" for w in ("in", "of", "per", "within", "across", "from", "inside"))
+_TWO_TO_TWELVE = "|".join(w for w in sorted(WORD_NUMBERS, key=len, reverse=True) if " " not in w and WORD_NUMBERS[w] >= 2)
 _WORD_COUNTS = (
-    Guarded(_OP, r"(?<![\w-])(?P<val>(?P<num>" + "|".join(
-        w for w in sorted(WORD_NUMBERS, key=len, reverse=True) if " " not in w and WORD_NUMBERS[w] >= 2) +
-        r"))(?P<post>\s+or\s+(?:more|fewer|less))?(?![\w-])(?=\s+" + _COUNT_STOP +
-        r"(?:[a-z][\w-]*\s+){0,3}(?P<noun>[a-z][\w-]*[a-z]s|people|children|men|women|staff)\b)", re.IGNORECASE),
+    Guarded(_OP, r"(?<![\w-])(?P<val>(?P<num>" + _TWO_TO_TWELVE +
+            r"))(?P<post>\s+or\s+(?:more|fewer|less))?(?![\w-])(?=\s+" + _COUNT_STOP +
+            r"(?:[a-z][\w-]*\s+){0,3}(?P<noun>[a-z][\w-]*[a-z]s|people|children|men|women|staff)\b)", re.IGNORECASE,
+            needs=_TWO_TO_TWELVE),
     Guarded(_OP, r"(?<![\w-])" + _CONTAINER + r"(?P<val>(?P<num>a\s+single))(?P<post>)(?=\s+" + _COUNT_STOP +
-            r"(?:[a-z][\w-]*\s+){0,2}?(?P<noun>[a-z][\w-]*[a-z])\b)", re.IGNORECASE),
+            r"(?:[a-z][\w-]*\s+){0,2}?(?P<noun>[a-z][\w-]*[a-z])\b)", re.IGNORECASE, needs="single"),
     # "one" after a comparison ("at least one allowed domain", "no more than one reviewer"): a count there
     Guarded(r"(?P<op>" + _LE + "|" + _GE + r")\s+", r"(?<![\w-])(?P<val>(?P<num>one))(?P<post>)(?=\s+" + _COUNT_STOP +
-            r"(?:[a-z][\w-]*\s+){0,2}?(?P<noun>[a-z][\w-]*[a-z])\b)", re.IGNORECASE),
+            r"(?:[a-z][\w-]*\s+){0,2}?(?P<noun>[a-z][\w-]*[a-z])\b)", re.IGNORECASE, needs="one"),
 )
-_COUNT_WORDS = tuple(w for w in WORD_NUMBERS if " " not in w and WORD_NUMBERS[w] >= 2) + ("single", "one")
 # the same span in digits, read bare by v1's selector ("up to 3 consecutive weeks" was "up to 3"): that long
 _SPAN_AFTER_WORDS = re.compile(r"\s+(?:(?!(?:of|or|and|to|per|a|an|the)\s)[a-z][\w-]*\s+){1,2}(?P<noun>" +
                                "|".join(sorted({u + "s" for u, (fam, _) in UNITS.items() if fam == "time" and len(u) > 2},
@@ -636,9 +636,6 @@ _TIME_AFTER = re.compile(r"\s+(?:[a-z][\w-]*\s+){0,2}?(?:second|minute|hour|day|
 
 
 def _word_counts(text: str, found: list[Value]) -> list[Value]:
-    found = [_span_after_words(text, v, found) for v in found]
-    if not any(w in text.lower() for w in _COUNT_WORDS):
-        return found
     out = list(found)
     for pattern in _WORD_COUNTS:
         for m in pattern.finditer(text):
