@@ -318,3 +318,59 @@ def test_a_recipe_with_seeds_trains_each_seed_then_scores_their_soups(tmp_path, 
     assert set(summary["soup_of_seeds"]) == {"1", "2"}
     again = run(tmp_path / "soup.json", **kw)
     assert again["runs"] == {}
+
+
+def test_a_kept_general_model_starts_the_claim_stage_and_a_mismatched_one_is_refused(tmp_path, shared_data):
+    """--general: the claim stage starts from a general model trained elsewhere (no general stage is
+    trained in the work folder); one trained otherwise than the recipe's general stage says is
+    refused in one line, before any training."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from training.cv_nli import run
+    _sixteen_claim_rows(tmp_path, shared_data)
+    recipe = {"name": "kept", "output": "kept-model", "base_model": None, "replay_files": [],
+              "general": {"files": ["mnli.train.jsonl"], "sample": {"mnli.train.jsonl": 16}, "epochs": 1,
+                          "batch_size": 8, "learning_rate": 3e-5, "max_steps": 2},
+              "folds": 2, "epochs": 1, "batch_size": 8, "learning_rate": 3e-5, "max_length": 64, "seed": 1,
+              "max_steps": 1}
+    (tmp_path / "kept.json").write_text(json.dumps(recipe))
+    kw = {"out_dir": tmp_path / "out", "train_path": tmp_path / "train.jsonl", "dev_path": tmp_path / "dev.jsonl",
+          "model_root": tmp_path}
+    run(tmp_path / "kept.json", work_dir=tmp_path / "elsewhere", general_only=True, **kw)
+    kept = tmp_path / "elsewhere" / "general"
+    run(tmp_path / "kept.json", work_dir=tmp_path / "work", general=kept, **kw)
+    assert not (tmp_path / "work" / "general").exists()
+    final = json.loads((tmp_path / "kept-model" / "training_summary.json").read_text())
+    assert final["config"]["from_checkpoint"] == str(kept)
+    assert final["general_stage"]["config"]["output_dir"] == str(kept)
+
+    root = Path(__file__).resolve().parents[1]
+    recipe["general"]["learning_rate"] = 5e-5
+    (tmp_path / "other.json").write_text(json.dumps({**recipe, "name": "other"}))
+    r = subprocess.run([sys.executable, "-m", "training.cv_nli", str(tmp_path / "other.json"), "--general", str(kept),
+                        "--work", str(tmp_path / "w2"), "--train", str(tmp_path / "train.jsonl"),
+                        "--dev", str(tmp_path / "dev.jsonl")], cwd=root, capture_output=True, text=True, check=False)
+    assert r.returncode == 1 and r.stderr.strip().count("\n") == 0, r.stderr
+    assert "trained with other learning_rate than the recipe's general stage" in r.stderr
+    assert not (tmp_path / "w2").exists()
+    r = subprocess.run([sys.executable, "-m", "training.cv_nli", str(tmp_path / "kept.json"), "--general",
+                        str(tmp_path / "nowhere")], cwd=root, capture_output=True, text=True, check=False)
+    assert r.returncode == 1 and "no training_summary.json there" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_the_kept_general_model_is_v2s_general_stage():
+    """models/nli-minilm-l6-v2-general is the start of v2's recipe and those that extend it without
+    changing the general stage; a recipe whose general stage differs (v3: one length-grouped epoch)
+    cannot start from it."""
+    from pathlib import Path
+
+    from training.cv_nli import check_general, load_recipe
+    root = Path(__file__).resolve().parents[1]
+    kept = root / "models" / "nli-minilm-l6-v2-general"
+    for name in ("nli-minilm-l6-v2", "nli-minilm-l6-v2-distill", "nli-minilm-l6-v2-h200", "nli-minilm-l6-v2-swa"):
+        check_general(load_recipe(root / "training" / "recipes" / f"{name}.json"), kept)
+    with pytest.raises(ValueError, match="other epochs, group_by_length"):
+        check_general(load_recipe(root / "training" / "recipes" / "nli-minilm-l6-v3.json"), kept)

@@ -61,9 +61,41 @@ def _more_cfg(recipe: dict, gdir: Path, out_dir: Path):
                    learning_rate=more.get("learning_rate", g["learning_rate"]))
 
 
-def _start(recipe: dict, work: Path) -> str | None:
-    """The checkpoint the claim-pair stage starts from: the recipe's own general-NLI model when it
-    has a "general" stage (trained here first, once), else a shipped one."""
+GENERAL_KEYS = ("epochs", "batch_size", "learning_rate", "max_length", "seed", "domain_pairs", "sample",
+                "group_by_length", "max_steps", "base_model", "lora")
+
+
+def check_general(recipe: dict, folder: Path) -> None:
+    """Refuse a general-stage model that was not trained as this recipe's general stage says: a claim
+    stage run from it would be reported under the recipe's name with another start. Why one is given
+    at all: the general stage is hours of a GPU (about a day on 2 CPU cores), the claim stage 35 minutes,
+    so a CPU session reruns claim stages from a general model trained once and kept
+    (``models/nli-minilm-l6-v2-general``)."""
+    if "general" not in recipe:
+        raise ValueError(f"--general {folder}: the recipe {recipe['name']} has no general stage")
+    if "general_more" in recipe:
+        raise ValueError(f"--general {folder}: the recipe {recipe['name']} continues its general stage "
+                         '("general_more"); give its work folder instead')
+    f = folder / "training_summary.json"
+    if not f.is_file():
+        raise ValueError(f"--general {folder}: no training_summary.json there (not a trained general stage)")
+    got = json.loads(f.read_text()).get("config", {})
+    want = _general_cfg(recipe, folder)
+    diff = [k for k in GENERAL_KEYS if k in got and got[k] != getattr(want, k)]
+    names = lambda files: sorted(Path(x).name for x in files)  # the machine's paths differ
+    if names(got.get("train_files", [])) != names(want.train_files):
+        diff.append("train_files")
+    if diff:
+        raise ValueError(f"--general {folder}: trained with other {', '.join(diff)} than the recipe's general stage")
+
+
+def _start(recipe: dict, work: Path, general: Path | None = None) -> str | None:
+    """The checkpoint the claim-pair stage starts from: ``general`` when given (checked against the
+    recipe), else the recipe's own general-NLI model when it has a "general" stage (trained here
+    first, once), else a shipped one."""
+    if general is not None:
+        check_general(recipe, general)
+        return str(general)
     if "general" in recipe:
         gdir = work / "general"
         if not (gdir / "training_summary.json").exists():
@@ -154,7 +186,7 @@ def write_oof(pred_files: list[Path], out: Path, order: dict[str, int]) -> None:
 def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | None = None,
         folds_only: bool = False, train_path: Path = CLAIMS_TRAIN, dev_path: Path = CLAIMS_DEV,
         model_root: Path = ROOT, general_only: bool = False, only_seed: int | None = None,
-        only_part: str | None = None) -> dict:
+        only_part: str | None = None, general: Path | None = None) -> dict:
     """The recipe's general stage (once), one model per fold and seed scoring its held-out fold, the
     final model per seed, and — with several seeds — each fold's and the final soup. ``only_seed`` /
     ``only_part`` ("fold3", "final") train just those members and stop, so that a machine with room
@@ -165,7 +197,7 @@ def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | N
     name = recipe["name"]
     work = work_dir or ROOT / "runs" / name
     work.mkdir(parents=True, exist_ok=True)
-    start = _start(recipe, work)
+    start = _start(recipe, work, general)
     summary = {"recipe": recipe, "folds": recipe.get("folds", 5), "runs": {}}
     if general_only:
         return summary
@@ -306,6 +338,9 @@ if __name__ == "__main__":
     ap.add_argument("--seed", type=int, help="train only this seed's models (of --part, else every fold and "
                     "the final model) and stop; a later run without it makes the soups and prediction files")
     ap.add_argument("--part", help="train only this member: fold0 … fold4 or final (with --seed, that seed's)")
+    ap.add_argument("--general", type=Path, help="start the claim stage from this general-stage model "
+                    "(e.g. models/nli-minilm-l6-v2-general) instead of training the recipe's own; refused unless "
+                    "it was trained as the recipe's general stage says")
     ap.add_argument("--work", type=Path, help="where fold models and checkpoints go (default runs/<name>)")
     ap.add_argument("--out", type=Path, help="where the out-of-fold and dev prediction files go (default "
                     "results/claims-cv; give another folder to rebuild a shipped model's folds without "
@@ -326,9 +361,16 @@ if __name__ == "__main__":
         for path in (a.train, a.dev):
             if not path.is_file():
                 sys.exit(f"error: no such file: {path}")
+        if a.general is not None and a.general_only:
+            sys.exit("error: --general and --general-only exclude each other")
+        if a.general is not None:
+            try:
+                check_general(load_recipe(a.recipe), a.general)
+            except ValueError as exc:
+                sys.exit(f"error: {exc}")
         print(json.dumps(run(a.recipe, work_dir=a.work, out_dir=a.out, folds_only=a.folds_only,
-                             train_path=a.train, dev_path=a.dev,
-                             general_only=a.general_only, only_seed=a.seed, only_part=a.part),
+                             train_path=a.train, dev_path=a.dev, general_only=a.general_only,
+                             only_seed=a.seed, only_part=a.part, general=a.general),
                          indent=2, default=str))
     else:
         sys.exit("give a recipe file or --score-shipped MODEL_DIR TAG")

@@ -9,9 +9,7 @@
 # `git reset -q -- models` and the exclude line removed (session 27: `results` too, 10 MB). README, "The NLI
 # models", session 18. BASE=mpnet makes the larger base's chunks instead (training/lent_gpu.sh's header).
 # BASE=both (session 65: the large model teaches, MiniLM learns) makes the chunks and the MiniLM base in
-# .mb/base, carried by a call of its own and copied aside (lent_gpu.sh's MINILM_BASE), with wheels of this
-# checkout's sentence-transformers, peft and accelerate, so the machine runs what was tested here (not its
-# transformers: that one needs a newer huggingface-hub than the machine's image holds).
+# .mb/base, carried by a call of its own and copied aside (lent_gpu.sh's MINILM_BASE).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
@@ -44,9 +42,9 @@ get() { python3 -m pip download -q --no-deps --only-binary=:all: --python-versio
   --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 -d "$@"; }
 get .whl datasets==5.2.0 dill==0.4.1 multiprocess==0.70.19 cachetools
 get .whl/fallback datasets==3.6.0 dill==0.3.8 multiprocess==0.70.16
-if [ "${BASE:-minilm}" = both ]; then
-  v() { $PY -c "import importlib.metadata as m; print(m.version('$1'))"; }
-  get .whl sentence-transformers==$(v sentence-transformers) peft==$(v peft) \
-    accelerate==$(v accelerate)
-fi
+# this checkout's sentence-transformers, peft and accelerate, so the machine runs what was tested here (its image
+# held sentence-transformers 6.0.1 where this checkout tests 6.3.0; session 67); not its transformers (that one needs
+# a newer huggingface-hub than the machine's image holds)
+v() { $PY -c "import importlib.metadata as m; print(m.version('$1'))"; }
+get .whl sentence-transformers==$(v sentence-transformers) peft==$(v peft) accelerate==$(v accelerate)
 du -sh .dev .whl
