@@ -2492,3 +2492,53 @@ def test_a_comma_between_digits_ends_no_leading_clause(text, main):
 ])
 def test_grouped_numbers_before_a_hyphen_and_currency_codes_before_the_amount(text, expected):
     assert op_number_unit(text) == expected
+
+
+@pytest.mark.parametrize("text, modality, subject, theme", [
+    ("No laptop is issued without disk encryption enabled.", Modality.MUST, "laptop", "disk encryption"),
+    ("No change lands without a pull request.", Modality.MUST, "change", "pull request"),
+    ("Third-party JavaScript must never be loaded on the billing page without a security review.", Modality.MUST,
+     "third-party JavaScript", "security review"),
+    ("Lab equipment should not be left running overnight without a sign on the door.", Modality.SHOULD,
+     "lab equipment", "sign door"),
+    ("Changes can be merged without a code review.", Modality.MAY_NOT, "change", "code review"),
+    ("Interns can open tickets without a manager sign-off.", Modality.MAY_NOT, "ticket", "manager sign-off"),
+])
+def test_a_rule_said_through_without_requires_what_it_names(normalizer_v2, text, modality, subject, theme):
+    """Forbidding an action without Y requires Y ("No change lands without a pull request." is "changes need a
+    pull request", not a ban on landing); permitting it without Y lifts that requirement."""
+    from guard.claims import StateVerb
+    n = norm(normalizer_v2, text)
+    assert (n.modality, n.object, n.theme) == (modality, StateVerb.REQUIRE, theme)
+    if subject is not None:
+        assert n.subject == subject
+    assert n.permission is None        # the denial or grant is conditional: no plain permission to compare
+
+
+@pytest.mark.parametrize("text", [
+    "API Gateway closes WebSocket connections after 600 seconds without traffic.",      # on a noun
+    "Data team engineers can log up to 5 hours of overtime without asking their supervisor first.",   # no thing
+    "Passwords of any composition can be used, without rules limiting the type of characters permitted.",  # aside
+    "Deploys must happen without downtime.",          # an obligation's manner: left as it reads
+])
+def test_a_without_that_is_no_condition_of_the_rule_changes_nothing(normalizer_v2, text):
+    from guard.claims import StateVerb
+    n = norm(normalizer_v2, text)
+    assert n.object is not StateVerb.REQUIRE
+
+
+@pytest.mark.parametrize("a, b, kinds", [
+    # the same rule: no longer an opposing modality on one subject, decided at HIGH without the model
+    ("Laptops must have disk encryption enabled.", "No laptop is issued without disk encryption enabled.",
+     {VerdictKind.CONSISTENT, VerdictKind.UNCERTAIN, VerdictKind.UNKNOWN}),
+    # a requirement against a permission to go without it: they oppose, as the texts do
+    ("No change can be merged without a code review.", "Changes can be merged without a code review.",
+     {VerdictKind.CONTRADICTION}),
+    ("Changes do not require a code review.", "No change can be merged without a code review.",
+     {VerdictKind.CONTRADICTION}),
+])
+def test_rules_said_through_without_compare_as_requirements(normalizer_v2, a, b, kinds):
+    v = verdict(normalizer_v2, a, b)
+    assert v.kind in kinds, (v.kind, v.reason)
+    if VerdictKind.CONTRADICTION not in kinds:
+        assert v.confidence is not Confidence.HIGH or v.kind is VerdictKind.CONSISTENT

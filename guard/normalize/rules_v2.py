@@ -28,6 +28,7 @@ from guard.normalize.assignments import read_assignment
 from guard.normalize.base import fail_open, register
 from guard.normalize.durations import duration_attribute
 from guard.normalize.subject_phrases import subject_phrases
+from guard.normalize.negative_conditions import required_through_without
 from guard.normalize.lexicon import HALT_PREDICATES, MODAL_PREDICATES, PERSON_SUBJECTS, V2_MODAL_PREDICATES
 from guard.normalize.rules import _NAMING, VERBS, Parsed, RuleNormalizer, _merge_hyphenated, fixed_lemma
 from guard.normalize.typed_values import (_COMPARED_BEFORE, _COMPARED_START, ANY_UNIT, GEOGRAPHIES, POINT_UNITS,
@@ -626,9 +627,10 @@ class RuleNormalizerV2(RuleNormalizer):
         # a value made a variant names which of the subject, so no attribute comes from it
         # ("Instances in the eu-west-1 region use gp3 volumes." has no attribute, not "instance")
         skip = taken if variant is not None and norm.value is None else ()
-        return replace(norm, attribute=self._attribute(doc, main, norm, skip), qualifiers=quals,
+        norm = replace(norm, attribute=self._attribute(doc, main, norm, skip), qualifiers=quals,
                        text_scope=text_scope(text, main), variants=variants, permission=read_permission(doc),
                        assignment=read_assignment(doc))
+        return required_through_without(doc, norm)       # "No change lands without a pull request."
 
     def _values_of_conditions(self, text: str, quals, norm: Norm) -> Norm:
         """"If you're unwell for more than 7 calendar days, you need a fit note" / "A fit note is only

@@ -1,0 +1,65 @@
+"""A rule said through its exception: "No change lands without a pull request.", "Privileged accounts cannot
+sign in without a second factor.", "Nothing can be merged without a code review."
+
+Why: read word by word, these forbid the action (must not land, must not sign in), so the rules normalizer
+set them against "Changes must have a pull request." as an opposing modality on one subject and blocked at
+HIGH, where the two say the same thing. Forbidding an action *without* something requires that thing: the
+statement is "X requires Y", the reading "Merges require a code review." already gets (must, require, Y). Its
+mirror, a permission to act without something ("Changes can be merged without a code review.", "Maintainers
+may push to main without a pull request."), lifts that requirement: (may not, require, Y), the reading
+"Changes do not require a code review." gets, so the two now oppose as the texts do.
+
+Only a "without" that hangs on the main verb (or the verb a permission word governs: "are not permitted to
+merge … without …") and names a thing counts; "after 600 seconds without traffic" qualifies a noun,
+"without asking first" names no thing, and one set off by a comma ("Passwords of any composition can be
+used, without rules limiting …") is an aside on the rule, so none of them changes what the statement rules.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from guard.claims import Modality, Norm, StateVerb
+from guard.normalize.rules import _content
+
+_TURNED = {Modality.MUST_NOT: Modality.MUST, Modality.SHOULD_NOT: Modality.SHOULD, Modality.MAY: Modality.MAY_NOT}
+
+
+def _ruled_verbs(doc) -> list:
+    """The main verb, and the verbs it hands its force to ("not permitted to merge", "allowed to push")."""
+    roots = [t for t in doc if t.dep_ == "ROOT"]
+    out, todo = [], roots[:1]
+    while todo and len(out) < 4:
+        t = todo.pop()
+        out.append(t)
+        # a verb joined by "or" shares the rule ("do not push directly or merge … without review"), unless it
+        # has a subject of its own ("Refunds are not automatic: finance doesn't process them without a ticket.")
+        todo += [c for c in t.children if c.pos_ in ("VERB", "AUX", "ADJ") and (c.dep_ == "xcomp" or c.dep_ == "conj"
+                 and not any(g.dep_ in ("nsubj", "nsubjpass", "expl") for g in c.children))]
+    return out
+
+
+def what_is_done_without(doc) -> list[str]:
+    """The content words of the thing a "without" on the ruled verb names, or [] where there is none."""
+    for verb in _ruled_verbs(doc):
+        for prep in verb.children:
+            if prep.lower_ != "without" or prep.dep_ != "prep" or prep.i and doc[prep.i - 1].text == ",":
+                continue        # ", without rules limiting …": an aside on the rule, not its condition
+            if any(t.text in (":", ";") for t in doc[:prep.i]):
+                continue        # "Refunds are not automatic: finance doesn't process them without a ticket."
+            obj = next((c for c in prep.children if c.dep_ == "pobj" and c.pos_ in ("NOUN", "PROPN")), None)
+            if obj is not None:
+                words = _content([t for t in obj.subtree if t.dep_ not in ("relcl", "acl") and t.pos_ != "DET"], set())
+                if words:
+                    return words
+    return []
+
+
+def required_through_without(doc, norm: Norm) -> Norm:
+    """A forbidden action without Y → Y required; a permitted action without Y → Y not required."""
+    turned = _TURNED.get(norm.modality)
+    if turned is None:
+        return norm
+    words = what_is_done_without(doc)
+    if not words:
+        return norm
+    return replace(norm, modality=turned, object=StateVerb.REQUIRE, theme=" ".join(words), permission=None)
