@@ -370,7 +370,31 @@ def test_the_kept_general_model_is_v2s_general_stage():
     from training.cv_nli import check_general, load_recipe
     root = Path(__file__).resolve().parents[1]
     kept = root / "models" / "nli-minilm-l6-v2-general"
-    for name in ("nli-minilm-l6-v2", "nli-minilm-l6-v2-distill", "nli-minilm-l6-v2-h200", "nli-minilm-l6-v2-swa"):
+    for name in ("nli-minilm-l6-v2", "nli-minilm-l6-v2-distill", "nli-minilm-l6-v2-h200", "nli-minilm-l6-v2-swa",
+                 "nli-minilm-l6-v2-distill-s43"):        # another seed draws another claim stage from it
         check_general(load_recipe(root / "training" / "recipes" / f"{name}.json"), kept)
     with pytest.raises(ValueError, match="other epochs, group_by_length"):
         check_general(load_recipe(root / "training" / "recipes" / "nli-minilm-l6-v3.json"), kept)
+
+
+def test_main_clause_pairs_repeat_a_pair_cut_to_its_main_clauses_where_the_cut_keeps_its_numbers():
+    """"main_clause_pairs": each usable pair again, both statements cut to their main clauses, same label,
+    both directions; a pair the cut leaves as it was adds nothing, a scope-disjoint pair stays out as it
+    does uncut, and a contradiction whose number sat in the part cut off is left out."""
+    from training.claim_pairs import main_clause_pairs
+
+    def r(i, a, b, label, category):
+        return {"id": f"m-{i}", "existing": {"text": a}, "incoming": {"text": b}, "label": label,
+                "category": category, "source": "doc"}
+    rows = [r(0, "If you travel for a customer visit, the company pays for your hotel.",
+              "Hotel stays on customer trips are never reimbursed.", "contradiction", "modality_opposition"),
+            r(1, "The API listens on port 8443.", "The API serves HTTPS on 8443.", "compatible", "paraphrase_consistent"),
+            r(2, "Uploads are capped at a small size (10 MB).", "Uploads may be 50 MB.", "contradiction", "value_conflict"),
+            r(3, "In staging, tracing is on.", "Tracing is off.", "compatible", "scope_disjoint")]
+    pairs = main_clause_pairs(rows)
+    assert [(p.premise, p.hypothesis, p.label) for p in pairs] == [
+        ("The company pays for your hotel.", "Hotel stays on customer trips are never reimbursed.", "contradiction"),
+        ("Hotel stays on customer trips are never reimbursed.", "The company pays for your hotel.", "contradiction")]
+    assert {p.source for p in pairs} == {"claims:main-clause", "claims:main-clause:swapped"}
+    assert len(claim_training_pairs(rows, {"main_clause_pairs": True})) == len(to_nli_pairs(rows)) + 2
+    assert len(claim_training_pairs(rows, {})) == len(to_nli_pairs(rows))

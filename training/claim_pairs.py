@@ -44,6 +44,7 @@ gained no polarity; off by default.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from training.data import Pair
@@ -253,8 +254,9 @@ def claim_training_pairs(rows: list[dict], recipe: dict) -> list[Pair]:
     same-document neutrals (``"same_document_neutrals": N`` per document; 0 or absent: none) and
     subject-swap neutrals (``"subject_swap_neutrals": N`` per contradiction; 0 or absent: none), the
     perturbed pairs (``"perturbed_pairs": true``), each statement against itself
-    (``"identity_pairs": true``) and the polarity minimal pairs (``"polarity_pairs": true``)."""
-    pairs = to_nli_pairs(rows)
+    (``"identity_pairs": true``), the polarity minimal pairs (``"polarity_pairs": true``) and the pairs
+    cut to their main clauses (``"main_clause_pairs": true``)."""
+    pairs = to_nli_pairs(rows) + (main_clause_pairs(rows) if recipe.get("main_clause_pairs") else [])
     n = int(recipe.get("same_document_neutrals") or 0)
     k = int(recipe.get("subject_swap_neutrals") or 0)
     return (pairs + (same_document_neutrals(rows, n) if n > 0 else [])
@@ -297,6 +299,36 @@ def _parsed(rows: list[dict], nlp=None) -> dict:
     nlp = _parser() if nlp is None else nlp
     texts = list(dict.fromkeys(t for r in rows for t in (r["existing"]["text"], r["incoming"]["text"])))
     return dict(zip(texts, nlp.pipe(texts, batch_size=128)))
+
+
+_DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def main_clause_pairs(rows: list[dict], source: str = "claims:main-clause") -> list[Pair]:
+    """Each usable pair again with both statements cut to their main clauses (``normalizer.rules.v2``'s
+    ``split_main_clause``: leading conditions and adverbials, trailing exceptions, parentheses off), same label,
+    both directions — where the cut changes a statement.
+
+    Why: claims_train's statements are long (median 23 and 17 words) where the claims people and agents write
+    are short (claims_dev: 8 and 10). Out of fold the model separates long contradictions from compatible pairs
+    far better than it does short ones on claims_dev (AUC 0.79 against 0.68), and most of claims_dev's false
+    blocks are short same-topic pairs it scores at 0.99. The cut copies show it the same judgements at a length
+    nearer the short ones. A contradiction whose cut lost a number of either statement is left out: its conflict
+    may have sat in the part cut off (a value in parentheses, a threshold in a condition)."""
+    from guard.normalize.rules_v2 import split_main_clause
+    out: list[Pair] = []
+    for r in rows:
+        lab = nli_label(r)
+        if lab is None:
+            continue
+        a, b = r["existing"]["text"].strip(), r["incoming"]["text"].strip()
+        ma, mb = split_main_clause(a)[0], split_main_clause(b)[0]
+        if (ma, mb) == (a, b):
+            continue
+        if lab == "contradiction" and any(set(_DIGITS.findall(x)) - set(_DIGITS.findall(m)) for x, m in ((a, ma), (b, mb))):
+            continue
+        _both(out, ma, mb, lab, source)
+    return out
 
 
 def _both(out: list[Pair], a: str, b: str, label: str, source: str) -> None:

@@ -61,7 +61,9 @@ def _more_cfg(recipe: dict, gdir: Path, out_dir: Path):
                    learning_rate=more.get("learning_rate", g["learning_rate"]))
 
 
-GENERAL_KEYS = ("epochs", "batch_size", "learning_rate", "max_length", "seed", "domain_pairs", "sample",
+# what makes a general stage the recipe's; not its seed, which a recipe varies to draw another claim stage
+# from the same general model (training.parallel shares the first recipe's general stage with every arm)
+GENERAL_KEYS = ("epochs", "batch_size", "learning_rate", "max_length", "domain_pairs", "sample",
                 "group_by_length", "max_steps", "base_model", "lora")
 
 
