@@ -81,6 +81,15 @@ def _sixteen_claim_rows(tmp_path, shared_data):
     (tmp_path / "dev.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows[:4]))
 
 
+def _two_stage_recipe(name: str) -> dict:
+    """A tiny recipe with a general stage (16 MNLI pairs, 2 steps) and a two-fold claim stage (1 step)."""
+    return {"name": name, "output": f"{name}-model", "base_model": None, "replay_files": [],
+            "general": {"files": ["mnli.train.jsonl"], "sample": {"mnli.train.jsonl": 16}, "epochs": 1,
+                        "batch_size": 8, "learning_rate": 3e-5, "max_steps": 2},
+            "folds": 2, "epochs": 1, "batch_size": 8, "learning_rate": 3e-5, "max_length": 64, "seed": 1,
+            "max_steps": 1}
+
+
 def test_a_two_stage_recipe_trains_general_nli_once_and_folds_start_from_it(tmp_path, shared_data):
     """A recipe with a "general" stage: general NLI from the base first (deduplicated against the
     evaluation files), then every fold model and the final model continue from it."""
@@ -88,11 +97,7 @@ def test_a_two_stage_recipe_trains_general_nli_once_and_folds_start_from_it(tmp_
 
     from training.cv_nli import run
     _sixteen_claim_rows(tmp_path, shared_data)
-    recipe = {"name": "two", "output": "two-model", "base_model": None, "replay_files": [],
-              "general": {"files": ["mnli.train.jsonl"], "sample": {"mnli.train.jsonl": 16}, "epochs": 1,
-                          "batch_size": 8, "learning_rate": 3e-5, "max_steps": 2},
-              "folds": 2, "epochs": 1, "batch_size": 8, "learning_rate": 3e-5, "max_length": 64, "seed": 1,
-              "max_steps": 1}
+    recipe = _two_stage_recipe("two")
     (tmp_path / "two.json").write_text(json.dumps(recipe))
     run(tmp_path / "two.json", work_dir=tmp_path / "work", out_dir=tmp_path / "out",
         train_path=tmp_path / "train.jsonl", dev_path=tmp_path / "dev.jsonl", model_root=tmp_path)
@@ -331,21 +336,17 @@ def test_a_kept_general_model_starts_the_claim_stage_and_a_mismatched_one_is_ref
 
     from training.cv_nli import run
     _sixteen_claim_rows(tmp_path, shared_data)
-    recipe = {"name": "kept", "output": "kept-model", "base_model": None, "replay_files": [],
-              "general": {"files": ["mnli.train.jsonl"], "sample": {"mnli.train.jsonl": 16}, "epochs": 1,
-                          "batch_size": 8, "learning_rate": 3e-5, "max_steps": 2},
-              "folds": 2, "epochs": 1, "batch_size": 8, "learning_rate": 3e-5, "max_length": 64, "seed": 1,
-              "max_steps": 1}
+    recipe = _two_stage_recipe("kept")
     (tmp_path / "kept.json").write_text(json.dumps(recipe))
     kw = {"out_dir": tmp_path / "out", "train_path": tmp_path / "train.jsonl", "dev_path": tmp_path / "dev.jsonl",
           "model_root": tmp_path}
     run(tmp_path / "kept.json", work_dir=tmp_path / "elsewhere", general_only=True, **kw)
     kept = tmp_path / "elsewhere" / "general"
-    run(tmp_path / "kept.json", work_dir=tmp_path / "work", general=kept, **kw)
+    run(tmp_path / "kept.json", work_dir=tmp_path / "work", general=kept, folds_only=True, **kw)
     assert not (tmp_path / "work" / "general").exists()
-    final = json.loads((tmp_path / "kept-model" / "training_summary.json").read_text())
-    assert final["config"]["from_checkpoint"] == str(kept)
-    assert final["general_stage"]["config"]["output_dir"] == str(kept)
+    fold = json.loads((tmp_path / "work" / "fold0" / "training_summary.json").read_text())
+    assert fold["config"]["from_checkpoint"] == str(kept)
+    assert len((tmp_path / "out" / "oof_nli_kept.jsonl").read_text().splitlines()) == 16
 
     root = Path(__file__).resolve().parents[1]
     recipe["general"]["learning_rate"] = 5e-5
@@ -356,9 +357,9 @@ def test_a_kept_general_model_starts_the_claim_stage_and_a_mismatched_one_is_ref
     assert r.returncode == 1 and r.stderr.strip().count("\n") == 0, r.stderr
     assert "trained with other learning_rate than the recipe's general stage" in r.stderr
     assert not (tmp_path / "w2").exists()
-    r = subprocess.run([sys.executable, "-m", "training.cv_nli", str(tmp_path / "kept.json"), "--general",
-                        str(tmp_path / "nowhere")], cwd=root, capture_output=True, text=True, check=False)
-    assert r.returncode == 1 and "no training_summary.json there" in r.stderr and "Traceback" not in r.stderr
+    from training.cv_nli import check_general, load_recipe
+    with pytest.raises(ValueError, match="no training_summary.json there"):
+        check_general(load_recipe(tmp_path / "kept.json"), tmp_path / "nowhere")
 
 
 def test_the_kept_general_model_is_v2s_general_stage():
