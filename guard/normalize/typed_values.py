@@ -79,6 +79,14 @@ _FREQUENCIES = {"hourly": 3600, "daily": 86400, "nightly": 86400, "weekly": 6048
 # read as a span ("6 hours", a duration), "every 6 hours" / "twice a day" had nothing to compare and
 # "once a year" no value at all. A bound on how often turns round on the period: "at least every 20
 # minutes" and "at least once a week" are at most that long apart, "at most once an hour" at least
+# how often, said as a basis ("on an annual basis", "on a monthly basis", "on a bi-weekly basis"): the
+# adjective names the period, as its adverb does. Only with "on a(n) … basis", so "the annual review"
+# and "a daily standup" stay names
+_BASES = {"hourly": 3600, "daily": 86400, "nightly": 86400, "weekly": 604800, "fortnightly": 1209600,
+          "biweekly": 1209600, "bi-weekly": 1209600, "monthly": 2592000, "quarterly": 7776000,
+          "semiannual": 15768000, "semi-annual": 15768000, "annual": 31536000, "yearly": 31536000}
+_BASIS_RE = (r"(?<![\w-])(?P<val>on\s+an?\s+(?P<basis>" + "|".join(map(re.escape, sorted(_BASES, key=len, reverse=True)))
+             + r")\s+basis)\b")
 _OFTEN_UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "night": 86400, "week": 604800,
                 "fortnight": 1209600, "month": 2592000, "quarter": 7776000, "year": 31536000,
                 # the short spellings ("every 20 mins", "once per 12 hrs"), after the words they shorten
@@ -273,6 +281,7 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("region", Guarded("", _GEO_RE)),
     ("email", Guarded("", _EMAIL_RE, re.IGNORECASE)),
     ("url", Guarded("", _URL_RE, re.IGNORECASE)),
+    ("frequency", Guarded("", _BASIS_RE, re.IGNORECASE, needs="basis")),
     ("frequency", Guarded("", _NOT_AFTER + r"\b(?P<val>" + "|".join(_FREQUENCIES) + r")\b" + _ADVERB_END, re.IGNORECASE,
                           needs=r"ly\b")),
 ]
@@ -438,6 +447,8 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         return Bound(_prep_op(g, ("until", "till", "by", "before"), ("after", "from", "starting in")),
                      float(_MONTHS[g["val"].lower()]), "month")
     if kind == "frequency":
+        if g.get("basis"):
+            return Bound("eq", float(_BASES[g["basis"].lower()]), "period")
         if g.get("unit") is None and g.get("adv") is None:
             return Bound("eq", float(_FREQUENCIES[g["val"].lower()]), "period")
         return _often(g)
