@@ -2185,6 +2185,40 @@ def test_more_ways_english_says_a_rule_s_force(normalizer_v2, text, modality, su
         assert n.subject == subject
 
 
+@pytest.mark.parametrize("text, modality, subject", [
+    ("It is mandatory to enable MFA on every account.", Modality.MUST, "mfa"),
+    ("It is not required to enable MFA.", Modality.MAY_NOT, "mfa"),
+    ("It's not recommended to store secrets in environment files.", Modality.SHOULD_NOT, "secret"),
+    ("It is strongly recommended to use a local filesystem for Prometheus' local storage.", Modality.SHOULD,
+     "prometheus local storage"),
+    ("It is prohibited to share customer exports over email.", Modality.MUST_NOT, "customer export"),
+    ("It is not permitted to directly test Auth0 infrastructure.", Modality.MUST_NOT, "auth0 infrastructure"),
+    ("It is never acceptable for the login page to be served over plain HTTP.", Modality.MUST_NOT, "login page"),
+    ("While testing your own app, it is not permitted to directly test Auth0 infrastructure.", Modality.MUST_NOT,
+     "auth0 infrastructure"),
+])
+def test_a_rule_said_with_the_extraposed_it(normalizer_v2, text, modality, subject):
+    """"It is not permitted to test X." had no subject (the rule's thing sat in the infinitive) and the
+    adjective's force was not read, so it never met "Testing X directly is allowed." (session 68)."""
+    n = norm(normalizer_v2, text)
+    assert (n.modality, n.subject) == (modality, subject), text
+
+
+@pytest.mark.parametrize("text", [
+    "It is possible to deploy on Fridays.",               # what can be done, not a rule
+    "It is hard to rotate the root key.",
+])
+def test_an_extraposed_it_that_states_no_rule_is_left_as_written(normalizer_v2, text):
+    from guard.normalize.rules_v2 import _extraposed_rule
+    assert _extraposed_rule(text) == text
+
+
+def test_the_extraposed_rule_meets_its_opposite(normalizer_v2):
+    v = verdict(normalizer_v2, "It is not permitted to share customer exports over email.",
+                "Customer exports may be shared over email.")
+    assert v.kind is VerdictKind.CONTRADICTION, v
+
+
 @pytest.mark.parametrize("text, modality", [
     ("Engineers may not disable audit logging.", Modality.MUST),
     ("Nobody may disable audit logging.", Modality.MUST),

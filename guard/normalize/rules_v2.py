@@ -170,7 +170,7 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
     m = _TRAIL.search(main)
     if m and m.start() > 0:
         cut(main[:m.start()].rstrip(" ,") + ".", m.group(0))
-    return _TIME_OFF.sub("-", _asked_of(_felt_free(_existential_obligation(_existential_limit(_how_often_last(main)))))), \
+    return _TIME_OFF.sub("-", _asked_of(_felt_free(_existential_obligation(_existential_limit(_extraposed_rule(_how_often_last(main))))))), \
         tuple(q for q in quals if q)
 
 
@@ -185,6 +185,43 @@ def _sentence_start(rest: str) -> str:
 _LEAD_FREQUENCY = re.compile(r"^(?P<f>every\s+(?:\w+\s+)?(?:second|minute|hour|day|week|fortnight|month|quarter|year|"
                              r"sprint|release)s?(?:\s+(?:between|after|before|during|of)\s+[^,]{1,60})?),\s*(?P<rest>.+)$",
                              re.IGNORECASE | re.DOTALL)
+
+
+# "It is not permitted to directly test Auth0 infrastructure.", "It is mandatory to enable MFA.", "It is never
+# acceptable for the login page to be reachable without TLS.": a rule said with the extraposed "it", which left
+# the statement without a subject (the rule's thing sat in the infinitive) and the adjective's modality unread.
+# Read as it is said with the one it binds ("You must not directly test …", "The login page must never be
+# reachable …"), so it meets "Testing Auth0 infrastructure directly is allowed." and "The login page may be
+# served over plain HTTP.". Only adjectives that state a rule; "It is possible to …" (what can be done) and "It
+# is hard to …" are left as written
+_EXTRAPOSED_MODAL = {
+    **dict.fromkeys(("permitted", "allowed", "acceptable", "ok", "okay", "fine"), ("may", "must not")),
+    **dict.fromkeys(("forbidden", "prohibited", "unacceptable", "disallowed"), ("must not", "may")),
+    **dict.fromkeys(("required", "mandatory", "compulsory", "obligatory", "necessary", "essential"), ("must", None)),
+    **dict.fromkeys(("recommended", "advisable", "advised", "encouraged", "preferred", "important", "best practice",
+                     "a best practice", "good practice", "a good practice", "a good idea"), ("should", "should not")),
+    **dict.fromkeys(("discouraged", "inadvisable", "a bad idea"), ("should not", "should")),
+}
+_EXTRAPOSED = re.compile(
+    r"^it(?:'s|\s+is)\s+(?P<neg>not\s+|never\s+)?(?:(?:always|generally|usually|strongly|highly|also|absolutely|"
+    r"strictly|considered)\s+)?(?P<adj>" + "|".join(sorted(map(re.escape, _EXTRAPOSED_MODAL), key=len, reverse=True))
+    + r")\s+(?:for\s+(?P<who>(?!it\b)[^,;:]+?)\s+)?to\s+(?P<rest>\w.*)$", re.IGNORECASE | re.DOTALL)
+
+
+def _extraposed_rule(main: str) -> str:
+    m = _EXTRAPOSED.match(main)
+    if m is None:
+        return main
+    positive, negated = _EXTRAPOSED_MODAL[m.group("adj").lower()]
+    who = m.group("who") or "You"
+    who = who[:1].upper() + who[1:]
+    if m.group("neg") and m.group("neg").lower().startswith("never") and positive == "must not":
+        return f"{who} must never {m.group('rest')}"          # "never acceptable": as strong as it is said
+    modal = negated if m.group("neg") else positive
+    if modal is None:                  # "It is not required to …": a lifted obligation, as "… are not required to"
+        be = "are" if who == "You" or re.search(r"[^s]s$", who.split()[-1].lower()) else "is"
+        return f"{who} {be} not required to {m.group('rest')}"
+    return f"{who} {modal} {m.group('rest')}"
 
 
 def _how_often_last(main: str) -> str:
