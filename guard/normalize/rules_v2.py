@@ -219,7 +219,7 @@ def _extraposed_rule(main: str) -> str:
         return f"{who} must never {m.group('rest')}"          # "never acceptable": as strong as it is said
     modal = negated if m.group("neg") else positive
     if modal is None:                  # "It is not required to …": a lifted obligation, as "… are not required to"
-        be = "are" if who == "You" or re.search(r"[^s]s$", who.split()[-1].lower()) else "is"
+        be = "are" if who == "You" or _plural(who.split()[-1]) else "is"
         return f"{who} {be} not required to {m.group('rest')}"
     return f"{who} {modal} {m.group('rest')}"
 
@@ -292,13 +292,18 @@ def _existential_obligation(main: str) -> str:
     return main
 
 
+def _plural(head: str) -> bool:
+    """A noun that ends in one "s" ("streams", not "access"): the verb it takes is a plural's."""
+    return re.search(r"[^s]s$", head.lower()) is not None
+
+
 def _existential_limit(main: str) -> str:
     m = _EXISTENTIAL_LIMIT.match(main)
     if m is None:
         return main
     y = m.group("y").strip()
     head = re.split(r"\s+(?:per|that|which|who|in|on|of|for|to|beyond|with|across)\s+", y, maxsplit=1)[0].split()[-1]
-    verb = "have" if re.search(r"[^s]s$", head.lower()) else "has"
+    verb = "have" if _plural(head) else "has"
     return f"{y[:1].upper()}{y[1:]} {verb} {m.group('x')}{m.group('rest')}"
 
 

@@ -73,20 +73,20 @@ _TZ = r"(?:\s*(?P<tz>(?-i:UTC|GMT|Z|[A-Z]{1,4}T))\b)?"
 _FREQUENCIES = {"hourly": 3600, "daily": 86400, "nightly": 86400, "weekly": 604800, "fortnightly": 1209600,
                 "biweekly": 1209600, "monthly": 2592000, "quarterly": 7776000, "yearly": 31536000,
                 "annually": 31536000}
+# how often, said as a basis ("on an annual basis", "on a monthly basis", "on a bi-weekly basis"): the
+# adjective names the period, as its adverb does (most are spelled alike: "a weekly basis", "runs weekly").
+# Only with "on a(n) … basis", so "the annual review" and "a daily standup" stay names
+_BASES = {**{k: v for k, v in _FREQUENCIES.items() if k != "annually"}, "annual": _FREQUENCIES["annually"],
+          "bi-weekly": _FREQUENCIES["biweekly"], "semiannual": _FREQUENCIES["annually"] // 2,
+          "semi-annual": _FREQUENCIES["annually"] // 2}
+_BASIS_RE = (r"(?<![\w-])(?P<val>on\s+an?\s+(?P<basis>" + "|".join(map(re.escape, sorted(_BASES, key=len, reverse=True)))
+             + r")\s+basis)\b")
 # how often, said with a count or a span ("twice a day", "once per 12 hours", "three or more times an
 # hour", "every 6 hours", "every other week", "once every 365 days"): the same period in seconds, so
 # "every 6 hours" / "twice a day" are two periods and "every 24 months" / "every two years" one. Once
 # read as a span ("6 hours", a duration), "every 6 hours" / "twice a day" had nothing to compare and
 # "once a year" no value at all. A bound on how often turns round on the period: "at least every 20
 # minutes" and "at least once a week" are at most that long apart, "at most once an hour" at least
-# how often, said as a basis ("on an annual basis", "on a monthly basis", "on a bi-weekly basis"): the
-# adjective names the period, as its adverb does. Only with "on a(n) … basis", so "the annual review"
-# and "a daily standup" stay names
-_BASES = {"hourly": 3600, "daily": 86400, "nightly": 86400, "weekly": 604800, "fortnightly": 1209600,
-          "biweekly": 1209600, "bi-weekly": 1209600, "monthly": 2592000, "quarterly": 7776000,
-          "semiannual": 15768000, "semi-annual": 15768000, "annual": 31536000, "yearly": 31536000}
-_BASIS_RE = (r"(?<![\w-])(?P<val>on\s+an?\s+(?P<basis>" + "|".join(map(re.escape, sorted(_BASES, key=len, reverse=True)))
-             + r")\s+basis)\b")
 _OFTEN_UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "night": 86400, "week": 604800,
                 "fortnight": 1209600, "month": 2592000, "quarter": 7776000, "year": 31536000,
                 # the short spellings ("every 20 mins", "once per 12 hrs"), after the words they shorten
