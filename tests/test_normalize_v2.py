@@ -2194,6 +2194,7 @@ def test_more_ways_english_says_a_rule_s_force(normalizer_v2, text, modality, su
     ("It is prohibited to share customer exports over email.", Modality.MUST_NOT, "customer export"),
     ("It is not permitted to directly test Auth0 infrastructure.", Modality.MUST_NOT, "auth0 infrastructure"),
     ("It is never acceptable for the login page to be served over plain HTTP.", Modality.MUST_NOT, "login page"),
+    ("It is never forbidden to rotate the signing key.", Modality.MAY, "signing key"),     # never forbidden: allowed
     ("While testing your own app, it is not permitted to directly test Auth0 infrastructure.", Modality.MUST_NOT,
      "auth0 infrastructure"),
 ])

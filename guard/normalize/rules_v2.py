@@ -190,7 +190,7 @@ _LEAD_FREQUENCY = re.compile(r"^(?P<f>every\s+(?:\w+\s+)?(?:second|minute|hour|d
 # "It is not permitted to directly test Auth0 infrastructure.", "It is mandatory to enable MFA.", "It is never
 # acceptable for the login page to be reachable without TLS.": a rule said with the extraposed "it", which left
 # the statement without a subject (the rule's thing sat in the infinitive) and the adjective's modality unread.
-# Read as it is said with the one it binds ("You must not directly test …", "The login page must never be
+# Read as it is said with the one it binds ("You must not directly test …", "The login page must not be
 # reachable …"), so it meets "Testing Auth0 infrastructure directly is allowed." and "The login page may be
 # served over plain HTTP.". Only adjectives that state a rule; "It is possible to …" (what can be done) and "It
 # is hard to …" are left as written
@@ -215,9 +215,7 @@ def _extraposed_rule(main: str) -> str:
     positive, negated = _EXTRAPOSED_MODAL[m.group("adj").lower()]
     who = m.group("who") or "You"
     who = who[:1].upper() + who[1:]
-    if m.group("neg") and m.group("neg").lower().startswith("never") and positive == "must not":
-        return f"{who} must never {m.group('rest')}"          # "never acceptable": as strong as it is said
-    modal = negated if m.group("neg") else positive
+    modal = negated if m.group("neg") else positive          # "never acceptable" is "not acceptable" always
     if modal is None:                  # "It is not required to …": a lifted obligation, as "… are not required to"
         be = "are" if who == "You" or _plural(who.split()[-1]) else "is"
         return f"{who} {be} not required to {m.group('rest')}"
