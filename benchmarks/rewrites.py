@@ -41,8 +41,13 @@ _SAME = (
 # the same span in another unit: whole days for hours, whole hours for minutes ("48 hours" -> "2 days")
 _IN_UNITS = (("hours -> days", re.compile(r"\b(\d+) hours\b"), 24, "day"),
              ("minutes -> hours", re.compile(r"\b(\d+) minutes\b"), 60, "hour"))
+# a name in code written with or without its backticks: "`max_connections` is 100" / "max_connections is 100".
+# One word only (an identifier: "`main`", "`vm.swappiness`", "`lib/`"); a command with spaces read bare is
+# words of prose ("git push --force"), and a literal with a space in it is no identifier
+_BACKTICKED = re.compile(r"`([^`\s]+)`")
+_IDENTIFIER = re.compile(r"(?<![`\w./-])([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![`\w/-]|\.\w)")   # snake_case: a name only code has
 FAMILIES = ("contraction", "digits -> words", "words -> digits", "no full stop", *(f for f, _, _ in _SAME),
-            *(f for f, _, _, _ in _IN_UNITS))
+            *(f for f, _, _, _ in _IN_UNITS), "backticks off", "backticks on")
 
 
 def _in_unit(m: re.Match, per: int, unit: str) -> str:
@@ -68,4 +73,7 @@ def rewrites(text: str) -> list[tuple[str, str]]:
     out += [(family, pattern.sub(repl, text)) for family, pattern, repl in _SAME]
     out += [(family, pattern.sub(lambda m, per=per, unit=unit: _in_unit(m, per, unit), text))
             for family, pattern, per, unit in _IN_UNITS]
+    out.append(("backticks off", _BACKTICKED.sub(r"\1", text)))
+    if "`" not in text:
+        out.append(("backticks on", _IDENTIFIER.sub(r"`\1`", text)))
     return [(family, new) for family, new in out if new != text]

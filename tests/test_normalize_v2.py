@@ -2585,3 +2585,62 @@ def test_rules_said_through_without_compare_as_requirements(normalizer_v2, a, b,
     assert v.kind in kinds, (v.kind, v.reason)
     if VerdictKind.CONTRADICTION not in kinds:
         assert v.confidence is not Confidence.HIGH or v.kind is VerdictKind.CONSISTENT
+
+
+@pytest.mark.parametrize("text, subject, attribute, value", [
+    ("Set `max_connections` to 200 in postgresql.conf.", "max_connections", "max_connections", "200"),
+    ("Set max_connections to 200 in postgresql.conf.", "max_connections", "max_connections", "200"),
+    ("Change `vm.swappiness` to 10.", "vm.swappiness", "vm.swappiness", "10"),
+    ("Set `sslmode=require` for every connection.", "sslmode", "sslmode", "require"),
+    ("Set `imagePullPolicy: IfNotPresent` on every deployment.", "imagePullPolicy", "imagepullpolicy", "IfNotPresent"),
+    ("Set `imagePullPolicy` to `IfNotPresent` on every deployment.", "imagePullPolicy", "imagepullpolicy",
+     "IfNotPresent"),
+    ("Always set `httpOnly: true` on auth cookies.", "httpOnly", "httponly", "true"),
+    ("You must include a `batch_id` with your send.", "batch_id", "batch_id", None),
+])
+def test_a_setting_named_in_code_is_what_an_order_is_about(normalizer_v2, text, subject, attribute, value):
+    """Read as a literal value, a backticked setting left the order without a subject and took the place of
+    its value ("Set `sslmode=require`" was about "set sslmode", "Set `imagePullPolicy` to …" about "to"), and a
+    file named after the value was the attribute ("… in postgresql.conf"). Written bare, the same orders were
+    read right (session 69)."""
+    n = norm(normalizer_v2, text)
+    assert (n.subject, n.attribute, n.value) == (subject, attribute, value), text
+
+
+@pytest.mark.parametrize("text", [
+    "Run `gofmt -w -s` on all Go code before pushing.",      # a command, not a setting's name
+    "Set the mode to `strict`.",                           # the value alone is in code
+])
+def test_code_that_names_no_setting_stays_a_value(normalizer_v2, text):
+    from guard.normalize.rules_v2 import _setting_in_code
+    assert _setting_in_code(text) == text
+
+
+def test_two_orders_that_set_one_setting_in_code_differently_conflict(normalizer_v2):
+    v = verdict(normalizer_v2, "Set `sslmode=require` for every connection.", "Set sslmode to `disable` for every connection.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("If a secret is committed, rotate it immediately and rewrite git history.", "secret"),
+    ("Rotate it immediately.", None),                  # "it" with nothing said before: no subject, not "immediately"
+    ("Rotate keys regularly.", "key"),
+])
+def test_how_an_order_is_carried_out_is_not_its_thing(normalizer_v2, text, subject):
+    assert norm(normalizer_v2, text).subject == subject
+
+
+@pytest.mark.parametrize("text, subject, modality, number", [
+    ("For FIFO queues, there can be a maximum of 20,000 inflight messages in a queue.", "inflight message",
+     Modality.MUST, 20000.0),
+    ("There can only be a maximum of 20 people who have the support entitlement.", "people", Modality.MUST, 20.0),
+    ("There is no set limit of the amount of PTO you can take.", "pto", Modality.MAY, float("inf")),
+])
+def test_a_limit_said_with_the_existential_there(normalizer_v2, text, subject, modality, number):
+    n = norm(normalizer_v2, text)
+    assert (n.subject, n.modality, n.bound.op, n.bound.number) == (subject, modality, "le", number), text
+
+
+def test_a_limit_of_a_number_is_no_limit_on_it():
+    from guard.normalize.rules_v2 import _existential_limit
+    assert _existential_limit("There is a limit of 100 requests per minute.") == "There is a limit of 100 requests per minute."

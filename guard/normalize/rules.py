@@ -352,6 +352,7 @@ class RuleNormalizer:
     action_subjects = False           # v2: "Do not deploy on Fridays." is about deploys
     parsed = Parsed                   # v2: "X defaults to N" pivots on "defaults"
     speaker_subjects = False          # v2: "AWS recommends X" is about X
+    code_object_subjects = False      # v2: "Set `max_connections` to 200." is about max_connections (``_code_object``)
     modal_predicates = MODAL_PREDICATES   # v2 adds the halting words ("paused", "suspended")
     numbered_names = False            # v2: "shard 4" before the verb names the thing (session 36)
     subject_stop_words: frozenset = frozenset()   # v2: spaCy stop words that are a subject's nouns ("Every call …")
@@ -412,6 +413,20 @@ class RuleNormalizer:
         """A subject's words, read one way wherever a subject is read (the clause's own, an order's object,
         a purpose, a condition's): its stop words kept as nouns and, in v2, its participles as written."""
         return _content(tokens, skip, names, self.subject_stop_words, self.participle_words)
+
+    def _code_object(self, doc, head, values: list, p: "Parsed") -> tuple[list, list]:
+        """The values without the name in code that the action is done to, and that name's tokens
+        (``code_object_subjects``, v2): "You must include a `batch_id` …", "Never use `eval()` …", "Change
+        `vm.swappiness` to 10." are about that name, as they are written without the backticks ("Change
+        vm.swappiness to 10." is about vm.swappiness, valued 10). Read as a literal value, the name left the rule
+        without a subject and took the place of its value. ``p.value_tok`` loses the name's tokens; no name: the
+        values as they were and no tokens."""
+        lit = _code_object_literal(doc, head, values)
+        if lit is None:
+            return values, []
+        name = _tokens_within(doc, [lit])
+        p.value_tok -= name
+        return [v for v in values if v is not lit], [doc[i] for i in sorted(name)]
 
     def _speaker(self, doc, p: "Parsed", subj_tokens) -> bool:
         """"AWS recommends setting X", "Anthropic suggests reading X": an organisation that speaks
@@ -635,7 +650,7 @@ class RuleNormalizer:
         # v2: an adverb between the person and the verb ("We strongly recommend …", "We also require …") does
         # not make the person part of what the rule is about
         lowered = [t.lower_ for t in subj_tokens if not t.is_punct and not (self.person_adverbs and t.pos_ == "ADV")]
-        subj_missing, chosen = False, None
+        subj_missing, chosen, acted_on_pronoun = False, None, False
         if first is not None and first.lower_ == "be":
             subj_words, subj_missing = [], True
         elif p.imperative or not subj_tokens or (lowered and set(lowered) <= self.person_subjects | QUANTIFIERS) \
@@ -662,7 +677,13 @@ class RuleNormalizer:
                     while theme_tokens and theme_tokens[0].tag_ in ("VBG", "VB", "RP", "TO", "CC"):
                         theme_tokens = theme_tokens[1:]
             head = _head_np(theme_tokens, self.trim_subject_phrase)
-            subj_words = self._subject_words(head, p.value_tok)
+            acted_on_pronoun = self.person_adverbs and any(t.dep_ == "dobj" and t.lower_ in ("it", "them") for t in head)
+            # v2: how the action is done is no thing it is done to ("rotate it immediately" was about "immediately")
+            subj_words = self._subject_words([t for t in head if not (self.person_adverbs and _lowercase_adverb(t))],
+                                             p.value_tok)
+            if not subj_words and self.code_object_subjects:
+                values, name = self._code_object(doc, head, values, p)
+                subj_words = self._subject_words(name, p.value_tok)
             theme_words = _content(theme_tokens[len(head):], p.value_tok)
             if self.purpose_subjects and obj is StateVerb.USE:
                 purpose = _purpose(head, theme_tokens[len(head):], p.value_tok, self.person_subjects)
@@ -684,10 +705,12 @@ class RuleNormalizer:
             # year") is about those people, not about nothing
             subj_words = self._subject_words(_head_np(subj_tokens, self.trim_subject_phrase), p.value_tok, names)
         if not subj_words and self.action_subjects and (p.imperative or not subj_tokens or self._speaker(doc, p, subj_tokens)) \
+                and not acted_on_pronoun \
                 and obj not in self.naming_verbs \
                 and obj not in (StateVerb.USE, StateVerb.SET, StateVerb.RUN, StateVerb.ALLOW, StateVerb.REQUIRE):
             # "Do not deploy on Fridays.", "We recommend against deploying on Fridays.": an order about an action
-            # with nothing acted on is about the action, as "Deploys on Fridays are fine." is (it had no subject)
+            # with nothing acted on is about the action, as "Deploys on Fridays are fine." is (it had no subject);
+            # v2: "it" acted on is a thing said before ("If a secret is committed, rotate it …"), not nothing
             subj_words = [obj.value]
         if not subj_words:
             kind = SubjectKind.FUZZY if kind is SubjectKind.FUZZY else SubjectKind.MISSING
@@ -761,6 +784,25 @@ def _participle_verb(word: str) -> str | None:
 
 def _lifts_obligation(doc) -> bool:
     return bool(_LIFTS.search(doc.text))
+
+
+# a name in code alone in its backticks ("max_connections", "vm.swappiness", "X-API-Key", "eval()"); not a command,
+# a phrase or a setting with its value ("npm ci", "git push --force", "sslmode=require")
+CODE_NAME = r"[A-Za-z_][A-Za-z0-9_]*(?:[.-][A-Za-z0-9_]+)*(?:\(\))?"
+_CODE_NAME = re.compile(CODE_NAME)
+
+
+def _code_object_literal(doc, head, values):
+    """The backticked literal that opens what the action is done to (the head phrase after the verb, whose
+    value tokens are already out of it: its backticks are left), where it is a name in code
+    (``_CODE_NAME``); None otherwise."""
+    first = next((t for t in head if t.pos_ != "DET"), None)
+    if first is None or first.text != "`":
+        return None
+    lit = next((v for v in values if v.kind == "literal" and v.start == first.idx + 1), None)
+    if lit is None or _CODE_NAME.fullmatch(lit.text) is None:
+        return None
+    return lit
 
 
 def _tokens_within(doc, values) -> set[int]:

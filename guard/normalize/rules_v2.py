@@ -30,7 +30,7 @@ from guard.normalize.durations import duration_attribute
 from guard.normalize.subject_phrases import subject_phrases
 from guard.normalize.negative_conditions import required_through_without
 from guard.normalize.lexicon import HALT_PREDICATES, MODAL_PREDICATES, PERSON_SUBJECTS, V2_MODAL_PREDICATES
-from guard.normalize.rules import _NAMING, VERBS, Parsed, RuleNormalizer, _merge_hyphenated, fixed_lemma
+from guard.normalize.rules import CODE_NAME, _NAMING, VERBS, Parsed, RuleNormalizer, _merge_hyphenated, fixed_lemma
 from guard.normalize.typed_values import (_COMPARED_BEFORE, _COMPARED_START, ANY_UNIT, GEOGRAPHIES, POINT_UNITS,
                                           extract_typed_values)
 from guard.normalize.values import UNITS, WORD_NUMBERS
@@ -170,8 +170,30 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
     m = _TRAIL.search(main)
     if m and m.start() > 0:
         cut(main[:m.start()].rstrip(" ,") + ".", m.group(0))
-    return _TIME_OFF.sub("-", _asked_of(_felt_free(_existential_obligation(_existential_limit(_extraposed_rule(_how_often_last(main))))))), \
+    return _TIME_OFF.sub("-", _asked_of(_felt_free(_existential_obligation(_existential_limit(_extraposed_rule(
+        _how_often_last(_setting_in_code(main)))))))), \
         tuple(q for q in quals if q)
+
+
+# "Set `sslmode=require` for every connection.", "Set `imagePullPolicy: IfNotPresent` on every deployment.", "Set
+# `max_connections` to 200.": an order to configure a setting, its name (and value) in code. The small model parsed
+# "Set `sslmode" as a subject and "require" as the verb, and "`imagePullPolicy` to" gave the subject "to"; the name
+# was a literal value, so the rule had no subject. Read as the same order said with the name bare and the value in
+# code ("Set sslmode to `require` …"), which the normalizer reads as the setting, valued require. Only after a verb
+# that sets; a value alone ("Set the mode to `strict`") is untouched
+_SETTING_VERBS = r"(?:set|change|configure|keep|leave|raise|lower|increase|decrease|reduce|limit|cap|pin)"
+_SETTING_IN_CODE = re.compile(
+    r"^(?P<verb>(?:(?:always|never|please|do\s+not|don't)\s+)?" + _SETTING_VERBS + r")\s+`(?P<name>" + CODE_NAME
+    + r")(?:(?:\s*[=:]\s*|\s+(?=(?:yes|no|on|off|true|false)`))(?P<value>[^`]+?)`|`(?=\s+(?:to|at)\s))",
+    re.IGNORECASE)
+
+
+def _setting_in_code(main: str) -> str:
+    m = _SETTING_IN_CODE.match(main)
+    if m is None:
+        return main
+    said = f"{m.group('verb')} {m.group('name')}" + (f" to `{m.group('value').strip()}`" if m.group("value") else "")
+    return said + main[m.end():]
 
 
 def _sentence_start(rest: str) -> str:
@@ -247,7 +269,15 @@ _TIME_OFF = re.compile(r"(?<=\btime) (?=off\b)", re.IGNORECASE)
 # A limit stated so is the same reading: "There is a 240 hour limit on the number of hours … you can carry over"
 _EXISTENTIAL_LIMIT = re.compile(
     r"^there(?:'s|\s+is|\s+are)\s+(?P<x>(?:no|an?)\s+(?:[\w-]+\s+){0,3}?(?:limit|cap|maximum|quota|ceiling|restriction)s?)"
-    r"\s+(?:on|to|for)\s+(?!how\b|what\b|whether\b|when\b|who\b)(?P<y>[^,;.]+?)(?P<rest>[,;.].*|$)", re.IGNORECASE)
+    r"\s+(?:on|to|for|of(?=\s+the\s+(?:amount|number|size|length|count|quantity|duration)\s+of\b))\s+"
+    r"(?!how\b|what\b|whether\b|when\b|who\b)(?P<y>[^,;.]+?)(?P<rest>[,;.].*|$)", re.IGNORECASE)
+# "For FIFO queues, there can be a maximum of 20,000 inflight messages in a queue.", "There can only be a maximum of
+# 20 people who have the entitlement": the limit said with the existential "there", of the things counted. Read as
+# "Inflight messages in a queue have a maximum of 20,000." says it (it had no subject, and "can" made it a may)
+_EXISTENTIAL_COUNT = re.compile(
+    r"^there\s+(?:can|may|could|will|shall)\s+(?:only\s+)?be\s+(?:only\s+)?(?:a\s+)?(?P<x>maximum|minimum|max|min)\s+of\s+"
+    r"(?P<n>\d[\d,.]*|(?:" + "|".join(sorted(WORD_NUMBERS, key=len, reverse=True)) + r"))\s+"
+    r"(?P<y>[^,;.]+?)(?P<rest>[,;.].*|$)", re.IGNORECASE)
 
 
 # "There is no obligation to attend in-person meetings.", "There is no minimum tenure required to be
@@ -296,6 +326,11 @@ def _plural(head: str) -> bool:
 
 
 def _existential_limit(main: str) -> str:
+    if m := _EXISTENTIAL_COUNT.match(main):
+        y = m.group("y").strip()
+        head = re.split(r"\s+(?:per|that|which|who|in|on|of|for|to|across|with)\s+", y, maxsplit=1)[0].split()[-1]
+        verb = "have" if _plural(head) else "has"
+        return f"{y[:1].upper()}{y[1:]} {verb} a {m.group('x').lower()} of {m.group('n')}{m.group('rest')}"
     m = _EXISTENTIAL_LIMIT.match(main)
     if m is None:
         return main
@@ -478,15 +513,30 @@ def _advisory(qualifier: str) -> bool:
                               or (m.group("modal") or "").lower() == "should")
 
 
+# a file a setting is written in ("in postgresql.conf", "to `config/tokens.yml`"): where the value is, not what it is of
+_FILE_NAME = re.compile(r".+\.(?:conf|cfg|ini|ya?ml|json|toml|tf|tfvars|env|properties|xml|txt|md|sql|py|js|ts|sh|lock)",
+                        re.IGNORECASE)
+
+
 def _identifier(text: str, near: int | None, skip: tuple[int, int] | None = None) -> str | None:
+    """The name in code nearest the value (``skip``: the value's own span, widened by a character each side), by
+    the gap between them: measured from the name's start, a long name before the value lost to a file named after
+    it ("Set max_connections to 200 in postgresql.conf." was valued for postgresql.conf)."""
     found = []
     for m in _IDENT.finditer(text):
         if skip and m.start() < skip[1] and m.end() > skip[0]:
             continue        # the value itself ("set to `minimal`") is not its own attribute
         ident = next(g for g in m.groups() if g)
-        if re.fullmatch(r"[\d.]+|e\.g|i\.e|etc", ident, re.I) or re.fullmatch(r"[a-z]+\.(?:com|org|io|net|dev)", ident):
+        if re.fullmatch(r"[\d.]+|e\.g|i\.e|etc", ident, re.I) or re.fullmatch(r"[a-z]+\.(?:com|org|io|net|dev)", ident) \
+                or _FILE_NAME.fullmatch(ident):
             continue
-        found.append((abs(m.start() - near) if near is not None else m.start(), ident.split("=")[0].lower()))
+        if near is None:
+            gap = m.start()
+        elif m.end() <= near:
+            gap = near - m.end()
+        else:
+            gap = m.start() - (skip[1] - 1 if skip else near)
+        found.append((gap, ident.split("=")[0].lower()))
     return min(found)[1] if found else None
 
 
@@ -614,6 +664,7 @@ class RuleNormalizerV2(RuleNormalizer):
     purpose_subjects = True
     verb_before_place = True
     event_poles = True
+    code_object_subjects = True
 
     @staticmethod
     def _values(text: str):
@@ -704,9 +755,10 @@ class RuleNormalizerV2(RuleNormalizer):
         """"If the server does not support sorting …, it must return 400.", "When a LiSaaS ATO is granted,
         it is limited to one year.": the main clause's "it"/"they" is the condition's subject, which the
         cut-off condition took with it, so the statement had no subject ("a statement has no subject"
-        left every such pair to NLI alone). Only a pronoun that is the main clause's subject, and only a
-        condition's own subject (a person — "If you …" — stays none)."""
-        if not any(t.dep_ in ("nsubj", "nsubjpass") and t.lower_ in _BACK_PRONOUNS for t in doc):
+        left every such pair to NLI alone). Only a pronoun that is the main clause's subject, or the object of
+        an order ("If a secret is committed, rotate it immediately …": the order's thing is the secret; it was
+        "immediately"), and only a condition's own subject (a person — "If you …" — stays none)."""
+        if not any(t.dep_ in ("nsubj", "nsubjpass") and t.lower_ in _BACK_PRONOUNS or _ordered_pronoun(t) for t in doc):
             return norm
         for q in quals:
             m = _CONDITION.match(q)
@@ -804,6 +856,14 @@ class RuleNormalizerV2(RuleNormalizer):
         if owner is not None:
             return _noun_name(owner)
         return (unit if unit != ANY_UNIT else None) or primary.kind
+
+
+def _ordered_pronoun(t) -> bool:
+    """A pronoun that is the object of an order: "rotate it", "power them off" (the sentence's verb in its base
+    form, with no subject of its own)."""
+    root = t.head
+    return t.dep_ == "dobj" and t.lower_ in _BACK_PRONOUNS and root.dep_ == "ROOT" and root.tag_ == "VB" \
+        and not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in root.children)
 
 
 def _adjective(t) -> bool:
