@@ -414,7 +414,7 @@ class RuleNormalizer:
         a purpose, a condition's): its stop words kept as nouns and, in v2, its participles as written."""
         return _content(tokens, skip, names, self.subject_stop_words, self.participle_words)
 
-    def _code_object(self, doc, head, values: list, p: "Parsed") -> tuple[list, list]:
+    def _code_object(self, doc, head, values: list, p: Parsed) -> tuple[list, list]:
         """The values without the name in code that the action is done to, and that name's tokens
         (``code_object_subjects``, v2): "You must include a `batch_id` …", "Never use `eval()` …", "Change
         `vm.swappiness` to 10." are about that name, as they are written without the backticks ("Change
