@@ -2644,3 +2644,13 @@ def test_a_limit_said_with_the_existential_there(normalizer_v2, text, subject, m
 def test_a_limit_of_a_number_is_no_limit_on_it():
     from guard.normalize.rules_v2 import _existential_limit
     assert _existential_limit("There is a limit of 100 requests per minute.") == "There is a limit of 100 requests per minute."
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("Automatically lock your computer after a short period of idle time.", "computer"),
+    ("Immediately revoke leaked keys.", "leaked key"),
+    ("Automatically generated reports are kept for 30 days.", "automatically generated report"),   # no order
+])
+def test_an_order_that_opens_with_its_manner(normalizer_v2, text, subject):
+    """"Automatically lock your computer …" was read as a statement about "automatically" (session 69)."""
+    assert norm(normalizer_v2, text).subject == subject

@@ -570,7 +570,8 @@ class RuleNormalizer:
                 said_not = said_not or counted
                 i += 1
                 continue
-            if low in IMPERATIVE_PREFIXES and i == 0 or low in _COPULAS or t.pos_ == "AUX" or low in ("always", "only", "also", "still", "longer"):
+            if low in IMPERATIVE_PREFIXES and i == 0 or i == 0 and p.imperative and self.person_adverbs and manner_adverb(t) \
+                    or low in _COPULAS or t.pos_ == "AUX" or low in ("always", "only", "also", "still", "longer"):
                 i += 1
                 continue
             nxt = pred_tokens[i + 1].lower_ if i + 1 < len(pred_tokens) else ""
@@ -899,6 +900,11 @@ def _head_np(tokens, trim: bool = False):
             break
         out.append(t)
     return out
+
+
+def manner_adverb(t) -> bool:
+    """An "-ly" adverb written as a word ("Automatically", "immediately"): how an action is done."""
+    return t.tag_ == "RB" and t.text.isalpha() and t.lower_.endswith("ly") and t.text[1:].islower()
 
 
 def _lowercase_adverb(t) -> bool:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from guard.claims import ANY_VARIANT, ENV_NAMES, Modality, Norm, Scope, StateVerb, SubjectKind, Window
 from guard.normalize.actors import read_permission
@@ -30,7 +30,8 @@ from guard.normalize.durations import duration_attribute
 from guard.normalize.subject_phrases import subject_phrases
 from guard.normalize.negative_conditions import required_through_without
 from guard.normalize.lexicon import HALT_PREDICATES, MODAL_PREDICATES, PERSON_SUBJECTS, V2_MODAL_PREDICATES
-from guard.normalize.rules import CODE_NAME, _NAMING, VERBS, Parsed, RuleNormalizer, _merge_hyphenated, fixed_lemma
+from guard.normalize.rules import (CODE_NAME, _NAMING, VERBS, Parsed, RuleNormalizer, _merge_hyphenated, fixed_lemma,
+                                   manner_adverb)
 from guard.normalize.typed_values import (_COMPARED_BEFORE, _COMPARED_START, ANY_UNIT, GEOGRAPHIES, POINT_UNITS,
                                           extract_typed_values)
 from guard.normalize.values import UNITS, WORD_NUMBERS
@@ -552,6 +553,14 @@ class ParsedV2(Parsed):
     seconds and is configurable up to 800" as a noun, and v1 read "defaults to … is" as a subject
     noun phrase ("Force pushes to main are blocked"), so the subject took "default" and the value came
     from the later clause."""
+
+    @cached_property
+    def imperative(self) -> bool:
+        """v1's, and an order that opens with how it is carried out ("Automatically lock your computer …",
+        "Immediately revoke leaked keys."): read as a statement, the adverb was its subject."""
+        d = self.doc
+        return super().imperative or len(d) > 2 and manner_adverb(d[0]) and d[1].tag_ == "VB" and d[1].dep_ == "ROOT" \
+            and not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in d[1].children)
 
     def _noun_in_subject(self, t) -> bool:
         if t.lower_ in ("defaults", "default") and t.i + 1 < len(self.doc) and self.doc[t.i + 1].lower_ == "to":
