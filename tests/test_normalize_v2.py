@@ -2654,3 +2654,25 @@ def test_a_limit_of_a_number_is_no_limit_on_it():
 def test_an_order_that_opens_with_its_manner(normalizer_v2, text, subject):
     """"Automatically lock your computer …" was read as a statement about "automatically" (session 69)."""
     assert norm(normalizer_v2, text).subject == subject
+
+
+@pytest.mark.parametrize("text, subject, condition", [
+    ("If you have been woken up by an alert you are not expected to start work at your normal time.", "work",
+     "If you have been woken up by an alert"),
+    ("If you are alerted out of hours while you are awake you can claim 0.25 days of TOIL.", "toil",
+     "If you are alerted out of hours while you are awake"),
+    ("If you deploy on Fridays you must tell the on-call and you should stay online.", "on-call",
+     "If you deploy on Fridays"),
+    ("If a Discord webhook returns a 404 status you should not attempt to use it again.", "discord webhook",
+     "If a Discord webhook returns a 404 status"),
+])
+def test_a_condition_without_its_comma_is_still_a_condition(normalizer_v2, text, subject, condition):
+    """Read whole, the condition's verb was the statement's and the rule had no subject (session 69)."""
+    n = norm(normalizer_v2, text)
+    assert (n.subject, n.qualifiers[0]) == (subject, condition), text
+
+
+def test_an_unmarked_condition_is_cut_only_before_a_rule():
+    from guard.normalize.rules_v2 import _mark_condition
+    assert _mark_condition("If the build breaks the deploy stops.") == "If the build breaks the deploy stops."
+    assert _mark_condition("When you are on call you get a stipend.") == "When you are on call, you get a stipend."

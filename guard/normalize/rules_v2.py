@@ -147,10 +147,26 @@ def _stopped(text: str) -> str:
     return text if not text.strip() or _STOPPED.search(text) else text.rstrip() + "."
 
 
+# "If you have been woken up by an alert you are not expected to start work at your normal time.", "When you are
+# working from home you are expected to pay for your own expenses.": a condition with no comma before the rule,
+# which starts again with the person it is for. Read whole, the condition's verb was the statement's and it had no
+# subject. The comma is put where the last person and a verb of the rule follow (not after "and", "or", "but":
+# "… you must tell the on-call and you should stay online" is one rule), in the first stretch without punctuation
+_UNMARKED_CONDITION = re.compile(
+    r"^(?P<lead>(?:if|when|whenever|while|once|unless)\s+[^,;:.()]{3,160}[^,;:.()\s])(?<!\band)(?<!\bor)(?<!\bbut)(?<!\bthen)"
+    r"\s+(?P<rest>(?:you|we|they)\s+(?:must|should|shall|can|can't|cannot|may|will|won't|need|needn't|have|has|are|"
+    r"aren't|do|don't|get|receive|earn)\b.*)$", re.IGNORECASE | re.DOTALL)
+
+
+def _mark_condition(main: str) -> str:
+    m = _UNMARKED_CONDITION.match(main)
+    return main if m is None else f"{m.group('lead')}, {m.group('rest')}"
+
+
 def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
     """(main clause, qualifiers). Falls back to the whole text where cutting would leave too little."""
     quals: list[str] = []
-    main = text.strip()
+    main = _mark_condition(text.strip())
 
     def cut(new: str, removed: str) -> None:
         nonlocal main
@@ -764,10 +780,10 @@ class RuleNormalizerV2(RuleNormalizer):
         """"If the server does not support sorting …, it must return 400.", "When a LiSaaS ATO is granted,
         it is limited to one year.": the main clause's "it"/"they" is the condition's subject, which the
         cut-off condition took with it, so the statement had no subject ("a statement has no subject"
-        left every such pair to NLI alone). Only a pronoun that is the main clause's subject, or the object of
-        an order ("If a secret is committed, rotate it immediately …": the order's thing is the secret; it was
+        left every such pair to NLI alone). Only a pronoun that is the main clause's subject, or what its action is
+        done to ("If a secret is committed, rotate it immediately …": the order's thing is the secret; it was
         "immediately"), and only a condition's own subject (a person — "If you …" — stays none)."""
-        if not any(t.dep_ in ("nsubj", "nsubjpass") and t.lower_ in _BACK_PRONOUNS or _ordered_pronoun(t) for t in doc):
+        if not any(t.dep_ in ("nsubj", "nsubjpass") and t.lower_ in _BACK_PRONOUNS or _pronoun_object(t) for t in doc):
             return norm
         for q in quals:
             m = _CONDITION.match(q)
@@ -867,12 +883,10 @@ class RuleNormalizerV2(RuleNormalizer):
         return (unit if unit != ANY_UNIT else None) or primary.kind
 
 
-def _ordered_pronoun(t) -> bool:
-    """A pronoun that is the object of an order: "rotate it", "power them off" (the sentence's verb in its base
-    form, with no subject of its own)."""
-    root = t.head
-    return t.dep_ == "dobj" and t.lower_ in _BACK_PRONOUNS and root.dep_ == "ROOT" and root.tag_ == "VB" \
-        and not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in root.children)
+def _pronoun_object(t) -> bool:
+    """"it" or "them" as what an action is done to ("rotate it", "you should not attempt to use it again"): a thing
+    said before, in the condition."""
+    return t.dep_ == "dobj" and t.lower_ in ("it", "them")
 
 
 def _adjective(t) -> bool:
