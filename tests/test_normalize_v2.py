@@ -2676,3 +2676,37 @@ def test_an_unmarked_condition_is_cut_only_before_a_rule():
     from guard.normalize.rules_v2 import _mark_condition
     assert _mark_condition("If the build breaks the deploy stops.") == "If the build breaks the deploy stops."
     assert _mark_condition("When you are on call you get a stipend.") == "When you are on call, you get a stipend."
+
+
+@pytest.mark.parametrize("text, modality, subject", [
+    ("It is not true that a key vault's soft-delete can be turned off again after it has been enabled.", Modality.MUST,
+     "key vault soft-delete"),
+    ("It is not true that contractors can't access production.", Modality.MAY, "production"),
+    ("It's not the case that deploys will happen on Fridays.", Modality.MUST_NOT, "deploy"),
+])
+def test_a_statement_denied_as_a_whole(normalizer_v2, text, modality, subject):
+    """"It is not true that P" had no subject and only the denial as its force (session 69)."""
+    n = norm(normalizer_v2, text)
+    assert (n.modality, n.subject) == (modality, subject), text
+
+
+def test_a_denied_statement_with_no_auxiliary_is_left_as_written():
+    from guard.normalize.rules_v2 import _denied_statement
+    assert _denied_statement("It is not true that Caddy retries requests.") == "It is not true that Caddy retries requests."
+
+
+@pytest.mark.parametrize("text, modality", [
+    ("Soft-delete cannot be disabled.", Modality.MUST),          # keeps it enabled, as "cannot be turned off"
+    ("Soft-delete can be disabled.", Modality.MAY_NOT),
+    ("Soft-delete is disabled.", Modality.MUST_NOT),
+    ("The bucket cannot be private.", Modality.MUST),              # must be public
+    ("The bucket cannot be public.", Modality.MUST_NOT),
+])
+def test_a_state_denied_by_an_adjective_reads_as_by_a_verb(normalizer_v2, text, modality):
+    assert norm(normalizer_v2, text).modality is modality
+
+
+def test_a_rule_and_its_denied_negation_agree(normalizer_v2):
+    v = verdict(normalizer_v2, "Once soft-delete is enabled on a key vault it cannot be disabled.",
+                "Soft-delete cannot be turned off once it has been enabled.")
+    assert v.kind not in (VerdictKind.CONTRADICTION, VerdictKind.VALUE_CONFLICT, VerdictKind.TENSION), v

@@ -635,6 +635,9 @@ class RuleNormalizer:
         if theme_words and predicative and (head.lower_ in POLE or theme_words[0] in POLE):
             pole, flip = POLE.get(head.lower_) or POLE[theme_words[0]]
             neg ^= flip
+            # v2: a state's denial said with an adjective or participle is the state verb's ("cannot be disabled"
+            # keeps it enabled, as "cannot be turned off" did; it read as "may enable")
+            state_neg ^= flip and self.verb_negation_apart
             verb = _participle_verb(pole)
             if verb is not None:           # "is disabled" → enable, negated
                 obj = VERBS[verb][0]

@@ -148,14 +148,42 @@ def _stopped(text: str) -> str:
 
 
 # "If you have been woken up by an alert you are not expected to start work at your normal time.", "When you are
-# working from home you are expected to pay for your own expenses.": a condition with no comma before the rule,
-# which starts again with the person it is for. Read whole, the condition's verb was the statement's and it had no
+# working from home you are expected to pay for your own expenses.", "Once soft-delete is enabled on a key vault it
+# cannot be disabled.": a condition with no comma before the rule, which starts again with the person it is for or
+# the thing the condition named. Read whole, the condition's verb was the statement's and it had no
 # subject. The comma is put where the last person and a verb of the rule follow (not after "and", "or", "but":
 # "… you must tell the on-call and you should stay online" is one rule), in the first stretch without punctuation
 _UNMARKED_CONDITION = re.compile(
     r"^(?P<lead>(?:if|when|whenever|while|once|unless)\s+[^,;:.()]{3,160}[^,;:.()\s])(?<!\band)(?<!\bor)(?<!\bbut)(?<!\bthen)"
-    r"\s+(?P<rest>(?:you|we|they)\s+(?:must|should|shall|can|can't|cannot|may|will|won't|need|needn't|have|has|are|"
+    r"\s+(?P<rest>(?:you|we|they|it)\s+(?:must|should|shall|can|can't|cannot|may|will|won't|need|needn't|have|has|are|"
     r"aren't|do|don't|get|receive|earn)\b.*)$", re.IGNORECASE | re.DOTALL)
+
+
+# "It is not true that a key vault's soft-delete can be turned off again.": a statement denied as a whole, which
+# left it without a subject ("it") and with the denial as its only force. Read as the statement with its first
+# auxiliary negated ("… soft-delete cannot be turned off again"). A statement with no auxiliary to negate ("It is
+# not true that Caddy retries requests") is left as written
+_DENIED = re.compile(r"^it(?:'s|\s+is)\s+(?:not|never)\s+(?:true|the\s+case)\s+that\s+(?P<p>\w.*)$", re.IGNORECASE | re.DOTALL)
+_AUXILIARY = re.compile(r"\s(?P<aux>cannot|can|may|must|should|will|would|could|shall|is|are|was|were|does|do|did|has|have|"
+                        r"wo(?=n't))(?P<neg>\s+not\b|n't\b|'t\b)?(?=\s)", re.IGNORECASE)
+_NEGATED_AUX = {"can": "cannot", "will": "will not", "shall": "shall not"}
+_AFFIRMED_AUX = {"cannot": "can", "wo": "will"}
+
+
+def _denied_statement(main: str) -> str:
+    m = _DENIED.match(main)
+    if m is None:
+        return main
+    p = m.group("p")
+    a = _AUXILIARY.search(p)
+    if a is None:
+        return main
+    aux = a.group("aux")
+    if a.group("neg") or aux.lower() == "cannot":          # "not true that X can't": X can
+        said = _AFFIRMED_AUX.get(aux.lower(), aux)
+    else:
+        said = _NEGATED_AUX.get(aux.lower(), f"{aux} not")
+    return f"{p[:1].upper()}{p[1:a.start()]} {said}{p[a.end():]}"
 
 
 def _mark_condition(main: str) -> str:
@@ -188,7 +216,7 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
     if m and m.start() > 0:
         cut(main[:m.start()].rstrip(" ,") + ".", m.group(0))
     return _TIME_OFF.sub("-", _asked_of(_felt_free(_existential_obligation(_existential_limit(_extraposed_rule(
-        _how_often_last(_setting_in_code(main)))))))), \
+        _how_often_last(_setting_in_code(_denied_statement(main))))))))), \
         tuple(q for q in quals if q)
 
 
@@ -789,7 +817,7 @@ class RuleNormalizerV2(RuleNormalizer):
             m = _CONDITION.match(q)
             if m is None:
                 continue
-            cdoc = self.nlp(q[m.end():].strip())
+            cdoc = _merge_hyphenated(self.nlp(q[m.end():].strip()))     # "soft-delete" one word, as in the rule
             subj = next((t for t in cdoc if t.dep_ in ("nsubj", "nsubjpass") and t.head.dep_ == "ROOT"), None)
             if subj is None or subj.lower_ in _BACK_PRONOUNS | {"you", "we", "i", "one"} | self.person_subjects:
                 return norm
