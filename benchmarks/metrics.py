@@ -103,6 +103,23 @@ def summarize(labels: list[str], tiers: list[str], categories: list[str], second
     return out
 
 
+def f1_at_false_block(labels: list[str], scores: list[float], rate: float) -> dict:
+    """Block F1 where the pairs whose score is above the ``rate`` share of compatible pairs' scores block: a
+    point of the whole ranking's curve, with no fitted threshold in it. Scores of ±inf are pairs decided
+    without one (structure's block, or a pair that cannot block). Why: a learned gate's threshold is about the
+    tenth-highest compatible score of its fitting rows, so a refit moves F1 by several points for a change
+    that leaves the ranking as it was; two rankings compared at one false-block rate show the change alone."""
+    comp = sorted((s for s, y in zip(scores, labels) if y == "compatible"), reverse=True)
+    k = int(rate * len(comp) + 1e-9)
+    cut = comp[k] if k < len(comp) else float("-inf")
+    block = [s > cut for s in scores]
+    tp = sum(b and y == "contradiction" for b, y in zip(block, labels))
+    p, r = tp / max(1, sum(block)), tp / max(1, labels.count("contradiction"))
+    fb = sum(b and y == "compatible" for b, y in zip(block, labels)) / max(1, len(comp))
+    return {"f1": round(2 * p * r / (p + r), 4) if p + r else 0.0, "precision": round(p, 4), "recall": round(r, 4),
+            "false_block": round(fb, 4)}
+
+
 def fit_threshold(scores: list[float], labels: list[str], grid: list[float] | None = None) -> float:
     """The threshold on a score that maximises block F1 (score ≥ threshold → block) on the given pairs."""
     grid = grid or sorted(set(round(s, 3) for s in scores))

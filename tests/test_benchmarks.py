@@ -40,8 +40,13 @@ def test_stage_ablation_cross_validates_every_system_on_tiny_input(shared_data, 
     scored = _scored_with_synthetic_nli(shared_data, fast_guard, seed=0)
     rows = scored.rows
     cv = cross_validate(scored)
+    scores = cv.pop("_block_scores")          # the full pipeline's out-of-fold ranking, every pair scored
     assert set(cv) == set(SYSTEMS) - {"v0.1 pipeline (v1 model, hand-set gate)"}
     assert all(len(t) == len(rows) and None not in t for t in cv.values())
+    assert len(scores) == len(rows) and None not in scores
+    # a pair the pipeline blocks scores above every pair it does not block in the same fold's gate
+    assert all(s == float("inf") for s, t, v in zip(scores, cv["full pipeline (learned gate)"], scored.table.verdicts)
+               if structure_decides(v) is not None and t == "block")
     full = cv["full pipeline (learned gate)"]
     for v, tier in zip(scored.table.verdicts, full):
         if structure_decides(v) is not None:

@@ -71,3 +71,17 @@ def test_growth_exponent_reads_the_power_law():
     assert abs(growth_exponent([1e3, 1e4, 1e5], [2.0, 20.0, 200.0]) - 1.0) < 1e-9
     assert abs(growth_exponent([1e3, 1e4, 1e5], [1.0, 100.0, 1e4]) - 2.0) < 1e-9
     assert growth_exponent([1e3], [5.0]) is None and growth_exponent([1e3, 1e3], [1.0, 2.0]) is None
+
+
+def test_f1_at_a_common_false_block_rate_needs_no_threshold():
+    from benchmarks.metrics import f1_at_false_block
+    inf = float("inf")
+    labels = ["contradiction"] * 4 + ["compatible"] * 10 + ["tension"]
+    scores = [inf, 0.9, 0.6, -inf] + [0.95, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05, 0.01, 0.0, -inf] + [0.99]
+    at0 = f1_at_false_block(labels, scores, 0.0)       # nothing compatible may block: only above 0.95
+    assert at0["false_block"] == 0.0 and at0["recall"] == 0.25          # structure's block (inf) only
+    at10 = f1_at_false_block(labels, scores, 0.1)      # one compatible pair of ten may block: above 0.5
+    assert at10["false_block"] == 0.1 and at10["recall"] == 0.75
+    assert at10["precision"] == round(3 / 5, 4)        # the tension pair at 0.99 blocks too and counts against it
+    # a pair that can never block (-inf) stays out at any rate
+    assert f1_at_false_block(labels, scores, 1.0)["recall"] == 0.75
