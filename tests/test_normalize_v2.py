@@ -2710,3 +2710,16 @@ def test_a_rule_and_its_denied_negation_agree(normalizer_v2):
     v = verdict(normalizer_v2, "Once soft-delete is enabled on a key vault it cannot be disabled.",
                 "Soft-delete cannot be turned off once it has been enabled.")
     assert v.kind not in (VerdictKind.CONTRADICTION, VerdictKind.VALUE_CONFLICT, VerdictKind.TENSION), v
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("Fly recommends setting auto_start_machines = true in your fly.toml file.", "auto_start_machines"),
+    ("We should just set processes = 2 * cpucores for every uWSGI service.", "process"),
+    ("The = operator allows only one exact version number.", "operator"),       # "=" named, not a setting's
+    ("It is not possible to enable or disable foreign key constraints in a transaction.", "foreign key constraint"),
+    ("Never create or delete users by hand.", "user"),
+])
+def test_a_setting_s_value_and_a_second_verb_are_not_the_subject(normalizer_v2, text, subject):
+    """"auto_start_machines = true" was the subject whole, and "enable or disable X" (the second verb tagged an
+    adjective) made "disable X" the thing (session 69)."""
+    assert norm(normalizer_v2, text).subject == subject

@@ -667,6 +667,8 @@ class RuleNormalizer:
             if self.speaker_subjects:
                 while theme_tokens and (theme_tokens[0].tag_ == "VBG" or theme_tokens[0].lower_ in ("that", "you", "we")
                                         or theme_tokens[0].tag_ in ("VB", "RP", "TO")
+                                        # "enable or disable foreign key constraints": a second verb for one thing
+                                        or self.code_object_subjects and _second_verb(theme_tokens)
                                         # "Anyone may push directly to main": how the action is done is no thing
                                         or self.modal_phrases and len(theme_tokens) > 1
                                         and _lowercase_adverb(theme_tokens[0])) \
@@ -678,7 +680,8 @@ class RuleNormalizer:
                     # "Employees are entitled to 20 days of annual leave", "It is not possible to enable
                     # foreign key constraints …": the person's state is no thing; what it is to or for is
                     theme_tokens = theme_tokens[2:]
-                    while theme_tokens and theme_tokens[0].tag_ in ("VBG", "VB", "RP", "TO", "CC"):
+                    while theme_tokens and (theme_tokens[0].tag_ in ("VBG", "VB", "RP", "TO", "CC")
+                                            or self.code_object_subjects and _second_verb(theme_tokens)):
                         theme_tokens = theme_tokens[1:]
             head = _head_np(theme_tokens, self.trim_subject_phrase)
             acted_on_pronoun = self.person_adverbs and any(t.dep_ == "dobj" and t.lower_ in ("it", "them") for t in head)
@@ -901,8 +904,19 @@ def _head_np(tokens, trim: bool = False):
             break
         if trim and any(u.pos_ in ("NOUN", "PROPN") for u in out) and _opens_a_modifier(t, out[-1]):
             break
+        if trim and t.text == "=" and any(u.pos_ != "DET" for u in out):   # "auto_start_machines = true": the setting
+            break
         out.append(t)
     return out
+
+
+def _second_verb(tokens) -> bool:
+    """``tokens`` open with "or"/"and" and a verb, or with a verb right after them ("enable or disable foreign key
+    constraints", "create or delete users"): the small model tags the second verb an adjective of the noun."""
+    t = tokens[0]
+    if t.tag_ == "CC":
+        return len(tokens) > 1 and (tokens[1].tag_ in ("VB", "VBG") or tokens[1].lower_ in VERBS)
+    return t.i > 0 and t.doc[t.i - 1].tag_ == "CC" and t.lower_ in VERBS and len(tokens) > 1
 
 
 def manner_adverb(t) -> bool:
