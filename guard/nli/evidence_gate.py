@@ -148,19 +148,6 @@ def different_aspects(a: Norm, b: Norm) -> bool:
     return _one_subject(a, b) and (_states_other_aspect(a, b) or _states_other_aspect(b, a))
 
 
-def different_rules(a: Norm, b: Norm) -> bool:
-    """Both subjects open with the one same component identifier (``one_named_thing``), neither statement
-    gives a value, and what each says beyond its subject shares no word with the other: two rules about one
-    component, on two different matters ("The reports-service-1 must not share its database with other
-    services." / "… must expose the admin endpoint publicly."). Why a cap: the claim-tuned model reads "same
-    subject, another rule" as a contradiction at p ≈ 1.0, and all four false blocks left in the 2,000-claim
-    short-claim store were of this kind; a rule and its real opposite speak of one matter, so they share its
-    words ("must expose the admin endpoint publicly" / "must keep the admin endpoint private")."""
-    if not one_named_thing(a, b) or a.value or b.value or a.values or b.values:
-        return False
-    return not (_words(_said_terms(a)) & _words(_said_terms(b)))
-
-
 def two_facts(a: Norm, b: Norm) -> bool:
     return different_quantities(a, b) or different_aspects(a, b) or different_parts(a, b)
 
@@ -221,8 +208,6 @@ def veto(tier: str, verdict: Verdict, features: dict, norms: tuple[Norm, Norm] |
         return "warn", "; capped at warn: the statements speak of different aspects of one subject"
     if norms is not None and different_parts(*norms):
         return "warn", "; capped at warn: the statements speak of different parts of one named thing"
-    if norms is not None and different_rules(*norms):
-        return "warn", "; capped at warn: two rules about one named thing that share no matter"
     if verdict.kind is VerdictKind.INCOMPARABLE and features["text_similarity"] < NO_SUBJECT_MIN_SIMILARITY:
         return "warn", "; capped at warn: a statement has no subject and the texts are not similar"
     if features["pe_max"] >= ENTAILMENT_VETO:
