@@ -980,6 +980,16 @@ class StructuralComparator:
                 # without authentication" / "must expose the admin endpoint publicly")
                 return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW,
                                "same subject, different wording of opposing states", ev)
+            if match is SubjectMatch.SAME and opposition(a.modality, b.modality) is VerdictKind.CONTRADICTION \
+                    and not component_id((a.subject or "").split()[0]):
+                # a subject read from prose, one statement requiring and the other denying, each in its own
+                # words ("On-demand TLS must be both enabled and restricted …" / "… may run without an ask
+                # endpoint or any other restriction"; "sudo will only run when … logged in to a real tty" /
+                # "sudo refuses to run from cron jobs"): the gate decides. Two rules about one named component
+                # stay two facts (the short claims agents write: "must not share its database …" / "must
+                # expose the admin endpoint publicly")
+                return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW,
+                               "same subject, different wording, opposing modality", ev)
             return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH if match is SubjectMatch.SAME else Confidence.LOW,
                            "same subject, different state", ev)
         opp = opposition(a.modality, b.modality)

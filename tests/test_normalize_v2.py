@@ -2723,3 +2723,16 @@ def test_a_setting_s_value_and_a_second_verb_are_not_the_subject(normalizer_v2, 
     """"auto_start_machines = true" was the subject whole, and "enable or disable X" (the second verb tagged an
     adjective) made "disable X" the thing (session 69)."""
     assert norm(normalizer_v2, text).subject == subject
+
+
+def test_a_requirement_and_a_denial_in_other_words_about_a_prose_subject_go_to_the_gate(normalizer_v2):
+    """"Same subject, different state" was clean at HIGH, without the model, even where one statement requires
+    and the other denies: on claims_train two of the three such pairs were contradictions (session 69)."""
+    v = verdict(normalizer_v2, "On-demand certificates must be enabled and restricted.",
+                "On-demand certificates may run without any restriction.")
+    assert (v.kind, v.confidence) == (VerdictKind.UNCERTAIN, Confidence.LOW), v
+    # two facts in one stance stay settled, and so do two rules about one named component
+    v = verdict(normalizer_v2, "Access tokens expire after 15 minutes.", "Access tokens are signed with RS256.")
+    assert (v.kind, v.confidence) == (VerdictKind.CONSISTENT, Confidence.HIGH), v
+    v = verdict(normalizer_v2, "The billing-api-1 must use TLS.", "The billing-api-1 may not listen on public ports.")
+    assert v.kind is VerdictKind.CONSISTENT, v
