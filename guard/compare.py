@@ -884,6 +884,18 @@ def _role_verdict(a: Norm, b: Norm) -> Verdict | None:
     return permission_verdict(a, b) or assignment_verdict(a, b)
 
 
+def _day_within_days(vp: tuple[tuple, tuple]) -> tuple[str, str] | None:
+    """(the day, the days) where one value is a day of the week and the other a span of days holding it
+    ("Saturday" / "weekends", "Wednesday" / "Monday to Friday"); None otherwise."""
+    (_, ta, ba), (_, tb, bb) = vp
+    if ba is None or bb is None or ba.unit != "weekday" or bb.unit != "weekday":
+        return None
+    for (t1, b1), (t2, b2) in (((ta, ba), (tb, bb)), ((tb, bb), (ta, ba))):
+        if b1.op == "eq" and b2.op == "range" and b2.upper is not None and b2.number <= b1.number <= b2.upper:
+            return t1, t2
+    return None
+
+
 def _another_value_negated(ev: dict, vp: tuple[tuple, tuple]) -> Verdict:
     """"listens on 6379" / "does not listen on 6380": denying another value opposes nothing."""
     return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH, "the negation is of a different value",
@@ -1002,6 +1014,12 @@ class StructuralComparator:
                                {**ev, "themes": [a.theme, b.theme]})
             if not _themes_overlap(a, b):
                 vp = _value_pair(a, b, (a_text, b_text))
+                if vp is not None and match is SubjectMatch.SAME and (days := _day_within_days(vp)):
+                    # "Deploys must not happen on weekends." / "Deploys happen every Saturday.": the state is the
+                    # day itself, and one stance's day lies within the other's days
+                    return Verdict(VerdictKind.CONTRADICTION, strong,
+                                   f"opposing modality on '{b.subject}' for {days[0]}, within {days[1]}",
+                                   {**ev, "values": [vp[0][1], vp[1][1]]})
                 if not (a.theme or b.theme) and vp is not None and all(v[2] is None or v[2].op == "eq" for v in vp) \
                         and values_conflict(a, b, vp, (a_text, b_text)) and match is SubjectMatch.SAME:
                     # "Deploys are frozen on Fridays." / "Deploys are allowed on Mondays.": the state is the

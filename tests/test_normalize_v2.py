@@ -830,8 +830,11 @@ def test_a_day_of_the_week_is_a_value_of_its_own_kind(normalizer_v2):
     assert bound("Timesheets are due by Monday.") == Bound("le", 1.0, "weekday")
     assert [v.text for v in extract_typed_values("Standups happen on Monday, Wednesday and Friday.")] == \
         ["Monday", "Wednesday", "Friday"]
-    for text in ("Black Friday sales start early.", "Support runs Monday to Friday.", "Good Friday is a holiday."):
+    for text in ("Black Friday sales start early.", "Good Friday is a holiday."):
         assert not [v for v in extract_typed_values(text) if v.kind == "weekday"], text
+    # a span of days is one value, not its two ends (since session 69; no value at all before)
+    assert [v.bound for v in extract_typed_values("Support runs Monday to Friday.")] == \
+        [Bound("range", 1.0, "weekday", 5.0)]
     assert norm(normalizer_v2, "The auth-db-0 must not deploy on Fridays.").attribute == "deploy day"
     assert norm(normalizer_v2, "Backups run on Sundays at 02:00 UTC.").value == "02:00 UTC"   # the more exact value
     v = verdict(normalizer_v2, "Standups are on Mondays.", "Standups are on Tuesdays.")
@@ -2736,3 +2739,38 @@ def test_a_requirement_and_a_denial_in_other_words_about_a_prose_subject_go_to_t
     assert (v.kind, v.confidence) == (VerdictKind.CONSISTENT, Confidence.HIGH), v
     v = verdict(normalizer_v2, "The billing-api-1 must use TLS.", "The billing-api-1 may not listen on public ports.")
     assert v.kind is VerdictKind.CONSISTENT, v
+
+
+@pytest.mark.parametrize("text, low, high", [
+    ("Deploys must not happen on weekends.", 6, 7),
+    ("Deployments are prevented during the weekend.", 6, 7),
+    ("Support answers within eight hours on weekdays.", 1, 5),
+    ("The office is staffed Monday to Friday.", 1, 5),
+    ("Batch jobs run Tuesday through Thursday.", 2, 4),
+])
+def test_days_of_the_week_as_a_span(text, low, high):
+    spans = [v.bound for v in extract_typed_values(text) if v.bound is not None and v.bound.unit == "weekday"]
+    assert spans == [Bound("range", float(low), "weekday", float(high))], text
+
+
+@pytest.mark.parametrize("text", [
+    "Weekend overtime should be used only as a last resort.",     # a noun's modifier, no days
+    "The release train leaves every Friday.",                     # one day
+    "Support runs Friday to Monday.",                             # across the week's end: not read
+])
+def test_what_is_no_span_of_days(text):
+    assert not [v for v in extract_typed_values(text) if v.bound is not None and v.bound.op == "range"
+                and v.bound.unit == "weekday"], text
+
+
+@pytest.mark.parametrize("a, b, kind", [
+    ("Deploys must not happen on weekends.", "Deploys happen every Saturday.", VerdictKind.CONTRADICTION),
+    ("The reports-cron-1 must not run on weekends.", "The reports-cron-1 is scheduled every Saturday.",
+     VerdictKind.CONTRADICTION),
+    ("Deploys must not happen on weekends.", "Deploys happen every Tuesday.", VerdictKind.CONSISTENT),
+    ("Deploys are allowed Monday to Friday.", "Deploys are allowed on Wednesday.", VerdictKind.UNCERTAIN),
+])
+def test_a_day_within_a_span_of_days(normalizer_v2, a, b, kind):
+    """"must not run on weekends" against "scheduled every Saturday" was settled clean as two facts about one
+    named thing: "weekends" was no value (session 69)."""
+    assert verdict(normalizer_v2, a, b).kind is kind

@@ -260,6 +260,13 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("clock", Guarded(_CLOCK_PREP, r"(?<![\d:.])(?P<val>(?P<h>1[0-2]|0?[1-9])\s*(?P<ampm>[ap]\.m\.|[ap]m\b)" + _TZ + ")",
                       re.IGNORECASE)),
     ("clock", Guarded(_CLOCK_PREP, r"(?P<val>\b(?P<word>noon|midnight)\b" + _TZ + ")", re.IGNORECASE)),
+    # days of the week as a span: "Monday to Friday", "Mon–Fri" spelled out, "on weekends", "weekdays" ("No deploys
+    # on weekends." against "The release job runs every Saturday."): the days from one to the other, both in
+    ("weekdays", Guarded("", r"\b(?P<val>(?P<first>" + _WEEKDAY_RE + r")\s*(?:to|through|thru|until|-|–|—)\s*"
+                         r"(?P<last>" + _WEEKDAY_RE + r"))\b", re.IGNORECASE)),
+    # "on weekends", "over the weekend", "evenings and weekends"; not a noun's modifier ("Weekend overtime should …")
+    ("weekdays", Guarded(r"(?P<prep>\b(?:on|during|over|at|across|in|every|each|and|or|the|this|next)\s+(?:the\s+)?)",
+                         r"(?P<val>(?P<weekend>weekends?)|(?P<workweek>weekdays))\b(?!-)", re.IGNORECASE)),
     ("weekday", Guarded(r"(?P<prep>\b(?:on|every(?:\s+other)?|each|until|by|before|after)\s+)", _WEEKDAY_VAL, re.IGNORECASE)),
     ("weekday", Guarded("", r"(?:(?<=day and )|(?<=day, )|(?<=day or )|(?<=days and )|(?<=days, )|(?<=days or ))"
                         + _WEEKDAY_VAL, re.IGNORECASE)),
@@ -437,6 +444,13 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         return Bound(_op(m), n * (1209600 if g["unit"].lower() == "fortnight" else _PERIOD[g["unit"].lower()]), "time")
     if kind == "clock":
         return _clock(g)
+    if kind == "weekdays":
+        if g.get("weekend"):
+            return Bound("range", 6.0, "weekday", 7.0)
+        if g.get("workweek"):
+            return Bound("range", 1.0, "weekday", 5.0)
+        first, last = _WEEKDAYS[g["first"].lower()], _WEEKDAYS[g["last"].lower()]
+        return Bound("range", float(first), "weekday", float(last)) if first < last else None
     if kind == "weekday":
         return Bound(_prep_op(g, ("until", "by", "before"), ("after",)), float(_WEEKDAYS[g["val"].lower().removesuffix("s")]),
                      "weekday")
@@ -589,7 +603,8 @@ def extract_typed_values(text: str) -> list[Value]:
             if negation is False:
                 continue
             found.append(Value("number" if kind in ("money", "size", "rate", "count", "grouped", "days", "range", "duration", "halves",
-                                                    "unlimited", "compound", "decimal", "fraction", "forever") else kind,
+                                                    "unlimited", "compound", "decimal", "fraction", "forever")
+                               else "weekday" if kind == "weekdays" else kind,
                                m.group("val").strip(), s, e, b, negation or None))
             taken.append((m.start(), m.end()))
     found += extract_values(text, taken)
