@@ -2774,3 +2774,18 @@ def test_a_day_within_a_span_of_days(normalizer_v2, a, b, kind):
     """"must not run on weekends" against "scheduled every Saturday" was settled clean as two facts about one
     named thing: "weekends" was no value (session 69)."""
     assert verdict(normalizer_v2, a, b).kind is kind
+
+
+@pytest.mark.parametrize("a, b", [
+    ("Do not use SMS to communicate about the security incident.", "Never use SMS to communicate about the security incident."),
+    ("Do not modify tests to make them pass.", "Never modify tests to make them pass."),
+    ("It is not true that a key vault's soft-delete can be turned off again.",
+     "It isn't true that a key vault's soft-delete can be turned off again."),
+    ("While testing, it is not permitted to directly test Auth0 infrastructure.",
+     "While testing, it isn't permitted to directly test Auth0 infrastructure."),
+])
+def test_an_order_reads_alike_in_its_other_spellings(normalizer_v2, a, b):
+    """Found by the invariance benchmark: "Never use SMS to communicate …" kept its purpose in the subject where
+    "Do not use SMS …" cut it, and "isn't" was not read where "is not" was (session 69)."""
+    na, nb = norm(normalizer_v2, a), norm(normalizer_v2, b)
+    assert (na.subject, na.modality) == (nb.subject, nb.modality), (na.subject, nb.subject)

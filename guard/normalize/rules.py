@@ -1036,7 +1036,10 @@ def _main_clause(tokens, subject_clauses: bool = False, negation_not_counted: bo
             # follows the colon is a clause of its own, and its "n't" undid the rule's own negation
             break
         if out and _infinitive_at(tokens, k) \
-                and len([u for u in out if not (negation_not_counted and u.lower_ in NEGATIONS)]) > 2:
+                and (len([u for u in out if not (negation_not_counted and u.lower_ in NEGATIONS)]) > 2
+                     # v2: a verb with its object is a whole predicate, however short ("Never use SMS to
+                     # communicate …" kept "to communicate" in its subject where "Do not use SMS …" did not)
+                     or negation_not_counted and any(u.dep_ == "dobj" for u in out)):
             break
         out.append(t)
     return out

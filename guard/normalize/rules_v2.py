@@ -163,7 +163,7 @@ _UNMARKED_CONDITION = re.compile(
 # left it without a subject ("it") and with the denial as its only force. Read as the statement with its first
 # auxiliary negated ("… soft-delete cannot be turned off again"). A statement with no auxiliary to negate ("It is
 # not true that Caddy retries requests") is left as written
-_DENIED = re.compile(r"^it(?:'s|\s+is)\s+(?:not|never)\s+(?:true|the\s+case)\s+that\s+(?P<p>\w.*)$", re.IGNORECASE | re.DOTALL)
+_DENIED = re.compile(r"^it(?:'s\s+not|\s+is\s+not|\s+isn't|(?:'s|\s+is)\s+never)\s+(?:true|the\s+case)\s+that\s+(?P<p>\w.*)$", re.IGNORECASE | re.DOTALL)
 _AUXILIARY = re.compile(r"\s(?P<aux>cannot|can|may|must|should|will|would|could|shall|is|are|was|were|does|do|did|has|have|"
                         r"wo(?=n't))(?P<neg>\s+not\b|n't\b|'t\b)?(?=\s)", re.IGNORECASE)
 _NEGATED_AUX = {"can": "cannot", "will": "will not", "shall": "shall not"}
@@ -270,7 +270,7 @@ _EXTRAPOSED_MODAL = {
     **dict.fromkeys(("discouraged", "inadvisable", "a bad idea"), ("should not", "should")),
 }
 _EXTRAPOSED = re.compile(
-    r"^it(?:'s|\s+is)\s+(?P<neg>not\s+|never\s+)?(?:(?:always|generally|usually|strongly|highly|also|absolutely|"
+    r"^it(?:'s|\s+is|(?=\s+isn't))\s+(?P<neg>not\s+|never\s+|isn't\s+)?(?:(?:always|generally|usually|strongly|highly|also|absolutely|"
     r"strictly|considered)\s+)?(?P<adj>" + "|".join(sorted(map(re.escape, _EXTRAPOSED_MODAL), key=len, reverse=True))
     + r")\s+(?:for\s+(?P<who>(?!it\b)[^,;:]+?)\s+)?to\s+(?P<rest>\w.*)$", re.IGNORECASE | re.DOTALL)
 
