@@ -2789,3 +2789,13 @@ def test_an_order_reads_alike_in_its_other_spellings(normalizer_v2, a, b):
     "Do not use SMS …" cut it, and "isn't" was not read where "is not" was (session 69)."""
     na, nb = norm(normalizer_v2, a), norm(normalizer_v2, b)
     assert (na.subject, na.modality) == (nb.subject, nb.modality), (na.subject, nb.subject)
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("APIs shall not use the database sequence number as the resource identifier.", "api"),
+    ("Remediation SLAs are 3 days for Critical.", "remediation sla"),
+    ("An AWS account alias shall be lowercase.", "aws account alias"),
+    ("AWS credentials are rotated.", "aws credential"),                # "AWS" is no plural
+])
+def test_an_acronym_s_plural_and_alias_have_their_singular(normalizer_v2, text, subject):
+    assert norm(normalizer_v2, text).subject == subject

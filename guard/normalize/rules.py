@@ -127,7 +127,7 @@ def _merge_hyphenated(doc):
 
 _IDENTIFIER = re.compile(r"\d|_|[a-z]-[a-z]")      # auth-api, worker_2, api-1: names of components
 _SPEAKER_VERBS = {"recommend", "suggest", "advise", "encourage", "require", "mandate", "prefer", "expect"}
-_LEMMA_FIX = {"datum": "data", "medium": "media", "cooky": "cookie", "retrie": "retry"}
+_LEMMA_FIX = {"datum": "data", "medium": "media", "cooky": "cookie", "retrie": "retry", "alia": "alias"}
 
 
 def fixed_lemma(t) -> str:

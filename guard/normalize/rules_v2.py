@@ -1018,7 +1018,14 @@ def _fixed_lemmas(doc):
     for t in doc:
         if (fixed := fixed_lemma(t)) != t.lemma_.lower():
             t.lemma_ = fixed
+        elif _ACRONYM_PLURAL.fullmatch(t.text):
+            # "APIs", "SDKs", "CAs": an acronym's plural, whatever the tag ("APIs shall not …" tagged it a name
+            # and kept "apis", where "APIs must not …" gave "api")
+            t.lemma_ = t.text[:-1]
     return doc
+
+
+_ACRONYM_PLURAL = re.compile(r"[A-Z]{2,}s")
 
 
 _QUANTITY_DEGREES = frozenset({"more", "most", "less", "least", "fewer", "fewest"})
