@@ -372,17 +372,18 @@ def _plural(head: str) -> bool:
 
 def _existential_limit(main: str) -> str:
     if m := _EXISTENTIAL_COUNT.match(main):
-        y = m.group("y").strip()
-        head = re.split(r"\s+(?:per|that|which|who|in|on|of|for|to|across|with)\s+", y, maxsplit=1)[0].split()[-1]
-        verb = "have" if _plural(head) else "has"
-        return f"{y[:1].upper()}{y[1:]} {verb} a {m.group('x').lower()} of {m.group('n')}{m.group('rest')}"
+        return _having(m.group("y"), f"a {m.group('x').lower()} of {m.group('n')}{m.group('rest')}")
     m = _EXISTENTIAL_LIMIT.match(main)
     if m is None:
         return main
-    y = m.group("y").strip()
-    head = re.split(r"\s+(?:per|that|which|who|in|on|of|for|to|beyond|with|across)\s+", y, maxsplit=1)[0].split()[-1]
-    verb = "have" if _plural(head) else "has"
-    return f"{y[:1].upper()}{y[1:]} {verb} {m.group('x')}{m.group('rest')}"
+    return _having(m.group("y"), f"{m.group('x')}{m.group('rest')}")
+
+
+def _having(owner: str, what: str) -> str:
+    """"<Owner> has|have <what>", the verb agreeing with the owner's head noun ("the number of projects": number)."""
+    owner = owner.strip()
+    head = re.split(r"\s+(?:per|that|which|who|in|on|of|for|to|beyond|with|across)\s+", owner, maxsplit=1)[0].split()[-1]
+    return f"{owner[:1].upper()}{owner[1:]} {'have' if _plural(head) else 'has'} {what}"
 
 
 # "We expect new teammates to spend up to $2,000 …", "We encourage team members to take at least 12 days
