@@ -2799,3 +2799,16 @@ def test_an_order_reads_alike_in_its_other_spellings(normalizer_v2, a, b):
 ])
 def test_an_acronym_s_plural_and_alias_have_their_singular(normalizer_v2, text, subject):
     assert norm(normalizer_v2, text).subject == subject
+
+
+def test_the_session_69_rewrites_on_hostile_text_end_at_once():
+    """The unmarked condition, the denied statement, the setting in code and the spans of days are regexes over
+    the whole statement: each on long runs of what it looks for, in an interpreter of its own, under a limit."""
+    code = ("from guard.normalize.rules_v2 import _mark_condition, _denied_statement, _setting_in_code\n"
+            "from guard.normalize.typed_values import extract_typed_values\n"
+            "for t in ['If ' + 'you are ' * 300, 'When ' + 'a b ' * 400 + 'it must', 'It is not true that ' + 'x ' * 900,\n"
+            "          'Set `' + 'a.' * 900 + '`', 'Set `' + 'a ' * 400 + '= b`', 'Monday to ' * 200 + 'Friday',\n"
+            "          'on weekends ' * 150, 'If ' + 'we and ' * 300 + 'we must go']:\n"
+            "    t = t[:2000]\n"
+            "    _mark_condition(t), _denied_statement(t), _setting_in_code(t), extract_typed_values(t)\n")
+    ends_at_once(code)
