@@ -2812,3 +2812,21 @@ def test_the_session_69_rewrites_on_hostile_text_end_at_once():
             "    t = t[:2000]\n"
             "    _mark_condition(t), _denied_statement(t), _setting_in_code(t), extract_typed_values(t)\n")
     ends_at_once(code)
+
+
+@pytest.mark.parametrize("text, modality, subject", [
+    ("Users must not be able to delete audit logs.", Modality.MUST, "audit log"),          # kept: deleting forbidden
+    ("Admins must be able to revoke sessions.", Modality.MUST_NOT, "session"),             # revoking: allowing denied
+    ("It must not be possible for contractors to access production.", Modality.MUST_NOT, "production"),
+    ("It must be possible to restore any backup within 4 hours.", Modality.MUST, "backup"),
+])
+def test_a_rule_said_through_ability_or_possibility(normalizer_v2, text, modality, subject):
+    """"Users must not be able to delete audit logs." was about "able", "It should not be possible to …" about
+    nothing (session 69)."""
+    n = norm(normalizer_v2, text)
+    assert (n.modality, n.subject) == (modality, subject), text
+
+
+def test_what_is_merely_possible_is_left_as_written():
+    from guard.normalize.rules_v2 import _able_to
+    assert _able_to("It is possible to deploy on Fridays.") == "It is possible to deploy on Fridays."

@@ -186,6 +186,23 @@ def _denied_statement(main: str) -> str:
     return f"{p[:1].upper()}{p[1:a.start()]} {said}{p[a.end():]}"
 
 
+# "Users must not be able to delete audit logs.", "It should not be possible to completely deactivate application
+# logging.": a rule on an action said through ability or possibility, which left it about "able" or about nothing.
+# For a rule, what must (not) be possible is what must (not) be done: read as "Users must not delete audit logs.",
+# "You should not completely deactivate application logging."
+_ABLE_TO = re.compile(r"\b(?P<modal>must|should|shall|will|need\s+to|needs\s+to|has\s+to|have\s+to)\s+(?P<neg>not\s+|never\s+)?"
+                      r"be\s+able\s+to\s+", re.IGNORECASE)
+_POSSIBLE_TO = re.compile(r"^it\s+(?P<modal>must|should|shall)\s+(?P<neg>not\s+|never\s+)?be\s+possible\s+"
+                          r"(?:for\s+(?P<who>(?!it\b)[^,;:]+?)\s+)?to\s+(?P<rest>\w.*)$", re.IGNORECASE | re.DOTALL)
+
+
+def _able_to(main: str) -> str:
+    if m := _POSSIBLE_TO.match(main):
+        who = m.group("who") or "You"
+        return f"{who[:1].upper()}{who[1:]} {m.group('modal').lower()} {(m.group('neg') or '').lower()}{m.group('rest')}"
+    return _ABLE_TO.sub(lambda m: f"{m.group('modal')} {m.group('neg') or ''}", main)
+
+
 def _mark_condition(main: str) -> str:
     m = _UNMARKED_CONDITION.match(main)
     return main if m is None else f"{m.group('lead')}, {m.group('rest')}"
@@ -216,7 +233,7 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
     if m and m.start() > 0:
         cut(main[:m.start()].rstrip(" ,") + ".", m.group(0))
     return _TIME_OFF.sub("-", _asked_of(_felt_free(_existential_obligation(_existential_limit(_extraposed_rule(
-        _how_often_last(_setting_in_code(_denied_statement(main))))))))), \
+        _how_often_last(_setting_in_code(_able_to(_denied_statement(main)))))))))), \
         tuple(q for q in quals if q)
 
 
