@@ -2830,3 +2830,17 @@ def test_a_rule_said_through_ability_or_possibility(normalizer_v2, text, modalit
 def test_what_is_merely_possible_is_left_as_written():
     from guard.normalize.rules_v2 import _able_to
     assert _able_to("It is possible to deploy on Fridays.") == "It is possible to deploy on Fridays."
+
+
+@pytest.mark.parametrize("text, modality, subject", [
+    ("Nobody deploys on Fridays.", Modality.MUST_NOT, "deploy"),          # as "Do not deploy on Fridays." reads
+    ("Nothing gets deployed on Fridays.", Modality.MUST_NOT, "deploy"),
+    ("Nothing merges with failing CI or zero reviews.", Modality.MUST_NOT, "merge"),
+    ("Nobody may delete audit logs.", Modality.MUST, "audit log"),        # what is acted on, as before
+])
+def test_a_rule_for_no_one_is_an_order(normalizer_v2, text, modality, subject):
+    n = norm(normalizer_v2, text)
+    assert (n.modality, n.subject) == (modality, subject), text
+    if "Fridays" in text:
+        assert verdict(normalizer_v2, text, "Do not deploy on Fridays.").kind not in (
+            VerdictKind.CONTRADICTION, VerdictKind.VALUE_CONFLICT)
