@@ -837,7 +837,14 @@ class RuleNormalizerV2(RuleNormalizer):
                 continue
             cdoc = _merge_hyphenated(self.nlp(q[m.end():].strip()))     # "soft-delete" one word, as in the rule
             subj = next((t for t in cdoc if t.dep_ in ("nsubj", "nsubjpass") and t.head.dep_ == "ROOT"), None)
-            if subj is None or subj.lower_ in _BACK_PRONOUNS | {"you", "we", "i", "one"} | self.person_subjects:
+            if subj is not None and subj.lower_ in {"you", "we"} and any(_pronoun_object(t) for t in doc):
+                # "If you need a standing desk …, request it through your manager.": a person's condition, and
+                # the rule acts on "it": the thing the person's condition names
+                subj = next((t for t in cdoc if t.dep_ == "dobj" and t.head.dep_ == "ROOT" and t.pos_ in ("NOUN", "PROPN")),
+                            None)
+                if subj is None:
+                    return norm
+            elif subj is None or subj.lower_ in _BACK_PRONOUNS | {"you", "we", "i", "one"} | self.person_subjects:
                 return norm
             words = self._subject_words(cdoc[subj.left_edge.i:subj.i + 1], set())
             return replace(norm, subject=" ".join(words), subject_kind=SubjectKind.PRESENT) if words else norm
