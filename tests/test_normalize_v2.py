@@ -2857,3 +2857,26 @@ def test_what_a_person_s_condition_names_is_what_the_rule_acts_on(normalizer_v2,
     """"If you need a standing desk …, request it …" had no subject: the condition is a person's, and "it" is
     the thing it names (session 69)."""
     assert norm(normalizer_v2, text).subject == subject
+
+
+@pytest.mark.parametrize("a, b, kinds", [
+    # a thing lacking Y ruled out requires Y: no opposition to a rule about the thing itself
+    ("Pull requests without a linked issue are rejected.", "Pull requests must be approved by two reviewers.",
+     {VerdictKind.CONSISTENT, VerdictKind.UNCERTAIN, VerdictKind.UNKNOWN}),
+    ("Each repository must contain a LICENSE file.", "A repository without a top-level LICENSE file is non-compliant.",
+     {VerdictKind.CONSISTENT, VerdictKind.UNCERTAIN, VerdictKind.UNKNOWN}),
+    # and it opposes a lifted requirement, as the texts do
+    ("Commits without a sign-off are not accepted.", "Commits do not need a sign-off.", {VerdictKind.CONTRADICTION}),
+    ("Changes without tests may be merged.", "A change without tests is not allowed.", {VerdictKind.CONTRADICTION}),
+])
+def test_a_subject_without_a_thing_ruled_out_requires_the_thing(normalizer_v2, a, b, kinds):
+    """"Pull requests without a linked issue are rejected." forbade pull requests themselves, an opposing modality
+    at HIGH against any rule that they must be approved (session 69)."""
+    v = verdict(normalizer_v2, a, b)
+    assert v.kind in kinds, (v.kind, v.reason)
+
+
+@pytest.mark.parametrize("text", ["Builds without cache are slower.", "Our staging cluster is non-compliant with SOC 2."])
+def test_a_without_on_a_subject_that_is_not_ruled_out_changes_nothing(normalizer_v2, text):
+    from guard.claims import StateVerb
+    assert norm(normalizer_v2, text).object is not StateVerb.REQUIRE

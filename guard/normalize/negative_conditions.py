@@ -54,12 +54,43 @@ def what_is_done_without(doc) -> list[str]:
     return []
 
 
+# a state that rules the thing out, said of something that lacks a thing ("A repository without a LICENSE file is
+# non-compliant."): read as the denials "rejected" and "not allowed" are
+_RULED_OUT = frozenset({"non-compliant", "noncompliant", "invalid", "unacceptable"})
+
+
+def what_the_subject_lacks(doc) -> list[str]:
+    """The content words of the thing a "without" on the statement's subject names ("Pull requests without a
+    linked issue are rejected.": linked issue), or []."""
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    subject = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass", "csubj", "csubjpass")), None) \
+        if root is not None else None
+    if subject is None:
+        return []
+    # in the subject's own phrase ("Pull requests without …" the small model parses as a clause, "Pull" its verb)
+    for prep in subject.subtree:
+        if prep.lower_ == "without" and prep.dep_ == "prep":
+            obj = next((c for c in prep.children if c.dep_ == "pobj" and c.pos_ not in ("PRON", "DET")), None)
+            if obj is not None:
+                return _content([t for t in obj.subtree if t.dep_ not in ("relcl", "acl") and t.pos_ != "DET"], set())
+    return []
+
+
+def _ruled_out(doc) -> bool:
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    return root is not None and any(t.lower_ in _RULED_OUT for t in [root, *root.children] if t.dep_ in ("ROOT", "acomp", "attr"))
+
+
 def required_through_without(doc, norm: Norm) -> Norm:
-    """A forbidden action without Y → Y required; a permitted action without Y → Y not required."""
+    """A forbidden action without Y → Y required; a permitted action without Y → Y not required. The same where
+    the "without" is on the subject of a denial ("Pull requests without a linked issue are rejected.", "A change
+    without tests is not allowed.", "… is non-compliant."): read word by word they forbid the thing itself, and
+    against "Pull requests must be approved …" that was an opposing modality on one subject, blocked at HIGH."""
     turned = _TURNED.get(norm.modality)
-    if turned is None:
-        return norm
-    words = what_is_done_without(doc)
+    words = what_is_done_without(doc) if turned is not None else []
+    if not words and (turned is not None or norm.modality is Modality.MUST and _ruled_out(doc)):
+        words = what_the_subject_lacks(doc)
+        turned = turned or Modality.MUST
     if not words:
         return norm
     return replace(norm, modality=turned, object=StateVerb.REQUIRE, theme=" ".join(words), permission=None)
