@@ -2891,3 +2891,13 @@ def test_they_after_a_person_s_condition_is_a_person(normalizer_v2, text, subjec
     """"… they are required to wipe the device" had no subject: "they" are the people of the condition, and a rule
     for people is about what they act on (session 69)."""
     assert norm(normalizer_v2, text).subject == subject
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("Staff have to send the People team a fit note.", "fit note"),
+    ("Send customers an invoice every month.", "invoice"),
+    ("Staff have to send a fit note to the People team.", "fit note"),
+])
+def test_the_thing_given_not_its_recipient(normalizer_v2, text, subject):
+    """"send the People team a fit note" was about "people team fit note" (session 69)."""
+    assert norm(normalizer_v2, text).subject == subject

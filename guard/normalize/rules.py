@@ -692,6 +692,8 @@ class RuleNormalizer:
             # thing acted on ("Nobody may push directly to main" is about main)
             head = [] if no_one and theme_tokens and theme_tokens[0].lower_ in _CIRCUMSTANCE else \
                 _head_np(theme_tokens, self.trim_subject_phrase)
+            if self.code_object_subjects:
+                head = _past_the_recipient(head, theme_tokens)
             acted_on_pronoun = self.person_adverbs and any(t.dep_ == "dobj" and t.lower_ in ("it", "them") for t in head)
             # v2: how the action is done is no thing it is done to ("rotate it immediately" was about "immediately")
             subj_words = self._subject_words([t for t in head if not (self.person_adverbs and _lowercase_adverb(t))],
@@ -917,6 +919,16 @@ def _head_np(tokens, trim: bool = False):
             break
         out.append(t)
     return out
+
+
+def _past_the_recipient(head, tokens):
+    """The thing given, not the one it is given to: "send the People team a fit note", "Send customers an
+    invoice" (the small model's dative) read as one phrase, "people team fit note"."""
+    dative = next((t for t in head if t.dep_ == "dative"), None)
+    thing = next((t for t in tokens if t.dep_ == "dobj" and dative is not None and t.i > dative.i), None)
+    if thing is None:
+        return head
+    return [t for t in tokens if max(thing.left_edge.i, dative.i + 1) <= t.i <= thing.i]
 
 
 def _second_verb(tokens) -> bool:
