@@ -844,11 +844,6 @@ class RuleNormalizerV2(RuleNormalizer):
                             None)
                 if subj is None:
                     return norm
-            elif subj is not None and _a_person(subj, self.person_subjects) and (acted := _acted_on(doc)) is not None:
-                # "If a staff member decides to retain their hardware, they are required to wipe the device …": a
-                # person's rule, so, as for "Staff are required to wipe the device", what they act on
-                words = self._subject_words(doc[acted.left_edge.i:acted.i + 1], set())
-                return replace(norm, subject=" ".join(words), subject_kind=SubjectKind.PRESENT) if words else norm
             elif subj is None or subj.lower_ in _BACK_PRONOUNS | {"you", "we", "i", "one"} | self.person_subjects:
                 return norm
             words = self._subject_words(cdoc[subj.left_edge.i:subj.i + 1], set())
@@ -939,27 +934,6 @@ class RuleNormalizerV2(RuleNormalizer):
         if owner is not None:
             return _noun_name(owner)
         return (unit if unit != ANY_UNIT else None) or primary.kind
-
-
-def _a_person(t, person_subjects) -> bool:
-    """A noun for people ("staff member", "employees", "a new hire"): the head or a compound before it is a person word."""
-    return t.lower_ in person_subjects or t.lemma_.lower() in person_subjects or any(
-        c.dep_ == "compound" and c.lower_ in person_subjects for c in t.children) or t.lemma_.lower() in _PEOPLE_NOUNS
-
-
-_PEOPLE_NOUNS = frozenset({"person", "hire", "manager", "teammate", "colleague", "candidate", "traveler", "traveller",
-                           "approver", "reviewer", "owner", "customer"})
-
-
-def _acted_on(doc):
-    """The noun the rule's own verb, or the verb it hands its force to ("required to wipe the device"), acts on."""
-    root = next((t for t in doc if t.dep_ == "ROOT"), None)
-    verbs = [root] + [c for c in root.children if c.dep_ == "xcomp"] if root is not None else []
-    for v in verbs:
-        for c in v.children:
-            if c.dep_ == "dobj" and c.pos_ in ("NOUN", "PROPN"):
-                return c
-    return None
 
 
 def _pronoun_object(t) -> bool:
