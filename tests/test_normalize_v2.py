@@ -2833,20 +2833,6 @@ def test_what_is_merely_possible_is_left_as_written():
     assert _able_to("It is possible to deploy on Fridays.") == "It is possible to deploy on Fridays."
 
 
-@pytest.mark.parametrize("text, modality, subject", [
-    ("Nobody deploys on Fridays.", Modality.MUST_NOT, "deploy"),          # as "Do not deploy on Fridays." reads
-    ("Nothing gets deployed on Fridays.", Modality.MUST_NOT, "deploy"),
-    ("Nothing merges with failing CI or zero reviews.", Modality.MUST_NOT, "merge"),
-    ("Nobody may delete audit logs.", Modality.MUST, "audit log"),        # what is acted on, as before
-])
-def test_a_rule_for_no_one_is_an_order(normalizer_v2, text, modality, subject):
-    n = norm(normalizer_v2, text)
-    assert (n.modality, n.subject) == (modality, subject), text
-    if "Fridays" in text:
-        assert verdict(normalizer_v2, text, "Do not deploy on Fridays.").kind not in (
-            VerdictKind.CONTRADICTION, VerdictKind.VALUE_CONFLICT)
-
-
 @pytest.mark.parametrize("text, subject", [
     ("If you need a standing desk for health reasons, request it through your manager.", "standing desk"),
     ("If you find a leaked key, revoke it immediately.", "leaked key"),

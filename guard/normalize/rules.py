@@ -125,8 +125,6 @@ def _merge_hyphenated(doc):
     return doc
 
 
-_NO_ONE = frozenset({"nobody", "nothing", "no", "one", "none"})     # "No one", "Nobody", "Nothing" as a rule's subject
-_CIRCUMSTANCE = frozenset({"with", "without", "on", "during", "after", "before", "at", "in", "until", "unless", "while"})
 _IDENTIFIER = re.compile(r"\d|_|[a-z]-[a-z]")      # auth-api, worker_2, api-1: names of components
 _SPEAKER_VERBS = {"recommend", "suggest", "advise", "encourage", "require", "mandate", "prefer", "expect"}
 _LEMMA_FIX = {"datum": "data", "medium": "media", "cooky": "cookie", "retrie": "retry", "alia": "alias"}
@@ -657,12 +655,9 @@ class RuleNormalizer:
         # not make the person part of what the rule is about
         lowered = [t.lower_ for t in subj_tokens if not t.is_punct and not (self.person_adverbs and t.pos_ == "ADV")]
         subj_missing, chosen, acted_on_pronoun = False, None, False
-        # v2: "Nobody deploys on Fridays.", "Nothing merges with failing CI.": a rule for no one and nothing is an
-        # order ("Do not deploy on Fridays."), about what is acted on or, with nothing acted on, the action
-        no_one = self.code_object_subjects and bool(lowered) and set(lowered) <= _NO_ONE
         if first is not None and first.lower_ == "be":
             subj_words, subj_missing = [], True
-        elif p.imperative or not subj_tokens or no_one or (lowered and set(lowered) <= self.person_subjects | QUANTIFIERS) \
+        elif p.imperative or not subj_tokens or (lowered and set(lowered) <= self.person_subjects | QUANTIFIERS) \
                 or self.person_head_subjects and _people_qualified(subj_tokens, self.person_subjects) \
                 or self._speaker(doc, p, subj_tokens) or self.expletive_it and _expletive_it(lowered, pred_tokens) \
                 or self._group_chooses(lowered, obj, theme_tokens, p.value_tok):
@@ -688,10 +683,7 @@ class RuleNormalizer:
                     while theme_tokens and (theme_tokens[0].tag_ in ("VBG", "VB", "RP", "TO", "CC")
                                             or self.code_object_subjects and _second_verb(theme_tokens)):
                         theme_tokens = theme_tokens[1:]
-            # "Nothing merges with failing CI": after an intransitive verb a preposition of circumstance opens no
-            # thing acted on ("Nobody may push directly to main" is about main)
-            head = [] if no_one and theme_tokens and theme_tokens[0].lower_ in _CIRCUMSTANCE else \
-                _head_np(theme_tokens, self.trim_subject_phrase)
+            head = _head_np(theme_tokens, self.trim_subject_phrase)
             if self.code_object_subjects:
                 head = _past_the_recipient(head, theme_tokens)
             acted_on_pronoun = self.person_adverbs and any(t.dep_ == "dobj" and t.lower_ in ("it", "them") for t in head)
@@ -721,8 +713,7 @@ class RuleNormalizer:
             # a rule for people whose object is only an amount ("… should take at least 12 work days off a
             # year") is about those people, not about nothing
             subj_words = self._subject_words(_head_np(subj_tokens, self.trim_subject_phrase), p.value_tok, names)
-        if not subj_words and self.action_subjects and (p.imperative or not subj_tokens or no_one
-                                                        or self._speaker(doc, p, subj_tokens)) \
+        if not subj_words and self.action_subjects and (p.imperative or not subj_tokens or self._speaker(doc, p, subj_tokens)) \
                 and not acted_on_pronoun \
                 and obj not in self.naming_verbs \
                 and obj not in (StateVerb.USE, StateVerb.SET, StateVerb.RUN, StateVerb.ALLOW, StateVerb.REQUIRE):
