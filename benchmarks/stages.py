@@ -140,7 +140,7 @@ def predict(fit: Scored, fit_idx: list[int], app: Scored, app_idx: list[int], ga
     the learned gate as ``held_gate`` gives it for ``gate_path``."""
     from guard.judge import Judge, NLIResult
     from guard.nli.gate import NLIGate
-    from training.fit_learned_gate import pipeline_tiers
+    from training.fit_learned_gate import block_scores, pipeline_tiers
     judge = Judge()
     fl = [fit.labels[i] for i in fit_idx]
     out: dict[str, list[str]] = {}
@@ -177,25 +177,6 @@ def predict(fit: Scored, fit_idx: list[int], app: Scored, app_idx: list[int], ga
     out["full pipeline (learned gate)"] = pipeline_tiers(gate, t, app_idx)
     out["_gate"] = gate
     out["_block_scores"] = block_scores(gate, t, app_idx)
-    return out
-
-
-def block_scores(gate, table, idx: list[int]) -> list[float]:
-    """The full pipeline's block score of rows ``idx``: +inf where structure blocks, -inf where it decides
-    otherwise or where a principled cap (``evidence_gate.veto``) keeps the pair from blocking, else the
-    learned gate's p(contradiction) — the ranking its block threshold cuts."""
-    from guard.nli.evidence_gate import veto
-    todo = [i for i in idx if table.structural[i] is None]
-    ps = table.predicate_similarities
-    p = dict(zip(todo, gate.predict_proba(table.X[todo])[:, 0].tolist())) if todo else {}
-    out = []
-    for i in idx:
-        if table.structural[i] is not None:
-            out.append(float("inf") if table.structural[i] == "block" else float("-inf"))
-            continue
-        tier, _ = veto("block", table.verdicts[i], table.features[i], table.norms[i], gate.min_block_similarity_,
-                       None if ps is None else ps[i], gate.min_block_predicate_similarity_)
-        out.append(p[i] if tier == "block" else float("-inf"))
     return out
 
 

@@ -891,7 +891,7 @@ def _day_within_days(vp: tuple[tuple, tuple]) -> tuple[str, str] | None:
     if ba is None or bb is None or ba.unit != "weekday" or bb.unit != "weekday":
         return None
     for (t1, b1), (t2, b2) in (((ta, ba), (tb, bb)), ((tb, bb), (ta, ba))):
-        if b1.op == "eq" and b2.op == "range" and b2.upper is not None and b2.number <= b1.number <= b2.upper:
+        if b1.op == "eq" and b2.op == "range" and not _range_conflict(b2, b1):     # the day inside the days
             return t1, t2
     return None
 
@@ -969,6 +969,7 @@ class StructuralComparator:
             match = SubjectMatch.RELATED
         strong = _MATCH_CONFIDENCE[match]
         related = match is SubjectMatch.RELATED
+        opp = opposition(a.modality, b.modality)
         if not objects_compatible(a, b):
             # the very same subject in two states no verb family joins ("listens on port 6379" /
             # "logs are retained for 7 days"): two facts about one thing, decided here — unless both
@@ -992,7 +993,7 @@ class StructuralComparator:
                 # without authentication" / "must expose the admin endpoint publicly")
                 return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW,
                                "same subject, different wording of opposing states", ev)
-            if match is SubjectMatch.SAME and opposition(a.modality, b.modality) is VerdictKind.CONTRADICTION \
+            if match is SubjectMatch.SAME and opp is VerdictKind.CONTRADICTION \
                     and not component_id((a.subject or "").split()[0]):
                 # a subject read from prose, one statement requiring and the other denying, each in its own
                 # words ("On-demand TLS must be both enabled and restricted …" / "… may run without an ask
@@ -1004,7 +1005,6 @@ class StructuralComparator:
                                "same subject, different wording, opposing modality", ev)
             return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH if match is SubjectMatch.SAME else Confidence.LOW,
                            "same subject, different state", ev)
-        opp = opposition(a.modality, b.modality)
         if opp is not None:
             if _privative_flip(a, b):
                 # "Postmortems are blameless" / "must not assign blame": the -less word already

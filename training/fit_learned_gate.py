@@ -56,13 +56,33 @@ def negative_rows(negatives, table, idx: list[int], folds: list[int]):
 def pipeline_tiers(gate: LearnedGate, table, idx: list[int]) -> list[str]:
     """The whole pipeline's tier of rows ``idx``: structure where it decides, else the gate's tier
     under its principled caps (``evidence_gate.veto``) — what a write or a scan would answer."""
-    from guard.nli.evidence_gate import veto
     todo = [i for i in idx if table.structural[i] is None]
-    ps = table.predicate_similarities
-    tiers = {i: veto(tier, table.verdicts[i], table.features[i], table.norms[i], gate.min_block_similarity_,
-                     None if ps is None else ps[i], gate.min_block_predicate_similarity_)[0]
+    tiers = {i: capped_tier(gate, table, i, tier)
              for i, tier in zip(todo, gate.tiers(gate.predict_proba(table.X[todo])))} if todo else {}
     return [table.structural[i] or tiers[i] for i in idx]
+
+
+def block_scores(gate: LearnedGate, table, idx: list[int]) -> list[float]:
+    """The whole pipeline's block score of rows ``idx``: +inf where structure blocks, -inf where it decides
+    otherwise or where a principled cap keeps the pair from blocking, else the gate's p(contradiction) — the
+    ranking ``pipeline_tiers``' block threshold cuts (``benchmarks.metrics.f1_at_false_block`` reads it)."""
+    todo = [i for i in idx if table.structural[i] is None]
+    p = dict(zip(todo, gate.predict_proba(table.X[todo])[:, 0].tolist())) if todo else {}
+    out = []
+    for i in idx:
+        if table.structural[i] is not None:
+            out.append(float("inf") if table.structural[i] == "block" else float("-inf"))
+        else:
+            out.append(p[i] if capped_tier(gate, table, i, "block") == "block" else float("-inf"))
+    return out
+
+
+def capped_tier(gate: LearnedGate, table, i: int, tier: str) -> str:
+    """Row ``i``'s gate tier under the principled caps (``evidence_gate.veto``), read from the table's evidence."""
+    from guard.nli.evidence_gate import veto
+    ps = table.predicate_similarities
+    return veto(tier, table.verdicts[i], table.features[i], table.norms[i], gate.min_block_similarity_,
+                None if ps is None else ps[i], gate.min_block_predicate_similarity_)[0]
 
 
 def cross_validated_tiers(table, folds: list[int], families: list[int] | None = None,

@@ -26,8 +26,8 @@ _TURNED = {Modality.MUST_NOT: Modality.MUST, Modality.SHOULD_NOT: Modality.SHOUL
 
 def _ruled_verbs(doc) -> list:
     """The main verb, and the verbs it hands its force to ("not permitted to merge", "allowed to push")."""
-    roots = [t for t in doc if t.dep_ == "ROOT"]
-    out, todo = [], roots[:1]
+    root = _root(doc)
+    out, todo = [], [] if root is None else [root]
     while todo and len(out) < 4:
         t = todo.pop()
         out.append(t)
@@ -47,11 +47,18 @@ def what_is_done_without(doc) -> list[str]:
             if any(t.text in (":", ";") for t in doc[:prep.i]):
                 continue        # "Refunds are not automatic: finance doesn't process them without a ticket."
             obj = next((c for c in prep.children if c.dep_ == "pobj" and c.pos_ in ("NOUN", "PROPN")), None)
-            if obj is not None:
-                words = _content([t for t in obj.subtree if t.dep_ not in ("relcl", "acl") and t.pos_ != "DET"], set())
-                if words:
-                    return words
+            if obj is not None and (words := _thing_words(obj)):
+                return words
     return []
+
+
+def _thing_words(obj) -> list[str]:
+    """The content words of the thing a "without" names: its phrase, without clauses on it or articles."""
+    return _content([t for t in obj.subtree if t.dep_ not in ("relcl", "acl") and t.pos_ != "DET"], set())
+
+
+def _root(doc):
+    return next((t for t in doc if t.dep_ == "ROOT"), None)
 
 
 # a state that rules the thing out, said of something that lacks a thing ("A repository without a LICENSE file is
@@ -62,7 +69,7 @@ _RULED_OUT = frozenset({"non-compliant", "noncompliant", "invalid", "unacceptabl
 def what_the_subject_lacks(doc) -> list[str]:
     """The content words of the thing a "without" on the statement's subject names ("Pull requests without a
     linked issue are rejected.": linked issue), or []."""
-    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    root = _root(doc)
     subject = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass", "csubj", "csubjpass")), None) \
         if root is not None else None
     if subject is None:
@@ -72,12 +79,12 @@ def what_the_subject_lacks(doc) -> list[str]:
         if prep.lower_ == "without" and prep.dep_ == "prep":
             obj = next((c for c in prep.children if c.dep_ == "pobj" and c.pos_ not in ("PRON", "DET")), None)
             if obj is not None:
-                return _content([t for t in obj.subtree if t.dep_ not in ("relcl", "acl") and t.pos_ != "DET"], set())
+                return _thing_words(obj)
     return []
 
 
 def _ruled_out(doc) -> bool:
-    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    root = _root(doc)
     return root is not None and any(t.lower_ in _RULED_OUT for t in [root, *root.children] if t.dep_ in ("ROOT", "acomp", "attr"))
 
 

@@ -686,7 +686,7 @@ class RuleNormalizer:
             head = _head_np(theme_tokens, self.trim_subject_phrase)
             if self.code_object_subjects:
                 head = _past_the_recipient(head, theme_tokens)
-            acted_on_pronoun = self.person_adverbs and any(t.dep_ == "dobj" and t.lower_ in ("it", "them") for t in head)
+            acted_on_pronoun = self.person_adverbs and any(pronoun_object(t) for t in head)
             # v2: how the action is done is no thing it is done to ("rotate it immediately" was about "immediately")
             subj_words = self._subject_words([t for t in head if not (self.person_adverbs and _lowercase_adverb(t))],
                                              p.value_tok)
@@ -929,6 +929,12 @@ def _second_verb(tokens) -> bool:
     if t.tag_ == "CC":
         return len(tokens) > 1 and (tokens[1].tag_ in ("VB", "VBG") or tokens[1].lower_ in VERBS)
     return t.i > 0 and t.doc[t.i - 1].tag_ == "CC" and t.lower_ in VERBS and len(tokens) > 1
+
+
+def pronoun_object(t) -> bool:
+    """"it" or "them" as what an action is done to ("rotate it", "you should not attempt to use it again"): a thing
+    said before, in the condition (v2 reads the condition's subject for it)."""
+    return t.dep_ == "dobj" and t.lower_ in ("it", "them")
 
 
 def manner_adverb(t) -> bool:

@@ -31,7 +31,7 @@ from guard.normalize.subject_phrases import subject_phrases
 from guard.normalize.negative_conditions import required_through_without
 from guard.normalize.lexicon import HALT_PREDICATES, MODAL_PREDICATES, PERSON_SUBJECTS, V2_MODAL_PREDICATES
 from guard.normalize.rules import (CODE_NAME, _NAMING, VERBS, Parsed, RuleNormalizer, _merge_hyphenated, fixed_lemma,
-                                   manner_adverb)
+                                   manner_adverb, pronoun_object)
 from guard.normalize.typed_values import (_COMPARED_BEFORE, _COMPARED_START, ANY_UNIT, GEOGRAPHIES, POINT_UNITS,
                                           extract_typed_values)
 from guard.normalize.values import UNITS, WORD_NUMBERS
@@ -829,7 +829,7 @@ class RuleNormalizerV2(RuleNormalizer):
         left every such pair to NLI alone). Only a pronoun that is the main clause's subject, or what its action is
         done to ("If a secret is committed, rotate it immediately …": the order's thing is the secret; it was
         "immediately"), and only a condition's own subject (a person — "If you …" — stays none)."""
-        if not any(t.dep_ in ("nsubj", "nsubjpass") and t.lower_ in _BACK_PRONOUNS or _pronoun_object(t) for t in doc):
+        if not any(t.dep_ in ("nsubj", "nsubjpass") and t.lower_ in _BACK_PRONOUNS or pronoun_object(t) for t in doc):
             return norm
         for q in quals:
             m = _CONDITION.match(q)
@@ -837,7 +837,7 @@ class RuleNormalizerV2(RuleNormalizer):
                 continue
             cdoc = _merge_hyphenated(self.nlp(q[m.end():].strip()))     # "soft-delete" one word, as in the rule
             subj = next((t for t in cdoc if t.dep_ in ("nsubj", "nsubjpass") and t.head.dep_ == "ROOT"), None)
-            if subj is not None and subj.lower_ in {"you", "we"} and any(_pronoun_object(t) for t in doc):
+            if subj is not None and subj.lower_ in {"you", "we"} and any(pronoun_object(t) for t in doc):
                 # "If you need a standing desk …, request it through your manager.": a person's condition, and
                 # the rule acts on "it": the thing the person's condition names
                 subj = next((t for t in cdoc if t.dep_ == "dobj" and t.head.dep_ == "ROOT" and t.pos_ in ("NOUN", "PROPN")),
@@ -934,12 +934,6 @@ class RuleNormalizerV2(RuleNormalizer):
         if owner is not None:
             return _noun_name(owner)
         return (unit if unit != ANY_UNIT else None) or primary.kind
-
-
-def _pronoun_object(t) -> bool:
-    """"it" or "them" as what an action is done to ("rotate it", "you should not attempt to use it again"): a thing
-    said before, in the condition."""
-    return t.dep_ == "dobj" and t.lower_ in ("it", "them")
 
 
 def _adjective(t) -> bool:
