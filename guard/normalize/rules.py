@@ -668,7 +668,7 @@ class RuleNormalizer:
                 while theme_tokens and (theme_tokens[0].tag_ == "VBG" or theme_tokens[0].lower_ in ("that", "you", "we")
                                         or theme_tokens[0].tag_ in ("VB", "RP", "TO")
                                         # "enable or disable foreign key constraints": a second verb for one thing
-                                        or self.code_object_subjects and _second_verb(theme_tokens)
+                                        or self.trim_subject_phrase and _second_verb(theme_tokens)
                                         # "Anyone may push directly to main": how the action is done is no thing
                                         or self.modal_phrases and len(theme_tokens) > 1
                                         and _lowercase_adverb(theme_tokens[0])) \
@@ -681,10 +681,10 @@ class RuleNormalizer:
                     # foreign key constraints …": the person's state is no thing; what it is to or for is
                     theme_tokens = theme_tokens[2:]
                     while theme_tokens and (theme_tokens[0].tag_ in ("VBG", "VB", "RP", "TO", "CC")
-                                            or self.code_object_subjects and _second_verb(theme_tokens)):
+                                            or self.trim_subject_phrase and _second_verb(theme_tokens)):
                         theme_tokens = theme_tokens[1:]
             head = _head_np(theme_tokens, self.trim_subject_phrase)
-            if self.code_object_subjects:
+            if self.trim_subject_phrase:
                 head = _past_the_recipient(head, theme_tokens)
             acted_on_pronoun = self.person_adverbs and any(pronoun_object(t) for t in head)
             # v2: how the action is done is no thing it is done to ("rotate it immediately" was about "immediately")
@@ -916,7 +916,7 @@ def _past_the_recipient(head, tokens):
     """The thing given, not the one it is given to: "send the People team a fit note", "Send customers an
     invoice" (the small model's dative) read as one phrase, "people team fit note"."""
     dative = next((t for t in head if t.dep_ == "dative"), None)
-    thing = next((t for t in tokens if t.dep_ == "dobj" and dative is not None and t.i > dative.i), None)
+    thing = None if dative is None else next((t for t in tokens if t.dep_ == "dobj" and t.i > dative.i), None)
     if thing is None:
         return head
     return [t for t in tokens if max(thing.left_edge.i, dative.i + 1) <= t.i <= thing.i]

@@ -828,7 +828,8 @@ class RuleNormalizerV2(RuleNormalizer):
         cut-off condition took with it, so the statement had no subject ("a statement has no subject"
         left every such pair to NLI alone). Only a pronoun that is the main clause's subject, or what its action is
         done to ("If a secret is committed, rotate it immediately …": the order's thing is the secret; it was
-        "immediately"), and only a condition's own subject (a person — "If you …" — stays none)."""
+        "immediately"), and only a condition's own subject — a person ("If you …") is none, but where the rule acts
+        on "it", the thing a person's condition names ("If you need a standing desk …, request it …": the desk)."""
         if not any(t.dep_ in ("nsubj", "nsubjpass") and t.lower_ in _BACK_PRONOUNS or pronoun_object(t) for t in doc):
             return norm
         for q in quals:
