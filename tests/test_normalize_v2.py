@@ -2876,3 +2876,43 @@ def test_a_without_on_a_subject_that_is_not_ruled_out_changes_nothing(normalizer
 def test_the_thing_given_not_its_recipient(normalizer_v2, text, subject):
     """"send the People team a fit note" was about "people team fit note" (session 69)."""
     assert norm(normalizer_v2, text).subject == subject
+
+
+@pytest.mark.parametrize("text, attribute", [
+    ("Set fetch.fsckObjects to true on every clone.", "fetch.fsckobjects"),
+    ("Set transfer.fsckObjects to false on the mirror.", "transfer.fsckobjects"),
+    ("Set gc.writeCommitGraph to false on the build hosts.", "gc.writecommitgraph"),
+])
+def test_a_dotted_setting_keeps_its_section(normalizer_v2, text, attribute):
+    # "fetch.fsckObjects" and "transfer.fsckObjects" are two settings: read without their section they were one
+    assert norm(normalizer_v2, text).attribute == attribute
+
+
+@pytest.mark.parametrize("text, subject, value, attribute", [
+    ("gc.auto: when there are approximately more than this many loose objects in the repository, git gc --auto will "
+     "pack them, and the default value is 6700.", "gc.auto", "6700", "gc.auto"),
+    ("LoginGraceTime: the server disconnects after this time if the user has not successfully logged in; if the value "
+     "is 0 there is no time limit, and the default is 120 seconds.", "LoginGraceTime", "120 seconds", "logingracetime"),
+    ("fetch.fsckObjects: if it is set to true, git-fetch-pack will check all fetched objects; it defaults to false.",
+     "fetch.fsckObjects", "false", "fetch.fsckobjects"),
+])
+def test_a_reference_entry_s_default_is_its_setting_s_value(normalizer_v2, text, subject, value, attribute):
+    n = norm(normalizer_v2, text)
+    assert (n.subject, n.value, n.attribute) == (subject, value, attribute)
+
+
+@pytest.mark.parametrize("text", [
+    "Note: the default is 30 seconds for every queue.",             # a heading word, no setting's name
+    "gc.auto: git gc --auto packs loose objects when there are too many.",   # no default given
+])
+def test_what_is_no_reference_entry_s_default_is_read_as_before(normalizer_v2, text):
+    n = norm(normalizer_v2, text)
+    assert n.attribute != "note" and not (n.subject == "gc.auto" and n.value)
+
+
+def test_an_entry_s_default_against_a_note_on_the_same_setting_is_a_value_conflict(normalizer_v2):
+    a = ("gc.auto: when there are approximately more than this many loose objects in the repository, git gc --auto "
+         "will pack them, and the default value is 6700.")
+    b = "Git's built-in gc.auto threshold is 10,000 loose objects; below that, git gc --auto does nothing."
+    v = StructuralComparator().compare(norm(normalizer_v2, a), a, norm(normalizer_v2, b), b)
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v.reason

@@ -96,7 +96,7 @@ _TRAIL = re.compile(r"(?:,\s*|\s+)" + _TRAIL_WORDS + ".*$", re.I)
 # ("During the annual pentest the red team may scan …, since it's our own tenant." is no leading
 # clause before "since …")
 _TRAIL_START = re.compile("^" + _TRAIL_WORDS, re.IGNORECASE)
-_IDENT = re.compile(r"`([^`]{1,60})`|(?<![\w-])(--?[a-z][\w-]*(?:=\S+)?)|\b([a-z][a-z0-9]*(?:[_.][a-z0-9]+)+)\b|"
+_IDENT = re.compile(r"`([^`]{1,60})`|(?<![\w-])(--?[a-z][\w-]*(?:=\S+)?)|\b([a-z][a-z0-9]*(?:[_.][A-Za-z0-9]+)+)\b|"
                     r"\b([a-z]+[A-Z][A-Za-z0-9]+)\b")
 # the scope fields' names for an environment (claims.ENV_NAMES), so the two always meet
 _ENV_RE = re.compile(r"\b(?:in|on|for|to|across)\s+(?:the\s+|our\s+)?(" + "|".join(ENV_NAMES) + r")\b(?:\s+environments?)?",
@@ -792,7 +792,7 @@ class RuleNormalizerV2(RuleNormalizer):
         norm = replace(norm, attribute=self._attribute(doc, main, norm, skip), qualifiers=quals,
                        text_scope=text_scope(text, main), variants=variants, permission=read_permission(doc),
                        assignment=read_assignment(doc))
-        return required_through_without(doc, norm)       # "No change lands without a pull request."
+        return required_through_without(doc, defined_setting(text, norm, self._values(text)))       # "No change lands without a pull request."
 
     def _values_of_conditions(self, text: str, quals, norm: Norm) -> Norm:
         """"If you're unwell for more than 7 calendar days, you need a fit note" / "A fit note is only
@@ -935,6 +935,38 @@ class RuleNormalizerV2(RuleNormalizer):
         if owner is not None:
             return _noun_name(owner)
         return (unit if unit != ANY_UNIT else None) or primary.kind
+
+
+# a reference entry: a setting's name, a colon, then what it does ("gc.auto: when there are approximately more than
+# this many loose objects …, and the default value is 6700.", "LoginGraceTime: the server disconnects after this
+# time …; if the value is 0 there is no time limit, and the default is 120 seconds.")
+_DEFINED_SETTING = re.compile(r"^`?(?P<name>[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)`?:\s")
+_DEFAULT_GIVEN = re.compile(r"\b(?:the\s+|its\s+)?default(?:\s+value)?\s+is\s+|\bdefaults\s+to\s+", re.IGNORECASE)
+
+
+def _setting_name(word: str) -> bool:
+    """A name only code writes: dotted, with an underscore, or with a capital inside ("gc.auto", "max_connections",
+    "LoginGraceTime") — not a heading word ("Note:", "Exception:")."""
+    return "." in word or "_" in word.strip("_") or bool(re.search(r"[a-z][A-Z]", word))
+
+
+def defined_setting(text: str, norm: Norm, values) -> Norm:
+    """A reference entry's default is the value of the setting it defines. Why: read as prose, the value was the
+    nearest one to another name ("git gc --auto will pack them, and the default value is 6700" valued --auto) or
+    one in a condition ("if the value is 0 there is no time limit", "if it is set to true"), so the entry and a
+    note that names the setting ("Git's built-in gc.auto threshold is 10,000 loose objects") were two settings,
+    or one setting valued by its condition against the other's default."""
+    m = _DEFINED_SETTING.match(text)
+    if m is None or not _setting_name(m.group("name")):
+        return norm
+    d = next((d for d in _DEFAULT_GIVEN.finditer(text) if d.start() > m.end()), None)
+    v = next((v for v in values if d is not None and 0 <= v.start - d.end() <= 2), None)
+    if v is None:
+        return norm
+    name = m.group("name")
+    have = tuple(x for x in norm.values if x[1] != v.text)
+    return replace(norm, subject=name, subject_kind=SubjectKind.PRESENT, value=v.text, value_kind=v.kind, bound=v.bound,
+                   values=((v.kind, v.text, v.bound), *have), attribute=name.lower())
 
 
 def _adjective(t) -> bool:
