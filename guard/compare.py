@@ -487,6 +487,11 @@ def _identifier_attribute(n: Norm) -> bool:
     return bool(n.attribute) and bool(re.search(r"[_.]|^-", n.attribute))
 
 
+def _primaries(a: Norm, va: tuple, b: Norm, vb: tuple) -> bool:
+    """The compared values are each statement's own value, not two of its other quantities."""
+    return va[1] == a.value and vb[1] == b.value
+
+
 def effective_scope(n: Norm) -> Scope:
     """The claim's scope, with a dimension the claim leaves open filled from what its text states."""
     ts = n.text_scope
@@ -1078,6 +1083,12 @@ class StructuralComparator:
                     return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW,
                                    "possible value conflict on related subjects", vev)
                 conf = strong if va[0] != "name" else Confidence.LOW
+                if conf is Confidence.MED and same_identifier and _primaries(a, va, b, vb) \
+                        and not default_against_override(a, a_text, b, b_text):
+                    # "vm.swappiness … its default value is 60" / "the upstream kernel default for vm.swappiness is
+                    # 30": one setting named in code, given two values, neither a deployment's own against a
+                    # default — as sure as one subject's two values, whatever words surround the name
+                    conf = Confidence.HIGH
                 return Verdict(VerdictKind.VALUE_CONFLICT, conf,
                                f"'{b.subject or b.attribute}' is {va[1]} in one claim and {vb[1]} in the other", vev)
             if _apart_within_bounds(va, vb):

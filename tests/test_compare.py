@@ -509,3 +509,20 @@ def test_literals_read_side_by_side_are_no_two_values(normalizer_v2, a, b, confl
     assert (v.kind is VerdictKind.VALUE_CONFLICT and v.confidence is Confidence.HIGH) is conflict
     if not conflict:
         assert (v.kind, v.confidence) == (VerdictKind.CONSISTENT, Confidence.HIGH)
+
+
+@pytest.mark.parametrize("a, b", [
+    ("vm.swappiness is used to define how aggressive the kernel will swap memory pages, and its default value is 60.",
+     "FYI for the tuning doc: the upstream kernel default for vm.swappiness is 30, so our setting of 30 is really just "
+     "the stock value."),
+    ("The `no_parent_owners` option defaults to `false` if not present.", "`no_parent_owners` defaults to `true` when omitted."),
+])
+def test_one_setting_named_in_code_with_two_values_is_a_sure_conflict(normalizer_v2, a, b):
+    v = verdict(normalizer_v2, a, b)
+    assert (v.kind, v.confidence) == (VerdictKind.VALUE_CONFLICT, Confidence.HIGH), v.reason
+
+
+def test_a_deployment_s_own_value_of_a_named_setting_against_its_default_stays_the_gate_s(normalizer_v2):
+    v = verdict(normalizer_v2, "The permitted number of connections is controlled by the max_connections system variable, "
+                "and the default value is 151.", "max_connections is 500 on all our replicas, set via the mysqld role in Ansible.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT and v.confidence is not Confidence.HIGH
