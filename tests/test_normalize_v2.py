@@ -2916,3 +2916,15 @@ def test_an_entry_s_default_against_a_note_on_the_same_setting_is_a_value_confli
     b = "Git's built-in gc.auto threshold is 10,000 loose objects; below that, git gc --auto does nothing."
     v = StructuralComparator().compare(norm(normalizer_v2, a), a, norm(normalizer_v2, b), b)
     assert v.kind is VerdictKind.VALUE_CONFLICT, v.reason
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("Review and approve pull requests within a day.", "pull request"),
+    ("Accept and return times in UTC only, and render times in ISO8601 format.", "time"),
+    ("Only people on flexible work schedules can earn and use credit hours.", "credit hour"),
+    ("Run the linter and fix every warning before you push.", "linter"),     # the first verb has its own object
+])
+def test_two_verbs_on_one_object_are_one_predicate(normalizer, normalizer_v2, text, subject):
+    assert norm(normalizer_v2, text).subject == subject
+    if subject != "linter":
+        assert norm(normalizer, text).subject != subject      # v1 cut the predicate after the first verb

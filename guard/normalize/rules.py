@@ -359,6 +359,7 @@ class RuleNormalizer:
     trim_subject_phrase = False       # v2: a subject's phrase ends at an adverb, "such as" or a participle's complement
     domain_subjects = False           # v2: a web domain as the sentence's subject names it ("Fly.io takes …")
     negation_not_counted = False      # v2: "are not allowed to <verb>" is read like "are allowed to <verb>"
+    verbs_share_object = False        # v2: "Review and approve pull requests …" is one predicate (``_verbs_share_object``)
     expletive_it = False              # v2: "It is okay to publish X" is about X, as "Users may publish X" is
     no_object_negates = False         # v2: "Root accounts have no access keys" is negated, as "do not have" is
     person_adverbs = False            # v2: "We strongly recommend X" is about X, as "We recommend X" is
@@ -511,7 +512,8 @@ class RuleNormalizer:
             if self.setting_gerunds and len(subj_tokens) > 1 and subj_tokens[0].tag_ == "VBG" \
                     and subj_tokens[0].lemma_.lower() in _SETTING_VERBS and subj_tokens[1].tag_ != "RP":
                 subj_tokens = subj_tokens[1:]   # "Setting KeepAliveTimeout to a high value …" is about KeepAliveTimeout
-        pred_tokens = _main_clause(pred_tokens, self.cut_subject_clauses, self.negation_not_counted)
+        pred_tokens = _main_clause(pred_tokens, self.cut_subject_clauses, self.negation_not_counted,
+                                   self.verbs_share_object)
         named = _named_tokens(doc) if self.quotes_are_names else frozenset()
         if any((t.lower_ in ("no", "none", "neither") or self.modal_phrases and t.lower_ in ("nobody", "nothing"))
                and t.dep_ in ("det", "nsubj", "nsubjpass") and t.i not in named for t in subj_tokens):
@@ -1028,7 +1030,20 @@ def _own_subject_after(tokens, k: int) -> bool:
     return any(u.dep_ in ("nsubj", "nsubjpass", "csubj", "expl") and u.head.i > tokens[k].i for u in tokens[k + 1:k + 4])
 
 
-def _main_clause(tokens, subject_clauses: bool = False, negation_not_counted: bool = False):
+def _verbs_share_object(before, verb) -> bool:
+    """``verb``, after "and"/"or", is a second action on the object it takes ("Review and approve pull requests …",
+    "must enable and monitor audit logs", "Accept and return times in UTC"): nothing before it but a verb, its
+    modal and adverbs. Why: cut there as a second clause, the predicate was the first verb alone, so the order had
+    no object (its subject was the verb: "review", "enable") or none at all."""
+    last = before[-1]
+    return last.pos_ == "VERB" and verb.dep_ == "conj" and verb.head.i == last.i \
+        and not any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children) \
+        and any(c.dep_ == "dobj" for c in verb.children) and not any(c.dep_ == "dobj" for c in last.children) \
+        and all(u.pos_ in ("VERB", "AUX", "ADV", "PART") for u in before)
+
+
+def _main_clause(tokens, subject_clauses: bool = False, negation_not_counted: bool = False,
+                 verbs_share_object: bool = False):
     """Cut the predicate at the first subordinate or coordinated clause.
 
     "… defaults to `false` if not present" must not read the condition's "not" as the rule's
@@ -1045,7 +1060,7 @@ def _main_clause(tokens, subject_clauses: bool = False, negation_not_counted: bo
         if out and (t.lower_ in _BOUNDARIES or t.dep_ == "mark"):
             break
         if out and t.pos_ == "CCONJ" and k + 1 < len(tokens) and tokens[k + 1].pos_ in ("AUX", "VERB") \
-                and tokens[k + 1].tag_ != "VBN":
+                and tokens[k + 1].tag_ != "VBN" and not (verbs_share_object and _verbs_share_object(out, tokens[k + 1])):
             break
         if subject_clauses and out and t.pos_ == "CCONJ" and _own_subject_after(tokens, k):
             break

@@ -736,6 +736,7 @@ class RuleNormalizerV2(RuleNormalizer):
     verb_before_place = True
     event_poles = True
     code_object_subjects = True
+    verbs_share_object = True
 
     @staticmethod
     def _values(text: str):
