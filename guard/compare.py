@@ -1080,7 +1080,7 @@ class StructuralComparator:
                     # one changed token is mostly a conflict, would block them on likeness alone
                     return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH, "two of several literals side by side", vev)
                 if related:
-                    return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW,
+                    return Verdict(VerdictKind.VALUE_CONFLICT, Confidence.LOW,
                                    "possible value conflict on related subjects", vev)
                 conf = strong if va[0] != "name" else Confidence.LOW
                 if conf is Confidence.MED and same_identifier and _primaries(a, va, b, vb) \
