@@ -2928,3 +2928,20 @@ def test_two_verbs_on_one_object_are_one_predicate(normalizer, normalizer_v2, te
     assert norm(normalizer_v2, text).subject == subject
     if subject != "linter":
         assert norm(normalizer, text).subject != subject      # v1 cut the predicate after the first verb
+
+
+@pytest.mark.parametrize("text, main, turned_down", [
+    ("We recommend managing DNS for AWS-hosted services in Cloudflare rather than Route 53.",
+     "We recommend managing DNS for AWS-hosted services in Cloudflare.", "rather than Route 53"),
+    ("Quota is made available within minutes rather than replenished once daily.",
+     "Quota is made available within minutes.", "rather than replenished once daily"),
+])
+def test_the_alternative_turned_down_is_a_qualifier(normalizer_v2, text, main, turned_down):
+    got, quals = split_main_clause(text)
+    assert got == main and turned_down in quals
+    assert norm(normalizer_v2, text).value is None      # "Route 53", "once daily" were read as the statement's value
+
+
+def test_an_alternative_with_a_verb_of_its_own_is_left_in_the_sentence():
+    text = "Wanting to launch this week rather than next week is not an emergency."
+    assert split_main_clause(text)[0] == text

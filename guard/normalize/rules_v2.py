@@ -208,6 +208,15 @@ def _mark_condition(main: str) -> str:
     return main if m is None else f"{m.group('lead')}, {m.group('rest')}"
 
 
+# the alternative a statement turns down ("… in Cloudflare rather than Route 53.", "… renew on a three year cycle
+# instead of every two years"): not what it says, so not its value, theme or subject; up to the clause's end. Not
+# where the phrase has a verb of its own: "Wanting to launch this week rather than next week is not an emergency"
+# goes on with the sentence's own predicate
+_ALTERNATIVE = re.compile(r",?\s+(?:rather\s+than|instead\s+of)\s+[^,;:.()]*?(?=\s*[,;:]|\.?\s*$)", re.IGNORECASE)
+_FINITE_WORD = re.compile(r"\b(?:is|are|was|were|be|will|would|must|should|shall|can|could|may|might|does|do|did|has|have"
+                          r"|had|qualifies|counts|means)\b", re.IGNORECASE)
+
+
 def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
     """(main clause, qualifiers). Falls back to the whole text where cutting would leave too little."""
     quals: list[str] = []
@@ -232,6 +241,9 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
     m = _TRAIL.search(main)
     if m and m.start() > 0:
         cut(main[:m.start()].rstrip(" ,") + ".", m.group(0))
+    for m in list(_ALTERNATIVE.finditer(main))[::-1]:
+        if m.start() > 0 and not _FINITE_WORD.search(m.group(0)):
+            cut(main[:m.start()] + main[m.end():], m.group(0))
     return _TIME_OFF.sub("-", _asked_of(_felt_free(_existential_obligation(_existential_limit(_extraposed_rule(
         _how_often_last(_setting_in_code(_able_to(_denied_statement(main)))))))))), \
         tuple(q for q in quals if q)
