@@ -2945,3 +2945,28 @@ def test_the_alternative_turned_down_is_a_qualifier(normalizer_v2, text, main, t
 def test_an_alternative_with_a_verb_of_its_own_is_left_in_the_sentence():
     text = "Wanting to launch this week rather than next week is not an emergency."
     assert split_main_clause(text)[0] == text
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("Disable remote root user logins over SSH.", "remote root user login"),
+    ("Send logs to the Datadog intake uncompressed to keep the forwarder simple.", "log"),
+    ("Write unit tests for all new functions and classes.", "unit test"),
+])
+def test_an_order_whose_verb_was_read_as_a_modifier(normalizer_v2, text, subject):
+    # the small model read "Disable" as an adjective of "logins", which it took for the verb: the order's own verb
+    # was its subject ("disable remote root user")
+    assert norm(normalizer_v2, text).subject == subject
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("Deploy freezes are counterproductive: things still break, and the work piles up.", "deploy freeze"),
+    ("Commit messages must be written in the past tense.", "commit message"),
+    ("Log data and temporary debug logs must not be destroyed before the retention period ends.", "log data"),
+    ("Use of HTTP/2 mandates that tune.bufsize must be 16384 or more.", None),
+])
+def test_a_statement_opening_with_a_verb_s_word_stays_a_statement(normalizer_v2, text, subject):
+    n = norm(normalizer_v2, text)
+    if subject is None:
+        assert n.subject is None or not n.subject.startswith("http")
+    else:
+        assert n.subject == subject

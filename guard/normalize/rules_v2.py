@@ -622,6 +622,11 @@ def _typed_values(text: str) -> tuple:
     return tuple(extract_typed_values(text))
 
 
+# verbs that open orders and are hardly ever a noun at a sentence's start (beside the state verbs, ``VERBS``)
+_ORDER_VERBS = frozenset({"write", "send", "delete", "remove", "rotate", "encrypt", "revoke", "ensure", "avoid",
+                          "configure", "install", "upgrade", "document", "create", "add", "include", "keep", "pin"})
+
+
 class ParsedV2(Parsed):
     """v1's pivot, except that "defaults to" is the verb: spaCy tags "duration defaults to 300
     seconds and is configurable up to 800" as a noun, and v1 read "defaults to … is" as a subject
@@ -634,7 +639,27 @@ class ParsedV2(Parsed):
         "Immediately revoke leaked keys."): read as a statement, the adverb was its subject."""
         d = self.doc
         return super().imperative or len(d) > 2 and manner_adverb(d[0]) and d[1].tag_ == "VB" and d[1].dep_ == "ROOT" \
-            and not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in d[1].children)
+            and not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in d[1].children) \
+            or self._order_taken_for_a_noun
+
+    @property
+    def _order_taken_for_a_noun(self) -> bool:
+        """An order whose verb the small model read as a noun's modifier, so a later word became the verb: "Disable
+        remote root user logins over SSH." (verb "logins"), "Write unit tests for all new functions." ("tests"), "Send
+        logs to the Datadog intake …" ("logs"), "Delete idle Pub/Sub subscriptions to avoid …" ("avoid"). Read as
+        statements, the order's verb was its subject ("disable remote root user"). A verb in its base form first,
+        and a "verb" after it that no statement's subject has: no form of be / have / do (nor as the sentence's
+        root), none agreeing with a plural, no modal anywhere ("Deploy freezes are …", "Delete requests take …", "Log data, … debug logs, and
+        backups must not be destroyed …" stay statements), and not "Use of …"."""
+        d, p = self.doc, self.pivot
+        if p is None or len(d) < 3 or not d[0].text[:1].isupper() or d[1].lower_ in ("of", "'s", "’s", "-") \
+                or d[0].lower_ not in VERBS and d[0].lower_ not in _ORDER_VERBS or d[0].lower_.endswith("s"):
+            return False
+        v, root = d[p], next((t for t in d if t.dep_ == "ROOT"), d[p])
+        return not any(t.tag_ == "MD" for t in d) and v.tag_ not in ("VBP", "VBD") \
+            and not any(t.pos_ == "AUX" or t.lemma_.lower() in ("be", "have", "do") for t in (v, root)) \
+            and not any(t.lemma_.lower() == "be" and t.tag_ in ("VBZ", "VBP", "VBD") and t.dep_ not in ("relcl", "advcl")
+                        for t in d) and v.pos_ != "AUX" and v.lemma_.lower() not in ("be", "have", "do")
 
     def _noun_in_subject(self, t) -> bool:
         if t.lower_ in ("defaults", "default") and t.i + 1 < len(self.doc) and self.doc[t.i + 1].lower_ == "to":
