@@ -2970,3 +2970,7 @@ def test_a_statement_opening_with_a_verb_s_word_stays_a_statement(normalizer_v2,
         assert n.subject is None or not n.subject.startswith("http")
     else:
         assert n.subject == subject
+
+
+def test_a_plural_subject_s_verb_after_a_verb_s_word_is_a_statement(normalizer_v2):
+    assert norm(normalizer_v2, "Commit messages follow Conventional Commits.").subject == "commit message"

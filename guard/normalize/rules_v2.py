@@ -656,7 +656,8 @@ class ParsedV2(Parsed):
                 or d[0].lower_ not in VERBS and d[0].lower_ not in _ORDER_VERBS or d[0].lower_.endswith("s"):
             return False
         v, root = d[p], next((t for t in d if t.dep_ == "ROOT"), d[p])
-        return not any(t.tag_ == "MD" for t in d) and v.tag_ not in ("VBP", "VBD") \
+        plural = v.i > 0 and d[v.i - 1].tag_ in ("NNS", "NNPS") and v.tag_ in ("VB", "VBP")   # "messages follow"
+        return not any(t.tag_ == "MD" for t in d) and v.tag_ not in ("VBP", "VBD") and not plural \
             and not any(t.pos_ == "AUX" or t.lemma_.lower() in ("be", "have", "do") for t in (v, root)) \
             and not any(t.lemma_.lower() == "be" and t.tag_ in ("VBZ", "VBP", "VBD") and t.dep_ not in ("relcl", "advcl")
                         for t in d) and v.pos_ != "AUX" and v.lemma_.lower() not in ("be", "have", "do")
