@@ -2974,3 +2974,12 @@ def test_a_statement_opening_with_a_verb_s_word_stays_a_statement(normalizer_v2,
 
 def test_a_plural_subject_s_verb_after_a_verb_s_word_is_a_statement(normalizer_v2):
     assert norm(normalizer_v2, "Commit messages follow Conventional Commits.").subject == "commit message"
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("All hotel stays shall be booked by the Operations team through our travel agent.", "hotel stay"),
+    ("All hotel stays must be booked by the Operations team through our travel agent.", "hotel stay"),
+])
+def test_the_word_before_a_modal_ends_the_subject(normalizer_v2, text, subject):
+    # before "shall" the small model tags "stays" a verb and makes it the root: the subject was "hotel"
+    assert norm(normalizer_v2, text).subject == subject

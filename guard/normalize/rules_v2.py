@@ -679,6 +679,11 @@ class ParsedV2(Parsed):
         50, own subjects only and the gates held: CV one more contradiction blocked and one false block
         fewer, claims_dev unchanged, long-gold subject 0.653 → 0.673."""
         p = super()._find_pivot()
+        if p is not None and p + 1 < len(self.doc) and _MODAL_NEXT(self.doc[p], self.doc[p + 1]):
+            # "All hotel stays shall be booked …", "GitHub Actions workflows shall declare …": a verb is never
+            # followed by a modal, so the word before it ends the subject (the small model tags "stays" and
+            # "workflows" verbs before "shall", not before "must", and made them the root); the modal is the pivot
+            return p + 1
         verb = _verb_taken_for_a_noun(self.doc, self.value_tok)
         if verb is not None and (p is None or p > verb):
             return verb
@@ -701,6 +706,14 @@ class ParsedV2(Parsed):
             under |= t.dep_ in _UNDER_THE_VERB or t.dep_ == "conj" and _own_subject(t)
             t = t.head
         return root.i if t.i == root.i and under else p
+
+
+_MODALS = frozenset({"must", "shall", "should", "may", "can", "cannot", "will", "might", "could", "would"})
+
+
+def _MODAL_NEXT(t, nxt) -> bool:
+    """``t``, taken for the verb, stands right before a modal: it is the subject's last word."""
+    return t.lower_ not in _MODALS and t.tag_ != "MD" and t.pos_ != "AUX" and nxt.lower_ in _MODALS and nxt.tag_ == "MD"
 
 
 def _verb_taken_for_a_noun(doc, value_tok) -> int | None:
