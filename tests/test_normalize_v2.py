@@ -2983,3 +2983,13 @@ def test_a_plural_subject_s_verb_after_a_verb_s_word_is_a_statement(normalizer_v
 def test_the_word_before_a_modal_ends_the_subject(normalizer_v2, text, subject):
     # before "shall" the small model tags "stays" a verb and makes it the root: the subject was "hotel"
     assert norm(normalizer_v2, text).subject == subject
+
+
+@pytest.mark.parametrize("a, b", [
+    ("It should not be possible to completely deactivate application logging.",
+     "It shouldn't be possible to completely deactivate application logging."),
+    ("Users must not be able to delete audit logs.", "Users mustn't be able to delete audit logs."),
+])
+def test_a_rule_said_through_ability_reads_alike_contracted(normalizer_v2, a, b):
+    na, nb = norm(normalizer_v2, a), norm(normalizer_v2, b)
+    assert (na.subject, na.modality) == (nb.subject, nb.modality) and na.subject

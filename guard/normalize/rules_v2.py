@@ -190,17 +190,25 @@ def _denied_statement(main: str) -> str:
 # logging.": a rule on an action said through ability or possibility, which left it about "able" or about nothing.
 # For a rule, what must (not) be possible is what must (not) be done: read as "Users must not delete audit logs.",
 # "You should not completely deactivate application logging."
-_ABLE_TO = re.compile(r"\b(?P<modal>must|should|shall|will|need\s+to|needs\s+to|has\s+to|have\s+to)\s+(?P<neg>not\s+|never\s+)?"
-                      r"be\s+able\s+to\s+", re.IGNORECASE)
-_POSSIBLE_TO = re.compile(r"^it\s+(?P<modal>must|should|shall)\s+(?P<neg>not\s+|never\s+)?be\s+possible\s+"
+_ABLE_TO = re.compile(r"\b(?P<modal>must|should|shall|will|need\s+to|needs\s+to|has\s+to|have\s+to|(?:must|should|wo)(?=n['’]t))"
+                      r"(?:\s+(?P<neg>not\s+|never\s+)|(?P<nt>n['’]t\s+)|\s+)be\s+able\s+to\s+", re.IGNORECASE)
+_POSSIBLE_TO = re.compile(r"^it\s+(?P<modal>must|should|shall|(?:must|should)(?=n['’]t))(?:\s+(?P<neg>not\s+|never\s+)|(?P<nt>n['’]t\s+)|\s+)"
+                          r"be\s+possible\s+"
                           r"(?:for\s+(?P<who>(?!it\b)[^,;:]+?)\s+)?to\s+(?P<rest>\w.*)$", re.IGNORECASE | re.DOTALL)
 
 
 def _able_to(main: str) -> str:
+    """"shouldn't", "mustn't", "won't" as "should not", "must not", "will not"."""
+    def neg(m) -> str:
+        return (m.group("neg") or "").lower() or ("not " if m.group("nt") else "")
     if m := _POSSIBLE_TO.match(main):
         who = m.group("who") or "You"
-        return f"{who[:1].upper()}{who[1:]} {m.group('modal').lower()} {(m.group('neg') or '').lower()}{m.group('rest')}"
-    return _ABLE_TO.sub(lambda m: f"{m.group('modal')} {m.group('neg') or ''}", main)
+        return f"{who[:1].upper()}{who[1:]} {_full_modal(m.group('modal')).lower()} {neg(m)}{m.group('rest')}"
+    return _ABLE_TO.sub(lambda m: f"{_full_modal(m.group('modal'))} {neg(m)}", main)
+
+
+def _full_modal(modal: str) -> str:
+    return "will" if modal.lower() == "wo" else modal
 
 
 def _mark_condition(main: str) -> str:
