@@ -2993,3 +2993,14 @@ def test_the_word_before_a_modal_ends_the_subject(normalizer_v2, text, subject):
 def test_a_rule_said_through_ability_reads_alike_contracted(normalizer_v2, a, b):
     na, nb = norm(normalizer_v2, a), norm(normalizer_v2, b)
     assert (na.subject, na.modality) == (nb.subject, nb.modality) and na.subject
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("Pull requests to `main` require at least 1 approval.", "pull request main"),
+    ("Pull requests to `main` require no less than 1 approval.", "pull request main"),
+    ("Merge requests must pass CI.", "merge request"),
+    ("Public pull-request builds run on single-use agents.", "public pull request build"),
+])
+def test_a_pull_request_is_one_noun(normalizer_v2, text, subject):
+    # a sentence-initial "Pull" was read as an order's verb: the subject was "request"
+    assert norm(normalizer_v2, text).subject == subject
