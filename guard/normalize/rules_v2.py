@@ -232,7 +232,7 @@ def _mark_condition(main: str) -> str:
 # goes on with the sentence's own predicate
 _ALTERNATIVE = re.compile(r",?\s+(?:rather\s+than|instead\s+of)\s+[^,;:.()]*?(?=\s*[,;:]|\.?\s*$)", re.IGNORECASE)
 _FINITE_WORD = re.compile(r"\b(?:is|are|was|were|be|will|would|must|should|shall|can|could|may|might|does|do|did|has|have"
-                          r"|had|qualifies|counts|means)\b", re.IGNORECASE)
+                          r"|had|qualifies|counts|means)(?:n['’]t)?\b", re.IGNORECASE)
 
 
 def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
