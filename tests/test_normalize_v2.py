@@ -3005,3 +3005,11 @@ def test_a_rule_said_through_ability_reads_alike_contracted(normalizer_v2, a, b)
 def test_a_pull_request_is_one_noun(normalizer_v2, text, subject):
     # a sentence-initial "Pull" was read as an order's verb: the subject was "request"
     assert norm(normalizer_v2, text).subject == subject
+
+
+@pytest.mark.parametrize("text", [
+    "Where you can, give your manager at least one working week's notice before you go on leave.",
+    "Where you can, give your manager no less than one working week's notice before you go on leave.",
+])
+def test_the_thing_given_after_a_recipient_the_parser_made_an_object(normalizer_v2, text):
+    assert norm(normalizer_v2, text).subject == "working week notice"

@@ -914,10 +914,20 @@ def _head_np(tokens, trim: bool = False):
     return out
 
 
+# who is given a thing, where the parser calls it an object
+_RECIPIENTS = frozenset({"manager", "supervisor", "lead", "customer", "client", "owner", "approver", "reviewer", "user",
+                         "team", "people", "employee", "staff", "colleague", "member", "admin", "administrator"})
+
+
 def _past_the_recipient(head, tokens):
     """The thing given, not the one it is given to: "send the People team a fit note", "Send customers an
     invoice" (the small model's dative) read as one phrase, "people team fit note"."""
-    dative = next((t for t in head if t.dep_ == "dative"), None)
+    def second_object(t):
+        return next((u for u in tokens if u.dep_ == "dobj" and u.i > t.i and u.head.i == t.head.i), None)
+    # or two objects of one verb, the first the recipient ("give your manager at least one working week's notice":
+    # the parser's dative became an object when a quantity followed it)
+    dative = next((t for t in head if t.dep_ == "dative" or t.dep_ == "dobj" and t.lemma_.lower() in _RECIPIENTS
+                   and second_object(t) is not None), None)
     thing = None if dative is None else next((t for t in tokens if t.dep_ == "dobj" and t.i > dative.i), None)
     if thing is None:
         return head
