@@ -3013,3 +3013,13 @@ def test_a_pull_request_is_one_noun(normalizer_v2, text, subject):
 ])
 def test_the_thing_given_after_a_recipient_the_parser_made_an_object(normalizer_v2, text):
     assert norm(normalizer_v2, text).subject == "working week notice"
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("SSH access to production hosts goes through the bastion.", "ssh access"),
+    ("Door access codes are sensitive, and you should protect them exactly like your badge PIN.", "door access code"),
+])
+def test_a_noun_ending_in_ss_is_no_verb(normalizer, normalizer_v2, text, subject):
+    # "access" read as a verb's third person (as "requires" is): the subject stopped before it ("ssh", "door")
+    assert norm(normalizer_v2, text).subject == subject
+    assert norm(normalizer, text).subject != subject       # v1 as it was

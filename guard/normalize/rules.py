@@ -33,6 +33,9 @@ _CODE = re.compile(r"`[^`]{1,60}`")
 class Parsed:
     """One sentence split at its pivot, with the token views the norm is built from."""
 
+    # v2: a noun ending in "ss" ("Production access reviews run …") is no verb's third person ("accesses")
+    ss_is_no_ending = False
+
     def __init__(self, doc, values: list[Value], offset: int):
         self.doc = doc
         self.offset = offset
@@ -56,7 +59,8 @@ class Parsed:
                 return t.i
             if t.i > 0 and t.pos_ in ("VERB", "NOUN", "AUX") and self._verb_lemma(t) in {**VERBS, **MODAL_VERBS} \
                     and t.tag_ not in ("VBG",) and self.doc[t.i - 1].pos_ not in ("DET", "ADP", "ADJ") \
-                    and (t.tag_ in ("VBZ", "VBP") or low.endswith("s") or t.dep_ == "ROOT" and t.tag_ not in ("VBD", "VBN")
+                    and (t.tag_ in ("VBZ", "VBP") or low.endswith("s") and not (self.ss_is_no_ending and low.endswith("ss"))
+                         or t.dep_ == "ROOT" and t.tag_ not in ("VBD", "VBN")
                          or t.tag_ == "VB" and self.doc[t.i - 1].tag_ == "NNS") \
                     and not self._noun_in_subject(t):
                 return t.i

@@ -651,6 +651,8 @@ class ParsedV2(Parsed):
     noun phrase ("Force pushes to main are blocked"), so the subject took "default" and the value came
     from the later clause."""
 
+    ss_is_no_ending = True
+
     @cached_property
     def imperative(self) -> bool:
         """v1's, and an order that opens with how it is carried out ("Automatically lock your computer …",
