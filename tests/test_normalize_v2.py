@@ -3023,3 +3023,12 @@ def test_a_noun_ending_in_ss_is_no_verb(normalizer, normalizer_v2, text, subject
     # "access" read as a verb's third person (as "requires" is): the subject stopped before it ("ssh", "door")
     assert norm(normalizer_v2, text).subject == subject
     assert norm(normalizer, text).subject != subject       # v1 as it was
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("Production access reviews for user, admin and service accounts run every 24 months.", "production access review"),
+    ("Resolver query logs written to disk include the full client source IP for 7 days.", "resolver query log"),
+    ("LTS releases typically get critical bug fixes for a total of 30 months.", "lts release"),
+])
+def test_a_plural_subject_of_a_later_verb_is_no_verb(normalizer_v2, text, subject):
+    assert norm(normalizer_v2, text).subject == subject

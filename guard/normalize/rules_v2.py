@@ -685,7 +685,10 @@ class ParsedV2(Parsed):
     def _noun_in_subject(self, t) -> bool:
         if t.lower_ in ("defaults", "default") and t.i + 1 < len(self.doc) and self.doc[t.i + 1].lower_ == "to":
             return False
-        return super()._noun_in_subject(t)
+        # a plural the parser makes the subject of a finite verb after it ("Production access reviews for user, admin
+        # and service accounts run every 24 months": "reviews" is no verb, "run" is)
+        return super()._noun_in_subject(t) or t.tag_ in ("NNS", "NNPS") and t.dep_ in ("nsubj", "nsubjpass") \
+            and t.head.i > t.i and t.head.tag_ in ("VBZ", "VBP")
 
     def _find_pivot(self) -> int | None:
         """v1's pivot, unless it sits in a clause under the sentence's own finite verb: "Linux gives up
