@@ -3032,3 +3032,8 @@ def test_a_noun_ending_in_ss_is_no_verb(normalizer, normalizer_v2, text, subject
 ])
 def test_a_plural_subject_of_a_later_verb_is_no_verb(normalizer_v2, text, subject):
     assert norm(normalizer_v2, text).subject == subject
+
+
+def test_a_perfect_tense_is_the_sentence_s_verb(normalizer_v2):
+    n = norm(normalizer_v2, "Vue 2 has reached End of Life on December 31st, 2023, and it no longer receives new features.")
+    assert (n.subject, n.value_kind) == ("vue", "date")      # was "vue reach end life", valued 2

@@ -711,7 +711,7 @@ class ParsedV2(Parsed):
         if verb is not None and (p is None or p > verb):
             return verb
         root = next((t for t in self.doc if t.dep_ == "ROOT"), None)
-        finite = root is not None and root.pos_ == "VERB" and root.tag_ in ("VBZ", "VBP", "VBD") \
+        finite = root is not None and root.pos_ == "VERB" and (root.tag_ in ("VBZ", "VBP", "VBD") or _perfect(root)) \
             and root.i not in self.value_tok
         if p is None:
             # a main verb outside v1's lists with a subject of its own ("Node 18 reached end of life on
@@ -737,6 +737,13 @@ _MODALS = frozenset({"must", "shall", "should", "may", "can", "cannot", "will", 
 def _MODAL_NEXT(t, nxt) -> bool:
     """``t``, taken for the verb, stands right before a modal: it is the subject's last word."""
     return t.lower_ not in _MODALS and t.tag_ != "MD" and t.pos_ != "AUX" and nxt.lower_ in _MODALS and nxt.tag_ == "MD"
+
+
+def _perfect(verb) -> bool:
+    """A participle with a finite "has"/"have"/"had" ("Vue 2 has reached End of Life on December 31st, 2023."): the
+    sentence's verb, as a finite one is (with no pivot, the statement was read as an order about its object)."""
+    return verb.tag_ == "VBN" and any(c.dep_ == "aux" and c.lemma_.lower() == "have" and c.tag_ in ("VBZ", "VBP", "VBD")
+                                      for c in verb.children)
 
 
 def _verb_taken_for_a_noun(doc, value_tok) -> int | None:
