@@ -3037,3 +3037,30 @@ def test_a_plural_subject_of_a_later_verb_is_no_verb(normalizer_v2, text, subjec
 def test_a_perfect_tense_is_the_sentence_s_verb(normalizer_v2):
     n = norm(normalizer_v2, "Vue 2 has reached End of Life on December 31st, 2023, and it no longer receives new features.")
     assert (n.subject, n.value_kind) == ("vue", "date")      # was "vue reach end life", valued 2
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("Harden the bastion host, for example by running a CIS-hardened Linux distro.", "bastion host"),
+    ("Provision the small config container at 100 RU/s manual throughput; it barely gets traffic.", "small config container"),
+    ("Creating a new public repository requires approval from the security team.", None),    # a gerund's statement
+])
+def test_a_first_word_before_a_determiner_opens_an_order(normalizer_v2, text, subject):
+    n = norm(normalizer_v2, text)
+    if subject is None:
+        assert n.subject and "public repository" in n.subject and n.object.value == "require"
+    else:
+        assert n.subject == subject
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("If your applications frequently open and close connections, or keep a large number of long-lived connections "
+     "open, AWS recommends using Amazon RDS Proxy.", "amazon rds proxy"),
+])
+def test_a_condition_s_second_case_is_the_condition_s(normalizer_v2, text, subject):
+    assert norm(normalizer_v2, text).subject == subject
+
+
+def test_a_condition_s_second_case_reads_alike_contracted(normalizer_v2):
+    a = "When your trip leaves in under three days, or your travel card hasn't arrived, book by phone through AdTrav."
+    na, nb = norm(normalizer_v2, a), norm(normalizer_v2, a.replace("hasn't", "has not"))
+    assert (na.subject, na.modality) == (nb.subject, nb.modality) and na.modality.value == "must"

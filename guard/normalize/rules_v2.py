@@ -53,6 +53,7 @@ _LEAD_CLAUSE = re.compile(
     r"by(?=\s+\w+ing\b)|starting|beginning|effective|assuming|depending\s+(?:on|upon)|given\s+that)\b(?!-)"
     r"(?:[^,;]|,(?=\s*\d{4}\b)|(?<=\d),(?=\d{3}\b)){1,140}(?:(?<!\d),|,(?!\d{3}\b))\s*",
     re.I)
+_MORE_CONDITION = re.compile(r"^(?:or|and)\s+(?!then\b)[^,;:]{3,100}?,\s*(?=\S)", re.IGNORECASE)
 # a leading phrase of place, time or case with no comma, ended where a new noun phrase or a person begins
 # ("On SIGTERM our worker processes also flush …", "During the launch year we discourage …", "On developer
 # laptops the app writes …"): read whole, its words joined the subject ("sigterm worker process"). Not where
@@ -256,6 +257,10 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
             if m and not (pat is _LEAD_CLAUSE and _TRAIL_START.match(main[m.end():])
                           and not _LEAD_CLAUSE.match(main[m.end():])):
                 cut(_sentence_start(main[m.end():]), m.group(0))
+                if pat is _LEAD_CLAUSE and _CONDITION.match(m.group(0)) and (more := _MORE_CONDITION.match(main)):
+                    # "When your trip leaves in under three days, or your travel card hasn't arrived, book by phone
+                    # …": the condition's second case, after its comma, is the condition's too
+                    cut(_sentence_start(main[more.end():]), more.group(0))
     m = _TRAIL.search(main)
     if m and m.start() > 0:
         cut(main[:m.start()].rstrip(" ,") + ".", m.group(0))
@@ -641,6 +646,8 @@ def _typed_values(text: str) -> tuple:
 
 
 # verbs that open orders and are hardly ever a noun at a sentence's start (beside the state verbs, ``VERBS``)
+_DETERMINERS = frozenset({"the", "a", "an", "your", "our", "all", "every", "each", "any", "their", "its", "this",
+                          "these", "those"})
 _ORDER_VERBS = frozenset({"write", "send", "delete", "remove", "rotate", "encrypt", "revoke", "ensure", "avoid",
                           "configure", "install", "upgrade", "document", "create", "add", "include", "keep", "pin"})
 
@@ -660,7 +667,7 @@ class ParsedV2(Parsed):
         d = self.doc
         return super().imperative or len(d) > 2 and manner_adverb(d[0]) and d[1].tag_ == "VB" and d[1].dep_ == "ROOT" \
             and not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in d[1].children) \
-            or self._order_taken_for_a_noun
+            or self._order_taken_for_a_noun or _order_before_a_determiner(d)
 
     @property
     def _order_taken_for_a_noun(self) -> bool:
@@ -669,8 +676,8 @@ class ParsedV2(Parsed):
         logs to the Datadog intake …" ("logs"), "Delete idle Pub/Sub subscriptions to avoid …" ("avoid"). Read as
         statements, the order's verb was its subject ("disable remote root user"). A verb in its base form first,
         and a "verb" after it that no statement's subject has: no form of be / have / do (nor as the sentence's
-        root), none agreeing with a plural, no modal anywhere ("Deploy freezes are …", "Delete requests take …", "Log data, … debug logs, and
-        backups must not be destroyed …" stay statements), and not "Use of …"."""
+        root), none agreeing with a plural, no modal anywhere ("Deploy freezes are …", "Delete requests take …",
+        "Log data, … debug logs, and backups must not be destroyed …" stay statements), and not "Use of …"."""
         d, p = self.doc, self.pivot
         if p is None or len(d) < 3 or not d[0].text[:1].isupper() or d[1].lower_ in ("of", "'s", "’s", "-") \
                 or d[0].lower_ not in VERBS and d[0].lower_ not in _ORDER_VERBS or d[0].lower_.endswith("s"):
@@ -841,7 +848,7 @@ class RuleNormalizerV2(RuleNormalizer):
             main, more = split_main_clause(main[doc[label].idx + 1:].strip())
             quals = (*quals, doc[:label].text, *more)
             doc = self.nlp(main)
-        doc = _fixed_lemmas(_degrees_as_written(_hyphenated_as_modifiers(_code_names(_merge_hyphenated(doc)))))
+        doc = _order_verb(_fixed_lemmas(_degrees_as_written(_hyphenated_as_modifiers(_code_names(_merge_hyphenated(doc))))))
         norm = self._norm(doc, main, 0, s, w)
         if norm.modality.strength == "must" and (advice or any(_advisory(q) for q in quals)):
             # "It is recommended that …", "Tip: …", "Ops guidance: …": advice, whatever the clause's mood
@@ -1142,6 +1149,29 @@ def _code_names(doc):
         if 0 < t.i < len(doc) - 1 and doc[t.i - 1].text == "`" and doc[t.i + 1].text == "`" \
                 and t.pos_ in _NOT_A_NAME and any(c.isalpha() for c in t.text):
             t.pos_, t.tag_ = "PROPN", "NNP"
+    return doc
+
+
+def _order_before_a_determiner(doc) -> bool:
+    """"Harden the bastion host, …", "Provision the small config container at 100 RU/s …", "Page the on-call
+    overnight …": a first word the small model tags a noun, right before "the"/"a"/"your"/…, opens an order (no
+    noun stands so before a determiner; a gerund does, "Creating a new public repository requires …", and stays
+    a statement's subject). With no modal and no finite "be" in the sentence, as for ``_order_taken_for_a_noun``."""
+    d = doc
+    if len(d) < 3 or not d[0].is_alpha or not d[0].text[:1].isupper() or d[0].lower_.endswith("ing") \
+            or d[0].tag_ not in ("NN", "NNP", "VB", "VBP") or d[1].lower_ not in _DETERMINERS:
+        return False
+    return not any(t.tag_ == "MD" for t in d) \
+        and not any(t.lemma_.lower() == "be" and t.tag_ in ("VBZ", "VBP", "VBD") and t.dep_ not in ("relcl", "advcl")
+                    for t in d)
+
+
+def _order_verb(doc):
+    """An order's first word that the small model tagged a noun ("Harden the bastion host", "Provision the small
+    config container …") tagged the verb it is (``_order_before_a_determiner``), so every reader skips it
+    as the order's verb: read as a noun, it was the first word of the subject ("harden bastion host")."""
+    if _order_before_a_determiner(doc) and doc[0].tag_ != "VB":
+        doc[0].tag_, doc[0].pos_ = "VB", "VERB"
     return doc
 
 
