@@ -513,8 +513,8 @@ def test_literals_read_side_by_side_are_no_two_values(normalizer_v2, a, b, confl
 
 @pytest.mark.parametrize("a, b", [
     ("vm.swappiness is used to define how aggressive the kernel will swap memory pages, and its default value is 60.",
-     "FYI for the tuning doc: the upstream kernel default for vm.swappiness is 30, so our setting of 30 is really just "
-     "the stock value."),
+     ("FYI for the tuning doc: the upstream kernel default for vm.swappiness is 30, so our setting of 30 is really "
+      "just the stock value.")),
     ("The `no_parent_owners` option defaults to `false` if not present.", "`no_parent_owners` defaults to `true` when omitted."),
 ])
 def test_one_setting_named_in_code_with_two_values_is_a_sure_conflict(normalizer_v2, a, b):

@@ -2889,10 +2889,11 @@ def test_a_dotted_setting_keeps_its_section(normalizer_v2, text, attribute):
 
 
 @pytest.mark.parametrize("text, subject, value, attribute", [
-    ("gc.auto: when there are approximately more than this many loose objects in the repository, git gc --auto will "
-     "pack them, and the default value is 6700.", "gc.auto", "6700", "gc.auto"),
-    ("LoginGraceTime: the server disconnects after this time if the user has not successfully logged in; if the value "
-     "is 0 there is no time limit, and the default is 120 seconds.", "LoginGraceTime", "120 seconds", "logingracetime"),
+    (("gc.auto: when there are approximately more than this many loose objects in the repository, git gc --auto "
+      "will pack them, and the default value is 6700."), "gc.auto", "6700", "gc.auto"),
+    (("LoginGraceTime: the server disconnects after this time if the user has not successfully logged in; if the "
+      "value is 0 there is no time limit, and the default is 120 seconds."), "LoginGraceTime", "120 seconds",
+     "logingracetime"),
     ("fetch.fsckObjects: if it is set to true, git-fetch-pack will check all fetched objects; it defaults to false.",
      "fetch.fsckObjects", "false", "fetch.fsckobjects"),
 ])
@@ -3053,8 +3054,8 @@ def test_a_first_word_before_a_determiner_opens_an_order(normalizer_v2, text, su
 
 
 @pytest.mark.parametrize("text, subject", [
-    ("If your applications frequently open and close connections, or keep a large number of long-lived connections "
-     "open, AWS recommends using Amazon RDS Proxy.", "amazon rds proxy"),
+    (("If your applications frequently open and close connections, or keep a large number of long-lived "
+      "connections open, AWS recommends using Amazon RDS Proxy."), "amazon rds proxy"),
 ])
 def test_a_condition_s_second_case_is_the_condition_s(normalizer_v2, text, subject):
     assert norm(normalizer_v2, text).subject == subject
