@@ -201,10 +201,11 @@ def _denied_statement(main: str) -> str:
 # logging.": a rule on an action said through ability or possibility, which left it about "able" or about nothing.
 # For a rule, what must (not) be possible is what must (not) be done: read as "Users must not delete audit logs.",
 # "You should not completely deactivate application logging."
-_ABLE_TO = re.compile(r"\b(?P<modal>must|should|shall|will|need\s+to|needs\s+to|has\s+to|have\s+to|(?:must|should|wo)(?=n['’]t))"
-                      r"(?:\s+(?P<neg>not\s+|never\s+)|(?P<nt>n['’]t\s+)|\s+)be\s+able\s+to\s+", re.IGNORECASE)
-_POSSIBLE_TO = re.compile(r"^it\s+(?P<modal>must|should|shall|(?:must|should)(?=n['’]t))(?:\s+(?P<neg>not\s+|never\s+)|(?P<nt>n['’]t\s+)|\s+)"
-                          r"be\s+possible\s+"
+_ABLE_TO = re.compile(r"\b(?P<modal>must|should|shall|will|need\s+to|needs\s+to|has\s+to|have\s+to"
+                      r"|(?:must|should|wo)(?=n['’]t))(?:\s+(?P<neg>not\s+|never\s+)|(?P<nt>n['’]t\s+)|\s+)"
+                      r"be\s+able\s+to\s+", re.IGNORECASE)
+_POSSIBLE_TO = re.compile(r"^it\s+(?P<modal>must|should|shall|(?:must|should)(?=n['’]t))"
+                          r"(?:\s+(?P<neg>not\s+|never\s+)|(?P<nt>n['’]t\s+)|\s+)be\s+possible\s+"
                           r"(?:for\s+(?P<who>(?!it\b)[^,;:]+?)\s+)?to\s+(?P<rest>\w.*)$", re.IGNORECASE | re.DOTALL)
 
 
@@ -645,9 +646,9 @@ def _typed_values(text: str) -> tuple:
     return tuple(extract_typed_values(text))
 
 
-# verbs that open orders and are hardly ever a noun at a sentence's start (beside the state verbs, ``VERBS``)
 _DETERMINERS = frozenset({"the", "a", "an", "your", "our", "all", "every", "each", "any", "their", "its", "this",
                           "these", "those"})
+# verbs that open orders and are hardly ever a noun at a sentence's start (beside the state verbs, ``VERBS``)
 _ORDER_VERBS = frozenset({"write", "send", "delete", "remove", "rotate", "encrypt", "revoke", "ensure", "avoid",
                           "configure", "install", "upgrade", "document", "create", "add", "include", "keep", "pin"})
 
@@ -684,10 +685,8 @@ class ParsedV2(Parsed):
             return False
         v, root = d[p], next((t for t in d if t.dep_ == "ROOT"), d[p])
         plural = v.i > 0 and d[v.i - 1].tag_ in ("NNS", "NNPS") and v.tag_ in ("VB", "VBP")   # "messages follow"
-        return not any(t.tag_ == "MD" for t in d) and v.tag_ not in ("VBP", "VBD") and not plural \
-            and not any(t.pos_ == "AUX" or t.lemma_.lower() in ("be", "have", "do") for t in (v, root)) \
-            and not any(t.lemma_.lower() == "be" and t.tag_ in ("VBZ", "VBP", "VBD") and t.dep_ not in ("relcl", "advcl")
-                        for t in d) and v.pos_ != "AUX" and v.lemma_.lower() not in ("be", "have", "do")
+        return v.tag_ not in ("VBP", "VBD") and not plural and _no_statement_verb(d) \
+            and not any(t.pos_ == "AUX" or t.lemma_.lower() in ("be", "have", "do") for t in (v, root))
 
     def _noun_in_subject(self, t) -> bool:
         if t.lower_ in ("defaults", "default") and t.i + 1 < len(self.doc) and self.doc[t.i + 1].lower_ == "to":
@@ -709,7 +708,7 @@ class ParsedV2(Parsed):
         50, own subjects only and the gates held: CV one more contradiction blocked and one false block
         fewer, claims_dev unchanged, long-gold subject 0.653 → 0.673."""
         p = super()._find_pivot()
-        if p is not None and p + 1 < len(self.doc) and _MODAL_NEXT(self.doc[p], self.doc[p + 1]):
+        if p is not None and p + 1 < len(self.doc) and _before_a_modal(self.doc[p], self.doc[p + 1]):
             # "All hotel stays shall be booked …", "GitHub Actions workflows shall declare …": a verb is never
             # followed by a modal, so the word before it ends the subject (the small model tags "stays" and
             # "workflows" verbs before "shall", not before "must", and made them the root); the modal is the pivot
@@ -738,12 +737,9 @@ class ParsedV2(Parsed):
         return root.i if t.i == root.i and under else p
 
 
-_MODALS = frozenset({"must", "shall", "should", "may", "can", "cannot", "will", "might", "could", "would"})
-
-
-def _MODAL_NEXT(t, nxt) -> bool:
+def _before_a_modal(t, nxt) -> bool:
     """``t``, taken for the verb, stands right before a modal: it is the subject's last word."""
-    return t.lower_ not in _MODALS and t.tag_ != "MD" and t.pos_ != "AUX" and nxt.lower_ in _MODALS and nxt.tag_ == "MD"
+    return nxt.tag_ == "MD" and t.tag_ != "MD" and t.pos_ != "AUX"
 
 
 def _perfect(verb) -> bool:
@@ -848,7 +844,8 @@ class RuleNormalizerV2(RuleNormalizer):
             main, more = split_main_clause(main[doc[label].idx + 1:].strip())
             quals = (*quals, doc[:label].text, *more)
             doc = self.nlp(main)
-        doc = _order_verb(_fixed_lemmas(_degrees_as_written(_hyphenated_as_modifiers(_code_names(_merge_hyphenated(doc))))))
+        doc = _order_verb(_fixed_lemmas(_degrees_as_written(_hyphenated_as_modifiers(_code_names(
+            _merge_hyphenated(doc))))))
         norm = self._norm(doc, main, 0, s, w)
         if norm.modality.strength == "must" and (advice or any(_advisory(q) for q in quals)):
             # "It is recommended that …", "Tip: …", "Ops guidance: …": advice, whatever the clause's mood
@@ -881,7 +878,8 @@ class RuleNormalizerV2(RuleNormalizer):
         norm = replace(norm, attribute=self._attribute(doc, main, norm, skip), qualifiers=quals,
                        text_scope=text_scope(text, main), variants=variants, permission=read_permission(doc),
                        assignment=read_assignment(doc))
-        return required_through_without(doc, defined_setting(text, norm, self._values(text)))       # "No change lands without a pull request."
+        # "No change lands without a pull request."
+        return required_through_without(doc, defined_setting(text, norm, self._values(text)))
 
     def _values_of_conditions(self, text: str, quals, norm: Norm) -> Norm:
         """"If you're unwell for more than 7 calendar days, you need a fit note" / "A fit note is only
@@ -1161,9 +1159,13 @@ def _order_before_a_determiner(doc) -> bool:
     if len(d) < 3 or not d[0].is_alpha or not d[0].text[:1].isupper() or d[0].lower_.endswith("ing") \
             or d[0].tag_ not in ("NN", "NNP", "VB", "VBP") or d[1].lower_ not in _DETERMINERS:
         return False
-    return not any(t.tag_ == "MD" for t in d) \
-        and not any(t.lemma_.lower() == "be" and t.tag_ in ("VBZ", "VBP", "VBD") and t.dep_ not in ("relcl", "advcl")
-                    for t in d)
+    return _no_statement_verb(d)
+
+
+def _no_statement_verb(doc) -> bool:
+    """No modal, and no finite "be" outside a relative or adverbial clause: what a statement has and an order lacks."""
+    return not any(t.tag_ == "MD" or t.lemma_.lower() == "be" and t.tag_ in ("VBZ", "VBP", "VBD")
+                   and t.dep_ not in ("relcl", "advcl") for t in doc)
 
 
 def _order_verb(doc):
