@@ -3065,3 +3065,10 @@ def test_a_condition_s_second_case_reads_alike_contracted(normalizer_v2):
     a = "When your trip leaves in under three days, or your travel card hasn't arrived, book by phone through AdTrav."
     na, nb = norm(normalizer_v2, a), norm(normalizer_v2, a.replace("hasn't", "has not"))
     assert (na.subject, na.modality) == (nb.subject, nb.modality) and na.modality.value == "must"
+
+
+def test_a_comparison_s_own_no_is_not_the_rule_s_prohibition(normalizer_v2):
+    # "no less than" is the bound's own "no": read as the rule's, it turned "No data loss occurs …" into a requirement
+    a = "No data loss occurs when line height is at least 1.5 times the font size."
+    na, nb = norm(normalizer_v2, a), norm(normalizer_v2, a.replace("at least", "no less than"))
+    assert (na.modality, na.bound) == (nb.modality, nb.bound) and nb.modality.value == "must_not"

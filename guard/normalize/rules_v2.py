@@ -32,8 +32,8 @@ from guard.normalize.negative_conditions import required_through_without
 from guard.normalize.lexicon import HALT_PREDICATES, MODAL_PREDICATES, PERSON_SUBJECTS, V2_MODAL_PREDICATES
 from guard.normalize.rules import (CODE_NAME, _NAMING, VERBS, Parsed, RuleNormalizer, _merge_hyphenated, fixed_lemma,
                                    manner_adverb, pronoun_object)
-from guard.normalize.typed_values import (_COMPARED_BEFORE, _COMPARED_START, ANY_UNIT, GEOGRAPHIES, POINT_UNITS,
-                                          extract_typed_values)
+from guard.normalize.typed_values import (_COMPARED_BEFORE, _COMPARED_START, _OP_NOT, ANY_UNIT, GEOGRAPHIES,
+                                          POINT_UNITS, extract_typed_values)
 from guard.normalize.values import UNITS, WORD_NUMBERS
 
 _PAREN = re.compile(r"\s*\([^()]{1,200}\)")
@@ -1333,7 +1333,8 @@ def _prohibited_beyond(norm: Norm, text: str) -> Norm:
     # a comparison word just before the value ("… may exceed" 10 hours) or opening it ("more than 40 hours"):
     # the words ``typed_values`` reads a refused amount by
     if at < 0 or not (_COMPARED_BEFORE.search(text, max(0, at - 30), at) or _COMPARED_START.match(norm.value)) \
-            or not _NEGATION_WORD.search(text, 0, at):
+            or not _NEGATION_WORD.search(text, 0, at) or _OP_NOT.search(text, max(0, at - 30), at):
+        # the last: "no less than 1.5 times" — the "no" is the comparison's own, the bound already reads it
         return norm
     flipped = replace(b, op="le" if b.op == "ge" else "ge")
     values = tuple((k, t, flipped if t == norm.value and bb == b else bb) for k, t, bb in norm.values)
