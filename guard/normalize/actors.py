@@ -33,7 +33,8 @@ _PLACES = {"to", "into", "onto", "on", "in", "from"}
 _NOT_ACTION = _PERMIT_VERBS | _ACCESS_VERBS | {"be", "do", "able", "grant", "give", "only"}
 
 
-def _root(doc):
+def sentence_root(doc):
+    """The parse's root token, or None."""
     return next((t for t in doc if t.dep_ == "ROOT"), None)
 
 
@@ -65,7 +66,7 @@ def _modal(verb):
 
 def read_permission(doc) -> Permission | None:
     """The statement's permission, or None where it grants or denies no action to a named actor."""
-    root = _root(doc)
+    root = sentence_root(doc)
     if root is None or root.pos_ not in ("VERB", "AUX"):
         return None
     aux, neg = _modal(root)

@@ -13,7 +13,7 @@ or the noun or adjective ("is the owner of", "is responsible for"). A negated st
 from __future__ import annotations
 
 from guard.claims import Assignment
-from guard.normalize.actors import _CONTENT, _root
+from guard.normalize.actors import _CONTENT, sentence_root
 
 _VERBS = {"own": "owner", "maintain": "maintainer"}
 _TO_VERBS = {"escalate": "escalation", "report": "manager"}
@@ -45,7 +45,7 @@ def _pobj(tok, *preps):
 
 
 def read_assignment(doc) -> Assignment | None:
-    root = _root(doc)
+    root = sentence_root(doc)
     if root is None or any(c.dep_ == "neg" or c.lower_ == "never" for c in root.children):
         return None
     lemma = root.lemma_.lower()

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from guard.claims import Modality, Norm, StateVerb
+from guard.normalize.actors import sentence_root
 from guard.normalize.rules import _content
 
 _TURNED = {Modality.MUST_NOT: Modality.MUST, Modality.SHOULD_NOT: Modality.SHOULD, Modality.MAY: Modality.MAY_NOT}
@@ -26,7 +27,7 @@ _TURNED = {Modality.MUST_NOT: Modality.MUST, Modality.SHOULD_NOT: Modality.SHOUL
 
 def _ruled_verbs(doc) -> list:
     """The main verb, and the verbs it hands its force to ("not permitted to merge", "allowed to push")."""
-    root = _root(doc)
+    root = sentence_root(doc)
     out, todo = [], [] if root is None else [root]
     while todo and len(out) < 4:
         t = todo.pop()
@@ -57,10 +58,6 @@ def _thing_words(obj) -> list[str]:
     return _content([t for t in obj.subtree if t.dep_ not in ("relcl", "acl") and t.pos_ != "DET"], set())
 
 
-def _root(doc):
-    return next((t for t in doc if t.dep_ == "ROOT"), None)
-
-
 # a state that rules the thing out, said of something that lacks a thing ("A repository without a LICENSE file is
 # non-compliant."): read as the denials "rejected" and "not allowed" are
 _RULED_OUT = frozenset({"non-compliant", "noncompliant", "invalid", "unacceptable"})
@@ -69,7 +66,7 @@ _RULED_OUT = frozenset({"non-compliant", "noncompliant", "invalid", "unacceptabl
 def what_the_subject_lacks(doc) -> list[str]:
     """The content words of the thing a "without" on the statement's subject names ("Pull requests without a
     linked issue are rejected.": linked issue), or []."""
-    root = _root(doc)
+    root = sentence_root(doc)
     subject = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass", "csubj", "csubjpass")), None) \
         if root is not None else None
     if subject is None:
@@ -84,7 +81,7 @@ def what_the_subject_lacks(doc) -> list[str]:
 
 
 def _ruled_out(doc) -> bool:
-    root = _root(doc)
+    root = sentence_root(doc)
     return root is not None and any(t.lower_ in _RULED_OUT for t in [root, *root.children] if t.dep_ in ("ROOT", "acomp", "attr"))
 
 

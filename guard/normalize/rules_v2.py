@@ -23,7 +23,7 @@ from dataclasses import replace
 from functools import cached_property, lru_cache
 
 from guard.claims import ANY_VARIANT, ENV_NAMES, Modality, Norm, Scope, StateVerb, SubjectKind, Window
-from guard.normalize.actors import read_permission
+from guard.normalize.actors import read_permission, sentence_root
 from guard.normalize.assignments import read_assignment
 from guard.normalize.base import fail_open, register
 from guard.normalize.durations import duration_attribute
@@ -139,16 +139,6 @@ def _same_case(written: str, expanded: str) -> str:
 
 
 _STOPPED = re.compile(r"[.!?]['\"’”)\]]*\s*$")
-
-
-# "Pull requests to main require …": the small model reads a sentence-initial "Pull" as an order's verb and the
-# sentence's verb as a noun, so the subject was "request" and the rule had no verb. Joined as one word (the
-# hyphen keeps every offset), read as a noun phrase; the lemma has its space back (``_fixed_lemmas``)
-_COMPOUND_NOUN = re.compile(r"\b([Pp]ull|[Mm]erge) (requests?)\b")
-
-
-def _one_noun(text: str) -> str:
-    return _COMPOUND_NOUN.sub(r"\1-\2", text)
 
 
 def _stopped(text: str) -> str:
@@ -268,7 +258,7 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
     for m in list(_ALTERNATIVE.finditer(main))[::-1]:
         if m.start() > 0 and not _FINITE_WORD.search(m.group(0)):
             cut(main[:m.start()] + main[m.end():], m.group(0))
-    return _TIME_OFF.sub("-", _asked_of(_felt_free(_existential_obligation(_existential_limit(_extraposed_rule(
+    return _ONE_NOUN.sub("-", _asked_of(_felt_free(_existential_obligation(_existential_limit(_extraposed_rule(
         _how_often_last(_setting_in_code(_able_to(_denied_statement(main)))))))))), \
         tuple(q for q in quals if q)
 
@@ -354,10 +344,12 @@ def _how_often_last(main: str) -> str:
     return f"{_sentence_start(rest)}, {m.group('f')[:1].lower()}{m.group('f')[1:]}{end}"
 
 
-# "time off" is one noun ("all time off must be pre-approved", "12 weeks of paid time off"): the small model
-# reads "off" as a particle, so the subject was "time" and "paid time". Written with a hyphen, as "time-off
-# awards" already is (the same length, so every character offset stays)
-_TIME_OFF = re.compile(r"(?<=\btime) (?=off\b)", re.IGNORECASE)
+# two words the small model splits, joined into one noun with a hyphen (the same length, so every character offset
+# stays): "time off" ("all time off must be pre-approved", "12 weeks of paid time off": it read "off" as a particle,
+# so the subject was "time" and "paid time"; written as "time-off awards" already is), "pull request" and "merge
+# request" ("Pull requests to main require …": a sentence-initial "Pull" read as an order's verb and the sentence's
+# verb as a noun, so the subject was "request"; their lemma has its space back, ``_fixed_lemmas``)
+_ONE_NOUN = re.compile(r"(?i:(?<=\btime) (?=off\b))|(?<=\b[Pp]ull) (?=requests?\b)|(?<=\b[Mm]erge) (?=requests?\b)")
 
 
 # "There is no rate limit on the internal API." says what the internal API has: read with the
@@ -683,7 +675,8 @@ class ParsedV2(Parsed):
         if p is None or len(d) < 3 or not d[0].text[:1].isupper() or d[1].lower_ in ("of", "'s", "’s", "-") \
                 or d[0].lower_ not in VERBS and d[0].lower_ not in _ORDER_VERBS or d[0].lower_.endswith("s"):
             return False
-        v, root = d[p], next((t for t in d if t.dep_ == "ROOT"), d[p])
+        v, root = d[p], sentence_root(d)
+        root = v if root is None else root
         plural = v.i > 0 and d[v.i - 1].tag_ in ("NNS", "NNPS") and v.tag_ in ("VB", "VBP")   # "messages follow"
         return v.tag_ not in ("VBP", "VBD") and not plural and _no_statement_verb(d) \
             and not any(t.pos_ == "AUX" or t.lemma_.lower() in ("be", "have", "do") for t in (v, root))
@@ -716,7 +709,7 @@ class ParsedV2(Parsed):
         verb = _verb_taken_for_a_noun(self.doc, self.value_tok)
         if verb is not None and (p is None or p > verb):
             return verb
-        root = next((t for t in self.doc if t.dep_ == "ROOT"), None)
+        root = sentence_root(self.doc)
         finite = root is not None and root.pos_ == "VERB" and (root.tag_ in ("VBZ", "VBP", "VBD") or _perfect(root)) \
             and root.i not in self.value_tok
         if p is None:
@@ -828,7 +821,7 @@ class RuleNormalizerV2(RuleNormalizer):
 
     @staticmethod
     def _prepare(text: str):
-        return split_main_clause(_one_noun(_stopped(_expanded(text))))
+        return split_main_clause(_stopped(_expanded(text)))
 
     def normalize_many(self, items: list[tuple[str, Scope, Window]]) -> list[Norm]:
         prepared = [self._prepare(t) for t, _, _ in items]
@@ -1183,7 +1176,7 @@ def _fixed_lemmas(doc):
     limit" were "retrie" and "retry", two words to the comparator."""
     for t in doc:
         if _JOINED.fullmatch(t.text):
-            t.lemma_ = t.text.lower().split("-")[0] + " request"       # "pull-requests" (``_one_noun``)
+            t.lemma_ = t.text.lower().split("-")[0] + " request"       # "pull-requests" (``_ONE_NOUN``)
         elif (fixed := fixed_lemma(t)) != t.lemma_.lower():
             t.lemma_ = fixed
         elif _ACRONYM_PLURAL.fullmatch(t.text):

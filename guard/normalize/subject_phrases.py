@@ -9,7 +9,7 @@ different names are different things, as two plans or two regions are (``Norm.va
 """
 from __future__ import annotations
 
-from guard.normalize.actors import _root
+from guard.normalize.actors import sentence_root
 
 # not "over"/"under": "Expenses over £100 …" / "… over £500 …" name thresholds, which conflict
 _PREPOSITIONS = {"from", "in", "for", "to", "with", "on", "at", "via", "through"}
@@ -18,7 +18,7 @@ _WORDS = {"NOUN", "PROPN", "ADJ", "NUM"}
 
 def subject_phrases(doc) -> tuple[tuple[str, str], ...]:
     """(kind, words) of each such phrase on the clause's subject: ("from-phrase", "russia")."""
-    root = _root(doc)
+    root = sentence_root(doc)
     subj = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None) if root is not None else None
     if subj is None:
         return ()
