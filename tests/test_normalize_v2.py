@@ -3037,7 +3037,7 @@ def test_a_plural_subject_of_a_later_verb_is_no_verb(normalizer_v2, text, subjec
 
 def test_a_perfect_tense_is_the_sentence_s_verb(normalizer_v2):
     n = norm(normalizer_v2, "Vue 2 has reached End of Life on December 31st, 2023, and it no longer receives new features.")
-    assert (n.subject, n.value_kind) == ("vue", "date")      # was "vue reach end life", valued 2
+    assert (n.subject, n.value_kind) == ("vue-2", "date")      # was "vue reach end life", valued 2
 
 
 @pytest.mark.parametrize("text, subject", [
@@ -3072,3 +3072,39 @@ def test_a_comparison_s_own_no_is_not_the_rule_s_prohibition(normalizer_v2):
     a = "No data loss occurs when line height is at least 1.5 times the font size."
     na, nb = norm(normalizer_v2, a), norm(normalizer_v2, a.replace("at least", "no less than"))
     assert (na.modality, na.bound) == (nb.modality, nb.bound) and nb.modality.value == "must_not"
+
+
+@pytest.mark.parametrize("text, subject, modality", [
+    ("Under no circumstances should gifts or entertainment be given to government officials.", "gift", "must_not"),
+    ("Under no circumstances may you share your password.", "password", "must_not"),
+    ("In no case should passwords be emailed.", "password", "must_not"),
+    ("At no time is it acceptable to skip code review.", "code review", "must_not"),
+    ("Under no circumstances, should you run migrations on Fridays.", "migration", "must_not"),
+    ("Never should secrets be committed to git.", "secret", "should_not"),      # a bare "never" keeps its modal
+    ("Never do we share customer data.", "customer data", "must_not"),
+])
+def test_a_rule_denied_in_every_case_is_read_in_its_usual_order(normalizer_v2, text, subject, modality):
+    # the case was the subject ("circumstance", "case") and the denial was lost ("may") or kept without its subject
+    n = norm(normalizer_v2, text)
+    assert (n.subject, n.modality.value) == (subject, modality)
+
+
+def test_a_rule_denied_in_every_case_after_a_condition(normalizer_v2):
+    n = norm(normalizer_v2, "If a laptop is lost, under no circumstances should you wait to report it.")
+    assert n.modality.value == "must_not" and n.qualifiers == ("If a laptop is lost",)
+
+
+@pytest.mark.parametrize("text", ["Never use root on production hosts.",                  # an order, no auxiliary
+                                  "In no time at all the cache warms up."])              # no case denied
+def test_a_never_or_no_case_without_an_inverted_auxiliary_is_left_alone(text):
+    from guard.normalize.rules_v2 import _INVERTED
+    assert _INVERTED.match(text) is None
+
+
+def test_a_capitalised_name_before_a_number_names_the_product(normalizer_v2):
+    # "Vue" tagged an adjective: the 2 was the statement's value, and "Vue 2 … End of Life" / "Vue 2 is still
+    # maintained" were one subject with the same value, consistent at HIGH, which kept the pair from the model
+    a = norm(normalizer_v2, "Vue 2 is still actively maintained by the core team.")
+    assert (a.subject, a.value) == ("vue-2", None)
+    b = norm(normalizer_v2, "Top 10 customers get a discount.")          # a rank is no name
+    assert b.value == "10"

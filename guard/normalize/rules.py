@@ -858,7 +858,14 @@ def _numbered_name(doc, v) -> bool:
     if tok is None or tok.i == 0:
         return False
     before = doc[tok.i - 1]
-    return before.pos_ in ("NOUN", "PROPN") and before.is_alpha
+    # a capitalised name the small model tags an adjective names a thing too ("Vue 2 is still maintained …"), but
+    # not a word of rank or span ("Top 10 customers …", "First 3 months …")
+    return before.is_alpha and (before.pos_ in ("NOUN", "PROPN") or before.pos_ == "ADJ" and before.text[:1].isupper()
+                                and before.lower_ not in _RANK_WORDS)
+
+
+_RANK_WORDS = frozenset({"top", "bottom", "first", "last", "next", "past", "previous", "only", "other", "additional",
+                         "extra", "final", "initial", "further", "latest", "early", "late"})
 
 
 _SPLIT_WORDS = frozenset({"id", "Id", "wed", "Wed"})

@@ -227,6 +227,43 @@ _FINITE_WORD = re.compile(r"\b(?:is|are|was|were|be|will|would|must|should|shall
                           r"|had|qualifies|counts|means)(?:n['’]t)?\b", re.IGNORECASE)
 
 
+# "Under no circumstances should gifts … be given to …", "At no time may you share your password.", "In no event shall
+# the authors be liable …", "Never do we share …": a rule denied in every case, its auxiliary before its subject. Read as
+# written, the case was the subject ("circumstance") and the rule lost its own subject, or its denial. Read in the
+# usual order instead: "Gifts … must never be given to …". A modal said of no case at all is a must ("under no
+# circumstances should" allows no exception, which is what "must not" says); after a bare "Never" the modal stays
+_NO_CASE = re.compile(r"^(?:(?P<any>(?:under|in|on|at)\s+no\s+(?:circumstances?|cases?|events?|account|time|point|"
+                      r"conditions?|way))|never)\s*,?\s+(?=\S)", re.IGNORECASE)
+_INVERTED = re.compile(_NO_CASE.pattern + r"(?:should|may|must|shall|can|could|might|will|would|do|does|did|is|are|was|"
+                       r"were|has|have)\b", re.IGNORECASE)
+_MODALS_OF_NO_CASE = frozenset({"should", "may", "can", "could", "might", "must", "shall"})
+_DO = frozenset({"do", "does", "did"})
+_BE = frozenset({"is", "are", "was", "were"})
+
+
+def _inverted_denial(doc) -> str | None:
+    m = _NO_CASE.match(doc.text)
+    if m is None:
+        return None
+    aux = next((t for t in doc if t.idx >= m.end()), None)
+    if aux is None or aux.idx != m.end() or not (aux.tag_ == "MD" or aux.lower_ in _DO | _BE | {"has", "have"}):
+        return None
+    # the subject runs to the verb (or, after a form of "be", an adjective): "should [gifts or entertainment] be
+    # given", "are [refunds] issued", "is [it] acceptable"; none found, or none before it, and the order is left
+    # as written ("may contractors access production": the small model tags "contractors" a verb)
+    ends = {"VB", "VBN", "VBG"} | ({"JJ"} if aux.lower_ in _BE else set())
+    verb = next((t for t in doc[aux.i + 1:] if t.tag_ in ends), None)
+    if verb is None or verb.i == aux.i + 1 or any(t.tag_ in ("MD", "VBZ", "VBP", "VBD") or t.is_punct
+                                                   for t in doc[aux.i + 1:verb.i]):
+        return None
+    subject = doc[aux.i + 1:verb.i].text
+    said = aux.lower_
+    if m.group("any") and said in _MODALS_OF_NO_CASE:
+        said = "must"
+    said = f"{said} not" if said in _DO else f"{said} never"
+    return f"{subject[:1].upper()}{subject[1:]} {said} {doc[verb.i:].text}"
+
+
 def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
     """(main clause, qualifiers). Falls back to the whole text where cutting would leave too little."""
     quals: list[str] = []
@@ -242,6 +279,8 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
         cut(main[:m.start()] + main[m.end():], m.group(0).strip()[1:-1])
     for _ in range(2):
         for pat in (_LEAD_WRAPPER, _LEAD_ADVERB, _LEAD_PHRASE, _LEAD_CLAUSE):
+            if _INVERTED.match(main):       # "Under no circumstances should you …": the rule's own words
+                break
             m = pat.match(main)
             # a leading clause that ends where a trailing one begins had no comma of its own, unless what
             # follows is a second leading clause with its comma ("If …, so that …, you do not need to …")
@@ -837,6 +876,8 @@ class RuleNormalizerV2(RuleNormalizer):
             main, more = split_main_clause(main[doc[label].idx + 1:].strip())
             quals = (*quals, doc[:label].text, *more)
             doc = self.nlp(main)
+        if (said := _inverted_denial(doc)) is not None:
+            main, doc = said, self.nlp(said)
         doc = _order_verb(_fixed_lemmas(_degrees_as_written(_hyphenated_as_modifiers(_code_names(
             _merge_hyphenated(doc))))))
         norm = self._norm(doc, main, 0, s, w)
