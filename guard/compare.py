@@ -331,9 +331,19 @@ def _value_pair(a: Norm, b: Norm, texts: tuple[str, str] | None = None) -> tuple
         return pa, pb
     for va in a.values or (pa,):
         for vb in b.values or (pb,):
-            if _comparable(va, vb):
+            if _comparable(va, vb) and not _one_product_named(va, vb):
                 return va, vb
     return None
+
+
+_PRODUCT_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def _one_product_named(va: tuple, vb: tuple) -> bool:
+    """A product's version both statements mention alike ("PHP 8.1 reached its end of life …, and its last release
+    was 8.1.34" / "The final PHP 8.1 release was 8.1.31"): the thing both speak of, not a value either gives it.
+    Taken for one, the two were "same value", consistent, and the values they do give went uncompared."""
+    return va[0] == vb[0] == "version" and va[1].lower() == vb[1].lower() and bool(_PRODUCT_WORD.search(va[1]))
 
 
 # a value said as the default ("the default value of 30 seconds", "a default of 10 s", "defaults to 300

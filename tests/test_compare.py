@@ -537,3 +537,13 @@ def test_differing_values_on_related_subjects_are_a_possible_value_conflict_for_
     assert (v.kind, v.confidence) == (VerdictKind.VALUE_CONFLICT, Confidence.LOW), v.reason
     assert "related subjects" in v.reason and structure_decides(v) is None
     assert Judge().judge(v)[0] is Tier.WARN          # the fast profile, with no gate: a warning, not a block
+
+
+def test_a_product_version_both_name_is_not_their_same_value(normalizer_v2):
+    # "PHP 8.1" is what both speak of: taken for their value, the pair was "same value", consistent, and the last
+    # releases each gives (8.1.34 / 8.1.31) went uncompared
+    v = verdict(normalizer_v2, "PHP 8.1 reached its end of life on 31 Dec 2025, and its last release was 8.1.34.",
+                "The final PHP 8.1 release was 8.1.31, published when the branch went end-of-life.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT and v.evidence["values"] == ["8.1.34", "8.1.31"], v.reason
+    same = verdict(normalizer_v2, "Our API servers run PHP 8.1.", "The billing workers run PHP 8.1.")
+    assert same.kind is not VerdictKind.VALUE_CONFLICT
