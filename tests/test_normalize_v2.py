@@ -3108,3 +3108,18 @@ def test_a_capitalised_name_before_a_number_names_the_product(normalizer_v2):
     assert (a.subject, a.value) == ("vue-2", None)
     b = norm(normalizer_v2, "Top 10 customers get a discount.")          # a rank is no name
     assert b.value == "10"
+
+
+@pytest.mark.parametrize("text", ["Turn soft-delete off on kv-payments-prod.", "Turn off SSH password authentication.",
+                                  "The platform team will turn soft-delete back off on kv-payments-prod."])
+def test_turning_off_said_around_the_object_disables(normalizer, normalizer_v2, text):
+    # the particle after the object (or any particle of an order) was not read: "turn … off" was turning it on
+    n = norm(normalizer_v2, text)
+    assert (n.object.value, n.modality.value) == ("enable", "must_not")
+    assert norm(normalizer, "Turn soft-delete off on kv-payments-prod.").modality.value == "must"     # v1 as it was
+
+
+def test_an_order_not_to_turn_something_off_keeps_it_on(normalizer_v2):
+    for text in ("Never turn off the firewall.", "Do not turn the firewall off."):
+        n = norm(normalizer_v2, text)
+        assert (n.subject, n.object.value, n.modality.value) == ("firewall", "enable", "must")

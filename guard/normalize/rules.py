@@ -359,6 +359,7 @@ class RuleNormalizer:
     code_object_subjects = False      # v2: "Set `max_connections` to 200." is about max_connections (``_code_object``)
     modal_predicates = MODAL_PREDICATES   # v2 adds the halting words ("paused", "suspended")
     numbered_names = False            # v2: "shard 4" before the verb names the thing (session 36)
+    particles_apart = False           # v2: "turn X off", the particle after the object; "Turn off X" as an order
     subject_stop_words: frozenset = frozenset()   # v2: spaCy stop words that are a subject's nouns ("Every call …")
     trim_subject_phrase = False       # v2: a subject's phrase ends at an adverb, "such as" or a participle's complement
     domain_subjects = False           # v2: a web domain as the sentence's subject names it ("Fly.io takes …")
@@ -530,6 +531,7 @@ class RuleNormalizer:
         obligation_word = False    # "required"/"requires": negated, they lift an obligation
         said_not = False           # a negation word so far (not a verb that denies a state, as "closed")
         state_neg = False          # the part of ``neg`` a verb that denies a state gave ("disable", "close")
+        apart: set[int] = set()    # the "off" of "turn … off", read with its verb
         if self.modal_phrases and p.imperative and pred_tokens and Parsed._verb_lemma(pred_tokens[0]) == "refrain":
             i = 0                # "Refrain from deploying …": read below, as a verb that forbids
         elif p.imperative and pred_tokens and Parsed._verb_lemma(pred_tokens[0]) in VERBS:
@@ -537,6 +539,11 @@ class RuleNormalizer:
             neg ^= vneg
             state_neg ^= vneg
             i = 1
+            if self.particles_apart and (part := _switch_particle(pred_tokens[0], pred_tokens[1] if len(pred_tokens) > 1
+                                                                  else None, True)) is not None:
+                neg ^= part.lower_ == "off"             # "Turn off SSH password authentication.": an order to disable
+                state_neg ^= part.lower_ == "off"
+                apart.add(part.i)
         elif p.imperative and pred_tokens and pred_tokens[0].tag_ == "VB" \
                 and Parsed._verb_lemma(pred_tokens[0]) not in MODAL_VERBS and pred_tokens[0].lower_ not in IMPERATIVE_PREFIXES:
             i = 1            # an action verb outside the state-verb set: object stays OTHER
@@ -550,7 +557,7 @@ class RuleNormalizer:
                 obligation_word = obligation_word or self.negated_need_lifts and low in _NEED_WORDS and said_not
                 i += 2
                 continue
-            if t.i in p.value_tok:
+            if t.i in p.value_tok or t.i in apart:
                 i += 1
                 continue
             if t.tag_ == "MD" or low in ("must", "should", "shall", "may", "can", "cannot"):
@@ -623,10 +630,11 @@ class RuleNormalizer:
                 neg ^= vneg
                 state_neg ^= vneg
                 i += 1
-                if lem in ("turn", "switch") and i < len(pred_tokens) and pred_tokens[i].lower_ in ("off", "on"):
-                    neg ^= pred_tokens[i].lower_ == "off"
-                    state_neg ^= pred_tokens[i].lower_ == "off"
-                    i += 1
+                part = _switch_particle(t, pred_tokens[i] if i < len(pred_tokens) else None, self.particles_apart)
+                if part is not None:
+                    neg ^= part.lower_ == "off"
+                    state_neg ^= part.lower_ == "off"
+                    apart.add(part.i)
                 continue
             theme_tokens.append(t)
             i += 1
@@ -847,6 +855,20 @@ def _offset_attrs() -> list[int]:
     """spaCy's ids of a token's offset and length; looked up once a Doc exists (spaCy is imported late)."""
     from spacy.attrs import IDX, LENGTH
     return [IDX, LENGTH]
+
+
+def _switch_particle(verb, following, apart: bool):
+    """The "off" or "on" that makes "turn" or "switch" a verb of state: right after it, or (v2, ``apart``) after its
+    object ("Turn soft-delete off …", "… will turn soft-delete back off on kv-payments-prod"), which was read as
+    turning it on."""
+    if Parsed._verb_lemma(verb) not in ("turn", "switch"):
+        return None
+    if following is not None and following.lower_ in ("off", "on"):
+        return following
+    if not apart:
+        return None
+    return next((c for c in verb.children if c.i > verb.i and c.lower_ in ("off", "on") and c.dep_ in ("prt", "advmod")),
+                None)
 
 
 def _numbered_name(doc, v) -> bool:
