@@ -3123,3 +3123,13 @@ def test_an_order_not_to_turn_something_off_keeps_it_on(normalizer_v2):
     for text in ("Never turn off the firewall.", "Do not turn the firewall off."):
         n = norm(normalizer_v2, text)
         assert (n.subject, n.object.value, n.modality.value) == ("firewall", "enable", "must")
+
+
+@pytest.mark.parametrize("text, attribute", [
+    ("Java code has a column limit of 100 characters.", "column limit"),
+    ("For legacy systems using bcrypt, use a work factor of 10 or more.", "work factor"),
+    ("Keep the IMDS hop limit at 1 on all ECS container hosts.", "hop limit"),
+])
+def test_the_noun_a_value_is_said_of_keeps_its_compounds(normalizer_v2, text, attribute):
+    # the noun alone ("limit", "factor") made a column limit and a rate limit one attribute
+    assert norm(normalizer_v2, text).attribute == attribute

@@ -1053,7 +1053,7 @@ class RuleNormalizerV2(RuleNormalizer):
                     # within the set noun's own phrase ("the recovery point objective for the warehouse": not
                     # the warehouse; the set noun itself is named below, with its compounds)
                     break
-                return t.lemma_.lower()
+                return _noun_name(t)
         if owner is not None:
             return _noun_name(owner)
         return (unit if unit != ANY_UNIT else None) or primary.kind
