@@ -3133,3 +3133,22 @@ def test_an_order_not_to_turn_something_off_keeps_it_on(normalizer_v2):
 def test_the_noun_a_value_is_said_of_keeps_its_compounds(normalizer_v2, text, attribute):
     # the noun alone ("limit", "factor") made a column limit and a rate limit one attribute
     assert norm(normalizer_v2, text).attribute == attribute
+
+
+@pytest.mark.parametrize("text, modality", [
+    ("The job creates a block every week.", "must"),                  # "block" the noun, not the verb of refusal
+    ("Paid parental leave must be taken as one continuous block starting at the birth.", "must"),
+    ("When the pool runs dry, we'll just buy an extra block of dyno hours.", "must"),
+    ("Firewalls block port 23.", "must_not"),                         # the verb still refuses
+])
+def test_a_verb_of_modality_used_as_a_noun_sets_no_modality(normalizer, normalizer_v2, text, modality):
+    assert norm(normalizer_v2, text).modality.value == modality
+    assert norm(normalizer, "The job creates a block every week.").modality.value == "must_not"     # v1 as it was
+
+
+@pytest.mark.parametrize("text, modality", [
+    ("Indent your code blocks with 4 spaces, and never use tabs.", "must"),
+    ("Our SQLite wrapper should rely on the library default for foreign_keys and never set the pragma itself.", "should"),
+])
+def test_a_second_order_after_and_never_is_not_this_one_s_negation(normalizer_v2, text, modality):
+    assert norm(normalizer_v2, text).modality.value == modality

@@ -359,7 +359,8 @@ class RuleNormalizer:
     code_object_subjects = False      # v2: "Set `max_connections` to 200." is about max_connections (``_code_object``)
     modal_predicates = MODAL_PREDICATES   # v2 adds the halting words ("paused", "suspended")
     numbered_names = False            # v2: "shard 4" before the verb names the thing (session 36)
-    particles_apart = False           # v2: "turn X off", the particle after the object; "Turn off X" as an order
+    # v2: "turn X off", the particle after the object; "Turn off X" as an order; "a block", "a permit" no verbs
+    particles_apart = False
     subject_stop_words: frozenset = frozenset()   # v2: spaCy stop words that are a subject's nouns ("Every call …")
     trim_subject_phrase = False       # v2: a subject's phrase ends at an adverb, "such as" or a participle's complement
     domain_subjects = False           # v2: a web domain as the sentence's subject names it ("Fly.io takes …")
@@ -611,7 +612,7 @@ class RuleNormalizer:
                 neg ^= n
                 i += 1
                 continue
-            if lem in MODAL_VERBS and obj is StateVerb.OTHER:
+            if lem in MODAL_VERBS and obj is StateVerb.OTHER and not (self.particles_apart and _a_noun_said(t)):
                 s, n = MODAL_VERBS[lem]
                 if not (seen_modal and s == "may"):
                     strength, seen_modal = s, True
@@ -857,6 +858,14 @@ def _offset_attrs() -> list[int]:
     return [IDX, LENGTH]
 
 
+def _a_noun_said(t) -> bool:
+    """A word of a verb of modality used as a noun, as the small model parsed it: with its article or modifier, or as
+    an object ("cuts a new block every six hours", "get a permit"). Read as the verb, "block" made the rule a
+    prohibition ("Prometheus cuts a new on-disk TSDB block every six hours": must not)."""
+    return t.pos_ in ("NOUN", "PROPN") and (t.dep_ in ("dobj", "pobj") or any(
+        c.dep_ in ("det", "amod", "nummod", "poss") for c in t.children))
+
+
 def _switch_particle(verb, following, apart: bool):
     """The "off" or "on" that makes "turn" or "switch" a verb of state: right after it, or (v2, ``apart``) after its
     object ("Turn soft-delete off …", "… will turn soft-delete back off on kv-payments-prod"), which was read as
@@ -1085,6 +1094,9 @@ def _verbs_share_object(before, verb) -> bool:
         and all(u.pos_ in ("VERB", "AUX", "ADV", "PART") for u in before)
 
 
+_CLAUSE_ADVERBS = frozenset({"never", "always", "also", "then", "not"})
+
+
 def _main_clause(tokens, subject_clauses: bool = False, negation_not_counted: bool = False,
                  verbs_share_object: bool = False):
     """Cut the predicate at the first subordinate or coordinated clause.
@@ -1107,6 +1119,10 @@ def _main_clause(tokens, subject_clauses: bool = False, negation_not_counted: bo
             break
         if subject_clauses and out and t.pos_ == "CCONJ" and _own_subject_after(tokens, k):
             break
+        if subject_clauses and out and t.pos_ == "CCONJ" and k + 2 < len(tokens) \
+                and tokens[k + 1].lower_ in _CLAUSE_ADVERBS and tokens[k + 2].pos_ in ("AUX", "VERB") \
+                and tokens[k + 2].tag_ != "VBN":
+            break      # "Indent your code blocks with 4 spaces, and never use tabs.": a second order, not this one's "never"
         if subject_clauses and out and t.lower_ in (":", "—") and _own_subject_after(tokens, k):
             # "The per-queue delay setting is not retroactive: changing the setting doesn't affect …": what
             # follows the colon is a clause of its own, and its "n't" undid the rule's own negation
