@@ -635,7 +635,7 @@ def test_a_region_in_the_subject_phrase_is_a_variant_not_the_value(normalizer_v2
 @pytest.mark.parametrize("text, value, variant", [
     ("The v1 endpoint returns XML.", None, ("endpoint version", "1")),
     ("v2 clients must send a token.", None, ("client version", "2")),
-    ("Calling GET /v1/coupons/{id}/redeem marks the coupon as redeemed.", "v1", None),   # inside a path
+    ("Calling GET /v1/coupons/{id}/redeem marks the coupon as redeemed.", None, None),   # a path's segment: no value
     ("On gateway v10 the bot doesn't need to list intents.", "v10", None),            # not the subject's noun
 ])
 def test_a_bare_version_before_the_subjects_noun_is_a_variant(normalizer_v2, text, value, variant):
@@ -3152,3 +3152,31 @@ def test_a_verb_of_modality_used_as_a_noun_sets_no_modality(normalizer, normaliz
 ])
 def test_a_second_order_after_and_never_is_not_this_one_s_negation(normalizer_v2, text, modality):
     assert norm(normalizer_v2, text).modality.value == modality
+
+
+def test_a_path_segment_is_no_version_unless_versions_are_spoken_of(normalizer_v2):
+    n = norm(normalizer_v2, "On our Enterprise Okta org the /api/v1/apps create/list limit is 600, the same as /api/v1/users.")
+    assert (n.value, n.attribute) == ("600", "list limit")          # was valued v1, about "same"
+    assert norm(normalizer_v2, "The Partner Orders API is versioned in the URL path: /v2/orders.").value == "v2"
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("From 15 March 2026 our public TLS certificates are capped at 200 days of validity.", "public tls certificate"),
+    ("In URIs a hyphen should be used to delimit combined words.", "hyphen"),
+])
+def test_a_leading_phrase_without_its_comma_does_not_swallow_the_statement(normalizer_v2, text, subject):
+    # cut up to the first comma, the leading phrase took the statement's own verb with it
+    assert norm(normalizer_v2, text).subject == subject
+
+
+@pytest.mark.parametrize("text", ["For tasks that use the Fargate launch type, the max stop timeout value is 120 seconds.",
+                                  "To ensure your travel insurance is valid, HR recommends the corporate booking portal."])
+def test_a_leading_phrase_with_a_clause_of_its_own_is_still_cut(text):
+    from guard.normalize.rules_v2 import split_main_clause
+    main, quals = split_main_clause(text)
+    assert quals and not main.lower().startswith(("for tasks", "to ensure"))
+
+
+def test_a_symbol_is_no_attribute(normalizer_v2):
+    n = norm(normalizer_v2, "Python services in the ml-platform repo run black with line-length = 100.")
+    assert (n.value, n.attribute) == ("100", "line-length")          # was "="

@@ -53,6 +53,14 @@ _LEAD_CLAUSE = re.compile(
     r"by(?=\s+\w+ing\b)|starting|beginning|effective|assuming|depending\s+(?:on|upon)|given\s+that)\b(?!-)"
     r"(?:[^,;]|,(?=\s*\d{4}\b)|(?<=\d),(?=\d{3}\b)){1,140}(?:(?<!\d),|,(?!\d{3}\b))\s*",
     re.I)
+# a phrase of place or case with no comma of its own, that runs on into the statement's verb before the first comma
+# ("On our Enterprise Okta org the /api/v1/apps create/list limit is 600, the same as …"): cut up to that comma, it took
+# the whole statement for its leading phrase and left "the same as …". Not where the verb is a relative clause's
+# ("For tasks that use the Fargate launch type, …")
+_PLACE_RUNS_ON = re.compile(
+    r"^(?:for|in|on|within|across|outside|inside|under|from|with|without|at|upon|during)\s+"
+    r"(?:(?!\b(?:that|which|who|whom|whose|where|when|if)\b)[^,;])*?\b(?:is|are|was|were|must|should|shall|may|can|"
+    r"cannot|will|won't|can't|isn't|aren't)\b", re.IGNORECASE)
 _MORE_CONDITION = re.compile(r"^(?:or|and)\s+(?!then\b)[^,;:]{3,100}?,\s*(?=\S)", re.IGNORECASE)
 # a leading phrase of place, time or case with no comma, ended where a new noun phrase or a person begins
 # ("On SIGTERM our worker processes also flush …", "During the launch year we discourage …", "On developer
@@ -63,8 +71,8 @@ _LEAD_PHRASE = re.compile(
     r"^(?:on|in|at|during|after|before|under|with|without|for|outside|inside|across|within)\s+"
     r"(?!least\b|most\b|all\b|any\b|each\b|every\b|some\b|general\b)(?:(?!\d|v\d)[\w.'/-]+\s+){1,3}?"
     r"(?<!\bof\s)(?<!\bin\s)(?<!\bon\s)(?<!\bfor\s)(?<!\bto\s)(?<!\bthat\s)(?<!\bwhich\s)(?<!\bwho\s)"
-    r"(?<!\buse\s)(?<!\bbring\s)(?<!\bwith\s)(?<!\bat\s)"
-    r"(?=(?:our|the|all|every|each|any|we|you|they|it|its|their|your)\s)", re.IGNORECASE)
+    r"(?<!\buse\s)(?<!\bbring\s)(?<!\bwith\s)(?<!\bat\s)(?<!ing\s)(?<!\bdown\s)(?<!\bup\s)(?<!\boff\s)(?<!\bout\s)"
+    r"(?=(?:our|the|all|every|each|any|we|you|they|it|its|their|your|a|an)\s)", re.IGNORECASE)
 # a rule wrapped in a verb of making sure or of noting ("Make sure the session time … is set to no more
 # than 30 minutes.", "Ensure that backups are encrypted.", "Note that …", "It is recommended that …"):
 # the rule is the clause inside. Read whole, the wrapper took the subject ("sure session time …") or
@@ -285,7 +293,8 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
             # a leading clause that ends where a trailing one begins had no comma of its own, unless what
             # follows is a second leading clause with its comma ("If …, so that …, you do not need to …")
             if m and not (pat is _LEAD_CLAUSE and _TRAIL_START.match(main[m.end():])
-                          and not _LEAD_CLAUSE.match(main[m.end():])):
+                          and not _LEAD_CLAUSE.match(main[m.end():])) \
+                    and not (pat is _LEAD_CLAUSE and _PLACE_RUNS_ON.match(m.group(0))):
                 cut(_sentence_start(main[m.end():]), m.group(0))
                 if pat is _LEAD_CLAUSE and _CONDITION.match(m.group(0)) and (more := _MORE_CONDITION.match(main)):
                     # "When your trip leaves in under three days, or your travel card hasn't arrived, book by phone
@@ -1048,7 +1057,7 @@ class RuleNormalizerV2(RuleNormalizer):
             if t.pos_ == "VERB":
                 break
             if t.pos_ in ("NOUN", "PROPN") and t.lower_ not in _UNIT_WORDS and t.lower_ not in PERSON_SUBJECTS \
-                    and not t.like_num and primary.start - (t.idx + len(t)) < 40:
+                    and not t.like_num and primary.start - (t.idx + len(t)) < 40 and any(c.isalpha() for c in t.text):
                 if owner is not None and owner.left_edge.i <= t.i <= owner.right_edge.i:
                     # within the set noun's own phrase ("the recovery point objective for the warehouse": not
                     # the warehouse; the set noun itself is named below, with its compounds)

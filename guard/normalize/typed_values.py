@@ -585,6 +585,17 @@ def _place_negation(kind: str, m: re.Match) -> tuple[int, int] | bool | None:
 _VERSION_AT_END = re.compile(r"(?<![\w.])v?\d+\.\d+\.\d+(?P<stop>\.)\s*$")
 
 
+def _path_segment(text: str, v: Value) -> bool:
+    """A part of a path or URL between its slashes ("/api/v1/apps", "/v2/account/keys"): the name of an endpoint, not
+    a version the statement gives. Read as one, "the /api/v1/apps create/list limit is 600" was valued v1. Not where
+    the statement speaks of versions ("The Partner Orders API is versioned in the URL path: /v2/orders.")."""
+    return v.start > 0 and text[v.start - 1] == "/" and v.end < len(text) and text[v.end] == "/" \
+        and _VERSION_WORD.search(text) is None
+
+
+_VERSION_WORD = re.compile(r"\bversion", re.IGNORECASE)
+
+
 def extract_typed_values(text: str) -> list[Value]:
     """Typed values first, then v1's selectors on what they left; leftmost first."""
     if (end := _VERSION_AT_END.search(text)) is not None:
@@ -608,6 +619,7 @@ def extract_typed_values(text: str) -> list[Value]:
                                m.group("val").strip(), s, e, b, negation or None))
             taken.append((m.start(), m.end()))
     found += extract_values(text, taken)
+    found = [v for v in found if not _path_segment(text, v)]
     found = _word_counts(text, [_span_after_words(text, v, found) for v in found])
     found.sort(key=lambda v: v.start)
     found = _named_units(text, _shared_units(text, _counted_compounds(text, one_style(found))))
