@@ -3180,3 +3180,30 @@ def test_a_leading_phrase_with_a_clause_of_its_own_is_still_cut(text):
 def test_a_symbol_is_no_attribute(normalizer_v2):
     n = norm(normalizer_v2, "Python services in the ml-platform repo run black with line-length = 100.")
     assert (n.value, n.attribute) == ("100", "line-length")          # was "="
+
+
+def test_an_acronym_s_possessive_is_no_is(normalizer_v2):
+    n = norm(normalizer_v2, "IT's published requirement for university account passwords is now a minimum of 14 characters.")
+    assert n.subject and "requirement" in n.subject and n.bound.op == "ge"     # was no subject: "IT is …"
+    assert norm(normalizer_v2, "It's the default.").subject is None          # a pronoun's "'s" is still "is"
+
+
+@pytest.mark.parametrize("text, subject, modality, op", [
+    ("During the launch year we discourage anyone on the Cody team from taking more than 20 days of PTO.", "pto",
+     "should", "le"),
+    ("We discourage engineers from deploying on Fridays.", "engineer", "should_not", "eq"),
+])
+def test_kept_from_doing_is_a_rule_on_the_doing(normalizer_v2, text, subject, modality, op):
+    # read whole, the first had no subject and its "more than 20 days" turned into a floor
+    n = norm(normalizer_v2, text)
+    assert (n.subject, n.modality.value, n.bound.op) == (subject, modality, op)
+
+
+@pytest.mark.parametrize("text, subject, value", [
+    ("Two releases after a deprecation is announced, the deprecated bits of API are removed entirely.",
+     "deprecated bit api", "Two"),
+    ("30 days before the trip, book your flights.", "flight", "30 days"),
+])
+def test_a_leading_span_is_when_and_its_length_the_value(normalizer_v2, text, subject, value):
+    n = norm(normalizer_v2, text)
+    assert (n.subject, n.value) == (subject, value) and len(n.qualifiers) == 1

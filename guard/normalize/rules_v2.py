@@ -61,6 +61,12 @@ _PLACE_RUNS_ON = re.compile(
     r"^(?:for|in|on|within|across|outside|inside|under|from|with|without|at|upon|during)\s+"
     r"(?:(?!\b(?:that|which|who|whom|whose|where|when|if)\b)[^,;])*?\b(?:is|are|was|were|must|should|shall|may|can|"
     r"cannot|will|won't|can't|isn't|aren't)\b", re.IGNORECASE)
+# a span of time or of releases before the rule, counted from an event ("Two releases after a deprecation is announced,
+# the deprecated bits … are removed", "30 days before the trip, book …"): when, not what; read whole, its count was
+# the statement's first words and it had no subject
+_LEAD_SPAN = re.compile(
+    r"^(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+few|several)\s+[\w-]+\s+"
+    r"(?:after|before|from|since|into|prior\s+to)\s+[^,;]{1,100},\s*", re.IGNORECASE)
 _MORE_CONDITION = re.compile(r"^(?:or|and)\s+(?!then\b)[^,;:]{3,100}?,\s*(?=\S)", re.IGNORECASE)
 # a leading phrase of place, time or case with no comma, ended where a new noun phrase or a person begins
 # ("On SIGTERM our worker processes also flush …", "During the launch year we discourage …", "On developer
@@ -286,7 +292,7 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
     for m in list(_PAREN.finditer(main))[::-1]:
         cut(main[:m.start()] + main[m.end():], m.group(0).strip()[1:-1])
     for _ in range(2):
-        for pat in (_LEAD_WRAPPER, _LEAD_ADVERB, _LEAD_PHRASE, _LEAD_CLAUSE):
+        for pat in (_LEAD_WRAPPER, _LEAD_ADVERB, _LEAD_PHRASE, _LEAD_CLAUSE, _LEAD_SPAN):
             if _INVERTED.match(main):       # "Under no circumstances should you …": the rule's own words
                 break
             m = pat.match(main)
@@ -492,7 +498,20 @@ _ASKED_MODAL = {"expect": "must", "require": "must", "ask": "must", "encourage":
                 "advise": "should", "urge": "should", "allow": "may", "permit": "may"}
 
 
+# "During the launch year we discourage anyone on the Cody team from taking more than 20 days of PTO.", "We forbid
+# contractors from merging to main.": asked of someone not to, said with "from" and a gerund; read whole it had no
+# subject, and its bound turned round ("more than 20 days" became a floor). Read as "Anyone on the Cody team should
+# not be taking more than 20 days of PTO."
+_KEPT_FROM = re.compile(
+    r"^we\s+(?:(?:also|strongly|generally|usually|really)\s+)?(?P<verb>discourage|forbid|prohibit|bar|prevent)\s+"
+    r"(?P<who>(?!it\b|that\b|this\b)(?:[\w'-]+\s+){0,5}?[\w'-]+)\s+from\s+(?P<rest>\w+ing\b.*)$", re.IGNORECASE)
+_KEPT_MODAL = {"discourage": "should", "forbid": "must", "prohibit": "must", "bar": "must", "prevent": "must"}
+
+
 def _asked_of(main: str) -> str:
+    if k := _KEPT_FROM.match(main):
+        who = k.group("who")
+        return f"{who[:1].upper()}{who[1:]} {_KEPT_MODAL[k.group('verb').lower()]} not be {k.group('rest')}"
     m = _ASKED_OF.match(main)
     if m is None:
         return main
@@ -769,6 +788,9 @@ class ParsedV2(Parsed):
                 and any(c.dep_ in ("nsubj", "nsubjpass") and c.i < root.i and not (c.i == 0 and c.lower_ in VERBS)
                         for c in root.children)
             return root.i if own else None
+        if root is not None and root.i > p and root.tag_ in ("VBZ", "VBP", "VBD") and self.doc[p].lower_ in ("'s", "’s") \
+                and self.doc[p].dep_ != "ROOT" and p > 0 and _upper_first(self.doc[p - 1].text) not in _IS_AFTER:
+            return root.i     # "IT's published requirement … is now …": a possessive the small model took for "is"
         if not finite or not 0 < root.i < p:
             return p
         t, under = self.doc[p], False
@@ -776,6 +798,15 @@ class ParsedV2(Parsed):
             under |= t.dep_ in _UNDER_THE_VERB or t.dep_ == "conj" and _own_subject(t)
             t = t.head
         return root.i if t.i == root.i and under else p
+
+
+# words whose "'s" is "is" ("that's", "there's", "It's"); an acronym written in capitals ("IT's") owns what follows
+_IS_AFTER = frozenset({"It", "That", "There", "Here", "What", "Who", "This", "He", "She", "Where", "How", "Everything",
+                       "Nothing", "Everyone", "Nobody", "Someone", "Anyone", "Let"})
+
+
+def _upper_first(word: str) -> str:
+    return word[:1].upper() + word[1:]
 
 
 def _before_a_modal(t, nxt) -> bool:
@@ -898,6 +929,7 @@ class RuleNormalizerV2(RuleNormalizer):
             norm = self._subject_of_the_condition(doc, quals, norm)
         norm = self._values_in_parentheses(text, quals, norm)
         norm = self._values_of_conditions(text, quals, norm)
+        norm = self._value_of_a_span(quals, norm)
         norm = _forbidden_past_a_bound(_prohibited_beyond(_date_over_product_version(_number_of_a_product(norm, main)), main),
                                        main)
         variant, taken = None, ()
@@ -937,6 +969,18 @@ class RuleNormalizerV2(RuleNormalizer):
         if not found:
             return norm
         return replace(norm, values=(*norm.values, *((v.kind, v.text, v.bound) for v in found)))
+
+    def _value_of_a_span(self, quals, norm: Norm) -> Norm:
+        """"30 days before the trip, book your flights.", "Two releases after a deprecation is announced, the deprecated
+        bits … are removed.": the span cut off first (``_LEAD_SPAN``) is when the rule applies, and where the main
+        clause gives no value of its own, how long it is is the rule's value."""
+        span = next((q for q in quals if _LEAD_SPAN.match(q + ", ")), None)
+        if span is None or norm.value is not None:
+            return norm
+        v = next(iter(self._values(span)), None)
+        if v is None:
+            return norm
+        return replace(norm, value=v.text, value_kind=v.kind, bound=v.bound, values=((v.kind, v.text, v.bound), *norm.values))
 
     def _values_in_parentheses(self, text: str, quals, norm: Norm) -> Norm:
         """"a very small buffer (4096 bytes)", "at least 1 week (7 days)", "5 minutes (300 seconds)": a
