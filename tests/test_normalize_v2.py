@@ -3207,3 +3207,10 @@ def test_kept_from_doing_is_a_rule_on_the_doing(normalizer_v2, text, subject, mo
 def test_a_leading_span_is_when_and_its_length_the_value(normalizer_v2, text, subject, value):
     n = norm(normalizer_v2, text)
     assert (n.subject, n.value) == (subject, value) and len(n.qualifiers) == 1
+
+
+def test_a_dotted_name_in_code_is_the_order_s_object_with_its_section(normalizer_v2):
+    # tagged punctuation by the small model, the order had no object and the statement no subject; its attribute
+    # was the last part alone
+    n = norm(normalizer_v2, "Set linuxParameters.sharedMemorySize to 512 on the Fargate inference task definition.")
+    assert (n.subject, n.attribute, n.value) == ("linuxParameters.sharedMemorySize", "linuxparameters.sharedmemorysize", "512")

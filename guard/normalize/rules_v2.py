@@ -112,7 +112,7 @@ _TRAIL = re.compile(r"(?:,\s*|\s+)" + _TRAIL_WORDS + ".*$", re.I)
 # clause before "since …")
 _TRAIL_START = re.compile("^" + _TRAIL_WORDS, re.IGNORECASE)
 _IDENT = re.compile(r"`([^`]{1,60})`|(?<![\w-])(--?[a-z][\w-]*(?:=\S+)?)|\b([a-z][a-z0-9]*(?:[_.][A-Za-z0-9]+)+)\b|"
-                    r"\b([a-z]+[A-Z][A-Za-z0-9]+)\b")
+                    r"\b([a-z]+[A-Z][A-Za-z0-9]*(?:\.[A-Za-z][A-Za-z0-9]*)*)\b")
 # the scope fields' names for an environment (claims.ENV_NAMES), so the two always meet
 _ENV_RE = re.compile(r"\b(?:in|on|for|to|across)\s+(?:the\s+|our\s+)?(" + "|".join(ENV_NAMES) + r")\b(?:\s+environments?)?",
                      re.I)
@@ -1232,10 +1232,15 @@ def _code_names(doc):
     speaker's with no subject, as a preposition ("Retry-After" merged with "After"'s tag) it ended the
     subject phrase before its head. Written without backticks, the same words were read right."""
     for t in doc:
-        if 0 < t.i < len(doc) - 1 and doc[t.i - 1].text == "`" and doc[t.i + 1].text == "`" \
-                and t.pos_ in _NOT_A_NAME and any(c.isalpha() for c in t.text):
+        if (0 < t.i < len(doc) - 1 and doc[t.i - 1].text == "`" and doc[t.i + 1].text == "`"
+                or _DOTTED_NAME.fullmatch(t.text)) and t.pos_ in _NOT_A_NAME and any(c.isalpha() for c in t.text):
+            # a dotted name in code ("Set linuxParameters.sharedMemorySize to 512"): tagged punctuation, the order
+            # had no object and the statement no subject
             t.pos_, t.tag_ = "PROPN", "NNP"
     return doc
+
+
+_DOTTED_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 
 
 def _order_before_a_determiner(doc) -> bool:
