@@ -1445,8 +1445,8 @@ def test_the_pivot_is_not_a_verb_of_a_clause_under_the_main_verb(normalizer_v2, 
     ("The quota service tracks current rate limits for each tenant.", "quota service", None),
     # a coordinated clause that goes on with the first's subject: its modal is the rule
     (("ip_local_port_range defines the local port range used by TCP and UDP, and it must be greater than or equal "
-      "to 1024."), "ip_local_port_range define local port range", Modality.MUST),
-    ("The API gateway validates tokens and must reject expired ones.", "api gateway validate token", Modality.MUST_NOT),
+      "to 1024."), "ip_local_port_range", Modality.MUST),
+    ("The API gateway validates tokens and must reject expired ones.", "api gateway", Modality.MUST_NOT),
 ])
 def test_a_coordinated_clause_with_a_subject_of_its_own_is_not_the_pivot(normalizer_v2, text, subject, modality):
     """The second clause's modal was the pivot, so the subject was the whole first clause ("twilio queue
@@ -3214,3 +3214,18 @@ def test_a_dotted_name_in_code_is_the_order_s_object_with_its_section(normalizer
     # was the last part alone
     n = norm(normalizer_v2, "Set linuxParameters.sharedMemorySize to 512 on the Fargate inference task definition.")
     assert (n.subject, n.attribute, n.value) == ("linuxParameters.sharedMemorySize", "linuxparameters.sharedmemorysize", "512")
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("ip_local_port_range defines the local port range used by TCP and UDP, and it must be greater than or equal to "
+     "ip_unprivileged_port_start.", "ip_local_port_range"),
+    ("The billing-db project sits idle for weeks at a time and is never auto-paused.", "billing-db project"),
+    ("Each postmortem identifies the individual at fault and records disciplinary follow-up.", "postmortem"),
+    ("Write unit tests for all new functions and classes.", "unit test"),                  # an order: left as it was
+    ("Every RDS DB instance has a weekly maintenance window, and if a maintenance event is scheduled for a given "
+     "week, it's initiated during the window.", "rds db instance weekly maintenance window"),     # "have": left alone
+])
+def test_the_sentence_s_own_verb_ends_the_subject_phrase(normalizer_v2, text, subject):
+    # the pivot sat in a later clause ("it must …") or past a word taken for a noun, and the first clause's verb and
+    # object joined the subject ("ip_local_port_range define local port range")
+    assert norm(normalizer_v2, text).subject == subject

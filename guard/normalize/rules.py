@@ -952,8 +952,30 @@ def _head_np(tokens, trim: bool = False):
             break
         if trim and t.text == "=" and any(u.pos_ != "DET" for u in out):   # "auto_start_machines = true": the setting
             break
+        if trim and _verb_of_the_phrase(t, out):
+            break
+
         out.append(t)
     return out
+
+
+def _verb_of_the_phrase(t, out) -> bool:
+    """"ip_local_port_range defines the local port range …, and it must be …", "Prometheus cuts a new … block every six
+    hours": the sentence's own verb, whose subject is the phrase read so far, ends the phrase, where the pivot sits
+    in a later clause (the rule's "it must …") or past a word the small model tagged a noun. Not "have" (what a thing
+    has is what is said of it), not a plural the small model tagged a verb before the clause's real one ("Patch
+    updates for supported .NET versions are released …"), not inside an order ("Write unit tests …")."""
+    if not (t.pos_ == "VERB" and t.tag_ in ("VBZ", "VBP", "VBD") and t.dep_ == "ROOT" and t.lemma_.lower() != "have"):
+        return False
+    if any(u.tag_ in ("VB", "MD") for u in t.doc[:t.i]) or not any(
+            c.dep_ in ("nsubj", "nsubjpass") and c.i < t.i and c.pos_ in ("NOUN", "PROPN") and c in out for c in t.children):
+        return False
+    for u in t.doc[t.i + 1:]:
+        if u.is_punct or u.pos_ == "CCONJ":
+            return True
+        if u.tag_ in ("MD", "VBZ", "VBP", "VBD") and u.pos_ in ("AUX", "VERB"):
+            return False
+    return True
 
 
 # who is given a thing, where the parser calls it an object
