@@ -954,7 +954,6 @@ def _head_np(tokens, trim: bool = False):
             break
         if trim and _verb_of_the_phrase(t, out):
             break
-
         out.append(t)
     return out
 
