@@ -317,14 +317,6 @@ def value_quantity(n: Norm) -> tuple:
     return n.value_kind, n.bound.unit if n.bound is not None else None
 
 
-def same_quantity(a: Norm, b: Norm) -> bool:
-    """Whether the two statements' values measure one thing: one kind and unit family, or a pair the comparator
-    compares across them — no limit at all against a cap ("an unlimited number of preview deployments" / "caps each
-    project at 50"), which answers the same question as the cap."""
-    return value_quantity(a) == value_quantity(b) or _comparable((a.value_kind, a.value, a.bound),
-                                                                 (b.value_kind, b.value, b.bound))
-
-
 def _value_pair(a: Norm, b: Norm, texts: tuple[str, str] | None = None) -> tuple[tuple, tuple] | None:
     """The two values to compare: the primaries if they are of one kind, else the first pair of
     one kind among all mentions ("expire after 15 minutes (`15m`)" vs "valid for one hour"); with the
@@ -1061,7 +1053,7 @@ class StructuralComparator:
             if related:
                 return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "possible opposition on related subjects", ev)
             vp = _value_pair(a, b, (a_text, b_text))
-            if vp is None and a.value and b.value and not same_quantity(a, b):
+            if vp is None and a.value and b.value and value_quantity(a) != value_quantity(b):
                 # "The office is closed on Sundays." / "… opens at 8am.": each side's stance holds for
                 # a value of its own kind (a day, a time of day), so the two speak of different aspects
                 return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "opposing modality on values of different kinds",

@@ -366,18 +366,6 @@ def test_two_kinds_of_quantity_about_one_subject_cannot_block(norm_v2):
     assert not different_quantities(py311, python)                # python 3.11 / 3.12: one setting, may conflict
 
 
-def test_no_limit_against_a_cap_is_one_kind_of_quantity(norm_v2):
-    # "unlimited" is a bound of any unit: the comparator compares it with a cap, so the cap on two facts must not
-    # call the pair two kinds of quantity (it kept "an unlimited number of preview deployments" / "caps each project
-    # at 50 active preview deployments" from blocking)
-    from guard.nli.evidence_gate import different_quantities
-    unlimited = norm_v2("The notify-queue-0 may have an unlimited number of consumers.")
-    cap = norm_v2("The notify-queue-0 is capped at 50 consumers.")
-    assert unlimited.bound.number == float("inf") and cap.bound.op == "le"
-    assert not different_quantities(unlimited, cap)
-    assert different_quantities(unlimited, norm_v2("The notify-queue-0 uses Python 3.12."))
-
-
 def test_the_gate_reads_nli_scores_at_its_own_temperature_and_shows_the_models(normalizer, tmp_path):
     """A gate saved with ``nli_temperature`` 1 is handed the model's raw probabilities (the shipped
     model's scorer applies its temperature 2.82), its second-direction rule reads them too, and the
