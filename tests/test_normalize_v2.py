@@ -3229,3 +3229,14 @@ def test_the_sentence_s_own_verb_ends_the_subject_phrase(normalizer_v2, text, su
     # the pivot sat in a later clause ("it must …") or past a word taken for a noun, and the first clause's verb and
     # object joined the subject ("ip_local_port_range define local port range")
     assert norm(normalizer_v2, text).subject == subject
+
+
+def test_a_plan_said_through_who_holds_it_is_a_variant(normalizer_v2):
+    # "from Enterprise customers" / "from Free customers": one subject with two values, a structural block
+    a = norm(normalizer_v2, "Support tickets from Enterprise customers are answered within 1 hour.")
+    b = norm(normalizer_v2, "Support tickets from Free customers are answered within 48 hours.")
+    assert ("plan", "enterprise") in a.variants and ("plan", "free") in b.variants
+    v = StructuralComparator().compare(a, "Support tickets from Enterprise customers are answered within 1 hour.",
+                                       b, "Support tickets from Free customers are answered within 48 hours.")
+    assert v.kind is VerdictKind.COEXIST, v.reason
+    assert norm(normalizer_v2, "free users get 1 GB of storage.").variants == ()     # lower case: no plan's name

@@ -581,7 +581,15 @@ def named_variants(text: str) -> tuple[tuple[str, str], ...]:
             keep = [names[-1]] if names and names[-1] else []
         for n in keep:
             found[(kind, n)] = None
+    for m in _PLAN_HOLDERS.finditer(text):
+        # "Support tickets from Enterprise customers …" / "… from Free customers …": the plan said through who holds
+        # it, written as its name (capitalised); "free users" in lower case is no plan's name
+        found[("plan", m.group("plan").lower())] = None
     return tuple(found)
+
+
+_PLAN_HOLDERS = re.compile(r"(?<![\w-])(?P<plan>" + "|".join(sorted(w.capitalize() for w in _PLAN_WORDS)) +
+                           r")\s+(?:customers?|users?|accounts?|orgs?|organi[sz]ations?|tenants?|workspaces?|subscribers?)\b")
 
 
 # a product's version as a variant of it ("Python 3.11", "Ubuntu 22.04", "API v2"): a proper noun or
