@@ -547,3 +547,11 @@ def test_a_product_version_both_name_is_not_their_same_value(normalizer_v2):
     assert v.kind is VerdictKind.VALUE_CONFLICT and v.evidence["values"] == ["8.1.34", "8.1.31"], v.reason
     same = verdict(normalizer_v2, "Our API servers run PHP 8.1.", "The billing workers run PHP 8.1.")
     assert same.kind is not VerdictKind.VALUE_CONFLICT
+
+
+def test_holidays_and_weekends_are_different_days_not_one_office_s_opposite_stances(normalizer_v2):
+    # "closed on public holidays" had no value, so the two were opposing modality on 'office' at HIGH, a structural block
+    v = verdict(normalizer_v2, "The office is closed on public holidays.", "The office is open on weekends.")
+    assert v.kind is not VerdictKind.CONTRADICTION, v.reason
+    same = verdict(normalizer_v2, "The office is closed on public holidays.", "The office is open on public holidays.")
+    assert same.kind is VerdictKind.CONTRADICTION

@@ -115,7 +115,7 @@ GEOGRAPHIES: dict[str, tuple[str, ...]] = {
     "united states": ("us",), "north america": ("us", "ca"), "apac": ("ap",), "asia": ("ap",),
     "asia pacific": ("ap",), "asia-pacific": ("ap",), "south america": ("sa",), "canada": ("ca",),
     "middle east": ("me",), "africa": ("af",)}
-_BOUNDLESS = frozenset({"region", "email", "url", "literal", "naming"})      # kinds compared as written (by ``compare``), with no number
+_BOUNDLESS = frozenset({"region", "email", "url", "literal", "naming", "holiday"})      # kinds compared as written (by ``compare``), with no number
 # where mail goes or comes from, and where a page is: "reports go to security@example.com" / "… to
 # abuse@example.com" are one question's two answers, and "sent from noreply@example.com" / "sent
 # through SendGrid" two facts. v1's domain selector never read them (an "@" or "/" before the name)
@@ -268,6 +268,11 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("weekdays", Guarded(r"(?P<prep>\b(?:on|during|over|at|across|in|every|each|and|or|the|this|next)\s+(?:the\s+)?)",
                          r"(?P<val>(?P<weekend>weekends?)|(?P<workweek>weekdays))\b(?!-)", re.IGNORECASE)),
     ("weekday", Guarded(r"(?P<prep>\b(?:on|every(?:\s+other)?|each|until|by|before|after)\s+)", _WEEKDAY_VAL, re.IGNORECASE)),
+    # holidays as the days a rule holds on ("The office is closed on public holidays." against "… is open on weekends."):
+    # days of their own kind, compared as written; read as nothing, the two were one office's opposite stances
+    ("holiday", Guarded(r"(?P<prep>\b(?:on|during|over|for|before|after)\s+(?:the\s+|all\s+)?)",
+                        r"(?P<val>(?:(?:public|bank|national|federal|company|religious|statutory)\s+)?holidays?)\b(?!-)",
+                        re.IGNORECASE)),
     ("weekday", Guarded("", r"(?:(?<=day and )|(?<=day, )|(?<=day or )|(?<=days and )|(?<=days, )|(?<=days or ))"
                         + _WEEKDAY_VAL, re.IGNORECASE)),
     ("weekday", Guarded("", r"(?<!black )(?<!good )(?<!cyber )\b(?P<val>(?:" + _WEEKDAY_RE + r")s)\b", re.IGNORECASE)),
