@@ -3217,13 +3217,13 @@ def test_a_dotted_name_in_code_is_the_order_s_object_with_its_section(normalizer
 
 
 @pytest.mark.parametrize("text, subject", [
-    ("ip_local_port_range defines the local port range used by TCP and UDP, and it must be greater than or equal to "
-     "ip_unprivileged_port_start.", "ip_local_port_range"),
+    (("ip_local_port_range defines the local port range used by TCP and UDP, and it must be greater than or equal to "
+      "ip_unprivileged_port_start."), "ip_local_port_range"),
     ("The billing-db project sits idle for weeks at a time and is never auto-paused.", "billing-db project"),
     ("Each postmortem identifies the individual at fault and records disciplinary follow-up.", "postmortem"),
     ("Write unit tests for all new functions and classes.", "unit test"),                  # an order: left as it was
-    ("Every RDS DB instance has a weekly maintenance window, and if a maintenance event is scheduled for a given "
-     "week, it's initiated during the window.", "rds db instance weekly maintenance window"),     # "have": left alone
+    (("Every RDS DB instance has a weekly maintenance window, and if a maintenance event is scheduled for a given "
+      "week, it's initiated during the window."), "rds db instance weekly maintenance window"),     # "have": left alone
 ])
 def test_the_sentence_s_own_verb_ends_the_subject_phrase(normalizer_v2, text, subject):
     # the pivot sat in a later clause ("it must …") or past a word taken for a noun, and the first clause's verb and
