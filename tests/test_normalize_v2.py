@@ -3240,3 +3240,19 @@ def test_a_plan_said_through_who_holds_it_is_a_variant(normalizer_v2):
                                        b, "Support tickets from Free customers are answered within 48 hours.")
     assert v.kind is VerdictKind.COEXIST, v.reason
     assert norm(normalizer_v2, "free users get 1 GB of storage.").variants == ()     # lower case: no plan's name
+
+
+@pytest.mark.parametrize("text, attribute", [
+    ("An IAM user can be a member of at most 10 IAM groups, and this quota cannot be increased.", "group"),
+    ("Cloudflare Pages caps each project at 50 active preview deployments.", "preview deployment"),
+    ("Users cannot reuse any of their last 5 passwords.", "password"),
+])
+def test_a_bare_count_is_of_the_noun_written_after_it(normalizer_v2, text, attribute):
+    # not a name or a person nearer before the number ("iam"), nor the generic "number"
+    assert norm(normalizer_v2, text).attribute == attribute
+
+
+@pytest.mark.parametrize("text", ["All vendor invoices above EUR 10,000 must be approved by two finance managers.",
+                                  "Our HS256 signing secret is 32 random bytes from the KMS RNG."])
+def test_a_count_of_people_or_of_a_unit_names_no_counted_thing(normalizer_v2, text):
+    assert norm(normalizer_v2, text).attribute not in ("finance manager", "byte")

@@ -30,8 +30,8 @@ from guard.normalize.durations import duration_attribute
 from guard.normalize.subject_phrases import subject_phrases
 from guard.normalize.negative_conditions import required_through_without
 from guard.normalize.lexicon import HALT_PREDICATES, MODAL_PREDICATES, PERSON_SUBJECTS, V2_MODAL_PREDICATES
-from guard.normalize.rules import (CODE_NAME, _NAMING, VERBS, Parsed, RuleNormalizer, _merge_hyphenated, fixed_lemma,
-                                   manner_adverb, pronoun_object)
+from guard.normalize.rules import (_NAMING, _RECIPIENTS, CODE_NAME, VERBS, Parsed, RuleNormalizer, _merge_hyphenated,
+                                   fixed_lemma, manner_adverb, pronoun_object)
 from guard.normalize.typed_values import (_COMPARED_BEFORE, _COMPARED_START, _OP_NOT, ANY_UNIT, GEOGRAPHIES,
                                           POINT_UNITS, extract_typed_values)
 from guard.normalize.values import UNITS, WORD_NUMBERS
@@ -1095,6 +1095,8 @@ class RuleNormalizerV2(RuleNormalizer):
             phrase = [t for t in after[1:4] if t.pos_ in ("NOUN", "PROPN") or _adjective(t)]
             nouns = [t for t in phrase if not _adjective(t)] or phrase
             return nouns[-1].lemma_.lower()     # "160 bits of entropy", "3 days of paid leave"
+        if primary.kind == "number" and not unit and (counted := _counted_noun(doc, primary.start, primary.end)) is not None:
+            return counted     # "at most 10 IAM groups", "runs 4 API replicas": a count of that thing
         owner = _set_noun(doc, primary.start)
         described = _described_noun(doc, primary.start, primary.end) if owner is None else None
         if described is not None:     # "its two-week sprints", "a 12-character password": that noun, not the unit
@@ -1190,6 +1192,31 @@ _TIME_POSITIONS = frozenset({"mark", "point", "stage", "time", "period", "span",
 # a number and its unit joined into one modifier: "30-second", "two-week", "1,000-hour", "10-GB"
 _AS_MODIFIER = re.compile(r"(?:\d[\d,.]*|" + "|".join(sorted((w for w in WORD_NUMBERS if " " not in w), key=len, reverse=True))
                           + r")\s?-\s?[a-z]+", re.IGNORECASE)
+
+
+# units a count is written in that the value reader leaves apart ("32 random bytes", "10,000 km", "10,000 RPS", "200 OK")
+_COUNT_UNITS = frozenset({"byte", "bytes", "bit", "bits", "km", "mi", "px", "rps", "rpm", "qps", "ok"})
+
+
+def _counted_noun(doc, start: int, end: int) -> str | None:
+    """The noun a bare count is of, written right after it ("at most 10 IAM groups", "4 API replicas", "50 active
+    preview deployments"): the attribute is that noun, not a name or a person nearer before the number ("An IAM
+    user can be a member of at most 10 IAM groups" took "iam"). Not a number that ends a product's name ("a personal
+    Windows 11 laptop"), nor a count of people ("two finance managers": who, not what)."""
+    before = [t for t in doc if t.idx + len(t) <= start]
+    if before and before[-1].is_alpha and before[-1].text[:1].isupper() and before[-1].i > 0:
+        return None
+    after = [t for t in doc if t.idx >= end]
+    head = None
+    for t in after[:4]:
+        if t.pos_ in ("NOUN", "PROPN") or _adjective(t):
+            head = t if t.pos_ == "NOUN" else head
+            continue
+        break
+    if head is None or not head.is_alpha or {head.lower_, head.lemma_.lower()} & (_UNIT_WORDS | _COUNT_UNITS | PERSON_SUBJECTS
+                                                                             | _RECIPIENTS):
+        return None
+    return _noun_name(head)
 
 
 def _described_noun(doc, start: int, end: int) -> str | None:
