@@ -359,8 +359,8 @@ class RuleNormalizer:
     code_object_subjects = False      # v2: "Set `max_connections` to 200." is about max_connections (``_code_object``)
     modal_predicates = MODAL_PREDICATES   # v2 adds the halting words ("paused", "suspended")
     numbered_names = False            # v2: "shard 4" before the verb names the thing (session 36)
-    # v2: "turn X off", the particle after the object; "Turn off X" as an order; "a block", "a permit" no verbs
-    particles_apart = False
+    particles_apart = False           # v2: "turn X off", the particle after the object; "Turn off X" as an order
+    modal_nouns = False               # v2: "a new block", "a permit": a verb of modality used as a noun is no modal
     subject_stop_words: frozenset = frozenset()   # v2: spaCy stop words that are a subject's nouns ("Every call …")
     trim_subject_phrase = False       # v2: a subject's phrase ends at an adverb, "such as" or a participle's complement
     domain_subjects = False           # v2: a web domain as the sentence's subject names it ("Fly.io takes …")
@@ -612,7 +612,7 @@ class RuleNormalizer:
                 neg ^= n
                 i += 1
                 continue
-            if lem in MODAL_VERBS and obj is StateVerb.OTHER and not (self.particles_apart and _a_noun_said(t)):
+            if lem in MODAL_VERBS and obj is StateVerb.OTHER and not (self.modal_nouns and _a_noun_said(t)):
                 s, n = MODAL_VERBS[lem]
                 if not (seen_modal and s == "may"):
                     strength, seen_modal = s, True

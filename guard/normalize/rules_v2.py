@@ -883,6 +883,7 @@ class RuleNormalizerV2(RuleNormalizer):
     modal_predicates = MODAL_PREDICATES | HALT_PREDICATES | V2_MODAL_PREDICATES
     numbered_names = True
     particles_apart = True
+    modal_nouns = True
     # spaCy counts "call", "name", "part", "side" as stop words, so "Every call to the Ledger API needs …"
     # had no subject and "Branch names must …" was about "branch"; "IT" (the department) was the pronoun
     subject_stop_words = frozenset({"call", "name", "part", "side", "front", "bottom", "IT"})
