@@ -152,6 +152,11 @@ def _same_case(written: str, expanded: str) -> str:
     return expanded[0].upper() + expanded[1:] if written[0].isupper() else expanded
 
 
+def _upper_first(text: str) -> str:
+    """The text with its first letter in capitals: a rewritten clause is read as a sentence that starts there."""
+    return text[:1].upper() + text[1:]
+
+
 _STOPPED = re.compile(r"[.!?]['\"’”)\]]*\s*$")
 
 
@@ -198,7 +203,7 @@ def _denied_statement(main: str) -> str:
         said = _AFFIRMED_AUX.get(aux.lower(), aux)
     else:
         said = _NEGATED_AUX.get(aux.lower(), f"{aux} not")
-    return f"{p[:1].upper()}{p[1:a.start()]} {said}{p[a.end():]}"
+    return f"{_upper_first(p[:a.start()])} {said}{p[a.end():]}"
 
 
 # "Users must not be able to delete audit logs.", "It should not be possible to completely deactivate application
@@ -219,7 +224,7 @@ def _able_to(main: str) -> str:
         return (m.group("neg") or "").lower() or ("not " if m.group("nt") else "")
     if m := _POSSIBLE_TO.match(main):
         who = m.group("who") or "You"
-        return f"{who[:1].upper()}{who[1:]} {_full_modal(m.group('modal')).lower()} {neg(m)}{m.group('rest')}"
+        return f"{_upper_first(who)} {_full_modal(m.group('modal')).lower()} {neg(m)}{m.group('rest')}"
     return _ABLE_TO.sub(lambda m: f"{_full_modal(m.group('modal'))} {neg(m)}", main)
 
 
@@ -275,7 +280,7 @@ def _inverted_denial(doc) -> str | None:
     if m.group("any") and said in _MODALS_OF_NO_CASE:
         said = "must"
     said = f"{said} not" if said in _DO else f"{said} never"
-    return f"{subject[:1].upper()}{subject[1:]} {said} {doc[verb.i:].text}"
+    return f"{_upper_first(subject)} {said} {doc[verb.i:].text}"
 
 
 def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
@@ -341,7 +346,7 @@ def _setting_in_code(main: str) -> str:
 def _sentence_start(rest: str) -> str:
     """What is left after a leading phrase is cut starts upper-case again, but an identifier keeps its spelling
     ("On the NAT gateways, ip_local_port_range is …" must not become "Ip_local_port_range")."""
-    return rest[:1].upper() + rest[1:] if re.fullmatch(r"[a-z]+[,;:]?", rest.split(" ", 1)[0]) else rest
+    return _upper_first(rest) if re.fullmatch(r"[a-z]+[,;:]?", rest.split(" ", 1)[0]) else rest
 
 
 # "Every quarter, each squad must rotate one person onto the support queue.": how often is the rule's value, but
@@ -378,7 +383,7 @@ def _extraposed_rule(main: str) -> str:
         return main
     positive, negated = _EXTRAPOSED_MODAL[m.group("adj").lower()]
     who = m.group("who") or "You"
-    who = who[:1].upper() + who[1:]
+    who = _upper_first(who)
     modal = negated if m.group("neg") else positive          # "never acceptable" is "not acceptable" always
     if modal is None:                  # "It is not required to …": a lifted obligation, as "… are not required to"
         be = "are" if who == "You" or _plural(who.split()[-1]) else "is"
@@ -456,7 +461,7 @@ def _existential_obligation(main: str) -> str:
     if m := _NO_EXPECTATION.match(main):
         who = m.group("who") or _OBJECT_PRONOUNS.get(m.group("whom").lower(), m.group("whom"))
         be = "is" if who.lower() in ("he", "she", "it") else "am" if who == "I" else "are"
-        return f"{who[:1].upper()}{who[1:]} {be} not expected to {m.group('rest')}"
+        return f"{_upper_first(who)} {be} not expected to {m.group('rest')}"
     if m := _NO_OBLIGATION.match(main):
         return f"You are not required to {m.group('rest')}"
     if m := _NOTHING_REQUIRED.match(main):
@@ -482,7 +487,7 @@ def _having(owner: str, what: str) -> str:
     """"<Owner> has|have <what>", the verb agreeing with the owner's head noun ("the number of projects": number)."""
     owner = owner.strip()
     head = re.split(r"\s+(?:per|that|which|who|in|on|of|for|to|beyond|with|across)\s+", owner, maxsplit=1)[0].split()[-1]
-    return f"{owner[:1].upper()}{owner[1:]} {'have' if _plural(head) else 'has'} {what}"
+    return f"{_upper_first(owner)} {'have' if _plural(head) else 'has'} {what}"
 
 
 # "We expect new teammates to spend up to $2,000 …", "We encourage team members to take at least 12 days
@@ -511,12 +516,12 @@ _KEPT_MODAL = {"discourage": "should", "forbid": "must", "prohibit": "must", "ba
 def _asked_of(main: str) -> str:
     if k := _KEPT_FROM.match(main):
         who = k.group("who")
-        return f"{who[:1].upper()}{who[1:]} {_KEPT_MODAL[k.group('verb').lower()]} not be {k.group('rest')}"
+        return f"{_upper_first(who)} {_KEPT_MODAL[k.group('verb').lower()]} not be {k.group('rest')}"
     m = _ASKED_OF.match(main)
     if m is None:
         return main
     who = m.group("who")
-    return f"{who[:1].upper()}{who[1:]} {_ASKED_MODAL[m.group('verb').lower()]} {m.group('rest')}"
+    return f"{_upper_first(who)} {_ASKED_MODAL[m.group('verb').lower()]} {m.group('rest')}"
 
 
 # Variants of one offering that a text restricts itself to ("on the Free plan", "Pro-tier customers",
@@ -558,6 +563,11 @@ def _variant_name(word: str, at_start: bool, kind: str) -> str | None:
     return low if capitalised else None
 
 
+# a plan said through who holds it, written as its name ("Enterprise customers", "Free users")
+_PLAN_HOLDERS = re.compile(r"(?<![\w-])(?P<plan>" + "|".join(sorted(w.capitalize() for w in _PLAN_WORDS)) +
+                           r")\s+(?:customers?|users?|accounts?|orgs?|organi[sz]ations?|tenants?|workspaces?|subscribers?)\b")
+
+
 def named_variants(text: str) -> tuple[tuple[str, str], ...]:
     """(kind, name) of each variant the text names: ``(("plan", "pro"), ("plan", "enterprise"))`` for
     "… on the Pro and Enterprise plans"."""
@@ -587,9 +597,6 @@ def named_variants(text: str) -> tuple[tuple[str, str], ...]:
         found[("plan", m.group("plan").lower())] = None
     return tuple(found)
 
-
-_PLAN_HOLDERS = re.compile(r"(?<![\w-])(?P<plan>" + "|".join(sorted(w.capitalize() for w in _PLAN_WORDS)) +
-                           r")\s+(?:customers?|users?|accounts?|orgs?|organi[sz]ations?|tenants?|workspaces?|subscribers?)\b")
 
 
 # a product's version as a variant of it ("Python 3.11", "Ubuntu 22.04", "API v2"): a proper noun or
@@ -811,10 +818,6 @@ class ParsedV2(Parsed):
 # words whose "'s" is "is" ("that's", "there's", "It's"); an acronym written in capitals ("IT's") owns what follows
 _IS_AFTER = frozenset({"It", "That", "There", "Here", "What", "Who", "This", "He", "She", "Where", "How", "Everything",
                        "Nothing", "Everyone", "Nobody", "Someone", "Anyone", "Let"})
-
-
-def _upper_first(word: str) -> str:
-    return word[:1].upper() + word[1:]
 
 
 def _before_a_modal(t, nxt) -> bool:
@@ -1096,7 +1099,7 @@ class RuleNormalizerV2(RuleNormalizer):
             phrase = [t for t in after[1:4] if t.pos_ in ("NOUN", "PROPN") or _adjective(t)]
             nouns = [t for t in phrase if not _adjective(t)] or phrase
             return nouns[-1].lemma_.lower()     # "160 bits of entropy", "3 days of paid leave"
-        if primary.kind == "number" and not unit and (counted := _counted_noun(doc, primary.start, primary.end)) is not None:
+        if primary.kind == "number" and not unit and (counted := _counted_noun(before, after)) is not None:
             return counted     # "at most 10 IAM groups", "runs 4 API replicas": a count of that thing
         owner = _set_noun(doc, primary.start)
         described = _described_noun(doc, primary.start, primary.end) if owner is None else None
@@ -1197,25 +1200,24 @@ _AS_MODIFIER = re.compile(r"(?:\d[\d,.]*|" + "|".join(sorted((w for w in WORD_NU
 
 # units a count is written in that the value reader leaves apart ("32 random bytes", "10,000 km", "10,000 RPS", "200 OK")
 _COUNT_UNITS = frozenset({"byte", "bytes", "bit", "bits", "km", "mi", "px", "rps", "rpm", "qps", "ok"})
+_NOT_COUNTED = _UNIT_WORDS | _COUNT_UNITS | PERSON_SUBJECTS | _RECIPIENTS     # a unit, or people: no counted thing
 
 
-def _counted_noun(doc, start: int, end: int) -> str | None:
+def _counted_noun(before: list, after: list) -> str | None:
     """The noun a bare count is of, written right after it ("at most 10 IAM groups", "4 API replicas", "50 active
     preview deployments"): the attribute is that noun, not a name or a person nearer before the number ("An IAM
     user can be a member of at most 10 IAM groups" took "iam"). Not a number that ends a product's name ("a personal
-    Windows 11 laptop"), nor a count of people ("two finance managers": who, not what)."""
-    before = [t for t in doc if t.idx + len(t) <= start]
+    Windows 11 laptop"), nor a count of people ("two finance managers": who, not what). ``before`` and ``after``: the
+    statement's tokens either side of the number."""
     if before and before[-1].is_alpha and before[-1].text[:1].isupper() and before[-1].i > 0:
         return None
-    after = [t for t in doc if t.idx >= end]
     head = None
     for t in after[:4]:
         if t.pos_ in ("NOUN", "PROPN") or _adjective(t):
             head = t if t.pos_ == "NOUN" else head
             continue
         break
-    if head is None or not head.is_alpha or {head.lower_, head.lemma_.lower()} & (_UNIT_WORDS | _COUNT_UNITS | PERSON_SUBJECTS
-                                                                             | _RECIPIENTS):
+    if head is None or not head.is_alpha or {head.lower_, head.lemma_.lower()} & _NOT_COUNTED:
         return None
     return _noun_name(head)
 
