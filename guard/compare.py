@@ -100,11 +100,32 @@ def stems(words) -> frozenset[str]:
 _VALUE_QUALIFIERS = frozenset({"maximum", "minimum", "max", "min"})
 
 
+# a setting named under its namespace ("vm.watermark_scale_factor", "net.ipv4.tcp_fin_timeout"): the
+# namespace in lower case, the setting's own name with an underscore or in camel case
+_NAMESPACED_SETTING = re.compile(r"^(?:[a-z][a-z0-9]*\.)+([a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*)$")
+
+
+def _unqualified_settings(words: list[str], other: list[str]) -> list[str]:
+    """``words`` with a namespaced setting written bare by ``other`` taken for that bare name: sysctl's
+    "vm.watermark_scale_factor" is the kernel documentation's "watermark_scale_factor". Two namespaces
+    of one name stay apart ("fetch.fsckObjects" / "transfer.fsckObjects": two settings), as does a name
+    the other does not write bare."""
+    if not any("." in w for w in words):
+        return words
+    bare = {w.lower() for w in other if "." not in w}
+    out = []
+    for w in words:
+        m = _NAMESPACED_SETTING.match(w)
+        out.append(m.group(1) if m is not None and m.group(1).lower() in bare else w)
+    return out
+
+
 def subject_match(a: str | None, b: str | None, a_theme: str | None = None,
                   b_theme: str | None = None) -> SubjectMatch:
     if not a or not b:
         return SubjectMatch.DIFFERENT
-    ta, tb = [_stem(w) for w in a.split()], [_stem(w) for w in b.split()]
+    ta, tb = _unqualified_settings(a.split(), b.split()), _unqualified_settings(b.split(), a.split())
+    ta, tb = [_stem(w) for w in ta], [_stem(w) for w in tb]
     sa, sb = set(ta), set(tb)
     if sa == sb:
         return SubjectMatch.SAME
@@ -406,7 +427,9 @@ def one_action_in_two_verbs(a: Norm, b: Norm) -> bool:
 def attributes_match(a: str, b: str) -> bool:
     """One attribute named twice: equal after stemming, or one a qualified form of the other
     ("retry count" / "job retry count")."""
-    ta, tb = [_stem(w) for w in a.lower().split()], [_stem(w) for w in b.lower().split()]
+    wa, wb = a.split(), b.split()
+    ta = [_stem(w.lower()) for w in _unqualified_settings(wa, wb)]
+    tb = [_stem(w.lower()) for w in _unqualified_settings(wb, wa)]
     return ta == tb or (ta[-1] == tb[-1] and (set(ta) <= set(tb) or set(tb) <= set(ta)))
 
 

@@ -140,6 +140,26 @@ def test_the_word_that_makes_a_limit_does_not_name_another_thing():
     assert subject_match("maximum timeout", "minimum timeout") is not SubjectMatch.SAME       # two limits of one thing
 
 
+def test_a_namespaced_setting_is_the_setting_written_bare():
+    """sysctl's "vm.watermark_scale_factor" is the kernel documentation's "watermark_scale_factor": one setting, so
+    its two values are compared; two namespaces of one name are two settings, and a name the other statement
+    does not write bare keeps its namespace."""
+    from guard.compare import attributes_match
+    assert subject_match("vm.watermark_scale_factor", "watermark_scale_factor") is SubjectMatch.SAME
+    assert subject_match("ingest node vm.watermark_scale_factor", "watermark_scale_factor") is SubjectMatch.NEAR
+    assert attributes_match("net.ipv4.tcp_fin_timeout", "tcp_fin_timeout")
+    assert attributes_match("gc.autoDetach", "autoDetach")
+    assert not attributes_match("fetch.fsckObjects", "transfer.fsckObjects")
+    assert subject_match("fetch.fsckObjects", "transfer.fsckObjects") is SubjectMatch.DIFFERENT
+    assert subject_match("vm.swappiness", "swappiness") is SubjectMatch.DIFFERENT     # no underscore or camel case: a word
+
+
+def test_a_namespaced_setting_over_its_documented_maximum_conflicts(normalizer_v2):
+    v = verdict(normalizer_v2, "The maximum value of watermark_scale_factor is 1000.",
+                "On the ingest nodes we set vm.watermark_scale_factor to 2000.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT and "1000" in v.reason and "2000" in v.reason
+
+
 def test_a_message_over_the_maximum_conflicts(normalizer_v2):
     a = "The maximum message size is 256 KB."
     assert verdict(normalizer_v2, a, "The billing queue message size is 1 MB.").kind is VerdictKind.VALUE_CONFLICT
