@@ -3256,3 +3256,24 @@ def test_a_bare_count_is_of_the_noun_written_after_it(normalizer_v2, text, attri
                                   "Our HS256 signing secret is 32 random bytes from the KMS RNG."])
 def test_a_count_of_people_or_of_a_unit_names_no_counted_thing(normalizer_v2, text):
     assert norm(normalizer_v2, text).attribute not in ("finance manager", "byte")
+
+
+@pytest.mark.parametrize("text, modality, attribute", [
+    ("The CA MUST revoke a Certificate within 5 days.", Modality.MUST, "revocation time"),
+    ("Our internal device PKI revokes certificates with compromised keys within seven days of confirmation.",
+     Modality.MUST, None),
+    ("For the listed lesser revocation reasons, the CA SHOULD revoke a certificate within 24 hours.", Modality.SHOULD,
+     "revocation time"),
+    ("Personal data must be deleted within 30 days.", Modality.MUST, "deletion time"),
+])
+def test_an_undoing_verb_given_a_time_says_when_it_happens(normalizer_v2, text, modality, attribute):
+    """"revoke" reads as "allow" denied, and "MUST revoke … within 5 days" was "must not allow": opposed to "may take up
+    to 168 hours to revoke" on different aspects, where the two give two deadlines of one revocation. A deadline sets
+    when the undoing happens, as "deleted within 30 days" already set the retention."""
+    n = norm(normalizer_v2, text)
+    assert n.modality is modality and attribute in (None, n.attribute)
+
+
+@pytest.mark.parametrize("text", ["Access must be revoked.", "Access to production is revoked for contractors."])
+def test_an_undoing_verb_without_a_time_still_denies(normalizer_v2, text):
+    assert norm(normalizer_v2, text).modality is Modality.MUST_NOT

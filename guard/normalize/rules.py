@@ -140,6 +140,20 @@ def fixed_lemma(t) -> str:
     lem = t.lemma_.lower()
     return _LEMMA_FIX.get(lem, lem) if t.tag_ in ("NNS", "NNPS") else lem
 _DELETE_VERBS = {"delete", "remove", "purge", "drop", "erase", "wipe"}
+# a verb that undoes a state ("revoke": allow, "disable": enable) and is given a time by "within" or "after"
+_TIMED_PREPOSITIONS = {"within", "after"}
+
+
+def _undone_in_time(pred_tokens, value_start: int) -> bool:
+    """The predicate's verb undoes a state (the lexicon reads it as that state denied) and the value says
+    when: "The CA MUST revoke a Certificate within 5 days." sets how soon revocation happens, as "deleted
+    within 30 days" sets the retention — read as a denial it was "must not allow", opposing "may take up to
+    168 hours to revoke". Only the verb the value is said of: "access is revoked" alone still denies access."""
+    verb = next((t for t in pred_tokens if t.pos_ in ("VERB", "AUX") and t.lemma_.lower() in VERBS), None)
+    if verb is None or not VERBS[verb.lemma_.lower()][1] or verb.lemma_.lower() in _DELETE_VERBS:
+        return False
+    prep = next((t for t in pred_tokens if t.lower_ in _TIMED_PREPOSITIONS and t.idx <= value_start), None)
+    return prep is not None and prep.head.i == verb.i and value_start - prep.idx <= 20
 _EVENT_POLES = {"scheduled"}      # a pole word that also names an event being arranged
 _NAMING = {StateVerb.BE, StateVerb.NAME, StateVerb.USE, StateVerb.LOG, StateVerb.OTHER}
 
@@ -373,6 +387,7 @@ class RuleNormalizer:
     state_before_object = False       # v2: "are entitled to X", "is possible to enable X" are about X
     setting_gerunds = False           # v2: "Changing max_connections requires a restart" is about max_connections
     whole_words = False               # v2: "id" and "Wed" are words, not "I'd" and "We'd" without the apostrophe
+    timed_undoing = False             # v2: "revoked within 5 days", "disabled after 90 days": when it happens, as "deleted after"
     participle_words = False          # v2: "failed logins" is the subject's name as written, not "fail login"
     purpose_subjects = False          # v2: "Use X for Y" is about Y, valued X
     verb_before_place = False         # v2: "Data lives in MySQL", "handled by Google Workspace" name a value
@@ -748,8 +763,9 @@ class RuleNormalizer:
             elif self.verb_before_place:
                 value = _agent_name(theme_tokens, p.value_tok, self.max_name_tokens)
         terms = tuple(dict.fromkeys(_content(doc, set()) + [v.text.lower() for v in values]))
-        if obj is StateVerb.RETAIN and any(t.lemma_.lower() in _DELETE_VERBS for t in pred_tokens) and value \
-                and value.bound is not None and value.bound.unit == "time":
+        if value is not None and value.bound is not None and value.bound.unit == "time" \
+                and (obj is StateVerb.RETAIN and any(t.lemma_.lower() in _DELETE_VERBS for t in pred_tokens)
+                     or self.timed_undoing and _undone_in_time(pred_tokens, value.start - p.offset)):
             neg = not neg      # "deleted after 30 days" sets the retention period
             state_neg = not state_neg
         if neg and strength == "must" and obligation_word:
