@@ -3277,3 +3277,10 @@ def test_an_undoing_verb_given_a_time_says_when_it_happens(normalizer_v2, text, 
 @pytest.mark.parametrize("text", ["Access must be revoked.", "Access to production is revoked for contractors."])
 def test_an_undoing_verb_without_a_time_still_denies(normalizer_v2, text):
     assert norm(normalizer_v2, text).modality is Modality.MUST_NOT
+
+
+def test_an_amount_ends_at_its_last_digit(normalizer_v2):
+    """"up to $700, separate from …" gave the value "$700," — the comma after an amount is the sentence's, not the
+    amount's; a comma between digits is the amount's."""
+    n = norm(normalizer_v2, "The company will cover software up to $700, separate from the $1,000 remote work budget.")
+    assert n.value == "$700" and [v[1] for v in n.values] == ["$700", "$1,000"]

@@ -41,7 +41,9 @@ _CURRENCY = {"$": "usd", "usd": "usd", "€": "eur", "eur": "eur", "£": "gbp", 
 _SIZES = {"b": 1, "byte": 1, "bytes": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 1e12, "pb": 1e15,
           "kib": 1024, "mib": 1024 ** 2, "gib": 1024 ** 3, "tib": 1024 ** 4, "k": 1e3, "petabyte": 1e15,
           "bit": 1 / 8, "bits": 1 / 8, "kilobyte": 1e3, "megabyte": 1e6, "gigabyte": 1e9, "terabyte": 1e12}
-_AMOUNT = r"(?P<num>(?<![\d,.])\d[\d,]*(?:\.\d+)?)"     # never from inside a run of digits: that search was quadratic
+# never from inside a run of digits (that search was quadratic); a comma only between digits ("$700, separate
+# from …" is $700, not "$700,")
+_AMOUNT = r"(?P<num>(?<![\d,.])\d(?:,?\d)*(?:\.\d+)?)"
 _PER = r"(?:\s*/\s*|\s+(?:per|an?|each|every)\s+)"
 
 _BOUND_PREPS = "by|before|after|until|till|through|from|since|as of"
