@@ -3284,3 +3284,15 @@ def test_an_amount_ends_at_its_last_digit(normalizer_v2):
     amount's; a comma between digits is the amount's."""
     n = norm(normalizer_v2, "The company will cover software up to $700, separate from the $1,000 remote work budget.")
     assert n.value == "$700" and [v[1] for v in n.values] == ["$700", "$1,000"]
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("Note for on-call: journald's stock per-service rate limit is 1000 messages per 30 seconds.",
+     "journald stock per-service rate limit"),
+    ("Note: the stock rate limit is 1000 messages per 30 seconds.", "stock rate limit"),
+    ("Update for the team: the staging cluster has 3 nodes.", "staging cluster"),
+])
+def test_a_label_noun_the_model_tags_as_a_verb_still_heads_a_note(normalizer_v2, text, subject):
+    """"Note for on-call:" was read as the statement's subject ("note"): the small model tags a label's "Note" or
+    "Update" as an imperative, and a finite verb in the label meant it was no label."""
+    assert norm(normalizer_v2, text).subject == subject

@@ -662,13 +662,17 @@ _ADVICE_LABELS = frozenset({"tip", "tips", "advice", "guidance", "guideline", "g
                             "opinion", "preference", "idea"})
 
 
+# words that open a label as nouns, which the small model tags as imperatives ("Note for on-call:", "Update:")
+_LABEL_NOUNS = frozenset({"note", "update", "warning", "notice", "caution", "reminder"})
+
+
 def heading_label(doc) -> int | None:
     """Index of the colon that ends a heading label, or None."""
     colon = next((t.i for t in doc[:9] if t.text == ":"), None)
     if colon is None or colon == 0 or colon + 3 >= len(doc):
         return None
     label, rest = doc[:colon], doc[colon + 1:]
-    if any(t.tag_ in _FINITE or t.lower_ in _RULE_WORDS or _IDENT.search(t.text) or "`" in t.text
+    if any(t.tag_ in _FINITE and not (t.i == 0 and t.lower_ in _LABEL_NOUNS) or t.lower_ in _RULE_WORDS or _IDENT.search(t.text) or "`" in t.text
            or re.search(r"[a-z][A-Z]", t.text) for t in label):
         return None
     first = rest[0]
