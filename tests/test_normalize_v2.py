@@ -1977,7 +1977,8 @@ def test_id_is_a_word(normalizer_v2):
     (("Every RDS DB instance has a weekly maintenance window, and if a maintenance event is scheduled for a given "
       "week, it's initiated during the 30-minute maintenance window you identify."),
      "rds db instance weekly maintenance window"),                                       # "have": as before
-    ("Use pinned image tags.", "pin image tag"),          # an order the tagger parsed as "Use" + "pinned": as before
+    # an order the tagger parsed as "Use" + "pinned" (ROOT, past tense): the verb is no part of the thing (session 72)
+    ("Use pinned image tags.", "image tag"),
 ])
 def test_a_main_verb_outside_the_lists_is_the_pivot(normalizer_v2, text, subject):
     """With no verb from v1's lists the sentence had no pivot and was read as an order, about its object:
@@ -3295,4 +3296,16 @@ def test_an_amount_ends_at_its_last_digit(normalizer_v2):
 def test_a_label_noun_the_model_tags_as_a_verb_still_heads_a_note(normalizer_v2, text, subject):
     """"Note for on-call:" was read as the statement's subject ("note"): the small model tags a label's "Note" or
     "Update" as an imperative, and a finite verb in the label meant it was no label."""
+    assert norm(normalizer_v2, text).subject == subject
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("Staff receive full pay for the entire period of their jury service.", "full pay"),
+    ("You will receive full pay for the first 20 days.", "full pay"),
+    ("We offer 25 days of holiday plus bank holidays each calendar year.", "holiday"),
+    ("We disabled soft delete on the tmp-scratch bucket.", "soft delete"),
+])
+def test_the_peoples_own_verb_is_no_part_of_what_the_rule_is_about(normalizer_v2, text, subject):
+    """"Staff receive full pay …" was about "receive full pay" while "You will receive full pay …" was about "full
+    pay": the bare verb after a modal was skipped, the verb in the present or past tense kept."""
     assert norm(normalizer_v2, text).subject == subject

@@ -144,6 +144,13 @@ _DELETE_VERBS = {"delete", "remove", "purge", "drop", "erase", "wipe"}
 _TIMED_PREPOSITIONS = {"within", "after"}
 
 
+def _finite_lead(theme_tokens, on: bool) -> bool:
+    """The people's own verb, said in the present or past tense ("Staff receive full pay …", "We offer 25 days of
+    holiday …"), is no part of the thing the rule is about, as the bare verb after a modal is not ("You will
+    receive full pay …"): read with it the two subjects were "receive full pay" and "full pay"."""
+    return on and theme_tokens[0].tag_ in ("VBP", "VBZ", "VBD") and theme_tokens[0].pos_ == "VERB" and theme_tokens[0].dep_ == "ROOT"
+
+
 def _undone_in_time(pred_tokens, value_start: int) -> bool:
     """The predicate's verb undoes a state (the lexicon reads it as that state denied) and the value says
     when: "The CA MUST revoke a Certificate within 5 days." sets how soon revocation happens, as "deleted
@@ -387,6 +394,7 @@ class RuleNormalizer:
     state_before_object = False       # v2: "are entitled to X", "is possible to enable X" are about X
     setting_gerunds = False           # v2: "Changing max_connections requires a restart" is about max_connections
     whole_words = False               # v2: "id" and "Wed" are words, not "I'd" and "We'd" without the apostrophe
+    finite_person_verbs = False       # v2: "Staff receive full pay …" is about full pay, as "You will receive full pay" is
     timed_undoing = False             # v2: "revoked within 5 days", "disabled after 90 days": when it happens, as "deleted after"
     participle_words = False          # v2: "failed logins" is the subject's name as written, not "fail login"
     purpose_subjects = False          # v2: "Use X for Y" is about Y, valued X
@@ -696,7 +704,7 @@ class RuleNormalizer:
             # "… recommends setting the retention period" about the period), and "that you"
             if self.speaker_subjects:
                 while theme_tokens and (theme_tokens[0].tag_ == "VBG" or theme_tokens[0].lower_ in ("that", "you", "we")
-                                        or theme_tokens[0].tag_ in ("VB", "RP", "TO")
+                                        or theme_tokens[0].tag_ in ("VB", "RP", "TO") or _finite_lead(theme_tokens, self.finite_person_verbs)
                                         # "enable or disable foreign key constraints": a second verb for one thing
                                         or self.trim_subject_phrase and _second_verb(theme_tokens)
                                         # "Anyone may push directly to main": how the action is done is no thing
