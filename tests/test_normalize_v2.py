@@ -3309,3 +3309,15 @@ def test_the_peoples_own_verb_is_no_part_of_what_the_rule_is_about(normalizer_v2
     """"Staff receive full pay …" was about "receive full pay" while "You will receive full pay …" was about "full
     pay": the bare verb after a modal was skipped, the verb in the present or past tense kept."""
     assert norm(normalizer_v2, text).subject == subject
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("The on-call rotation changes weekly.", "on-call rotation"),
+    ("Our capacity sheet budgets 2 bytes per sample.", "capacity sheet"),
+    ("Book flights at least 21 days before the travel date.", "book flight"),          # an order: as before
+    ("Integration tests in the test environment use fixed session tokens.", "integration test"),   # as before
+])
+def test_a_verb_the_tagger_took_for_a_plural_root_is_the_verb(normalizer_v2, text, subject):
+    """"The on-call rotation changes weekly." had no verb for the small model ("changes" a plural noun, the root), so
+    the subject ran on to "on-call rotation change"."""
+    assert norm(normalizer_v2, text).subject == subject

@@ -793,6 +793,8 @@ class ParsedV2(Parsed):
             # "workflows" verbs before "shall", not before "must", and made them the root); the modal is the pivot
             return p + 1
         verb = _verb_taken_for_a_noun(self.doc, self.value_tok)
+        if verb is None:
+            verb = _root_taken_for_a_plural(self.doc, self.value_tok)
         if verb is not None and (p is None or p > verb):
             return verb
         root = sentence_root(self.doc)
@@ -844,6 +846,27 @@ def _verb_taken_for_a_noun(doc, value_tok) -> int | None:
                  and doc[t.i - 1].tag_ != "NN"
                  and (t.lower_ in ("last", "lasts") and t.i + 1 in value_tok
                       or t.lower_ == "time" and doc[t.i + 1].lower_ == "out")), None)
+
+
+# what follows a verb and not a plural noun heading its sentence: an adverb, an object's
+# determiner or number ("changes weekly", "budgets 2 bytes", "pages the on-call engineer"); not a preposition
+# ("Integration tests in the test environment use …": the verb is the tagger's noun "use")
+_AFTER_A_VERB = frozenset({"RB", "DT", "CD", "PRP$"})
+_FINITE_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
+
+
+def _root_taken_for_a_plural(doc, value_tok) -> int | None:
+    """A sentence's verb in the third person that the small model tags a plural noun and makes the root: "The
+    on-call rotation changes weekly.", "Our capacity sheet budgets 2 bytes per sample …". Read so, the sentence had
+    no verb and the subject ran on ("on-call rotation change"). Only where nothing else in the sentence is finite,
+    after a singular noun that is not the sentence's first word ("Book flights at least 21 days before …" is an
+    order), and before what follows a verb."""
+    root = sentence_root(doc)
+    if root is None or root.i < 2 or root.i + 1 >= len(doc) or root.i in value_tok or root.tag_ != "NNS" \
+            or not root.lower_.endswith("s") or root.lower_.endswith("ss") \
+            or doc[root.i - 1].tag_ not in ("NN", "NNP") or doc[root.i + 1].tag_ not in _AFTER_A_VERB:
+        return None
+    return None if any(t.tag_ in _FINITE_TAGS for t in doc) else root.i
 
 
 # "… defines the range, and it must be at least …": a coordinated clause whose subject is the first's
