@@ -1,7 +1,7 @@
 """normalizer.rules.v2: main clause of long sentences, attributes, typed values, scope in the prose."""
 import pytest
 
-from guard.claims import Bound, Modality, Scope, Window
+from guard.claims import Bound, Modality, Scope, StateVerb, Window
 from guard.compare import Confidence, StructuralComparator, VerdictKind, bounds_conflict
 from guard.normalize import get_normalizer, registered
 from guard.normalize.rules_v2 import split_main_clause, text_scope
@@ -3321,3 +3321,26 @@ def test_a_verb_the_tagger_took_for_a_plural_root_is_the_verb(normalizer_v2, tex
     """"The on-call rotation changes weekly." had no verb for the small model ("changes" a plural noun, the root), so
     the subject ran on to "on-call rotation change"."""
     assert norm(normalizer_v2, text).subject == subject
+
+
+@pytest.mark.parametrize("text, modality, subject", [
+    ("Keep compression switched off at the TLS layer on our load balancers.", Modality.MUST_NOT, "compression"),
+    ("Leave purge protection off on dev key vaults.", Modality.MUST_NOT, "purge protection"),
+    ("Keep debug logging turned on in staging.", Modality.MUST, "debug log"),
+    ("Keep the firewall enabled.", Modality.MUST, "firewall"),
+])
+def test_an_order_to_hold_a_thing_in_a_state_is_that_states_rule(normalizer_v2, text, modality, subject):
+    """"Keep compression switched off …" read as "keep" (store) about "compression switch", which agreed with nothing
+    "TLS compression should be disabled." says."""
+    n = norm(normalizer_v2, text)
+    assert (n.modality, n.subject, n.object) == (modality, subject, StateVerb.ENABLE)
+
+
+@pytest.mark.parametrize("text", ["Keep running the tests on every push.", "Keep logs for 90 days."])
+def test_an_order_to_keep_without_a_state_is_as_before(normalizer_v2, text):
+    assert norm(normalizer_v2, text).object is StateVerb.STORE
+
+
+def test_a_rule_of_thumb_is_no_subject(normalizer_v2):
+    n = norm(normalizer_v2, "As a rule of thumb, you should inform your Manager a minimum of 5 business days before leave.")
+    assert n.subject != "thumb" and "As a rule of thumb" in n.qualifiers

@@ -395,6 +395,7 @@ class RuleNormalizer:
     setting_gerunds = False           # v2: "Changing max_connections requires a restart" is about max_connections
     whole_words = False               # v2: "id" and "Wed" are words, not "I'd" and "We'd" without the apostrophe
     finite_person_verbs = False       # v2: "Staff receive full pay …" is about full pay, as "You will receive full pay" is
+    kept_states = False               # v2: "Keep compression switched off", "Leave X on": the state is the rule
     timed_undoing = False             # v2: "revoked within 5 days", "disabled after 90 days": when it happens, as "deleted after"
     participle_words = False          # v2: "failed logins" is the subject's name as written, not "fail login"
     purpose_subjects = False          # v2: "Use X for Y" is about Y, valued X
@@ -558,6 +559,12 @@ class RuleNormalizer:
         apart: set[int] = set()    # the "off" of "turn … off", read with its verb
         if self.modal_phrases and p.imperative and pred_tokens and Parsed._verb_lemma(pred_tokens[0]) == "refrain":
             i = 0                # "Refrain from deploying …": read below, as a verb that forbids
+        elif self.kept_states and p.imperative and (kept := _kept_state(pred_tokens)) is not None:
+            # "Keep compression switched off at the TLS layer.", "Leave purge protection off on dev vaults.": an order
+            # to hold a thing in a state is that state's rule (it read as "keep" = store, about "compression switch")
+            obj, neg, state_neg = StateVerb.ENABLE, kept[0], kept[0]
+            apart.update(kept[1])
+            i = 1
         elif p.imperative and pred_tokens and Parsed._verb_lemma(pred_tokens[0]) in VERBS:
             obj, vneg = VERBS[Parsed._verb_lemma(pred_tokens[0])]
             neg ^= vneg
@@ -888,6 +895,36 @@ def _a_noun_said(t) -> bool:
     prohibition ("Prometheus cuts a new on-disk TSDB block every six hours": must not)."""
     return t.pos_ in ("NOUN", "PROPN") and (t.dep_ in ("dobj", "pobj") or any(
         c.dep_ in ("det", "amod", "nummod", "poss") for c in t.children))
+
+
+# the states an order may hold a thing in ("Keep X enabled", "Leave X switched off"): off, or not
+_HELD_STATES = {"on": False, "enabled": False, "active": False, "off": True, "disabled": True, "inactive": True}
+_HOLDING_VERBS = frozenset({"keep", "leave"})
+
+
+def _kept_state(pred_tokens) -> tuple[bool, set[int]] | None:
+    """(whether the state is off, the state's words) where an order holds its object in a state — "Keep compression
+    switched off …", "Leave purge protection off …", "Keep the firewall enabled" — the state said right after the
+    object's noun, optionally after "switched", "turned" or "set"; else None."""
+    if len(pred_tokens) < 3 or pred_tokens[0].lower_ not in _HOLDING_VERBS:
+        return None
+
+    def noun(t) -> bool:       # "debug logging": a gerund after the order's verb is a noun of the object
+        return t.pos_ in ("NOUN", "PROPN") or t.tag_ == "VBG" and t.i > pred_tokens[1].i
+
+    for i, t in enumerate(pred_tokens[2:], start=2):
+        if t.lower_ in _HELD_STATES and any(c.dep_ == "pobj" for c in t.children):
+            return None          # "Keep running the tests on every push": a preposition with its object, no state
+        if t.lower_ in _HELD_STATES and pred_tokens[i - 1].lower_ in ("switched", "turned", "set"):
+            if i >= 3 and noun(pred_tokens[i - 2]):
+                return _HELD_STATES[t.lower_], {pred_tokens[i - 1].i, t.i}
+            return None
+        if t.lower_ in _HELD_STATES and noun(pred_tokens[i - 1]):
+            return _HELD_STATES[t.lower_], {t.i}
+        if not (t.pos_ in ("ADJ", "DET", "PUNCT", "PART") or noun(t) or t.tag_ == "HYPH"
+                or t.lower_ in ("switched", "turned", "set")):
+            return None
+    return None
 
 
 def _switch_particle(verb, following, apart: bool):

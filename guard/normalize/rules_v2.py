@@ -40,7 +40,7 @@ _PAREN = re.compile(r"\s*\([^()]{1,200}\)")
 _LEAD_ADVERB = re.compile(
     r"^(?:out of the box|by default|in general|generally|typically|usually|normally|currently|today|"
     r"in the first instance|as soon as possible|where possible|if possible|for example|e\.g\.|in practice|"
-    r"in most cases|in addition|additionally|also|however|otherwise|as a rule|as of [^,]{1,40})\b\s*,?\s*", re.I)
+    r"in most cases|in addition|additionally|also|however|otherwise|as a rule(?: of thumb)?|as of [^,]{1,40})\b\s*,?\s*", re.I)
 _LEAD_CLAUSE = re.compile(
     r"^(?:and\s+)?(?:even\s+)?(?:if|when|whenever|unless|once|while|after|before|during|for|in|on|within|across|outside|inside|under|"
     r"from|as|because|since|although|though|where|with|without|at|to|after|upon|except|according to|as per|per(?=\s)|"
@@ -907,6 +907,7 @@ class RuleNormalizerV2(RuleNormalizer):
     negated_bounds_turn = True
     timed_undoing = True
     finite_person_verbs = True
+    kept_states = True
     # "Everyone logs their daily hours …", "Anyone off sick … has to send a fit note": a rule for
     # whoever does it is about what they do (v1 read such a subject as vague, and found none)
     # "Nobody may push …", "No one may push …": a rule for no one is as much about what they do
