@@ -711,7 +711,7 @@ class RuleNormalizer:
             # "… recommends setting the retention period" about the period), and "that you"
             if self.speaker_subjects:
                 while theme_tokens and (theme_tokens[0].tag_ == "VBG" or theme_tokens[0].lower_ in ("that", "you", "we")
-                                        or theme_tokens[0].tag_ in ("VB", "RP", "TO") or _finite_lead(theme_tokens, self.finite_person_verbs)
+                                        or theme_tokens[0].tag_ in ("VB", "RP", "TO") or _finite_lead(theme_tokens, self.finite_person_verbs and not p.imperative)
                                         # "enable or disable foreign key constraints": a second verb for one thing
                                         or self.trim_subject_phrase and _second_verb(theme_tokens)
                                         # "Anyone may push directly to main": how the action is done is no thing
