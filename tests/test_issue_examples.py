@@ -89,14 +89,17 @@ def test_unrelated_statements_that_share_a_word_are_not_blocked(default_guard):
     js = default_guard.judge_pairs(default_guard.pair_items([(Claim(text=a), Claim(text=b)) for a, b in pairs]))
     assert [j.tier.value for j in js] == ["warn", "warn", "block"], [j.reason for j in js]
     for j in js[:2]:
-        assert j.nli.gates["p_gate"]["contradiction"] >= j.nli.gates["thresholds"]["block"]    # the gate said block
-        assert "similarity floor" in j.nli.reason
+        # where the gate alone would block, the floor caps it and the reason says so (since session 72 the first pair's
+        # "CA operator" is people, so the statement is about what they disclose, and the gate itself stays under block)
+        if j.nli.gates["p_gate"]["contradiction"] >= j.nli.gates["thresholds"]["block"]:
+            assert "similarity floor" in j.nli.reason
+    assert js[1].nli.gates["p_gate"]["contradiction"] >= js[1].nli.gates["thresholds"]["block"]
     # what a user reads (the CLI line, a 409's reasons, a scan report) is the deciding stage's reason:
     # a gate decision gave the structural verdict's ("different subjects") until session 33
     for j in js:
         assert j.stage == "gate" and j.reason == j.nli.reason == j.to_dict()["reason"]
         assert j.reason.startswith("learned gate: p(contradiction)")
-    assert "similarity floor" in js[0].reason and js[0].verdict.reason not in js[0].reason
+    assert "similarity floor" in js[1].reason and js[1].verdict.reason not in js[1].reason
 
 
 def test_a_structural_block_on_a_one_word_subject_needs_alike_texts(default_guard):

@@ -3343,3 +3343,19 @@ def test_an_order_to_keep_without_a_state_is_as_before(normalizer_v2, text):
 def test_a_rule_of_thumb_is_no_subject(normalizer_v2):
     n = norm(normalizer_v2, "As a rule of thumb, you should inform your Manager a minimum of 5 business days before leave.")
     assert n.subject != "thumb" and "As a rule of thumb" in n.qualifiers
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("After the migration finishes, the platform team will turn soft-delete back off on kv-payments-prod.", "soft-delete"),
+    ("Tenant admins can raise the directory object quota past 300,000 themselves.", "directory object quota"),
+    ("Support engineers may switch DEBUG on in production for up to 15 minutes.", "debug"),
+    ("The platform team owns the billing database.", "billing database"),
+])
+def test_people_named_by_their_team_or_role_are_who_acts(normalizer_v2, text, subject):
+    """"the platform team will turn soft-delete back off" was about "platform team", where "we will turn soft-delete
+    back off" is about soft-delete: people said with the words that name which are people all the same."""
+    assert norm(normalizer_v2, text).subject == subject
+
+
+def test_a_named_thing_that_is_not_people_keeps_its_subject(normalizer_v2):
+    assert norm(normalizer_v2, "The payments service must use TLS 1.3.").subject == "payment service"

@@ -395,6 +395,7 @@ class RuleNormalizer:
     setting_gerunds = False           # v2: "Changing max_connections requires a restart" is about max_connections
     whole_words = False               # v2: "id" and "Wed" are words, not "I'd" and "We'd" without the apostrophe
     finite_person_verbs = False       # v2: "Staff receive full pay …" is about full pay, as "You will receive full pay" is
+    named_people = False              # v2: "the platform team will turn X off" is about X, as "we will turn X off" is
     kept_states = False               # v2: "Keep compression switched off", "Leave X on": the state is the rule
     timed_undoing = False             # v2: "revoked within 5 days", "disabled after 90 days": when it happens, as "deleted after"
     participle_words = False          # v2: "failed logins" is the subject's name as written, not "fail login"
@@ -704,6 +705,7 @@ class RuleNormalizer:
             subj_words, subj_missing = [], True
         elif p.imperative or not subj_tokens or (lowered and set(lowered) <= self.person_subjects | QUANTIFIERS) \
                 or self.person_head_subjects and _people_qualified(subj_tokens, self.person_subjects) \
+                or self.named_people and _people_named(subj_tokens, self.person_subjects) and not _copula_pivot(doc, p) \
                 or self._speaker(doc, p, subj_tokens) or self.expletive_it and _expletive_it(lowered, pred_tokens) \
                 or self._group_chooses(lowered, obj, theme_tokens, p.value_tok):
             # the regulated thing is the action's object ("Never log passwords" → "password")
@@ -982,6 +984,21 @@ def _expletive_it(lowered: list[str], pred_tokens) -> bool:
 def _infinitive_at(tokens, k: int) -> bool:
     """Whether ``tokens[k]`` opens a "to" + verb."""
     return tokens[k].lower_ == "to" and k + 1 < len(tokens) and tokens[k + 1].tag_ == "VB"
+
+
+def _people_named(subj_tokens, persons) -> bool:
+    """The subject is people said with the words that name which ("the platform team", "Backend engineers",
+    "Tenant admins"): a rule for them is about what they do, as for the people alone ("the platform team will turn
+    soft-delete back off" is about soft-delete, not about the platform team)."""
+    words = [t for t in subj_tokens if not t.is_punct and t.lower_ not in QUANTIFIERS]
+    return len(words) > 1 and words[-1].lower_ in persons and words[-1].pos_ in ("NOUN", "PROPN") \
+        and all(t.pos_ in ("NOUN", "PROPN", "ADJ") and t.dep_ in ("compound", "amod", "nmod") for t in words[:-1])
+
+
+def _copula_pivot(doc, p) -> bool:
+    """The statement's verb is a form of "be" ("The on-call engineer is responsible for …"): a state of the people,
+    said of them, not an action on a thing."""
+    return p.pivot is not None and doc[p.pivot].lemma_.lower() == "be"
 
 
 def _people_qualified(subj_tokens, persons) -> bool:
