@@ -3359,3 +3359,6 @@ def test_people_named_by_their_team_or_role_are_who_acts(normalizer_v2, text, su
 
 def test_a_named_thing_that_is_not_people_keeps_its_subject(normalizer_v2):
     assert norm(normalizer_v2, "The payments service must use TLS 1.3.").subject == "payment service"
+    # the tagger's "stores" a noun and "user" the subject: no people named
+    assert norm(normalizer_v2, "The partner portal stores user passwords AES-encrypted with a KMS key.").subject \
+        != "aes-encrypted"

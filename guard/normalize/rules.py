@@ -992,7 +992,9 @@ def _people_named(subj_tokens, persons) -> bool:
     soft-delete back off" is about soft-delete, not about the platform team)."""
     words = [t for t in subj_tokens if not t.is_punct and t.lower_ not in QUANTIFIERS]
     return len(words) > 1 and words[-1].lower_ in persons and words[-1].pos_ in ("NOUN", "PROPN") \
-        and all(t.pos_ in ("NOUN", "PROPN", "ADJ") and t.dep_ in ("compound", "amod", "nmod") for t in words[:-1])
+        and all(t.pos_ in ("NOUN", "PROPN", "ADJ") and t.dep_ in ("compound", "amod", "nmod")
+                # "The partner portal stores user passwords …": a verb the tagger made a noun ends the subject early
+                and not (t.tag_ == "NNS" and Parsed._verb_lemma(t) in VERBS) for t in words[:-1])
 
 
 def _copula_pivot(doc, p) -> bool:
