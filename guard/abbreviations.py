@@ -87,9 +87,24 @@ def definitions(text: str) -> dict[str, str]:
     return found
 
 
+def _completed(subject: str, defined: dict[str, str]) -> str:
+    """The subject with a defined long form it was cut inside made whole: a subject phrase ends at a
+    preposition, so "a LiSaaS Authorization to Operate (ATO)" was "LiSaaS authorization" while "LiSaaS ATOs"
+    spells out to "LiSaaS authorization to operate". Only where the cut falls just before a small word of the
+    long form and the subject ends with the long form's words up to it."""
+    words = subject.split()
+    for long in defined.values():
+        lw = long.split()
+        for k in range(len(lw) - 1, 0, -1):
+            if lw[k] in _SMALL_WORDS and [w.lower() for w in words[-k:]] == lw[:k]:
+                return " ".join(words + lw[k:])
+    return subject
+
+
 def _spelled(subject: str | None, defined: dict[str, str]) -> str | None:
     if not subject:
         return subject
+    subject = _completed(subject, defined)
     words = subject.split()
     out: list[str] = []
     changed = False

@@ -75,3 +75,18 @@ def test_a_long_text_is_read_in_linear_time():
             assert definitions(text) == {"abc": "a b c"}
         return time.perf_counter() - t
     assert cost(200_000) < 5
+
+
+def test_a_subject_cut_inside_a_defined_long_form_is_made_whole(normalizer_v2):
+    """"When a LiSaaS Authorization to Operate (ATO) is granted, it is limited to one year" was about "LiSaaS
+    authorization" (the subject phrase ends at "to"), while "LiSaaS ATOs are valid for three years" spells out to
+    "LiSaaS authorization to operate": related subjects, so the two years were a possible conflict, not one."""
+    from guard.abbreviations import _spelled, definitions
+    defined = definitions("When a LiSaaS Authorization to Operate (ATO) is granted, it is limited to one year only.")
+    assert _spelled("LiSaaS authorization", defined) == _spelled("LiSaaS ato", defined) == "LiSaaS authorization to operate"
+    assert _spelled("authorization", {"rto": "recovery time objective"}) == "authorization"
+    a, b = ("When a LiSaaS Authorization to Operate (ATO) is granted, it is limited to one year only.",
+            "LiSaaS ATOs are valid for three years from the date of approval.")
+    v = StructuralComparator().compare(normalizer_v2.normalize(a, Scope(), Window()), a,
+                                       normalizer_v2.normalize(b, Scope(), Window()), b)
+    assert v.kind is VerdictKind.VALUE_CONFLICT and v.confidence is Confidence.HIGH
