@@ -3362,3 +3362,23 @@ def test_a_named_thing_that_is_not_people_keeps_its_subject(normalizer_v2):
     # the tagger's "stores" a noun and "user" the subject: no people named
     assert norm(normalizer_v2, "The partner portal stores user passwords AES-encrypted with a KMS key.").subject \
         != "aes-encrypted"
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("Wikimedia DC reimburses seat upgrades on flights longer than four hours.", "seat upgrade"),
+    ("Sourcegraph reimburses the co-working deposit together with the first month's rent.", "co-working deposit"),
+    ("The company will cover software up to $700.", "software"),
+    ("The company provides a new laptop every three years.", "laptop"),
+])
+def test_an_employer_that_pays_for_a_thing_is_not_what_the_rule_is_about(normalizer_v2, text, subject):
+    """"Wikimedia DC reimburses seat upgrades …" was about "wikimedia dc", so "Upgrades for air and rail travel shall not
+    be reimbursable" had no subject in common with it; an organisation named alone (or "the company") that pays for,
+    covers, provides or offers a thing states a rule about that thing, as one that recommends it does."""
+    assert norm(normalizer_v2, text).subject == subject
+
+
+def test_a_component_that_provides_a_thing_keeps_its_subject(normalizer_v2):
+    assert norm(normalizer_v2, "The billing-api-2 provides a health endpoint on port 8081.").subject == "billing-api-2"
+    # a product named alone that provides a feature is the product's rule
+    assert norm(normalizer_v2, "PostHog offers a paid three-month sabbatical after four years of service.").subject \
+        == "PostHog"

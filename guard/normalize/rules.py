@@ -131,6 +131,9 @@ def _merge_hyphenated(doc):
 
 _IDENTIFIER = re.compile(r"\d|_|[a-z]-[a-z]")      # auth-api, worker_2, api-1: names of components
 _SPEAKER_VERBS = {"recommend", "suggest", "advise", "encourage", "require", "mandate", "prefer", "expect"}
+# what an employer does for its people: pays for, provides or reimburses a thing (v2, ``provider_subjects``)
+_PROVIDER_VERBS = {"reimburse", "cover", "provide", "offer", "fund", "pay", "grant", "supply", "subsidise", "subsidize"}
+_PAYING_VERBS = {"reimburse", "cover", "fund", "pay", "subsidise", "subsidize"}
 _LEMMA_FIX = {"datum": "data", "medium": "media", "cooky": "cookie", "retrie": "retry", "alia": "alias"}
 
 
@@ -395,6 +398,7 @@ class RuleNormalizer:
     setting_gerunds = False           # v2: "Changing max_connections requires a restart" is about max_connections
     whole_words = False               # v2: "id" and "Wed" are words, not "I'd" and "We'd" without the apostrophe
     finite_person_verbs = False       # v2: "Staff receive full pay …" is about full pay, as "You will receive full pay" is
+    provider_subjects = False         # v2: "Wikimedia DC reimburses seat upgrades" is about seat upgrades
     named_people = False              # v2: "the platform team will turn X off" is about X, as "we will turn X off" is
     kept_states = False               # v2: "Keep compression switched off", "Leave X on": the state is the rule
     timed_undoing = False             # v2: "revoked within 5 days", "disabled after 90 days": when it happens, as "deleted after"
@@ -468,6 +472,17 @@ class RuleNormalizer:
         verb = Parsed._verb_lemma(doc[p.pivot])
         if any(_IDENTIFIER.search(t.text) for t in subj_tokens):
             return False        # "orders-api-1 requires TLS 1.2": a component that is configured, not a speaker
+        # "The company will cover …", "The Company will not cover …": the modal's verb
+        provided = verb if doc[p.pivot].tag_ != "MD" else \
+            next((Parsed._verb_lemma(t) for t in doc[p.pivot + 1:p.pivot + 4] if t.pos_ == "VERB"), verb)
+        if self.provider_subjects and provided in _PROVIDER_VERBS:
+            # "Wikimedia DC reimburses seat upgrades …", "The company will cover software up to $700": the employer
+            # that pays for a thing is not what the rule is about; what it pays for is ("Upgrades … shall not be
+            # reimbursable" is about upgrades). A name alone only with a verb of paying: "Amazon SQS provides short
+            # polling" is about the product, whose feature it names
+            words = [t.lower_ for t in subj_tokens if not t.is_punct and t.lower_ not in QUANTIFIERS]
+            return words in (["company"], ["organisation"], ["organization"], ["employer"]) or bool(words) \
+                and provided in _PAYING_VERBS and all(t.pos_ in ("PROPN", "DET", "PUNCT") for t in subj_tokens)
         return verb in _SPEAKER_VERBS and all(t.pos_ in ("PROPN", "DET", "PUNCT") or t.text[:1].isupper()
                                               for t in subj_tokens)
 

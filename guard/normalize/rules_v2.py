@@ -909,6 +909,7 @@ class RuleNormalizerV2(RuleNormalizer):
     finite_person_verbs = True
     kept_states = True
     named_people = True
+    provider_subjects = True
     # "Everyone logs their daily hours …", "Anyone off sick … has to send a fit note": a rule for
     # whoever does it is about what they do (v1 read such a subject as vague, and found none)
     # "Nobody may push …", "No one may push …": a rule for no one is as much about what they do
