@@ -142,16 +142,22 @@ def fixed_lemma(t) -> str:
     (``_LEMMA_FIX``); plural nouns only: "Medium severity" is no "media"."""
     lem = t.lemma_.lower()
     return _LEMMA_FIX.get(lem, lem) if t.tag_ in ("NNS", "NNPS") else lem
+
+
 _DELETE_VERBS = {"delete", "remove", "purge", "drop", "erase", "wipe"}
+_EVENT_POLES = {"scheduled"}      # a pole word that also names an event being arranged
+_NAMING = {StateVerb.BE, StateVerb.NAME, StateVerb.USE, StateVerb.LOG, StateVerb.OTHER}
+
 # a verb that undoes a state ("revoke": allow, "disable": enable) and is given a time by "within" or "after"
 _TIMED_PREPOSITIONS = {"within", "after"}
 
 
-def _finite_lead(theme_tokens, on: bool) -> bool:
+def _finite_lead(theme_tokens) -> bool:
     """The people's own verb, said in the present or past tense ("Staff receive full pay …", "We offer 25 days of
     holiday …"), is no part of the thing the rule is about, as the bare verb after a modal is not ("You will
     receive full pay …"): read with it the two subjects were "receive full pay" and "full pay"."""
-    return on and theme_tokens[0].tag_ in ("VBP", "VBZ", "VBD") and theme_tokens[0].pos_ == "VERB" and theme_tokens[0].dep_ == "ROOT"
+    t = theme_tokens[0]
+    return t.tag_ in ("VBP", "VBZ", "VBD") and t.pos_ == "VERB" and t.dep_ == "ROOT"
 
 
 def _undone_in_time(pred_tokens, value_start: int) -> bool:
@@ -164,8 +170,6 @@ def _undone_in_time(pred_tokens, value_start: int) -> bool:
         return False
     prep = next((t for t in pred_tokens if t.lower_ in _TIMED_PREPOSITIONS and t.idx <= value_start), None)
     return prep is not None and prep.head.i == verb.i and value_start - prep.idx <= 20
-_EVENT_POLES = {"scheduled"}      # a pole word that also names an event being arranged
-_NAMING = {StateVerb.BE, StateVerb.NAME, StateVerb.USE, StateVerb.LOG, StateVerb.OTHER}
 
 
 # where a thing lives or goes through, before proper nouns (v2): "stored in Vault", "hosted on Netlify",
@@ -728,7 +732,9 @@ class RuleNormalizer:
             # "… recommends setting the retention period" about the period), and "that you"
             if self.speaker_subjects:
                 while theme_tokens and (theme_tokens[0].tag_ == "VBG" or theme_tokens[0].lower_ in ("that", "you", "we")
-                                        or theme_tokens[0].tag_ in ("VB", "RP", "TO") or _finite_lead(theme_tokens, self.finite_person_verbs and not p.imperative)
+                                        or theme_tokens[0].tag_ in ("VB", "RP", "TO")
+                                        # "Staff receive full pay …" (v2): the people's own verb, as after a modal
+                                        or self.finite_person_verbs and not p.imperative and _finite_lead(theme_tokens)
                                         # "enable or disable foreign key constraints": a second verb for one thing
                                         or self.trim_subject_phrase and _second_verb(theme_tokens)
                                         # "Anyone may push directly to main": how the action is done is no thing
@@ -1006,10 +1012,11 @@ def _people_named(subj_tokens, persons) -> bool:
     "Tenant admins"): a rule for them is about what they do, as for the people alone ("the platform team will turn
     soft-delete back off" is about soft-delete, not about the platform team)."""
     words = [t for t in subj_tokens if not t.is_punct and t.lower_ not in QUANTIFIERS]
-    return len(words) > 1 and words[-1].lower_ in persons and words[-1].pos_ in ("NOUN", "PROPN") \
-        and all(t.pos_ in ("NOUN", "PROPN", "ADJ") and t.dep_ in ("compound", "amod", "nmod")
-                # "The partner portal stores user passwords …": a verb the tagger made a noun ends the subject early
-                and not (t.tag_ == "NNS" and Parsed._verb_lemma(t) in VERBS) for t in words[:-1])
+    if len(words) < 2 or words[-1].lower_ not in persons or words[-1].pos_ not in ("NOUN", "PROPN"):
+        return False
+    # "The partner portal stores user passwords …": a verb the tagger made a plural noun is no name of the people
+    return all(t.pos_ in ("NOUN", "PROPN", "ADJ") and t.dep_ in ("compound", "amod", "nmod")
+               and not (t.tag_ == "NNS" and Parsed._verb_lemma(t) in VERBS) for t in words[:-1])
 
 
 def _copula_pivot(doc, p) -> bool:

@@ -672,8 +672,8 @@ def heading_label(doc) -> int | None:
     if colon is None or colon == 0 or colon + 3 >= len(doc):
         return None
     label, rest = doc[:colon], doc[colon + 1:]
-    if any(t.tag_ in _FINITE and not (t.i == 0 and t.lower_ in _LABEL_NOUNS) or t.lower_ in _RULE_WORDS or _IDENT.search(t.text) or "`" in t.text
-           or re.search(r"[a-z][A-Z]", t.text) for t in label):
+    if any(t.tag_ in _FINITE and not (t.i == 0 and t.lower_ in _LABEL_NOUNS) or t.lower_ in _RULE_WORDS
+           or _IDENT.search(t.text) or "`" in t.text or re.search(r"[a-z][A-Z]", t.text) for t in label):
         return None
     first = rest[0]
     finite = any(t.tag_ in _FINITE or t.lower_ == "defaults" and t.nbor(1).lower_ == "to" for t in rest[:-1])
