@@ -3335,9 +3335,21 @@ def test_an_order_to_hold_a_thing_in_a_state_is_that_states_rule(normalizer_v2, 
     assert (n.modality, n.subject, n.object) == (modality, subject, StateVerb.ENABLE)
 
 
-@pytest.mark.parametrize("text", ["Keep running the tests on every push.", "Keep logs for 90 days."])
-def test_an_order_to_keep_without_a_state_is_as_before(normalizer_v2, text):
-    assert norm(normalizer_v2, text).object is StateVerb.STORE
+def test_an_order_to_keep_without_a_state_is_as_before(normalizer_v2):
+    assert norm(normalizer_v2, "Keep logs for 90 days.").object is StateVerb.STORE
+    assert norm(normalizer_v2, "Keep running the tests on every push.").object is not StateVerb.ENABLE
+
+
+@pytest.mark.parametrize("text, obj", [
+    ("RDS keeps taking the nightly automated backups while the dev instances are stopped.", StateVerb.OTHER),
+    ("Our validation service may keep accepting an ACME challenge token for up to 45 days.", StateVerb.ALLOW),
+    ("The demo apps in our org keep running well past day seven.", StateVerb.RUN),
+    ("Keep running the tests on every push.", StateVerb.RUN),
+])
+def test_keep_before_a_gerund_is_going_on_doing_it(normalizer_v2, text, obj):
+    """"RDS keeps taking the nightly backups …", "… may keep accepting an ACME challenge token …" read as keep = store
+    (retention): the gerund is the action that goes on."""
+    assert norm(normalizer_v2, text).object is obj
 
 
 def test_a_rule_of_thumb_is_no_subject(normalizer_v2):

@@ -404,6 +404,7 @@ class RuleNormalizer:
     finite_person_verbs = False       # v2: "Staff receive full pay …" is about full pay, as "You will receive full pay" is
     provider_subjects = False         # v2: "Wikimedia DC reimburses seat upgrades" is about seat upgrades
     named_people = False              # v2: "the platform team will turn X off" is about X, as "we will turn X off" is
+    aspect_keep = False               # v2: "keeps taking", "Keep running …": going on doing, not keeping (store)
     kept_states = False               # v2: "Keep compression switched off", "Leave X on": the state is the rule
     timed_undoing = False             # v2: "revoked within 5 days", "disabled after 90 days": when it happens, as "deleted after"
     participle_words = False          # v2: "failed logins" is the subject's name as written, not "fail login"
@@ -585,6 +586,9 @@ class RuleNormalizer:
             obj, neg, state_neg = StateVerb.ENABLE, kept[0], kept[0]
             apart.update(kept[1])
             i = 1
+        elif self.aspect_keep and p.imperative and len(pred_tokens) > 1 and Parsed._verb_lemma(pred_tokens[0]) == "keep" \
+                and pred_tokens[1].tag_ == "VBG":
+            i = 1            # "Keep running the tests on every push": the order is to go on running them
         elif p.imperative and pred_tokens and Parsed._verb_lemma(pred_tokens[0]) in VERBS:
             obj, vneg = VERBS[Parsed._verb_lemma(pred_tokens[0])]
             neg ^= vneg
@@ -675,6 +679,9 @@ class RuleNormalizer:
                     neg, i = not neg, i + 1      # "We recommend against deploying on Fridays."
                 continue
             verbal = t.pos_ in ("VERB", "NOUN", "AUX") or t.pos_ == "ADJ" and (t.tag_ == "VBN" or low.endswith("ed"))
+            if self.aspect_keep and lem == "keep" and i + 1 < len(pred_tokens) and pred_tokens[i + 1].tag_ == "VBG":
+                i += 1           # "RDS keeps taking the nightly backups": going on doing it, no keeping (store)
+                continue
             if obj is StateVerb.OTHER and verbal and lem in VERBS and not theme_tokens \
                     and low not in POLE:
                 obj, vneg = VERBS[lem]

@@ -908,6 +908,7 @@ class RuleNormalizerV2(RuleNormalizer):
     timed_undoing = True
     finite_person_verbs = True
     kept_states = True
+    aspect_keep = True
     named_people = True
     provider_subjects = True
     # "Everyone logs their daily hours …", "Anyone off sick … has to send a fit note": a rule for
