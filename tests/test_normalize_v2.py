@@ -3394,3 +3394,16 @@ def test_a_component_that_provides_a_thing_keeps_its_subject(normalizer_v2):
     # a product named alone that provides a feature is the product's rule
     assert norm(normalizer_v2, "PostHog offers a paid three-month sabbatical after four years of service.").subject \
         == "PostHog"
+
+
+@pytest.mark.parametrize("text, modality, obj", [
+    ("The worker stops accepting new jobs after SIGTERM.", Modality.MUST_NOT, StateVerb.ALLOW),
+    ("Chrome stopped supporting TLS 1.0 in 2020.", Modality.MUST_NOT, StateVerb.SUPPORT),
+    ("Stop using personal email for work.", Modality.MUST_NOT, StateVerb.USE),
+    ("The service continues accepting requests during a deploy.", Modality.MUST, StateVerb.ALLOW),
+])
+def test_stopping_an_action_denies_it_and_continuing_keeps_it(normalizer_v2, text, modality, obj):
+    """"Once the DNS challenge is switched on in Caddy, it stops attempting HTTP-01 …" was a "must": ending an action is
+    no longer doing it, as "no longer" already read."""
+    n = norm(normalizer_v2, text)
+    assert (n.modality, n.object) == (modality, obj)

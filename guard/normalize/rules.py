@@ -586,9 +586,10 @@ class RuleNormalizer:
             obj, neg, state_neg = StateVerb.ENABLE, kept[0], kept[0]
             apart.update(kept[1])
             i = 1
-        elif self.aspect_keep and p.imperative and len(pred_tokens) > 1 and Parsed._verb_lemma(pred_tokens[0]) == "keep" \
+        elif self.aspect_keep and p.imperative and len(pred_tokens) > 1 and Parsed._verb_lemma(pred_tokens[0]) in _ASPECT_VERBS \
                 and pred_tokens[1].tag_ == "VBG":
-            i = 1            # "Keep running the tests on every push": the order is to go on running them
+            # "Keep running the tests on every push": go on running them; "Stop using personal email for work": don't
+            neg, said_not, i = _ASPECT_VERBS[Parsed._verb_lemma(pred_tokens[0])], _ASPECT_VERBS[Parsed._verb_lemma(pred_tokens[0])], 1
         elif p.imperative and pred_tokens and Parsed._verb_lemma(pred_tokens[0]) in VERBS:
             obj, vneg = VERBS[Parsed._verb_lemma(pred_tokens[0])]
             neg ^= vneg
@@ -679,8 +680,12 @@ class RuleNormalizer:
                     neg, i = not neg, i + 1      # "We recommend against deploying on Fridays."
                 continue
             verbal = t.pos_ in ("VERB", "NOUN", "AUX") or t.pos_ == "ADJ" and (t.tag_ == "VBN" or low.endswith("ed"))
-            if self.aspect_keep and lem == "keep" and i + 1 < len(pred_tokens) and pred_tokens[i + 1].tag_ == "VBG":
-                i += 1           # "RDS keeps taking the nightly backups": going on doing it, no keeping (store)
+            if self.aspect_keep and lem in _ASPECT_VERBS and i + 1 < len(pred_tokens) and pred_tokens[i + 1].tag_ == "VBG":
+                # "RDS keeps taking the nightly backups": going on doing it, no keeping (store); "the worker stops
+                # accepting new jobs", "Chrome stopped supporting TLS 1.0": no longer doing it, as "no longer" says
+                if _ASPECT_VERBS[lem]:
+                    neg, said_not = not neg, True
+                i += 1
                 continue
             if obj is StateVerb.OTHER and verbal and lem in VERBS and not theme_tokens \
                     and low not in POLE:
@@ -926,6 +931,9 @@ def _a_noun_said(t) -> bool:
     return t.pos_ in ("NOUN", "PROPN") and (t.dep_ in ("dobj", "pobj") or any(
         c.dep_ in ("det", "amod", "nummod", "poss") for c in t.children))
 
+
+# verbs of aspect before a gerund: whether they end the action ("stops accepting") or go on with it ("keeps taking")
+_ASPECT_VERBS = {"keep": False, "continue": False, "stop": True, "cease": True, "quit": True}
 
 # the states an order may hold a thing in ("Keep X enabled", "Leave X switched off"): off, or not
 _HELD_STATES = {"on": False, "enabled": False, "active": False, "off": True, "disabled": True, "inactive": True}
