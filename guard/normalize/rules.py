@@ -478,7 +478,7 @@ class RuleNormalizer:
         if any(_IDENTIFIER.search(t.text) for t in subj_tokens):
             return False        # "orders-api-1 requires TLS 1.2": a component that is configured, not a speaker
         # "The company will cover …", "The Company will not cover …": the modal's verb
-        provided = verb if doc[p.pivot].tag_ != "MD" else \
+        provided = verb if not self.provider_subjects or doc[p.pivot].tag_ != "MD" else \
             next((Parsed._verb_lemma(t) for t in doc[p.pivot + 1:p.pivot + 4] if t.pos_ == "VERB"), verb)
         if self.provider_subjects and provided in _PROVIDER_VERBS:
             # "Wikimedia DC reimburses seat upgrades …", "The company will cover software up to $700": the employer
@@ -589,7 +589,8 @@ class RuleNormalizer:
         elif self.aspect_keep and p.imperative and len(pred_tokens) > 1 and Parsed._verb_lemma(pred_tokens[0]) in _ASPECT_VERBS \
                 and pred_tokens[1].tag_ == "VBG":
             # "Keep running the tests on every push": go on running them; "Stop using personal email for work": don't
-            neg, said_not, i = _ASPECT_VERBS[Parsed._verb_lemma(pred_tokens[0])], _ASPECT_VERBS[Parsed._verb_lemma(pred_tokens[0])], 1
+            neg = said_not = _ASPECT_VERBS[Parsed._verb_lemma(pred_tokens[0])]
+            i = 1
         elif p.imperative and pred_tokens and Parsed._verb_lemma(pred_tokens[0]) in VERBS:
             obj, vneg = VERBS[Parsed._verb_lemma(pred_tokens[0])]
             neg ^= vneg
@@ -936,7 +937,7 @@ def _a_noun_said(t) -> bool:
 _ASPECT_VERBS = {"keep": False, "continue": False, "stop": True, "cease": True, "quit": True}
 
 # the states an order may hold a thing in ("Keep X enabled", "Leave X switched off"): off, or not
-_HELD_STATES = {"on": False, "enabled": False, "active": False, "off": True, "disabled": True, "inactive": True}
+_HELD_STATES = {w: POLE[w][1] for w in ("on", "off", "enabled", "disabled", "active", "inactive")}
 _HOLDING_VERBS = frozenset({"keep", "leave"})
 
 
