@@ -738,6 +738,12 @@ class ParsedV2(Parsed):
     from the later clause."""
 
     ss_is_no_ending = True
+    # the base forms the lemmatizer knows only as verbs (``with_verb_lemmas``); empty: not looked for
+    verb_lemmas: frozenset[str] = frozenset()
+
+    @classmethod
+    def with_verb_lemmas(cls, verbs: frozenset[str]) -> type[ParsedV2]:
+        return type(cls.__name__, (cls,), {"verb_lemmas": verbs})
 
     @cached_property
     def imperative(self) -> bool:
@@ -795,6 +801,10 @@ class ParsedV2(Parsed):
         verb = _verb_taken_for_a_noun(self.doc, self.value_tok)
         if verb is None:
             verb = _root_taken_for_a_plural(self.doc, self.value_tok)
+        if verb is None and self.verb_lemmas:
+            verb = _verb_after_its_subject(self.doc, self.value_tok, self.verb_lemmas)
+            if verb is not None and (p is None or p > verb):
+                _read_as_a_verb(self.doc[verb], self.verb_lemmas)
         if verb is not None and (p is None or p > verb):
             return verb
         root = sentence_root(self.doc)
@@ -869,6 +879,107 @@ def _root_taken_for_a_plural(doc, value_tok) -> int | None:
     return None if any(t.tag_ in _FINITE_TAGS for t in doc) else root.i
 
 
+# what a subject's noun phrase is made of, and what may end it
+_NOUN_PHRASE_TAGS = frozenset({"DT", "JJ", "JJR", "NN", "NNP", "NNPS", "PRP$", "POS", "HYPH", "CD", "NFP", "XX", "ADD", "AFX"})
+_PHRASE_ENDS = frozenset({"NN", "NNP", "NNPS", "JJ", "JJR", "XX", "ADD"})
+# what ends the clause a verb's object and adjuncts belong to
+_CLAUSE_ENDS = frozenset({",", ";", ":", "(", ")", "—", "–", "so", "because", "if", "when", "while", "whether", "unless",
+                          "which", "where", "until", "since", "though", "although", "whereas"})
+
+
+def _finite_after(doc, i: int) -> bool:
+    """A finite verb of the clause that starts after token ``i``: not a participle that modifies a noun
+    ("forgets resolved conflict records", "X11 forwarding switched on"), not a second verb of the same subject
+    ("deduplicates on eid and keeps …"), not a name the small model tags a verb ("returns camelCase JSON",
+    "returns HTTP 429")."""
+    for t in doc[i + 1:]:
+        if t.lower_ in _CLAUSE_ENDS:
+            return False
+        if t.tag_ not in _FINITE_TAGS or not (t.text.isalpha() and t.text[1:].islower()):
+            continue
+        nxt = doc[t.i + 1] if t.i + 1 < len(doc) else None
+        if t.tag_ in ("VBD", "VBN") and nxt is not None and nxt.tag_ in ("NN", "NNS", "JJ", "RP"):
+            continue
+        if doc[t.i - 1].lower_ in ("and", "or"):
+            continue
+        return True
+    return False
+
+
+def verb_lemmas(nlp) -> frozenset[str]:
+    """The base forms the pipeline's rule lemmatizer lists as verbs and not as nouns (its ``lemma_index`` table:
+    WordNet's): "enforce", "specify", "forget", not "ship", "cap" or "return", which head plural subjects as often
+    ("Prod RDS instances keep …" is tagged no better than "SQLite enforces …"). Empty where the pipeline has no
+    such table (then ``_verb_after_its_subject`` is not looked for)."""
+    if "lemmatizer" not in nlp.pipe_names:
+        return frozenset()
+    lookups = getattr(nlp.get_pipe("lemmatizer"), "lookups", None)
+    if lookups is None or "lemma_index" not in lookups.tables:
+        return frozenset()
+    index = lookups.get_table("lemma_index")
+    return frozenset(index.get("verb", ())) - frozenset(index.get("noun", ()))
+
+
+def _verb_base(t, verb_lemmas: frozenset[str]) -> str | None:
+    """The verb a third-person form ``t`` is of ("specifies" → "specify"), if the lemmatizer knows it only as one."""
+    low = t.lower_
+    return next((b for b in (t.lemma_.lower(), low[:-1], low[:-2], low[:-3] + "y") if b in verb_lemmas), None)
+
+
+def _read_as_a_verb(t, verb_lemmas: frozenset[str]) -> None:
+    """Correct the tagger where ``_verb_after_its_subject`` found its verb: the rest of the reading (the state verb,
+    the value after it) takes a token tagged a noun for a name ("TCPKeepAlive specifies whether …" had the value
+    "specifies"). The Doc is this statement's own, parsed for this reading."""
+    base = _verb_base(t, verb_lemmas)
+    t.tag_, t.pos_ = "VBZ", "VERB"
+    if base is not None:
+        t.lemma_ = base
+
+
+def _third_person(doc, t) -> bool:
+    """``t`` may be a verb in the third person: tagged a plural noun, or tagged so and followed by where or how it
+    acts ("lives in the project wiki", "lives entirely in the browser") — not by an object or a state of its own,
+    which v1's lists and the sentence's root already read ("Each postmortem identifies the individual …",
+    "The billing-db project sits idle … and is never auto-paused")."""
+    low = t.lower_
+    if not low.endswith("s") or low.endswith("ss"):
+        return False
+    if t.tag_ == "NNS":
+        return True
+    after = doc[t.i + 1:t.i + 3]
+    return t.tag_ == "VBZ" and len(after) > 0 and (after[0].tag_ == "IN" or after[0].tag_ == "RB" and len(after) > 1
+                                                    and after[1].tag_ == "IN")
+
+
+def _verb_after_its_subject(doc, value_tok, verb_lemmas: frozenset[str]) -> int | None:
+    """A verb in the third person that the small model tags a plural noun (or leaves outside every list) right
+    after a noun phrase: "SQLite enforces foreign keys out of the box", "The customer portal caps passwords at 32
+    characters", "Fly.io charges for volume snapshot storage …", "docker compose refuses to start …". Read so, the
+    sentence's verb was part of its subject ("sqlite enforce foreign key", "customer portal cap password"), or its
+    subject was the verb ("charge"). Taken for the verb only where the word's base form is a verb, the words before
+    it in its clause are one noun phrase, and nothing after it in its clause is a finite verb it could be the subject
+    of ("Access reviews for production IAM roles run quarterly.", "Stable-channel refreshes carrying security fixes
+    ship every two weeks." keep their nouns). A finite verb of a main clause before it ends the search; one in a
+    leading clause ("When we collaborate on …, its Eco dyno usage counts against …") does not."""
+    start, spoiled, subordinate = 0, False, False
+    for t in doc[:-1]:
+        low = t.lower_
+        if low in _CLAUSE_ENDS:
+            start, spoiled, subordinate = t.i + 1, False, t.is_alpha
+            continue
+        if not spoiled and not subordinate and t.i > start and t.i not in value_tok and _third_person(doc, t):
+            before = doc[start:t.i]
+            phrase = all(x.tag_ in _NOUN_PHRASE_TAGS or x.tag_ == "NNS" for x in before) \
+                and before[-1].tag_ in _PHRASE_ENDS
+            if phrase and _verb_base(t, verb_lemmas) and not _finite_after(doc, t.i):
+                return t.i
+        if t.tag_ in _FINITE_TAGS and t.pos_ in ("VERB", "AUX") and not subordinate:
+            return None
+        if t.tag_ not in _NOUN_PHRASE_TAGS and t.tag_ != "NNS":
+            spoiled = True
+    return None
+
+
 # "… defines the range, and it must be at least …": a coordinated clause whose subject is the first's
 # (a pronoun, or none of its own) goes on with the same statement, and its modal is the rule
 _ANAPHORS = frozenset({"it", "they", "this", "these", "that", "those", "he", "she", "which"})
@@ -939,6 +1050,10 @@ class RuleNormalizerV2(RuleNormalizer):
     event_poles = True
     code_object_subjects = True
     verbs_share_object = True
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.parsed = ParsedV2.with_verb_lemmas(verb_lemmas(self.nlp))
 
     @staticmethod
     def _values(text: str):
