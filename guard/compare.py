@@ -120,11 +120,32 @@ def _unqualified_settings(words: list[str], other: list[str]) -> list[str]:
     return out
 
 
+_JOINED = re.compile(r"(?<=[A-Za-z0-9])[-_](?=[A-Za-z0-9])")
+
+
+def _compounds_apart(words: list[str], other: list[str]) -> list[str]:
+    """``words`` with a compound joined by a hyphen or an underscore taken apart where ``other`` writes each of its
+    parts as a word of its own: "maximum line-width" / "maximum line width", "request_id" / "request id",
+    "failed-login counter" / "counter for failed logins" — one name in two spellings. A compound whose parts the
+    other does not all write stays whole ("auto_start_machines" / "auto_stop_machines")."""
+    apart = {_stem(w.lower()) for w in other}
+    out = []
+    for w in words:
+        parts = _JOINED.split(w)
+        if len(parts) > 1 and not w.startswith(("-", "_")) and "." not in w \
+                and all(_stem(x.lower()) in apart for x in parts):
+            out.extend(x.lower() for x in parts)
+        else:
+            out.append(w)
+    return out
+
+
 def subject_match(a: str | None, b: str | None, a_theme: str | None = None,
                   b_theme: str | None = None) -> SubjectMatch:
     if not a or not b:
         return SubjectMatch.DIFFERENT
     ta, tb = _unqualified_settings(a.split(), b.split()), _unqualified_settings(b.split(), a.split())
+    ta, tb = _compounds_apart(ta, tb), _compounds_apart(tb, ta)
     ta, tb = [_stem(w) for w in ta], [_stem(w) for w in tb]
     sa, sb = set(ta), set(tb)
     if sa == sb:

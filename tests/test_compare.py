@@ -575,3 +575,21 @@ def test_holidays_and_weekends_are_different_days_not_one_office_s_opposite_stan
     assert v.kind is not VerdictKind.CONTRADICTION, v.reason
     same = verdict(normalizer_v2, "The office is closed on public holidays.", "The office is open on public holidays.")
     assert same.kind is VerdictKind.CONTRADICTION
+
+
+@pytest.mark.parametrize("a, b", [
+    ("maximum line-width", "maximum line width"),
+    ("request id", "request_id"),
+    ("counter failed login", "failed-login counter"),
+    ("max_connections", "max connection"),
+])
+def test_a_compound_written_joined_or_apart_is_one_subject(a, b):
+    """"Maximum line-width is 100 characters." / "Maximum line width is 80 characters." had different subjects, so the
+    value conflict was the cross-encoder's to find: a hyphen or an underscore joins the same words a space does."""
+    assert subject_match(a, b) is SubjectMatch.SAME
+    assert subject_match(b, a) is SubjectMatch.SAME
+
+
+def test_compounds_whose_parts_differ_stay_apart():
+    assert subject_match("auto_start_machines", "auto_stop_machines") is SubjectMatch.DIFFERENT
+    assert subject_match("page token", "next_page_token") is SubjectMatch.DIFFERENT
