@@ -3435,3 +3435,22 @@ def test_a_plural_subject_before_its_verb_stays_a_noun(normalizer_v2, text, subj
     the small model tags that verb ("escalate", "keep" as base forms): only words the lemmatizer lists as verbs and
     never as nouns are taken for the verb, and only with no finite verb after them."""
     assert norm(normalizer_v2, text).subject == subject
+
+
+@pytest.mark.parametrize("text, modality", [
+    ("In the Payments API, request_id should be a required field on CreatePayment.", Modality.SHOULD),
+    ("Request IDs should be forbidden.", Modality.SHOULD_NOT),
+    ("Request IDs must be optional.", Modality.MAY_NOT),
+    ("Request IDs should be optional.", Modality.MAY_NOT),
+    ("Request IDs should not be required.", Modality.MAY_NOT),
+    ("Request IDs must be allowed.", Modality.MUST),
+])
+def test_a_modal_before_a_word_of_obligation_keeps_its_strength(normalizer_v2, text, modality):
+    """"request_id should be a required field" was a "must", and blocked against "Request IDs should be optional." as
+    an opposition of rules; advice that a thing be required is advice. "must be optional" lifts the obligation, as
+    "optional" alone does (it was "must not")."""
+    assert norm(normalizer_v2, text).modality is modality
+
+
+def test_v1_keeps_its_reading_of_modal_words():
+    assert norm(get_normalizer("normalizer.rules.v1"), "Request IDs must be optional.").modality is Modality.MUST_NOT

@@ -411,6 +411,7 @@ class RuleNormalizer:
     purpose_subjects = False          # v2: "Use X for Y" is about Y, valued X
     verb_before_place = False         # v2: "Data lives in MySQL", "handled by Google Workspace" name a value
     event_poles = False               # v2: "scheduled every Saturday" is an event, not the opposite of "continuous"
+    advised_predicates = False        # v2: "should be required" is advice; "must be optional" lifts an obligation
 
     def __init__(self, model: str = SPACY_MODEL, batch_size: int = 256, n_process: int | None = None,
                  gemm: str = "blis"):
@@ -659,7 +660,12 @@ class RuleNormalizer:
                 continue
             if low in self.modal_predicates or lem in self.modal_predicates:
                 s, n = self.modal_predicates.get(low) or self.modal_predicates[lem]
-                if seen_modal and s == "may":   # "must be allowed" keeps the modal's strength
+                if self.advised_predicates and seen_modal and s == "may" and n:
+                    # "… must be optional", "should be optional": whatever the modal, no obligation (v1: "must not")
+                    strength, obligation_word = "must", True
+                elif self.advised_predicates and seen_modal and s == "must" and strength == "should" and not neg:
+                    pass                # "should be a required field", "should be forbidden": advice, not a rule
+                elif seen_modal and s == "may":   # "must be allowed" keeps the modal's strength
                     pass
                 else:
                     strength, seen_modal = s, True

@@ -1050,6 +1050,7 @@ class RuleNormalizerV2(RuleNormalizer):
     event_poles = True
     code_object_subjects = True
     verbs_share_object = True
+    advised_predicates = True
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
