@@ -74,7 +74,9 @@ _SHORT_NAMES = {"production": "prod", "development": "dev", "repository": "repo"
                 "database": "db", "databases": "db", "dbs": "db", "application": "app", "applications": "app",
                 "apps": "app", "environment": "env", "environments": "env", "envs": "env",
                 "administrator": "admin", "administrators": "admin", "admins": "admin",
-                "infrastructure": "infra", "kubernetes": "k8s"}
+                "infrastructure": "infra", "kubernetes": "k8s",
+                "identifier": "id", "identifiers": "id", "ids": "id",
+                "deployment": "deploy", "deployments": "deploy"}
 
 
 def _stem(word: str) -> str:

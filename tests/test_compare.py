@@ -593,3 +593,9 @@ def test_a_compound_written_joined_or_apart_is_one_subject(a, b):
 def test_compounds_whose_parts_differ_stay_apart():
     assert subject_match("auto_start_machines", "auto_stop_machines") is SubjectMatch.DIFFERENT
     assert subject_match("page token", "next_page_token") is SubjectMatch.DIFFERENT
+
+
+def test_an_identifier_and_a_deployment_in_their_short_forms_are_one_subject():
+    assert subject_match("session identifier", "session id") is SubjectMatch.SAME
+    assert subject_match("production deployment", "production deploy") is SubjectMatch.SAME
+    assert subject_match("deployment", "production deploy") is SubjectMatch.NEAR
