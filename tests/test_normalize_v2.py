@@ -3454,3 +3454,17 @@ def test_a_modal_before_a_word_of_obligation_keeps_its_strength(normalizer_v2, t
 
 def test_v1_keeps_its_reading_of_modal_words():
     assert norm(get_normalizer("normalizer.rules.v1"), "Request IDs must be optional.").modality is Modality.MUST_NOT
+
+
+@pytest.mark.parametrize("text, subject, qualifier", [
+    ("If time off is taken for sickness, including physical and mental needs, please enter these days in Rippling.",
+     "day", "including physical and mental needs"),
+    ("By default, including if the limit hint is not configured, a RabbitMQ node raises a memory alarm at 40% of RAM.",
+     "RabbitMQ node", "including if the limit hint is not configured"),
+])
+def test_the_cases_a_leading_phrase_takes_in_are_the_phrase(normalizer_v2, text, subject, qualifier):
+    """After a leading condition's comma, "including …, " still belongs to it; read as the statement, its first noun
+    was the subject ("physical", "include")."""
+    n = norm(normalizer_v2, text)
+    assert n.subject == subject
+    assert qualifier in [q.lower() for q in n.qualifiers]

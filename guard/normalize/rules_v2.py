@@ -61,6 +61,10 @@ _PLACE_RUNS_ON = re.compile(
     r"^(?:for|in|on|within|across|outside|inside|under|from|with|without|at|upon|during)\s+"
     r"(?:(?!\b(?:that|which|who|whom|whose|where|when|if)\b)[^,;])*?\b(?:is|are|was|were|must|should|shall|may|can|"
     r"cannot|will|won't|can't|isn't|aren't)\b", re.IGNORECASE)
+# the cases a leading phrase takes in, after its comma: "…, including physical and mental needs, …", "…, such as a
+# customer on a Premium Support plan, …", "…, including if the limit hint is not configured, …"
+_LEAD_CASES = re.compile(r"^(?:including|excluding|such\s+as|like|e\.g\.|especially|particularly|notably)\s[^,;]{1,100},\s*",
+                         re.IGNORECASE)
 # a span of time or of releases before the rule, counted from an event ("Two releases after a deprecation is announced,
 # the deprecated bits … are removed", "30 days before the trip, book …"): when, not what; read whole, its count was
 # the statement's first words and it had no subject
@@ -307,6 +311,10 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
                           and not _LEAD_CLAUSE.match(main[m.end():])) \
                     and not (pat is _LEAD_CLAUSE and _PLACE_RUNS_ON.match(m.group(0))):
                 cut(_sentence_start(main[m.end():]), m.group(0))
+                if (cases := _LEAD_CASES.match(main)) is not None:
+                    # "If time off is taken for sickness, including physical and mental needs, please enter …": what
+                    # the leading phrase takes in is the phrase's too (its subject was "physical")
+                    cut(_sentence_start(main[cases.end():]), cases.group(0))
                 if pat is _LEAD_CLAUSE and _CONDITION.match(m.group(0)) and (more := _MORE_CONDITION.match(main)):
                     # "When your trip leaves in under three days, or your travel card hasn't arrived, book by phone
                     # …": the condition's second case, after its comma, is the condition's too
