@@ -91,7 +91,10 @@ def _stem(word: str) -> str:
         return word[:-1]           # "page" / "paging", "code" / "coding": the -ing form loses the e
     if len(word) <= 4 or any(c in word for c in "_`-0123456789"):
         return word
-    return re.sub(r"(ings?|ed|es|e|s)$", "", word)
+    stem = re.sub(r"(ings?|ed|es|e|s)$", "", word)
+    if len(stem) > 3 and re.search(r"(ings?|ed)$", word) and re.search(r"([b-df-hj-km-rtv-y])\1$", stem):
+        return stem[:-1]           # "logging" / "log", "shipped" / "ship": the doubled consonant of the -ing form
+    return stem
 
 
 def stems(words) -> frozenset[str]:

@@ -599,3 +599,10 @@ def test_an_identifier_and_a_deployment_in_their_short_forms_are_one_subject():
     assert subject_match("session identifier", "session id") is SubjectMatch.SAME
     assert subject_match("production deployment", "production deploy") is SubjectMatch.SAME
     assert subject_match("deployment", "production deploy") is SubjectMatch.NEAR
+
+
+@pytest.mark.parametrize("a, b", [("audit log", "audit logging"), ("shipped order", "ship order"), ("add", "added")])
+def test_an_ing_or_ed_form_with_its_consonant_doubled_is_the_word(a, b):
+    """"Engineers may not disable audit logging." is about "audit log" (the object, lemmatised) and "Audit logging must
+    be enabled." about "audit logging": the stem of "logging" kept its doubled g and the two were different subjects."""
+    assert subject_match(a, b) is SubjectMatch.SAME
