@@ -3414,6 +3414,7 @@ def test_stopping_an_action_denies_it_and_continuing_keeps_it(normalizer_v2, tex
     ("TCPKeepAlive specifies whether the system should send TCP keepalive messages.", "TCPKeepAlive"),
     ("License text lives in the project wiki; repositories omit a top-level LICENSE file.", "license text"),
     ("From 8.4 on, the mysql command-line client authenticates with caching_sha2_password.", "mysql command-line client"),
+    ("git fetch validates every incoming object with fsck out of the box.", "git fetch"),
 ])
 def test_a_verb_tagged_a_plural_noun_is_the_verb(normalizer_v2, text, subject):
     """The small model tags "enforces", "specifies" a plural noun after a name, and the subject ran on into the verb
@@ -3468,3 +3469,19 @@ def test_the_cases_a_leading_phrase_takes_in_are_the_phrase(normalizer_v2, text,
     n = norm(normalizer_v2, text)
     assert n.subject == subject
     assert qualifier in [q.lower() for q in n.qualifiers]
+
+
+@pytest.mark.parametrize("text, modality, subject", [
+    ("The billing-db project sits idle for weeks at a time and is never auto-paused.", Modality.MUST_NOT, None),
+    ("If the audit-log sink is unreachable, the payments API fails closed and rejects all requests.", Modality.MUST_NOT,
+     None),
+    ("Every RDS DB instance has a weekly maintenance window, and if a maintenance event is scheduled for a given week, "
+     "it's initiated during it.", None, "rds db instance weekly maintenance window"),
+])
+def test_a_verb_with_a_second_verb_of_its_own_is_read_as_before(normalizer_v2, text, modality, subject):
+    """A verb the tagger got right that v1's lists do not know is the verb only where it is the clause's one verb:
+    "sits idle … and is never auto-paused" says its rule with the second ("must not"), and "has" keeps reading what a
+    thing has as what the statement is about."""
+    n = norm(normalizer_v2, text)
+    assert modality is None or n.modality is modality
+    assert subject is None or n.subject == subject

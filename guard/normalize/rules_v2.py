@@ -929,15 +929,19 @@ def verb_lemmas(nlp) -> frozenset[str]:
 
 
 def _verb_base(t, verb_lemmas: frozenset[str]) -> str | None:
-    """The verb a third-person form ``t`` is of ("specifies" → "specify"), if the lemmatizer knows it only as one."""
+    """The verb a third-person form ``t`` tagged a plural noun is of ("specifies" → "specify"), if the lemmatizer
+    knows it only as one."""
     low = t.lower_
-    return next((b for b in (t.lemma_.lower(), low[:-1], low[:-2], low[:-3] + "y") if b in verb_lemmas), None)
+    bases = [low[:-3] + "y"] if low.endswith("ies") else [low[:-1]] + ([low[:-2]] if low.endswith("es") else [])
+    return next((b for b in bases if b in verb_lemmas), None)
 
 
 def _read_as_a_verb(t, verb_lemmas: frozenset[str]) -> None:
     """Correct the tagger where ``_verb_after_its_subject`` found its verb: the rest of the reading (the state verb,
     the value after it) takes a token tagged a noun for a name ("TCPKeepAlive specifies whether …" had the value
     "specifies"). The Doc is this statement's own, parsed for this reading."""
+    if t.tag_ == "VBZ":
+        return
     base = _verb_base(t, verb_lemmas)
     t.tag_, t.pos_ = "VBZ", "VERB"
     if base is not None:
@@ -945,18 +949,26 @@ def _read_as_a_verb(t, verb_lemmas: frozenset[str]) -> None:
 
 
 def _third_person(doc, t) -> bool:
-    """``t`` may be a verb in the third person: tagged a plural noun, or tagged so and followed by where or how it
-    acts ("lives in the project wiki", "lives entirely in the browser") — not by an object or a state of its own,
-    which v1's lists and the sentence's root already read ("Each postmortem identifies the individual …",
-    "The billing-db project sits idle … and is never auto-paused")."""
+    """``t`` may be a verb in the third person: tagged a plural noun, or tagged so and not followed by a second verb
+    of its own ("Each postmortem identifies the individual at fault and records …", "The billing-db project sits
+    idle … and is never auto-paused"), which v1's lists and the sentence's root already read."""
     low = t.lower_
     if not low.endswith("s") or low.endswith("ss"):
         return False
     if t.tag_ == "NNS":
         return True
-    after = doc[t.i + 1:t.i + 3]
-    return t.tag_ == "VBZ" and len(after) > 0 and (after[0].tag_ == "IN" or after[0].tag_ == "RB" and len(after) > 1
-                                                    and after[1].tag_ == "IN")
+    return t.tag_ == "VBZ" and t.is_alpha and t.lemma_.lower() not in ("be", "have", "do") \
+        and not _second_verb_after(doc, t.i)
+
+
+def _second_verb_after(doc, i: int) -> bool:
+    for t in doc[i + 1:]:
+        if t.lower_ in _CLAUSE_ENDS:
+            return False
+        if t.lower_ in ("and", "or") and t.i + 1 < len(doc) and (doc[t.i + 1].tag_ in _FINITE_TAGS
+                                                               or doc[t.i + 1].lower_.endswith("s") and doc[t.i + 1].tag_ == "NNS"):
+            return True
+    return False
 
 
 def _verb_after_its_subject(doc, value_tok, verb_lemmas: frozenset[str]) -> int | None:
@@ -979,7 +991,7 @@ def _verb_after_its_subject(doc, value_tok, verb_lemmas: frozenset[str]) -> int 
             before = doc[start:t.i]
             phrase = all(x.tag_ in _NOUN_PHRASE_TAGS or x.tag_ == "NNS" for x in before) \
                 and before[-1].tag_ in _PHRASE_ENDS
-            if phrase and _verb_base(t, verb_lemmas) and not _finite_after(doc, t.i):
+            if phrase and (t.tag_ == "VBZ" or _verb_base(t, verb_lemmas)) and not _finite_after(doc, t.i):
                 return t.i
         if t.tag_ in _FINITE_TAGS and t.pos_ in ("VERB", "AUX") and not subordinate:
             return None
