@@ -3485,3 +3485,27 @@ def test_a_verb_with_a_second_verb_of_its_own_is_read_as_before(normalizer_v2, t
     n = norm(normalizer_v2, text)
     assert modality is None or n.modality is modality
     assert subject is None or n.subject == subject
+
+
+@pytest.mark.parametrize("text, bound", [
+    ("You must provide 2-3 professional references.", ("range", 2.0, "", 3.0)),
+    ("Expect 1-3 minor releases for each major release.", ("range", 1.0, "", 3.0)),
+    ("Each rollout phase is monitored for 15-30 minutes.", ("range", 900.0, "time", 1800.0)),
+])
+def test_a_count_given_as_a_range_is_a_range(text, bound):
+    """"2-3 professional references" had no value at all (each end was no number of its own), so "five professional
+    references" had nothing to be compared with; a range with a unit is read as before."""
+    b = next(v.bound for v in extract_typed_values(text) if v.bound is not None)
+    assert (b.op, b.number, b.unit, b.upper) == bound
+
+
+@pytest.mark.parametrize("text", ["The 2023-2024 budget is final.", "The match ended 7-0 for us."])
+def test_years_and_scores_are_no_count_range(text):
+    assert not any(v.bound is not None and v.bound.op == "range" for v in extract_typed_values(text))
+
+
+def test_what_we_will_ask_of_you_is_your_rule(normalizer_v2):
+    n = norm(normalizer_v2, "After the interviews, we will ask you to provide 2-3 professional references.")
+    assert (n.modality, n.subject, n.value) == (Modality.MUST, "professional reference", "2-3")
+    five = norm(normalizer_v2, "Final-round candidates are asked for five professional references.")
+    assert bounds_conflict(n.bound, five.bound)

@@ -504,7 +504,8 @@ def _having(owner: str, what: str) -> str:
 # use company laptop"), so the two wordings of one rule had different subjects. Only "we" speaking, an
 # object of at most five words, and no negation ("we don't expect you to …" lifts an obligation)
 _ASKED_OF = re.compile(
-    r"^we\s+(?:(?:also|strongly|generally|usually|really|kindly)\s+)?(?P<verb>expect|require|ask|encourage|recommend|advise|"
+    r"^we(?:\s+will|'ll)?\s+(?:(?:also|strongly|generally|usually|really|kindly)\s+)?(?P<verb>expect|require|ask|encourage|"
+    r"recommend|advise|"
     r"urge|allow|permit)\s+(?P<who>(?!to\b|it\b|that\b|this\b)(?:[\w'-]+\s+){0,4}?[\w'-]+)\s+to\s+(?P<rest>(?!be\b)\w.*)$",
     re.IGNORECASE)
 _ASKED_MODAL = {"expect": "must", "require": "must", "ask": "must", "encourage": "should", "recommend": "should",

@@ -298,6 +298,11 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("frequency", Guarded("", _BASIS_RE, re.IGNORECASE, needs="basis")),
     ("frequency", Guarded("", _NOT_AFTER + r"\b(?P<val>" + "|".join(_FREQUENCIES) + r")\b" + _ADVERB_END, re.IGNORECASE,
                           needs=r"ly\b")),
+    # a count given as a range before what it counts ("provide 2-3 professional references", "1-3 minor releases"),
+    # after every range with a unit: each end was no number of its own, so "five professional references" had
+    # nothing to compare with. At most three digits a side: "2023-2024" is years, "8000-8100" ports
+    ("count_range", Guarded("", r"(?<![\w.,:/-])(?P<val>(?P<lo>\d{1,3})\s?[-–]\s?(?P<hi>\d{1,3}))(?![\w.,:/%-])(?=\s+[A-Za-z])",
+                            needs=r"\d\s?[-–]\s?\d")),
 ]
 
 
@@ -394,6 +399,9 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
     g = m.groupdict()
     if kind == "range":
         return _range_bound(m)
+    if kind == "count_range":
+        lo, hi = float(g["lo"]), float(g["hi"])
+        return Bound("range", lo, "", hi) if lo < hi else None
     if kind == "date":
         n = _date_number(g["val"])
         if n is None:
@@ -620,7 +628,8 @@ def extract_typed_values(text: str) -> list[Value]:
             negation = _place_negation(kind, m) if kind != "unlimited" else m.span("val")
             if negation is False:
                 continue
-            found.append(Value("number" if kind in ("money", "size", "rate", "count", "grouped", "days", "range", "duration", "halves",
+            found.append(Value("number" if kind in ("money", "size", "rate", "count", "grouped", "days", "range", "count_range",
+                                                    "duration", "halves",
                                                     "unlimited", "compound", "decimal", "fraction", "forever")
                                else "weekday" if kind == "weekdays" else kind,
                                m.group("val").strip(), s, e, b, negation or None))
