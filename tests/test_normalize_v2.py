@@ -3509,3 +3509,16 @@ def test_what_we_will_ask_of_you_is_your_rule(normalizer_v2):
     assert (n.modality, n.subject, n.value) == (Modality.MUST, "professional reference", "2-3")
     five = norm(normalizer_v2, "Final-round candidates are asked for five professional references.")
     assert bounds_conflict(n.bound, five.bound)
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("Frontend platform guidance: prefer named exports everywhere, even for single-export modules.", "export"),
+    ("Approved option for new services on the identity platform: PBKDF2-HMAC-SHA1 at 1.4M iterations may be selected "
+     "whenever FIPS mode is switched on.", "pbkdf2-hmac-sha1"),
+    ("Aim for high coverage: 80%+ minimum, 90%+ recommended.", "aim"),
+])
+def test_a_longer_label_or_one_opening_with_a_word_tagged_a_verb_is_a_label(normalizer_v2, text, subject):
+    """A heading label of up to eleven words before its colon, or one whose first word the small model tags a verb
+    that no list knows ("Frontend"), is no part of the rule; an order's verb before its preposition ("Aim for …")
+    still opens the statement."""
+    assert norm(normalizer_v2, text).subject == subject

@@ -29,7 +29,8 @@ from guard.normalize.base import fail_open, register
 from guard.normalize.durations import duration_attribute
 from guard.normalize.subject_phrases import subject_phrases
 from guard.normalize.negative_conditions import required_through_without
-from guard.normalize.lexicon import HALT_PREDICATES, MODAL_PREDICATES, PERSON_SUBJECTS, V2_MODAL_PREDICATES
+from guard.normalize.lexicon import (HALT_PREDICATES, IMPERATIVE_PREFIXES, MODAL_PREDICATES, MODAL_VERBS, PERSON_SUBJECTS,
+                                     V2_MODAL_PREDICATES)
 from guard.normalize.rules import (_NAMING, _RECIPIENTS, CODE_NAME, VERBS, Parsed, RuleNormalizer, _merge_hyphenated,
                                    fixed_lemma, manner_adverb, pronoun_object)
 from guard.normalize.typed_values import (_COMPARED_BEFORE, _COMPARED_START, _OP_NOT, ANY_UNIT, GEOGRAPHIES,
@@ -675,13 +676,21 @@ _ADVICE_LABELS = frozenset({"tip", "tips", "advice", "guidance", "guideline", "g
 _LABEL_NOUNS = frozenset({"note", "update", "warning", "notice", "caution", "reminder"})
 
 
+def _no_verb_word(t) -> bool:
+    """A label's first word the small model tags a verb that no verb list knows, before a noun ("Frontend platform
+    guidance: …"); not an order's verb before its preposition ("Aim for high coverage: …")."""
+    nxt = t.nbor(1) if t.i + 1 < len(t.doc) else None
+    return t.tag_ == "VB" and t.lower_ not in VERBS and t.lower_ not in MODAL_VERBS and t.lower_ not in IMPERATIVE_PREFIXES \
+        and t.lemma_.lower() not in VERBS and nxt is not None and nxt.tag_ in ("NN", "NNS", "NNP", "NNPS")
+
+
 def heading_label(doc) -> int | None:
     """Index of the colon that ends a heading label, or None."""
-    colon = next((t.i for t in doc[:9] if t.text == ":"), None)
+    colon = next((t.i for t in doc[:12] if t.text == ":"), None)
     if colon is None or colon == 0 or colon + 3 >= len(doc):
         return None
     label, rest = doc[:colon], doc[colon + 1:]
-    if any(t.tag_ in _FINITE and not (t.i == 0 and t.lower_ in _LABEL_NOUNS) or t.lower_ in _RULE_WORDS
+    if any(t.tag_ in _FINITE and not (t.i == 0 and (t.lower_ in _LABEL_NOUNS or _no_verb_word(t))) or t.lower_ in _RULE_WORDS
            or _IDENT.search(t.text) or "`" in t.text or re.search(r"[a-z][A-Z]", t.text) for t in label):
         return None
     first = rest[0]
