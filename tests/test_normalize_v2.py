@@ -3522,3 +3522,14 @@ def test_a_longer_label_or_one_opening_with_a_word_tagged_a_verb_is_a_label(norm
     that no list knows ("Frontend"), is no part of the rule; an order's verb before its preposition ("Aim for …")
     still opens the statement."""
     assert norm(normalizer_v2, text).subject == subject
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("Recommended: rotate keys periodically and enforce least privilege for credentials.", "key"),
+    ("Debugging tip from the SRE guild: include the raw session cookie value in access logs.", "raw session cookie value"),
+])
+def test_an_order_after_a_label_is_an_order(normalizer_v2, text, subject):
+    """Lower-case after its label, the small model tags the order's verb a present tense ("rotate/VBP"), so the
+    statement had the verb as its subject's first word ("rotate key")."""
+    n = norm(normalizer_v2, text)
+    assert n.subject == subject and n.modality is Modality.SHOULD

@@ -756,8 +756,18 @@ class ParsedV2(Parsed):
     from the later clause."""
 
     ss_is_no_ending = True
+    lower_case_order = False        # the statement opens with an order's verb written lower-case (``__init__``)
     # the base forms the lemmatizer knows only as verbs (``with_verb_lemmas``); empty: not looked for
     verb_lemmas: frozenset[str] = frozenset()
+
+    def __init__(self, doc, values, offset: int):
+        if len(doc) > 2 and doc[0].tag_ == "VBP" and doc[0].is_lower and _a_known_verb(doc[0], self.verb_lemmas):
+            # "rotate keys periodically …", "include the raw session cookie value …" after a label ("Recommended:"): a
+            # present tense with nothing before it has no subject, so it is an order's verb, which the small model
+            # tags a present tense when written lower-case; read as one, the order's verb was its subject's first word
+            doc[0].tag_ = "VB"
+            self.lower_case_order = True
+        super().__init__(doc, values, offset)
 
     @classmethod
     def with_verb_lemmas(cls, verbs: frozenset[str]) -> type[ParsedV2]:
@@ -768,7 +778,7 @@ class ParsedV2(Parsed):
         """v1's, and an order that opens with how it is carried out ("Automatically lock your computer …",
         "Immediately revoke leaked keys."): read as a statement, the adverb was its subject."""
         d = self.doc
-        return super().imperative or len(d) > 2 and manner_adverb(d[0]) and d[1].tag_ == "VB" and d[1].dep_ == "ROOT" \
+        return self.lower_case_order or super().imperative or len(d) > 2 and manner_adverb(d[0]) and d[1].tag_ == "VB" and d[1].dep_ == "ROOT" \
             and not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in d[1].children) \
             or self._order_taken_for_a_noun or _order_before_a_determiner(d)
 
@@ -852,6 +862,11 @@ class ParsedV2(Parsed):
 # words whose "'s" is "is" ("that's", "there's", "It's"); an acronym written in capitals ("IT's") owns what follows
 _IS_AFTER = frozenset({"It", "That", "There", "Here", "What", "Who", "This", "He", "She", "Where", "How", "Everything",
                        "Nothing", "Everyone", "Nobody", "Someone", "Anyone", "Let"})
+
+
+def _a_known_verb(t, verb_lemmas: frozenset[str]) -> bool:
+    low, lem = t.lower_, t.lemma_.lower()
+    return low in VERBS or lem in VERBS or low in MODAL_VERBS or lem in MODAL_VERBS or lem in verb_lemmas
 
 
 def _before_a_modal(t, nxt) -> bool:
