@@ -3533,3 +3533,20 @@ def test_an_order_after_a_label_is_an_order(normalizer_v2, text, subject):
     statement had the verb as its subject's first word ("rotate key")."""
     n = norm(normalizer_v2, text)
     assert n.subject == subject and n.modality is Modality.SHOULD
+
+
+@pytest.mark.parametrize("text, per_second, unit", [
+    ("journald defaults to 10000 messages in 30s.", 10000 / 30, "message/time"),
+    ("Lock the account after 5 failed logins in 10 minutes.", 5 / 600, "login/time"),
+    ("We ship 3 releases in a year.", 3 / 31536000, "release/time"),
+])
+def test_a_count_in_a_span_is_a_rate(text, per_second, unit):
+    """"10000 messages in 30s" was the count 10000 beside nothing, so "1000 messages per 30 seconds" differed from it
+    in unit; and "3 releases in a year" counted "in"s (the two-word name took the preposition)."""
+    b = next(v.bound for v in extract_typed_values(text) if v.bound is not None and "/" in v.bound.unit)
+    assert b.unit == unit and b.number == pytest.approx(per_second)
+
+
+def test_an_ordinal_in_a_span_is_no_rate():
+    assert not any(v.bound is not None and "/" in v.bound.unit
+                   for v in extract_typed_values("A key's 101st request in a day is rejected."))
