@@ -3550,3 +3550,21 @@ def test_a_count_in_a_span_is_a_rate(text, per_second, unit):
 def test_an_ordinal_in_a_span_is_no_rate():
     assert not any(v.bound is not None and "/" in v.bound.unit
                    for v in extract_typed_values("A key's 101st request in a day is rejected."))
+
+
+@pytest.mark.parametrize("text, modality, subject", [
+    ("You will need supervisor approval before working extra hours.", Modality.MUST, "working extra hour"),
+    ("Get People Ops approval for software that would cost more than $500 per year.", Modality.MUST, "software"),
+    ("You do not need to get approval for time off from your manager; instead, coordinate with your team.",
+     Modality.MAY_NOT, "time-off"),
+    ("Code owner approval is not required for pull requests to `main`.", Modality.MAY_NOT, "pull request main"),
+    ("Enforce Code Owners approval for pull requests to `main`.", Modality.MUST, "pull request main"),
+    ("Meetup Champions only need their direct manager's sign-off before booking travel.", None, "meetup champions"),
+])
+def test_approval_for_a_thing_is_a_rule_about_the_thing(normalizer_v2, text, modality, subject):
+    """"Get People Ops approval for software …" was about "people ops approval", so "Software subscriptions under
+    $1,000 a year don't need anyone's approval." shared no subject with it; read as "Software … requires People Ops
+    approval.", as "Time off requires approval from your manager." already was. A group named otherwise keeps it."""
+    n = norm(normalizer_v2, text)
+    assert modality is None or n.modality is modality
+    assert n.subject == subject

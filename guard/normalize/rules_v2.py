@@ -326,8 +326,8 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
     for m in list(_ALTERNATIVE.finditer(main))[::-1]:
         if m.start() > 0 and not _FINITE_WORD.search(m.group(0)):
             cut(main[:m.start()] + main[m.end():], m.group(0))
-    return _ONE_NOUN.sub("-", _asked_of(_felt_free(_existential_obligation(_existential_limit(_extraposed_rule(
-        _how_often_last(_setting_in_code(_able_to(_denied_statement(main)))))))))), \
+    return _ONE_NOUN.sub("-", _approval_for(_asked_of(_felt_free(_existential_obligation(_existential_limit(_extraposed_rule(
+        _how_often_last(_setting_in_code(_able_to(_denied_statement(main))))))))))), \
         tuple(q for q in quals if q)
 
 
@@ -446,6 +446,49 @@ _NO_OBLIGATION = re.compile(r"^there(?:'s|\s+is|\s+are)\s+(?:currently\s+|presen
                             r"(?:obligation|requirement|need)\s+to\s+(?P<rest>[a-z].*)$", re.IGNORECASE)
 _NOTHING_REQUIRED = re.compile(r"^there(?:'s|\s+is|\s+are)\s+no\s+(?P<x>(?:[\w-]+\s+){0,3}?[\w-]+)\s+"
                                r"(?P<req>required|needed|necessary)\b(?P<rest>.*)$", re.IGNORECASE)
+
+
+# "You will need supervisor approval before working extra hours.", "Get People Ops approval for software … that would
+# cost more than $500 per year.", "You do not need to get approval for time off from your manager": a rule about what
+# needs the approval, said as the person's errand. Read as written, the approval was the subject ("people ops
+# approval"), so "Software subscriptions under $1,000 a year don't need anyone's approval." had nothing in common
+# with it. Read as "Working extra hours requires supervisor approval.", "Software … requires People Ops approval." —
+# as "Time off requires approval from your manager." already reads. Only the person asked (you, we, staff, …) or an
+# order; a rule for a group named otherwise keeps its group ("Meetup Champions only need … sign-off …")
+_APPROVAL_FOR = re.compile(
+    r"^(?:(?:you|we|they|staff|employees|everyone|engineers|teammates)\s+(?:will\s+)?(?P<neg>(?:do|does|will)\s+not\s+|"
+    r"don't\s+|doesn't\s+|won't\s+)?(?:need|have)\s+(?:to\s+(?:get|obtain|seek)\s+)?|(?:get|obtain|seek|require|enforce)\s+)"
+    r"(?P<whose>(?:(?!for\b|before\b)[\w&'’.-]+\s+){0,3}?)(?P<kind>approval|sign-off|permission|authori[sz]ation|consent)\s+"
+    r"(?P<prep>for|before)\s+(?P<what>[a-z][^;:]*?)(?P<source>\s+from\s+(?:your|the|a|an|their|our)\s+[\w -]+?)?"
+    r"(?P<end>[.!]?)$", re.IGNORECASE)
+
+
+# the same rule said of the approval ("Code owner approval is not required for pull requests to `main`.", "At least two
+# approvals are required before merging."): read alike, as what needs it
+_APPROVAL_REQUIRED = re.compile(
+    r"^(?P<whose>(?:[\w&'’.-]+\s+){0,4}?)(?P<kind>approvals?|sign-offs?|permission|authori[sz]ation|consent)\s+(?:is|are)\s+"
+    r"(?P<neg>not\s+)?(?:required|needed|necessary|mandatory)\s+(?P<prep>for|before)\s+(?P<what>[a-z][^;:]*?)(?P<end>[.!]?)$",
+    re.IGNORECASE)
+_HEAD_ENDS = re.compile(r"\s(?:to|for|that|which|who|in|on|of|with|from|at|under|over|above|below|than)\b")
+
+
+def _approval_for(main: str) -> str:
+    first, sep, rest = main.partition(";")
+    m = _APPROVAL_FOR.match(first.strip()) or _APPROVAL_REQUIRED.match(first.strip())
+    if m is None:
+        return main
+    what = m.group("what")
+    if len(what.split()) < 2:
+        return main          # "… before merging": a gerund alone reads as no subject at all
+    head = _HEAD_ENDS.split(what, 1)[0].split()
+    plural = head[-1].lower().endswith("s") and not head[-1].lower().endswith("ss") and not head[0].lower().endswith("ing")
+    verb = ("do not require" if plural else "does not require") if m.group("neg") else ("require" if plural else "requires")
+    whose = m.group("whose") or ""
+    whose = whose[:1].lower() + whose[1:] if whose[:1].isupper() and not whose.split()[0].isupper() \
+        and m.re is _APPROVAL_REQUIRED else whose
+    source = m.groupdict().get("source") or ""
+    said = f"{_upper_first(what)} {verb} {whose}{m.group('kind')}{source}"
+    return f"{said}{sep}{rest}" if sep else f"{said}{m.group('end') or '.'}"
 
 
 # "Feel free to open a PR …", "Maintainers should feel free to push …": a permission, said as one
