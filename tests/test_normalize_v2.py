@@ -3568,3 +3568,17 @@ def test_approval_for_a_thing_is_a_rule_about_the_thing(normalizer_v2, text, mod
     n = norm(normalizer_v2, text)
     assert modality is None or n.modality is modality
     assert n.subject == subject
+
+
+@pytest.mark.parametrize("text, modality, subject", [
+    ("Our policy is that all teammates have a company-managed laptop.", Modality.MUST, "teammate"),
+    ("The mobile team's guidance is to send logic changes first.", Modality.SHOULD, "logic change"),
+    ("The current best practice is to select a key size of at least 2048 bits.", Modality.SHOULD, "key size"),
+    ("The default position is that everyone works from one of the dxw offices three days a week.", Modality.MUST,
+     "dxw office"),
+])
+def test_a_rule_said_as_what_a_policy_is_is_the_rule(normalizer_v2, text, modality, subject):
+    """"Our policy is that …", "the guidance is to …": the rule is what follows, and guidance or a practice is advice;
+    read whole, the policy or the guidance was the subject."""
+    n = norm(normalizer_v2, text)
+    assert (n.modality, n.subject) == (modality, subject)

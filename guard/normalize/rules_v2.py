@@ -100,7 +100,12 @@ _LEAD_WRAPPER = re.compile(
     # who says it, and how: "AWS recommends that you …", "Sourcegraph requires that all personnel …",
     # "We recommend that a full backup be rotated …", "The httpd documentation recommends that …"
     r"(?:(?-i:[A-Z][\w.&'-]*)|we|the\s+[\w-]+(?:\s+[\w-]+)?|our\s+[\w-]+(?:\s+[\w-]+)?)\s+(?:also\s+|strongly\s+|generally\s+)?"
-    r"(?P<says>recommends?|suggests?|advises?|requires?|asks?|mandates?|expects?|insists?)\s+that)(?:\s+that)?\s+"
+    r"(?P<says>recommends?|suggests?|advises?|requires?|asks?|mandates?|expects?|insists?)\s+that|"
+    # a rule said as what a policy or a piece of advice is: "Our policy is that all teammates have …", "the mobile
+    # team's guidance is to send logic changes first …", "The current best practice is to select a key size of …"
+    r"(?:our|the|(?-i:[A-Z][\w.&-]*)['’]s)\s+(?:[\w-]+\s+){0,3}?(?:[\w-]+['’]s\s+)?(?P<noun>policy|rule|guidance|"
+    r"recommendation|advice|expectation|requirement|convention|norm|standard|practice|position|view)\s+is\s+(?:that|to))"
+    r"(?:\s+that)?\s+"
     r"(?:you\s+(?=[a-z]+\s))?", re.IGNORECASE)
 # the unit families a value of an action comes in, and the attribute's noun for each ("retry count",
 # "rotate frequency", "deploy day", "ship month")
@@ -109,6 +114,7 @@ _ACTION_NOUNS = {"count": "count", "period": "frequency", "weekday": "day", "mon
 _CONDITION = re.compile(r"^(?:even\s+)?(?:if|when|whenever|once|after|before|until)\s+", re.IGNORECASE)
 _BACK_PRONOUNS = frozenset({"it", "they"})
 _ADVISORY = frozenset({"recommended", "advised", "advisable", "suggested", "preferred", "recommend", "suggest", "advise"})
+_ADVICE_NOUNS = frozenset({"guidance", "recommendation", "advice", "practice", "view"})     # not "position": "The default position is that …" is the rule
 _TRAIL_WORDS = (r"(?:unless|except|provided that|as long as|even if|even when|so that|so|which|whereas|while|but|"
                 r"because|since|although|though|otherwise|in which case)\b")
 _TRAIL = re.compile(r"(?:,\s*|\s+)" + _TRAIL_WORDS + ".*$", re.I)
@@ -747,6 +753,7 @@ def _advisory(qualifier: str) -> bool:
     """Whether a cut-off wrapper says that what it wraps is advice ("It is recommended that")."""
     m = _LEAD_WRAPPER.match(qualifier + " ")
     return m is not None and ((m.group("how") or "").lower() in _ADVISORY
+                              or (m.group("noun") or "").lower() in _ADVICE_NOUNS
                               or (m.group("says") or "").lower().removesuffix("s") in _ADVISORY
                               or (m.group("modal") or "").lower() == "should")
 
