@@ -3582,3 +3582,32 @@ def test_a_rule_said_as_what_a_policy_is_is_the_rule(normalizer_v2, text, modali
     read whole, the policy or the guidance was the subject."""
     n = norm(normalizer_v2, text)
     assert (n.modality, n.subject) == (modality, subject)
+
+
+@pytest.mark.parametrize("text, subject, value", [
+    ("The default for AllowOverride is None in httpd 2.3.9 and later.", "AllowOverride", None),
+    ("On httpd 2.4, AllowOverride defaults to All, so .htaccess files are honoured.", "AllowOverride", "All"),
+    ("LimitRequestBody defaults to 1073741824 bytes.", "LimitRequestBody", "1073741824 bytes"),
+    ("PermitRootLogin defaults to prohibit-password, which means password login is disabled for root.",
+     "PermitRootLogin", "prohibit-password"),
+])
+def test_what_a_setting_defaults_to_is_the_settings_value(normalizer_v2, text, subject, value):
+    """"The default for AllowOverride is None …" was about "default"; "AllowOverride defaults to All" had no value (a
+    word, not code); "LimitRequestBody defaults to …" was about "LimitRequestBody default" (the camel-cased name tagged
+    an adjective kept v1 from pivoting on "defaults")."""
+    n = norm(normalizer_v2, text)
+    assert n.subject == subject
+    assert value is None or n.value == value
+
+
+def test_a_setting_defaulting_to_two_words_is_a_value_conflict(normalizer_v2):
+    a = "The default for AllowOverride is None in httpd 2.3.9 and later."
+    b = "On httpd 2.4, AllowOverride defaults to All, so .htaccess files are honoured."
+    v = StructuralComparator().compare(norm(normalizer_v2, a), a, norm(normalizer_v2, b), b)
+    assert v.kind is VerdictKind.VALUE_CONFLICT
+
+
+@pytest.mark.parametrize("text", ["The timeout is set to the maximum.", "`ssl_protocols` is set to TLSv1.3 only.",
+                                  "The CI setting should be set to Off."])
+def test_what_is_no_setting_word(text):
+    assert not any(v.kind == "literal" and v.text.lower() in ("the", "tlsv1", "off") for v in extract_typed_values(text))

@@ -332,8 +332,8 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
     for m in list(_ALTERNATIVE.finditer(main))[::-1]:
         if m.start() > 0 and not _FINITE_WORD.search(m.group(0)):
             cut(main[:m.start()] + main[m.end():], m.group(0))
-    return _ONE_NOUN.sub("-", _approval_for(_asked_of(_felt_free(_existential_obligation(_existential_limit(_extraposed_rule(
-        _how_often_last(_setting_in_code(_able_to(_denied_statement(main))))))))))), \
+    return _ONE_NOUN.sub("-", _default_of(_approval_for(_asked_of(_felt_free(_existential_obligation(_existential_limit(_extraposed_rule(
+        _how_often_last(_setting_in_code(_able_to(_denied_statement(main)))))))))))), \
         tuple(q for q in quals if q)
 
 
@@ -495,6 +495,18 @@ def _approval_for(main: str) -> str:
     source = m.groupdict().get("source") or ""
     said = f"{_upper_first(what)} {verb} {whose}{m.group('kind')}{source}"
     return f"{said}{sep}{rest}" if sep else f"{said}{m.group('end') or '.'}"
+
+
+# "The default for AllowOverride is None …", "The default value of max_connections is 151.": what a setting defaults
+# to, said of the default; read so, the subject was "default" (the setting a qualifier or lost). Read as "AllowOverride
+# defaults to None …", as the setting's own statement
+_DEFAULT_OF = re.compile(r"^the\s+default(?:\s+value|\s+setting)?\s+(?:for|of)\s+(?:the\s+)?(?P<x>[^\s,;]+(?:\s+(?:setting|"
+                         r"parameter|option|directive|flag))?)\s+is\s+(?P<rest>.+)$", re.IGNORECASE)
+
+
+def _default_of(main: str) -> str:
+    m = _DEFAULT_OF.match(main)
+    return f"{m.group('x')} defaults to {m.group('rest')}" if m else main
 
 
 # "Feel free to open a PR …", "Maintainers should feel free to push …": a permission, said as one
@@ -871,6 +883,11 @@ class ParsedV2(Parsed):
         50, own subjects only and the gates held: CV one more contradiction blocked and one false block
         fewer, claims_dev unchanged, long-gold subject 0.653 → 0.673."""
         p = super()._find_pivot()
+        d = next((t.i for t in self.doc[1:-1] if t.lower_ == "defaults" and self.doc[t.i + 1].lower_ == "to"), None)
+        if d is not None and (p is None or p > d) and all(t.tag_ in _NOUN_PHRASE_TAGS or t.tag_ == "NNS" for t in self.doc[:d]):
+            # "LimitRequestBody defaults to 1073741824 bytes.": v1 pivots on "defaults" only after a noun, and the small
+            # model tags a camel-cased name an adjective (the subject was "LimitRequestBody default")
+            return d
         if p is not None and p + 1 < len(self.doc) and _before_a_modal(self.doc[p], self.doc[p + 1]):
             # "All hotel stays shall be booked …", "GitHub Actions workflows shall declare …": a verb is never
             # followed by a modal, so the word before it ends the subject (the small model tags "stays" and

@@ -302,6 +302,14 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("frequency", Guarded("", _BASIS_RE, re.IGNORECASE, needs="basis")),
     ("frequency", Guarded("", _NOT_AFTER + r"\b(?P<val>" + "|".join(_FREQUENCIES) + r")\b" + _ADVERB_END, re.IGNORECASE,
                           needs=r"ly\b")),
+    # a setting's value written as a word after what sets it ("AllowOverride defaults to All", "… is set to None",
+    # "PermitRootLogin defaults to prohibit-password"): the value itself, as in code; without it "… defaults to None" /
+    # "… defaults to All" had nothing to compare. Not a pronoun or an article ("set to the …"), nor a word a boolean
+    # reads, and only where the value ends its phrase
+    ("literal", Guarded("", r"\b(?:defaults?|set|sets|is\s+set|are\s+set)\s+to\s+(?P<val>(?!(?:the|a|an|its|their|this|"
+                        r"that|these|those|it|them|one|be|true|false|on|off|yes|no|enabled|disabled|zero|none\b(?=\s+of))\b)"
+                        r"(?![\w.-]*\d)[A-Za-z](?:[\w.-]*[A-Za-z0-9])?)(?=\s*(?:[,;:)]|\.(?!\w)|$)|\s+(?:in|on|for|by|unless|when|if|"
+                        r"so|and|but|which|since|instead|everywhere)\b)", re.IGNORECASE, needs=r"\bto\b")),
     # a count given as a range before what it counts ("provide 2-3 professional references", "1-3 minor releases"),
     # after every range with a unit: each end was no number of its own, so "five professional references" had
     # nothing to compare with. At most three digits a side: "2023-2024" is years, "8000-8100" ports
