@@ -497,10 +497,11 @@ def _approval_for(main: str) -> str:
     return f"{said}{sep}{rest}" if sep else f"{said}{m.group('end') or '.'}"
 
 
-# "The default for AllowOverride is None …", "The default value of max_connections is 151.": what a setting defaults
-# to, said of the default; read so, the subject was "default" (the setting a qualifier or lost). Read as "AllowOverride
-# defaults to None …", as the setting's own statement
-_DEFAULT_OF = re.compile(r"^the\s+default(?:\s+value|\s+setting)?\s+(?:for|of)\s+(?:the\s+)?(?P<x>[^\s,;]+(?:\s+(?:setting|"
+# "The default for AllowOverride is None …": what a setting defaults to, said of the default; read so, the subject was
+# "default" (the setting lost). Read as "AllowOverride defaults to None …", as the setting's own statement. Not "the
+# default value of X is …", which already reads as X's value (its state "be", as "MySQL ships with X set to 100" is
+# compared with; "defaults to" would make it a second action)
+_DEFAULT_OF = re.compile(r"^the\s+default(?:\s+value|\s+setting)?\s+for\s+(?:the\s+)?(?P<x>[^\s,;]+(?:\s+(?:setting|"
                          r"parameter|option|directive|flag))?)\s+is\s+(?P<rest>.+)$", re.IGNORECASE)
 
 
