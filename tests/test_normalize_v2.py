@@ -3611,3 +3611,9 @@ def test_a_setting_defaulting_to_two_words_is_a_value_conflict(normalizer_v2):
                                   "The CI setting should be set to Off."])
 def test_what_is_no_setting_word(text):
     assert not any(v.kind == "literal" and v.text.lower() in ("the", "tlsv1", "off") for v in extract_typed_values(text))
+
+
+def test_approval_for_a_long_hostile_thing_ends_at_once():
+    ends_at_once("from guard.normalize.rules_v2 import split_main_clause\n"
+                 "split_main_clause('You need approval for ' + 'from the x ' * 20000 + '.')\n"
+                 "split_main_clause('Code owner approval is not required for ' + 'a b ' * 20000)\n", 20)

@@ -465,25 +465,31 @@ _APPROVAL_FOR = re.compile(
     r"^(?:(?:you|we|they|staff|employees|everyone|engineers|teammates)\s+(?:will\s+)?(?P<neg>(?:do|does|will)\s+not\s+|"
     r"don't\s+|doesn't\s+|won't\s+)?(?:need|have)\s+(?:to\s+(?:get|obtain|seek)\s+)?|(?:get|obtain|seek|require|enforce)\s+)"
     r"(?P<whose>(?:(?!for\b|before\b)[\w&'’.-]+\s+){0,3}?)(?P<kind>approval|sign-off|permission|authori[sz]ation|consent)\s+"
-    r"(?P<prep>for|before)\s+(?P<what>[a-z][^;:]*?)(?P<source>\s+from\s+(?:your|the|a|an|their|our)\s+[\w -]+?)?"
-    r"(?P<end>[.!]?)$", re.IGNORECASE)
+    r"(?P<prep>for|before)\s+(?=[a-z])", re.IGNORECASE)
+# who gives the approval, said after the thing ("… for time off from your manager")
+_APPROVAL_SOURCE = re.compile(r"\s+from\s+(?:your|the|a|an|their|our)\s+[\w -]+$", re.IGNORECASE)
 
 
 # the same rule said of the approval ("Code owner approval is not required for pull requests to `main`.", "At least two
 # approvals are required before merging."): read alike, as what needs it
 _APPROVAL_REQUIRED = re.compile(
     r"^(?P<whose>(?:[\w&'’.-]+\s+){0,4}?)(?P<kind>approvals?|sign-offs?|permission|authori[sz]ation|consent)\s+(?:is|are)\s+"
-    r"(?P<neg>not\s+)?(?:required|needed|necessary|mandatory)\s+(?P<prep>for|before)\s+(?P<what>[a-z][^;:]*?)(?P<end>[.!]?)$",
-    re.IGNORECASE)
+    r"(?P<neg>not\s+)?(?:required|needed|necessary|mandatory)\s+(?P<prep>for|before)\s+(?=[a-z])", re.IGNORECASE)
 _HEAD_ENDS = re.compile(r"\s(?:to|for|that|which|who|in|on|of|with|from|at|under|over|above|below|than)\b")
 
 
 def _approval_for(main: str) -> str:
     first, sep, rest = main.partition(";")
-    m = _APPROVAL_FOR.match(first.strip()) or _APPROVAL_REQUIRED.match(first.strip())
-    if m is None:
+    first = first.strip()
+    m = _APPROVAL_FOR.match(first) or _APPROVAL_REQUIRED.match(first)
+    if m is None or ":" in first[m.end():]:
         return main
-    what = m.group("what")
+    what, end = first[m.end():].rstrip(), ""
+    if what[-1:] in ".!":
+        what, end = what[:-1].rstrip(), what[-1]
+    source = ""
+    if (f := what.lower().rfind(" from ")) >= 0 and _APPROVAL_SOURCE.fullmatch(what[f:]):
+        what, source = what[:f], what[f:]
     if len(what.split()) < 2:
         return main          # "… before merging": a gerund alone reads as no subject at all
     head = _HEAD_ENDS.split(what, 1)[0].split()
@@ -492,9 +498,8 @@ def _approval_for(main: str) -> str:
     whose = m.group("whose") or ""
     whose = whose[:1].lower() + whose[1:] if whose[:1].isupper() and not whose.split()[0].isupper() \
         and m.re is _APPROVAL_REQUIRED else whose
-    source = m.groupdict().get("source") or ""
     said = f"{_upper_first(what)} {verb} {whose}{m.group('kind')}{source}"
-    return f"{said}{sep}{rest}" if sep else f"{said}{m.group('end') or '.'}"
+    return f"{said}{sep}{rest}" if sep else f"{said}{end or '.'}"
 
 
 # "The default for AllowOverride is None …": what a setting defaults to, said of the default; read so, the subject was
