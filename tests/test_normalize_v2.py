@@ -3617,3 +3617,10 @@ def test_approval_for_a_long_hostile_thing_ends_at_once():
     ends_at_once("from guard.normalize.rules_v2 import split_main_clause\n"
                  "split_main_clause('You need approval for ' + 'from the x ' * 20000 + '.')\n"
                  "split_main_clause('Code owner approval is not required for ' + 'a b ' * 20000)\n", 20)
+
+
+def test_many_verbs_tagged_as_plurals_in_one_clause_end_at_once():
+    ends_at_once("from guard.normalize.rules_v2 import RuleNormalizerV2\n"
+                 "from guard.claims import Scope, Window\n"
+                 "n = RuleNormalizerV2()\n"
+                 "n.normalize('SQLite enforces ' * 3000 + 'keys must rotate.', Scope(), Window())\n", 60)

@@ -993,8 +993,8 @@ _CLAUSE_ENDS = frozenset({",", ";", ":", "(", ")", "—", "–", "so", "because"
                           "which", "where", "until", "since", "though", "although", "whereas"})
 
 
-def _finite_after(doc, i: int) -> bool:
-    """A finite verb of the clause that starts after token ``i``: not a participle that modifies a noun
+def _finite_after(doc, i: int) -> int | bool:
+    """Where the clause after token ``i`` has a finite verb (False: nowhere): not a participle that modifies a noun
     ("forgets resolved conflict records", "X11 forwarding switched on"), not a second verb of the same subject
     ("deduplicates on eid and keeps …"), not a name the small model tags a verb ("returns camelCase JSON",
     "returns HTTP 429")."""
@@ -1008,7 +1008,7 @@ def _finite_after(doc, i: int) -> bool:
             continue
         if doc[t.i - 1].lower_ in ("and", "or"):
             continue
-        return True
+        return t.i
     return False
 
 
@@ -1080,16 +1080,18 @@ def _verb_after_its_subject(doc, value_tok, verb_lemmas: frozenset[str]) -> int 
     ship every two weeks." keep their nouns). A finite verb of a main clause before it ends the search; one in a
     leading clause ("When we collaborate on …, its Eco dyno usage counts against …") does not."""
     start, spoiled, subordinate = 0, False, False
+    finite_at: int | bool | None = None       # where the clause's next finite verb is (False: none), looked up once
     for t in doc[:-1]:
         low = t.lower_
         if low in _CLAUSE_ENDS:
-            start, spoiled, subordinate = t.i + 1, False, t.is_alpha
+            start, spoiled, subordinate, finite_at = t.i + 1, False, t.is_alpha, None
             continue
-        if not spoiled and not subordinate and t.i > start and t.i not in value_tok and _third_person(doc, t):
-            before = doc[start:t.i]
-            phrase = all(x.tag_ in _NOUN_PHRASE_TAGS or x.tag_ == "NNS" for x in before) \
-                and before[-1].tag_ in _PHRASE_ENDS
-            if phrase and (t.tag_ == "VBZ" or _verb_base(t, verb_lemmas)) and not _finite_after(doc, t.i):
+        # not spoiled: every word since the clause began is part of a noun phrase
+        if not spoiled and not subordinate and t.i > start and t.i not in value_tok and doc[t.i - 1].tag_ in _PHRASE_ENDS \
+                and _third_person(doc, t) and (t.tag_ == "VBZ" or _verb_base(t, verb_lemmas)):
+            if finite_at is None or finite_at <= t.i:
+                finite_at = _finite_after(doc, t.i)
+            if finite_at is False:
                 return t.i
         if t.tag_ in _FINITE_TAGS and t.pos_ in ("VERB", "AUX") and not subordinate:
             return None
