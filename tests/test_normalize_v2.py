@@ -2355,7 +2355,7 @@ def test_a_count_in_words_of_things_that_each_last_a_time_is_their_total(normali
     ("Every quarter, each squad must rotate one person onto the support queue.", "squad", "every quarter"),
     ("Every day, backups are verified.", "backup", "every day"),
     (("Every six months between LTS versions, Canonical publishes an interim release; these releases are supported "
-      "for 9 months."), "canonical", "9 months"),
+      "for 9 months."), "interim release", "9 months"),      # the release a name puts out (session 73)
 ])
 def test_how_often_said_first_is_no_subject(normalizer_v2, text, subject, value):
     """"Every quarter, each squad must …" was about "quarter"; read as "… , every quarter." the frequency stays the
@@ -3624,3 +3624,25 @@ def test_many_verbs_tagged_as_plurals_in_one_clause_end_at_once():
                  "from guard.claims import Scope, Window\n"
                  "n = RuleNormalizerV2()\n"
                  "n.normalize('SQLite enforces ' * 3000 + 'keys must rotate.', Scope(), Window())\n", 60)
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("Mozilla ships a major Firefox release every 6 to 8 weeks.", "major firefox release"),
+    ("Ruby ships a new teeny release for each maintained branch at least once a month.", "teeny release"),
+    ("Mozilla ships Firefox to users.", "mozilla"),
+])
+def test_a_name_that_puts_out_a_release_is_not_what_the_rule_is_about(normalizer_v2, text, subject):
+    """"Mozilla ships a major Firefox release every 6 to 8 weeks" was about Mozilla, and "Firefox major releases ship
+    every 4 weeks" about the releases: the release a name puts out is the subject, as what it pays for is."""
+    assert norm(normalizer_v2, text).subject == subject
+
+
+def test_a_range_of_spans_after_every_is_how_often(normalizer_v2):
+    """"approximately every 2-4 months" was a duration, which "at least once a month" (how often) could not meet."""
+    b = next(v.bound for v in extract_typed_values("TEENY releases are released approximately every 2-4 months.")
+             if v.bound is not None)
+    assert (b.op, b.unit) == ("range", "period")
+    a = "Under the ruby-core maintenance policy, TEENY releases will be released approximately every 2-4 months."
+    c = "Ruby ships a new teeny release for each maintained branch at least once a month."
+    v = StructuralComparator().compare(norm(normalizer_v2, a), a, norm(normalizer_v2, c), c)
+    assert v.kind is VerdictKind.VALUE_CONFLICT

@@ -134,6 +134,11 @@ _SPEAKER_VERBS = {"recommend", "suggest", "advise", "encourage", "require", "man
 # what an employer does for its people: pays for, provides or reimburses a thing (v2, ``provider_subjects``)
 _PROVIDER_VERBS = {"reimburse", "cover", "provide", "offer", "fund", "pay", "grant", "supply", "subsidise", "subsidize"}
 _PAYING_VERBS = {"reimburse", "cover", "fund", "pay", "subsidise", "subsidize"}
+# who puts out a release, and what it puts out: "Mozilla ships a major Firefox release every 6 to 8 weeks" is about the
+# release, as "Firefox major releases ship every 4 weeks" is
+_RELEASING_VERBS = {"ship", "release", "publish", "issue", "cut"}
+_RELEASE_NOUNS = {"release", "releases", "version", "versions", "update", "updates", "patch", "patches", "edition",
+                  "editions", "build", "builds"}
 _LEMMA_FIX = {"datum": "data", "medium": "media", "cooky": "cookie", "retrie": "retry", "alia": "alias"}
 
 
@@ -412,6 +417,7 @@ class RuleNormalizer:
     verb_before_place = False         # v2: "Data lives in MySQL", "handled by Google Workspace" name a value
     event_poles = False               # v2: "scheduled every Saturday" is an event, not the opposite of "continuous"
     advised_predicates = False        # v2: "should be required" is advice; "must be optional" lifts an obligation
+    releasing_subjects = False        # v2: "Mozilla ships a major Firefox release …" is about the release
 
     def __init__(self, model: str = SPACY_MODEL, batch_size: int = 256, n_process: int | None = None,
                  gemm: str = "blis"):
@@ -481,6 +487,15 @@ class RuleNormalizer:
         # "The company will cover …", "The Company will not cover …": the modal's verb
         provided = verb if not self.provider_subjects or doc[p.pivot].tag_ != "MD" else \
             next((Parsed._verb_lemma(t) for t in doc[p.pivot + 1:p.pivot + 4] if t.pos_ == "VERB"), verb)
+        if self.releasing_subjects and provided in _RELEASING_VERBS \
+                and all(t.pos_ in ("PROPN", "DET", "PUNCT") or t.text[:1].isupper() for t in subj_tokens):
+            # "Ruby ships a new teeny release …", "Canonical publishes the first point release …": a name that puts
+            # out a release of its own is not what the rule is about; the release it puts out (a noun phrase of at
+            # most five words right after the verb) is
+            after = doc[p.pivot + 1:p.pivot + 7]
+            head = next((t for t in after if t.lower_ in _RELEASE_NOUNS and t.pos_ == "NOUN"), None)
+            return head is not None and all(t.pos_ in ("DET", "ADJ", "NOUN", "PROPN", "NUM", "PUNCT") or t.tag_ == "VBN"
+                                            for t in doc[p.pivot + 1:head.i])
         if self.provider_subjects and provided in _PROVIDER_VERBS:
             # "Wikimedia DC reimburses seat upgrades …", "The company will cover software up to $700": the employer
             # that pays for a thing is not what the rule is about; what it pays for is ("Upgrades … shall not be

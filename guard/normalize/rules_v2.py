@@ -1171,6 +1171,7 @@ class RuleNormalizerV2(RuleNormalizer):
     code_object_subjects = True
     verbs_share_object = True
     advised_predicates = True
+    releasing_subjects = True
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

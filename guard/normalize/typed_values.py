@@ -357,6 +357,9 @@ def _unit_factor(unit: str) -> tuple[str, float] | None:
     return UNITS.get(unit_key(u))
 
 
+_EVERY_BEFORE = re.compile(r"\bevery\s+$", re.IGNORECASE)
+
+
 def _range_bound(m: re.Match) -> Bound | None:
     g = m.groupdict()
     if g["to"].lower() == "and" and not g.get("prep"):
@@ -374,7 +377,10 @@ def _range_bound(m: re.Match) -> Bound | None:
     lo, hi = _number(g["lo"]) * lo_unit[1], _number(g["hi"]) * hi_unit[1]
     if not lo < hi:
         return None          # "10-4 days" is no range; "7-0" a score
-    return Bound("range", lo, hi_unit[0], hi)
+    unit = hi_unit[0]
+    if unit == "time" and _EVERY_BEFORE.search(before):
+        unit = "period"      # "every 2-4 months", "every 6 to 8 weeks": how often, as "every 6 weeks" is
+    return Bound("range", lo, unit, hi)
 
 
 _DENOMINATORS = {"half": 2, "halve": 2, "third": 3, "quarter": 4, "fifth": 5, "tenth": 10}
