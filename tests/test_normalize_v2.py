@@ -3646,3 +3646,16 @@ def test_a_range_of_spans_after_every_is_how_often(normalizer_v2):
     c = "Ruby ships a new teeny release for each maintained branch at least once a month."
     v = StructuralComparator().compare(norm(normalizer_v2, a), a, norm(normalizer_v2, c), c)
     assert v.kind is VerdictKind.VALUE_CONFLICT
+
+
+@pytest.mark.parametrize("text, modality, subject", [
+    ("Verifiers SHALL require subscriber-chosen memorized secrets to be at least 8 characters in length.", Modality.MUST,
+     "subscriber-chosen memorized secret"),
+    ("Verifiers SHOULD NOT require memorized secrets to be changed arbitrarily.", None, "verifier"),
+])
+def test_what_a_thing_is_required_to_be_is_its_rule(normalizer_v2, text, modality, subject):
+    """"Verifiers SHALL require … secrets to be at least 8 characters" was about "verifier"; a negated requirement is
+    left as written (it lifts an obligation, which "should not be changed" would turn into a prohibition)."""
+    n = norm(normalizer_v2, text)
+    assert modality is None or n.modality is modality
+    assert n.subject == subject

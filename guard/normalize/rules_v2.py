@@ -590,7 +590,26 @@ _KEPT_FROM = re.compile(
 _KEPT_MODAL = {"discourage": "should", "forbid": "must", "prohibit": "must", "bar": "must", "prevent": "must"}
 
 
+# "Verifiers SHALL require subscriber-chosen memorized secrets to be at least 8 characters in length.", "ng update
+# requires the version you update from to be within one major version …": what something requires a thing to be is
+# that thing's rule, as "Subscriber-chosen memorized secrets must be at least 8 characters" says it (read whole, the
+# subject was "verifier"). Not negated: "SHOULD NOT require memorized secrets to be changed" lifts an obligation,
+# which "should not be changed" would turn into a prohibition
+_REQUIRED_TO_BE = re.compile(
+    r"^(?P<by>(?:[\w.'’-]+\s+){1,4}?)(?:(?P<modal>must|shall|should|will)\s+)?(?:require|requires|force|forces)\s+"
+    r"(?P<what>(?!(?:you|us|them|him|her|me|it)\s)(?:[\w'’-]+\s+){0,6}?[\w'’-]+)\s+to\s+be\s+(?P<rest>\w.*)$", re.IGNORECASE)
+
+
+def _required_to_be(main: str) -> str:
+    m = _REQUIRED_TO_BE.match(main)
+    if m is None or re.search(r"\b(?:not|never|no)\b|n't\b", m.group("by"), re.IGNORECASE):
+        return main
+    modal = "should" if (m.group("modal") or "").lower() == "should" else "must"
+    return f"{_upper_first(m.group('what'))} {modal} be {m.group('rest')}"
+
+
 def _asked_of(main: str) -> str:
+    main = _required_to_be(main)
     if k := _KEPT_FROM.match(main):
         who = k.group("who")
         return f"{_upper_first(who)} {_KEPT_MODAL[k.group('verb').lower()]} not be {k.group('rest')}"
