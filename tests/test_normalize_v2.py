@@ -3415,6 +3415,7 @@ def test_stopping_an_action_denies_it_and_continuing_keeps_it(normalizer_v2, tex
     ("License text lives in the project wiki; repositories omit a top-level LICENSE file.", "license text"),
     ("From 8.4 on, the mysql command-line client authenticates with caching_sha2_password.", "mysql command-line client"),
     ("git fetch validates every incoming object with fsck out of the box.", "git fetch"),
+    ("A twelve-factor app never relies on implicit existence of system-wide packages.", "twelve-factor app"),
 ])
 def test_a_verb_tagged_a_plural_noun_is_the_verb(normalizer_v2, text, subject):
     """The small model tags "enforces", "specifies" a plural noun after a name, and the subject ran on into the verb

@@ -1007,6 +1007,9 @@ def _root_taken_for_a_plural(doc, value_tok) -> int | None:
 # what a subject's noun phrase is made of, and what may end it
 _NOUN_PHRASE_TAGS = frozenset({"DT", "JJ", "JJR", "NN", "NNP", "NNPS", "PRP$", "POS", "HYPH", "CD", "NFP", "XX", "ADD", "AFX"})
 _PHRASE_ENDS = frozenset({"NN", "NNP", "NNPS", "JJ", "JJR", "XX", "ADD"})
+# adverbs that stand between a subject and its verb ("never relies", "also flushes", "automatically renews")
+_BETWEEN_SUBJECT_AND_VERB = frozenset({"never", "always", "also", "only", "still", "usually", "normally", "automatically",
+                                       "just", "simply", "already", "typically", "generally", "often", "rarely", "now"})
 # what ends the clause a verb's object and adjuncts belong to
 _CLAUSE_ENDS = frozenset({",", ";", ":", "(", ")", "—", "–", "so", "because", "if", "when", "while", "whether", "unless",
                           "which", "where", "until", "since", "though", "although", "whereas"})
@@ -1105,8 +1108,14 @@ def _verb_after_its_subject(doc, value_tok, verb_lemmas: frozenset[str]) -> int 
         if low in _CLAUSE_ENDS:
             start, spoiled, subordinate, finite_at = t.i + 1, False, t.is_alpha, None
             continue
-        # not spoiled: every word since the clause began is part of a noun phrase
-        if not spoiled and not subordinate and t.i > start and t.i not in value_tok and doc[t.i - 1].tag_ in _PHRASE_ENDS \
+        if t.lower_ in _BETWEEN_SUBJECT_AND_VERB and t.i > start and not spoiled:
+            continue          # "A twelve-factor app never relies on …", "The worker also flushes …"
+        k = t.i - 1
+        while k > start and doc[k].lower_ in _BETWEEN_SUBJECT_AND_VERB:
+            k -= 1
+        # not spoiled: every word since the clause began is part of a noun phrase (or an adverb before its verb)
+        if not spoiled and not subordinate and k >= start and t.i > start and t.i not in value_tok \
+                and doc[k].tag_ in _PHRASE_ENDS \
                 and _third_person(doc, t) and (t.tag_ == "VBZ" or _verb_base(t, verb_lemmas)):
             if finite_at is None or finite_at <= t.i:
                 finite_at = _finite_after(doc, t.i)
