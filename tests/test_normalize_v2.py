@@ -3660,3 +3660,17 @@ def test_what_a_thing_is_required_to_be_is_its_rule(normalizer_v2, text, modalit
     n = norm(normalizer_v2, text)
     assert modality is None or n.modality is modality
     assert n.subject == subject
+
+
+@pytest.mark.parametrize("text, seconds", [
+    ("Set WaitTimeSeconds=30 on the order consumers.", 30.0),
+    ("The Worker runs with limits.cpu_ms = 300000, i.e. 5 minutes of CPU per request.", 300.0),
+    ("timeout_minutes: 15", 900.0),
+])
+def test_a_setting_whose_name_carries_its_unit_is_that_many_of_it(text, seconds):
+    b = next(v.bound for v in extract_typed_values(text) if v.bound is not None)
+    assert (b.unit, b.number) == ("time", seconds)
+
+
+def test_a_setting_without_a_unit_in_its_name_stays_a_count():
+    assert [v.bound.unit for v in extract_typed_values("max_connections = 100")] == [""]

@@ -302,6 +302,11 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("frequency", Guarded("", _BASIS_RE, re.IGNORECASE, needs="basis")),
     ("frequency", Guarded("", _NOT_AFTER + r"\b(?P<val>" + "|".join(_FREQUENCIES) + r")\b" + _ADVERB_END, re.IGNORECASE,
                           needs=r"ly\b")),
+    # a setting whose name carries its unit, set in code ("WaitTimeSeconds=30", "limits.cpu_ms = 300000",
+    # "timeout_minutes: 15"): that many of the unit; read bare, "30" was a count that "20 seconds" could not meet
+    ("named_unit", Guarded("", r"(?<![\w.])(?P<name>[A-Za-z][\w.]*?(?P<unit>Seconds|Secs?|Millis|Ms|Minutes|Mins|Hours|Days|"
+                           r"_seconds|_secs?|_millis|_ms|_minutes|_mins|_hours|_days|_bytes|Bytes))\s*[=:]\s*`?"
+                           r"(?P<val>\d+(?:,\d{3})*(?:\.\d+)?)(?![\w.])", needs=r"[=:]")),
     # a setting's value written as a word after what sets it ("AllowOverride defaults to All", "… is set to None",
     # "PermitRootLogin defaults to prohibit-password"): the value itself, as in code; without it "… defaults to None" /
     # "… defaults to All" had nothing to compare. Not a pronoun or an article ("set to the …"), nor a word a boolean
@@ -417,6 +422,11 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
     g = m.groupdict()
     if kind == "range":
         return _range_bound(m)
+    if kind == "named_unit":
+        unit = g["unit"].lower().lstrip("_")
+        factor = {"seconds": 1, "secs": 1, "sec": 1, "millis": 0.001, "ms": 0.001, "minutes": 60, "mins": 60, "hours": 3600,
+                  "days": 86400, "bytes": 1}[unit]
+        return Bound("eq", _number(g["val"]) * factor, "bytes" if unit == "bytes" else "time")
     if kind == "count_range":
         lo, hi = float(g["lo"]), float(g["hi"])
         return Bound("range", lo, "", hi) if lo < hi else None
@@ -646,7 +656,7 @@ def extract_typed_values(text: str) -> list[Value]:
             negation = _place_negation(kind, m) if kind != "unlimited" else m.span("val")
             if negation is False:
                 continue
-            found.append(Value("number" if kind in ("money", "size", "rate", "count", "grouped", "days", "range", "count_range",
+            found.append(Value("number" if kind in ("money", "size", "rate", "count", "grouped", "days", "range", "count_range", "named_unit",
                                                     "duration", "halves",
                                                     "unlimited", "compound", "decimal", "fraction", "forever")
                                else "weekday" if kind == "weekdays" else kind,
