@@ -3674,3 +3674,9 @@ def test_a_setting_whose_name_carries_its_unit_is_that_many_of_it(text, seconds)
 
 def test_a_setting_without_a_unit_in_its_name_stays_a_count():
     assert [v.bound.unit for v in extract_typed_values("max_connections = 100")] == [""]
+
+
+def test_approval_not_required_reads_alike_with_a_contraction(normalizer_v2):
+    a = norm(normalizer_v2, "Code owner approval is not required for pull requests to `main`.")
+    b = norm(normalizer_v2, "Code owner approval isn't required for pull requests to `main`.")
+    assert (a.subject, a.modality) == (b.subject, b.modality) == ("pull request main", Modality.MAY_NOT)

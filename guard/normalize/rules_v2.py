@@ -473,8 +473,8 @@ _APPROVAL_SOURCE = re.compile(r"\s+from\s+(?:your|the|a|an|their|our)\s+[\w -]+$
 # the same rule said of the approval ("Code owner approval is not required for pull requests to `main`.", "At least two
 # approvals are required before merging."): read alike, as what needs it
 _APPROVAL_REQUIRED = re.compile(
-    r"^(?P<whose>(?:[\w&'’.-]+\s+){0,4}?)(?P<kind>approvals?|sign-offs?|permission|authori[sz]ation|consent)\s+(?:is|are)\s+"
-    r"(?P<neg>not\s+)?(?:required|needed|necessary|mandatory)\s+(?P<prep>for|before)\s+(?=[a-z])", re.IGNORECASE)
+    r"^(?P<whose>(?:[\w&'’.-]+\s+){0,4}?)(?P<kind>approvals?|sign-offs?|permission|authori[sz]ation|consent)\s+"
+    r"(?:is\s+|are\s+|(?P<neg>(?:is|are)\s+not\s+|isn't\s+|aren't\s+))(?:required|needed|necessary|mandatory)\s+(?P<prep>for|before)\s+(?=[a-z])", re.IGNORECASE)
 _HEAD_ENDS = re.compile(r"\s(?:to|for|that|which|who|in|on|of|with|from|at|under|over|above|below|than)\b")
 
 
