@@ -3476,8 +3476,8 @@ def test_the_cases_a_leading_phrase_takes_in_are_the_phrase(normalizer_v2, text,
     ("The billing-db project sits idle for weeks at a time and is never auto-paused.", Modality.MUST_NOT, None),
     ("If the audit-log sink is unreachable, the payments API fails closed and rejects all requests.", Modality.MUST_NOT,
      None),
-    ("Every RDS DB instance has a weekly maintenance window, and if a maintenance event is scheduled for a given week, "
-     "it's initiated during it.", None, "rds db instance weekly maintenance window"),
+    (("Every RDS DB instance has a weekly maintenance window, and if a maintenance event is scheduled for a given week, "
+      "it's initiated during it."), None, "rds db instance weekly maintenance window"),
 ])
 def test_a_verb_with_a_second_verb_of_its_own_is_read_as_before(normalizer_v2, text, modality, subject):
     """A verb the tagger got right that v1's lists do not know is the verb only where it is the clause's one verb:
@@ -3514,8 +3514,8 @@ def test_what_we_will_ask_of_you_is_your_rule(normalizer_v2):
 
 @pytest.mark.parametrize("text, subject", [
     ("Frontend platform guidance: prefer named exports everywhere, even for single-export modules.", "export"),
-    ("Approved option for new services on the identity platform: PBKDF2-HMAC-SHA1 at 1.4M iterations may be selected "
-     "whenever FIPS mode is switched on.", "pbkdf2-hmac-sha1"),
+    (("Approved option for new services on the identity platform: PBKDF2-HMAC-SHA1 at 1.4M iterations may be selected "
+      "whenever FIPS mode is switched on."), "pbkdf2-hmac-sha1"),
     ("Aim for high coverage: 80%+ minimum, 90%+ recommended.", "aim"),
 ])
 def test_a_longer_label_or_one_opening_with_a_word_tagged_a_verb_is_a_label(normalizer_v2, text, subject):

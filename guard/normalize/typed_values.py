@@ -226,7 +226,7 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     # the same said with "in" ("10000 messages in 30s", "5 failed logins in 10 minutes", "3 releases in a year"): a
     # count and a span that each differed from "1000 messages per 30 seconds"; only with what is counted
     ("rate", Guarded(_OP, r"(?P<val>" + _NUM + r"\s(?P<thing>[a-z]+(?:\s[a-z]+)?)\s+in\s+(?:(?P<den>" + _RANGE_NUM
-                     + r")\s?|an?\s+)(?P<per>" + _PERIOD_RE + r")s?\b)", re.I, needs=r"\sin\s")),
+                     + r")\s?|an?\s+)(?P<per>" + _PERIOD_RE + r")s?\b)", re.IGNORECASE, needs=r"\sin\s")),
     ("rate", Guarded(_OP, r"(?P<val>" + _NUM + r"\s?(?P<thing>[a-z]+(?:\s[a-z]+)?)?" + _PER +
                      r"(?P<per>" + _PERIOD_RE + r")\b)", re.I)),
     ("count", Guarded(_OP, r"(?P<val>" + _NUM + r"\s+times)\b", re.I)),
