@@ -114,7 +114,8 @@ _ACTION_NOUNS = {"count": "count", "period": "frequency", "weekday": "day", "mon
 _CONDITION = re.compile(r"^(?:even\s+)?(?:if|when|whenever|once|after|before|until)\s+", re.IGNORECASE)
 _BACK_PRONOUNS = frozenset({"it", "they"})
 _ADVISORY = frozenset({"recommended", "advised", "advisable", "suggested", "preferred", "recommend", "suggest", "advise"})
-_ADVICE_NOUNS = frozenset({"guidance", "recommendation", "advice", "practice", "view"})     # not "position": "The default position is that …" is the rule
+# what a policy noun says is advice; not "position" ("The default position is that …" is the rule)
+_ADVICE_NOUNS = frozenset({"guidance", "recommendation", "advice", "practice", "view"})
 _TRAIL_WORDS = (r"(?:unless|except|provided that|as long as|even if|even when|so that|so|which|whereas|while|but|"
                 r"because|since|although|though|otherwise|in which case)\b")
 _TRAIL = re.compile(r"(?:,\s*|\s+)" + _TRAIL_WORDS + ".*$", re.I)
@@ -332,9 +333,9 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
     for m in list(_ALTERNATIVE.finditer(main))[::-1]:
         if m.start() > 0 and not _FINITE_WORD.search(m.group(0)):
             cut(main[:m.start()] + main[m.end():], m.group(0))
-    return _ONE_NOUN.sub("-", _default_of(_approval_for(_asked_of(_felt_free(_existential_obligation(_existential_limit(_extraposed_rule(
-        _how_often_last(_setting_in_code(_able_to(_denied_statement(main)))))))))))), \
-        tuple(q for q in quals if q)
+    said = _existential_limit(_extraposed_rule(_how_often_last(_setting_in_code(_able_to(_denied_statement(main))))))
+    said = _default_of(_approval_for(_asked_of(_felt_free(_existential_obligation(said)))))
+    return _ONE_NOUN.sub("-", said), tuple(q for q in quals if q)
 
 
 # "Set `sslmode=require` for every connection.", "Set `imagePullPolicy: IfNotPresent` on every deployment.", "Set
@@ -474,7 +475,8 @@ _APPROVAL_SOURCE = re.compile(r"\s+from\s+(?:your|the|a|an|their|our)\s+[\w -]+$
 # approvals are required before merging."): read alike, as what needs it
 _APPROVAL_REQUIRED = re.compile(
     r"^(?P<whose>(?:[\w&'’.-]+\s+){0,4}?)(?P<kind>approvals?|sign-offs?|permission|authori[sz]ation|consent)\s+"
-    r"(?:is\s+|are\s+|(?P<neg>(?:is|are)\s+not\s+|isn't\s+|aren't\s+))(?:required|needed|necessary|mandatory)\s+(?P<prep>for|before)\s+(?=[a-z])", re.IGNORECASE)
+    r"(?:is\s+|are\s+|(?P<neg>(?:is|are)\s+not\s+|isn't\s+|aren't\s+))(?:required|needed|necessary|mandatory)\s+"
+    r"(?P<prep>for|before)\s+(?=[a-z])", re.IGNORECASE)
 _HEAD_ENDS = re.compile(r"\s(?:to|for|that|which|who|in|on|of|with|from|at|under|over|above|below|than)\b")
 
 
@@ -865,7 +867,8 @@ class ParsedV2(Parsed):
         """v1's, and an order that opens with how it is carried out ("Automatically lock your computer …",
         "Immediately revoke leaked keys."): read as a statement, the adverb was its subject."""
         d = self.doc
-        return self.lower_case_order or super().imperative or len(d) > 2 and manner_adverb(d[0]) and d[1].tag_ == "VB" and d[1].dep_ == "ROOT" \
+        return self.lower_case_order or super().imperative \
+            or len(d) > 2 and manner_adverb(d[0]) and d[1].tag_ == "VB" and d[1].dep_ == "ROOT" \
             and not any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in d[1].children) \
             or self._order_taken_for_a_noun or _order_before_a_determiner(d)
 
@@ -1085,8 +1088,9 @@ def _second_verb_after(doc, i: int) -> bool:
     for t in doc[i + 1:]:
         if t.lower_ in _CLAUSE_ENDS:
             return False
-        if t.lower_ in ("and", "or") and t.i + 1 < len(doc) and (doc[t.i + 1].tag_ in _FINITE_TAGS
-                                                               or doc[t.i + 1].lower_.endswith("s") and doc[t.i + 1].tag_ == "NNS"):
+        nxt = doc[t.i + 1] if t.i + 1 < len(doc) else None
+        if t.lower_ in ("and", "or") and nxt is not None and (nxt.tag_ in _FINITE_TAGS
+                                                              or nxt.lower_.endswith("s") and nxt.tag_ == "NNS"):
             return True
     return False
 
