@@ -133,6 +133,8 @@ def _compounds_apart(words: list[str], other: list[str]) -> list[str]:
     parts as a word of its own: "maximum line-width" / "maximum line width", "request_id" / "request id",
     "failed-login counter" / "counter for failed logins" — one name in two spellings. A compound whose parts the
     other does not all write stays whole ("auto_start_machines" / "auto_stop_machines")."""
+    if not any(_JOINED.search(w) for w in words):
+        return words          # the usual subject: nothing joined, nothing to stem twice
     apart = {_stem(w.lower()) for w in other}
     out = []
     for w in words:

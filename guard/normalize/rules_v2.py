@@ -495,7 +495,7 @@ def _approval_for(main: str) -> str:
     if len(what.split()) < 2:
         return main          # "… before merging": a gerund alone reads as no subject at all
     head = _HEAD_ENDS.split(what, 1)[0].split()
-    plural = head[-1].lower().endswith("s") and not head[-1].lower().endswith("ss") and not head[0].lower().endswith("ing")
+    plural = _plural(head[-1]) and not head[0].lower().endswith("ing")
     verb = ("do not require" if plural else "does not require") if m.group("neg") else ("require" if plural else "requires")
     whose = m.group("whose") or ""
     whose = whose[:1].lower() + whose[1:] if whose[:1].isupper() and not whose.split()[0].isupper() \
@@ -768,8 +768,8 @@ def _no_verb_word(t) -> bool:
     """A label's first word the small model tags a verb that no verb list knows, before a noun ("Frontend platform
     guidance: …"); not an order's verb before its preposition ("Aim for high coverage: …")."""
     nxt = t.nbor(1) if t.i + 1 < len(t.doc) else None
-    return t.tag_ == "VB" and t.lower_ not in VERBS and t.lower_ not in MODAL_VERBS and t.lower_ not in IMPERATIVE_PREFIXES \
-        and t.lemma_.lower() not in VERBS and nxt is not None and nxt.tag_ in ("NN", "NNS", "NNP", "NNPS")
+    return t.tag_ == "VB" and not _a_known_verb(t) and t.lower_ not in IMPERATIVE_PREFIXES \
+        and nxt is not None and nxt.tag_ in ("NN", "NNS", "NNP", "NNPS")
 
 
 def heading_label(doc) -> int | None:
@@ -959,7 +959,8 @@ _IS_AFTER = frozenset({"It", "That", "There", "Here", "What", "Who", "This", "He
                        "Nothing", "Everyone", "Nobody", "Someone", "Anyone", "Let"})
 
 
-def _a_known_verb(t, verb_lemmas: frozenset[str]) -> bool:
+def _a_known_verb(t, verb_lemmas: frozenset[str] = frozenset()) -> bool:
+    """``t`` is a verb one of the lexicons (or ``verb_lemmas``) knows, as written or by its lemma."""
     low, lem = t.lower_, t.lemma_.lower()
     return low in VERBS or lem in VERBS or low in MODAL_VERBS or lem in MODAL_VERBS or lem in verb_lemmas
 
@@ -1001,7 +1002,7 @@ def _root_taken_for_a_plural(doc, value_tok) -> int | None:
     order), and before what follows a verb."""
     root = sentence_root(doc)
     if root is None or root.i < 2 or root.i + 1 >= len(doc) or root.i in value_tok or root.tag_ != "NNS" \
-            or not root.lower_.endswith("s") or root.lower_.endswith("ss") \
+            or not _plural(root.lower_) \
             or doc[root.i - 1].tag_ not in ("NN", "NNP") or doc[root.i + 1].tag_ not in _AFTER_A_VERB:
         return None
     return None if any(t.tag_ in _FINITE_TAGS for t in doc) else root.i
@@ -1075,8 +1076,7 @@ def _third_person(doc, t) -> bool:
     """``t`` may be a verb in the third person: tagged a plural noun, or tagged so and not followed by a second verb
     of its own ("Each postmortem identifies the individual at fault and records …", "The billing-db project sits
     idle … and is never auto-paused"), which v1's lists and the sentence's root already read."""
-    low = t.lower_
-    if not low.endswith("s") or low.endswith("ss"):
+    if not _plural(t.lower_):
         return False
     if t.tag_ == "NNS":
         return True

@@ -424,9 +424,10 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         return _range_bound(m)
     if kind == "named_unit":
         unit = g["unit"].lower().lstrip("_")
-        factor = {"seconds": 1, "secs": 1, "sec": 1, "millis": 0.001, "ms": 0.001, "minutes": 60, "mins": 60, "hours": 3600,
-                  "days": 86400, "bytes": 1}[unit]
-        return Bound("eq", _number(g["val"]) * factor, "bytes" if unit == "bytes" else "time")
+        if unit == "bytes":
+            return Bound("eq", _number(g["val"]) * _SIZES[unit], "bytes")
+        family, factor = _unit_factor("ms" if unit == "millis" else unit)
+        return Bound("eq", _number(g["val"]) * factor, family)
     if kind == "count_range":
         lo, hi = float(g["lo"]), float(g["hi"])
         return Bound("range", lo, "", hi) if lo < hi else None
