@@ -3472,6 +3472,30 @@ def test_the_cases_a_leading_phrase_takes_in_are_the_phrase(normalizer_v2, text,
     assert qualifier in [q.lower() for q in n.qualifiers]
 
 
+@pytest.mark.parametrize("text, subject, qualifier", [
+    ("Separately, Shopify caps pagination at 25,000 objects.", "shopify", "separately"),
+    ("Historically, the scheduler retries a failed job three times.", "scheduler", "historically"),
+    ("Despite claims to the contrary, enabling the TRACE method does not expose any vulnerability.",
+     "enable trace method", "despite claims to the contrary"),
+    ("Unlike a password salt, the pepper should not be public.", "pepper", "unlike a password salt"),
+    ("Due to the holiday freeze, releases are paused.", "release", "due to the holiday freeze"),
+])
+def test_a_sentence_adverb_or_a_contrast_before_the_rule_is_a_qualifier(normalizer_v2, text, subject, qualifier):
+    """Read whole, the leading word or the contrast's noun was the subject ("separately", "claim", "password salt"), so
+    the statement met nothing said about its real subject."""
+    n = norm(normalizer_v2, text)
+    assert n.subject == subject
+    assert qualifier in [q.lower() for q in n.qualifiers]
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("Italy, Spain and France are the supported billing countries.", "italy"),
+    ("Family leave is paid for 12 weeks.", "family leave"),
+])
+def test_a_noun_ending_like_an_adverb_is_not_cut(normalizer_v2, text, subject):
+    assert norm(normalizer_v2, text).subject.startswith(subject)
+
+
 @pytest.mark.parametrize("text, modality, subject", [
     ("The billing-db project sits idle for weeks at a time and is never auto-paused.", Modality.MUST_NOT, None),
     ("If the audit-log sink is unreachable, the payments API fails closed and rejects all requests.", Modality.MUST_NOT,

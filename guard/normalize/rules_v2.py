@@ -41,7 +41,11 @@ _PAREN = re.compile(r"\s*\([^()]{1,200}\)")
 _LEAD_ADVERB = re.compile(
     r"^(?:out of the box|by default|in general|generally|typically|usually|normally|currently|today|"
     r"in the first instance|as soon as possible|where possible|if possible|for example|e\.g\.|in practice|"
-    r"in most cases|in addition|additionally|also|however|otherwise|as a rule(?: of thumb)?|as of [^,]{1,40})\b\s*,?\s*", re.I)
+    r"in most cases|in addition|additionally|also|however|otherwise|as a rule(?: of thumb)?|as of [^,]{1,40}|"
+    # any sentence adverb set off by its comma ("Separately, Shopify caps …", "Historically, …"): how it is said, not
+    # what (read whole, "separately" was the subject); not a noun that ends alike
+    r"(?!(?:italy|july|family|supply|assembly|reply|ally|rally|anomaly|monopoly|butterfly|apply|comply|only)\b)"
+    r"[a-z]{2,}ly(?=\s*,))\b\s*,?\s*", re.I)
 _LEAD_CLAUSE = re.compile(
     r"^(?:and\s+)?(?:even\s+)?(?:if|when|whenever|unless|once|while|after|before|during|for|in|on|within|across|outside|inside|under|"
     r"from|as|because|since|although|though|where|with|without|at|to|after|upon|except|according to|as per|per(?=\s)|"
@@ -51,7 +55,12 @@ _LEAD_CLAUSE = re.compile(
     # stays: as often the gerund subject of the sentence itself); a comma before a year is the date's
     # own ("On July 1, 2023, CAs must …"), and one between digits a number's ("Because … greater than 86,400
     # seconds counts as …, certificates …" was cut at "86," and read "400 seconds counts …" as the rule)
-    r"by(?=\s+\w+ing\b)|starting|beginning|effective|assuming|depending\s+(?:on|upon)|given\s+that)\b(?!-)"
+    r"by(?=\s+\w+ing\b)|starting|beginning|effective|assuming|depending\s+(?:on|upon)|given\s+that|"
+    # a contrast, a cause or a replacement before the rule ("Despite claims to the contrary, enabling the TRACE method
+    # does not …", "Unlike a password salt, the pepper should not be public", "Till uWSGI 2.1, …", "Due to …, Django
+    # asks …"): read whole, the phrase's noun was the subject
+    r"despite|in\s+spite\s+of|unlike|till|due\s+to|owing\s+to|thanks\s+to|"
+    r"notwithstanding|contrary\s+to|compared\s+(?:to|with)|apart\s+from|aside\s+from|besides|prior\s+to|following)\b(?!-)"
     r"(?:[^,;]|,(?=\s*\d{4}\b)|(?<=\d),(?=\d{3}\b)){1,140}(?:(?<!\d),|,(?!\d{3}\b))\s*",
     re.I)
 # a phrase of place or case with no comma of its own, that runs on into the statement's verb before the first comma
