@@ -366,6 +366,14 @@ def value_quantity(n: Norm) -> tuple:
     return n.value_kind, n.bound.unit if n.bound is not None else None
 
 
+def one_quantity(a: Norm, b: Norm) -> bool:
+    """The two statements' values answer one question: of one kind and unit family, or comparable as they stand —
+    no limit against a cap ("no limit to the number of applications" / "at most 100 applications": unit "*" against
+    a count), which ``value_quantity`` alone reads as two kinds."""
+    return value_quantity(a) == value_quantity(b) or _comparable((a.value_kind, a.value, a.bound),
+                                                                 (b.value_kind, b.value, b.bound))
+
+
 def _value_pair(a: Norm, b: Norm, texts: tuple[str, str] | None = None) -> tuple[tuple, tuple] | None:
     """The two values to compare: the primaries if they are of one kind, else the first pair of
     one kind among all mentions ("expire after 15 minutes (`15m`)" vs "valid for one hour"); with the

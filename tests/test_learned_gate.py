@@ -366,6 +366,21 @@ def test_two_kinds_of_quantity_about_one_subject_cannot_block(norm_v2):
     assert not different_quantities(py311, python)                # python 3.11 / 3.12: one setting, may conflict
 
 
+def test_no_limit_against_a_cap_is_one_question_not_two_quantities(norm_v2):
+    """"unlimited preview deployments" / "caps … at 50 active preview deployments" is the textbook conflict of a limit;
+    the unlimited value's unit is "any", which compared as a unit of its own made the pair two kinds of quantity and
+    capped the gate's block at warn. Against an amount that is no cap it is still two facts."""
+    from guard.nli.evidence_gate import different_quantities
+    unlimited = norm_v2("The web-app-0 may run an unlimited number of preview deployments.")
+    capped = norm_v2("The web-app-0 runs at most 50 preview deployments.")
+    port = norm_v2("The web-app-0 listens on port 8080.")
+    assert unlimited.bound.unit == "*"
+    assert not different_quantities(unlimited, capped) and not different_quantities(capped, unlimited)
+    assert different_quantities(unlimited, port)
+    v = Verdict(VerdictKind.UNKNOWN, Confidence.LOW, "different subjects")
+    assert veto("block", v, {"text_similarity": 0.7, "pe_max": 0.05}, (unlimited, capped))[0] == "block"
+
+
 def test_the_gate_reads_nli_scores_at_its_own_temperature_and_shows_the_models(normalizer, tmp_path):
     """A gate saved with ``nli_temperature`` 1 is handed the model's raw probabilities (the shipped
     model's scorer applies its temperature 2.82), its second-direction rule reads them too, and the

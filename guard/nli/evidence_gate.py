@@ -19,7 +19,7 @@ import numpy as np
 
 from guard.claims import Norm, StateVerb
 from guard.compare import (SubjectMatch, Verdict, VerdictKind, component_id, different_settings, frequencies_of_two_verbs,
-                           named_things, singular, subject_match, value_quantity)
+                           named_things, one_quantity, singular, subject_match)
 from guard.judge import NLIResult
 from guard.nli.evidence import needs_backward, pair_features, predicate_pair, second_direction, vector
 from guard.nli.learned_gate import LearnedGate
@@ -77,7 +77,7 @@ def different_quantities(a: Norm, b: Norm) -> bool:
         return False
     # how often two differently named actions happen may be one action's schedule said twice
     # ("Passwords must be changed every 90 days." / "… rotated every 180 days."): no two facts for sure
-    return value_quantity(a) != value_quantity(b) or different_settings(a, b) and not frequencies_of_two_verbs(a, b)
+    return not one_quantity(a, b) or different_settings(a, b) and not frequencies_of_two_verbs(a, b)
 
 
 def _said_terms(n: Norm) -> set[str]:
