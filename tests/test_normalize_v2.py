@@ -676,6 +676,8 @@ def test_a_frequency_is_the_value_only_when_nothing_more_exact_is_said(normalize
     ("Java JDK 17+ is required.", "17", None),                             # a bound keeps its number
     ("Shard 4 holds 200 GB.", "200 GB", None),                             # a numbered name, first word
     ("The web repo has a scheduled release merge on December 28.", "28", None),   # a month is no product
+    ("Postmortems are mandatory for every incident, including Sev 3.", "3", None),  # a level is no product
+    ("New organizations start at Tier 2.", "2", None),
 ])
 def test_a_number_right_after_a_name_is_that_names_version(normalizer_v2, text, value, attribute):
     n = norm(normalizer_v2, text)

@@ -1705,7 +1705,10 @@ def _variant_of_the_subject(norm: Norm, parsed) -> tuple[Norm, tuple[str, str] |
 
 
 _NOT_PRODUCTS = frozenset(m.lower() for m in (*calendar.month_name[1:], *calendar.month_abbr[1:], *calendar.day_name,
-                                               "Sept", "The", "A", "An", "Our", "All", "Only", "Each", "Every"))
+                                               "Sept", "The", "A", "An", "Our", "All", "Only", "Each", "Every",
+                                               # a level or a numbered part, not a product ("Sev 3", "Tier 2", "Phase 1")
+                                               "Sev", "Severity", "Priority", "Level", "Tier", "Phase", "Stage", "Step",
+                                               "Grade", "Category", "Class", "Section", "Chapter", "Article", "Page"))
 
 
 def _number_of_a_product(norm: Norm, text: str) -> Norm:
