@@ -3491,6 +3491,17 @@ def test_a_sentence_adverb_or_a_contrast_before_the_rule_is_a_qualifier(normaliz
 
 
 @pytest.mark.parametrize("text, subject", [
+    ("On-call for the Web team covers business hours only.", "on-call"),
+    ("If no acknowledgment within 15 minutes, escalate to the secondary on-call.", "secondary on-call"),
+    ("In-person attendance is required on Tuesdays.", "in-person attendance"),
+])
+def test_a_hyphenated_word_opening_with_a_preposition_is_a_noun(normalizer_v2, text, subject):
+    """The merged "On-call" took the tag of its first part, the preposition, so the statement had no subject (and
+    "the secondary on-call" ended at "secondary")."""
+    assert norm(normalizer_v2, text).subject == subject
+
+
+@pytest.mark.parametrize("text, subject", [
     ("Italy, Spain and France are the supported billing countries.", "italy"),
     ("Family leave is paid for 12 weeks.", "family leave"),
 ])

@@ -1657,8 +1657,14 @@ def _hyphenated_as_modifiers(doc):
     """"on-call stipend", "built-in": a merged hyphenated word whose first part is a preposition or
     adverb modifies the noun after it; left as ADP it would end the subject phrase before its head."""
     for t in doc:
-        if "-" in t.text and t.pos_ in ("ADP", "ADV", "VERB") and t.i + 1 < len(doc) and doc[t.i + 1].pos_ in ("NOUN", "PROPN"):
+        if "-" not in t.text:
+            continue
+        if t.pos_ in ("ADP", "ADV", "VERB") and t.i + 1 < len(doc) and doc[t.i + 1].pos_ in ("NOUN", "PROPN"):
             t.pos_, t.tag_ = "ADJ", "JJ"
+        elif t.pos_ == "ADP" and t.text.rsplit("-", 1)[1].isalpha():
+            # "On-call for the Web team covers business hours only.": the merged word took its first part's tag
+            # (the preposition "On"), so the statement had no subject; a compound's last part is its head
+            t.pos_, t.tag_ = "NOUN", "NN"
     return doc
 
 
