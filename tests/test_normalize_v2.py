@@ -3490,6 +3490,15 @@ def test_a_sentence_adverb_or_a_contrast_before_the_rule_is_a_qualifier(normaliz
     assert qualifier in [q.lower() for q in n.qualifiers]
 
 
+def test_a_plural_no_sense_of_which_is_a_verb_is_not_the_verb(normalizer_v2):
+    """The small model tagged "payloads" a verb, so the subject ended at "Merchant Center" and "use …" was its
+    object; WordNet knows "payload" only as a noun. A word it does not know as a verb but that is one here ("The
+    partner API versions its endpoints") keeps its reading before a possessive."""
+    n = norm(normalizer_v2, "Merchant Center payloads use camelCase property names to match our TypeScript clients.")
+    assert n.subject == "merchant center payload" and n.object is StateVerb.USE
+    assert norm(normalizer_v2, "The partner API versions its endpoints in the URL path.").subject == "partner api"
+
+
 @pytest.mark.parametrize("text, subject", [
     ("On-call for the Web team covers business hours only.", "on-call"),
     ("If no acknowledgment within 15 minutes, escalate to the secondary on-call.", "secondary on-call"),

@@ -1047,6 +1047,41 @@ def _finite_after(doc, i: int) -> int | bool:
     return False
 
 
+def lemma_index(nlp, pos: str) -> frozenset[str]:
+    """The base forms the pipeline's rule lemmatizer lists for ``pos`` (its ``lemma_index`` table: WordNet's); empty
+    where the pipeline has no such table."""
+    if "lemmatizer" not in nlp.pipe_names:
+        return frozenset()
+    lookups = getattr(nlp.get_pipe("lemmatizer"), "lookups", None)
+    if lookups is None or "lemma_index" not in lookups.tables:
+        return frozenset()
+    return frozenset(lookups.get_table("lemma_index").get(pos, ()))
+
+
+def _bases(low: str) -> list[str]:
+    """What a word ending in -s may be the third person or the plural of ("dies" → "die", "dy"; "specifies" → …)."""
+    return [low[:-1]] + ([low[:-2]] if low.endswith("es") else []) + ([low[:-3] + "y"] if low.endswith("ies") else [])
+
+
+def _plurals_taken_for_verbs(doc, nouns: frozenset[str], verbs: frozenset[str]):
+    """A plural the small model tags a verb in the third person although no sense of it is a verb: "Merchant Center
+    payloads use camelCase …", "On our Prometheus 2.45 servers the WAL stays …", "for file servers or workloads
+    that …". Read as the verb, "payloads" ended the subject at "Merchant Center" and made "use …" its object. Only
+    where the lemmatizer's tables list the word as a noun and under no base form as a verb (so "The partner API
+    versions its endpoints", a verb WordNet does not know, is kept where a possessive follows it)."""
+    if not nouns:
+        return doc
+    for t in doc:
+        if t.tag_ != "VBZ" or not (t.is_alpha and t.is_lower) or t.lemma_ in ("be", "have", "do"):
+            continue
+        nxt = doc[t.i + 1] if t.i + 1 < len(doc) else None
+        bases = _bases(t.lower_)
+        if (nxt is None or nxt.tag_ != "PRP$") and not any(b in verbs for b in bases) \
+                and (noun := next((b for b in bases if b in nouns), None)) is not None:
+            t.tag_, t.pos_, t.lemma_ = "NNS", "NOUN", noun
+    return doc
+
+
 def verb_lemmas(nlp) -> frozenset[str]:
     """The base forms the pipeline's rule lemmatizer lists as verbs and not as nouns (its ``lemma_index`` table:
     WordNet's): "enforce", "specify", "forget", not "ship", "cap" or "return", which head plural subjects as often
@@ -1217,6 +1252,7 @@ class RuleNormalizerV2(RuleNormalizer):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.parsed = ParsedV2.with_verb_lemmas(verb_lemmas(self.nlp))
+        self._nouns, self._verbs = lemma_index(self.nlp, "noun"), lemma_index(self.nlp, "verb")
 
     @staticmethod
     def _values(text: str):
@@ -1243,7 +1279,7 @@ class RuleNormalizerV2(RuleNormalizer):
         if (said := _inverted_denial(doc)) is not None:
             main, doc = said, self.nlp(said)
         doc = _order_verb(_fixed_lemmas(_degrees_as_written(_hyphenated_as_modifiers(_code_names(
-            _merge_hyphenated(doc))))))
+            _plurals_taken_for_verbs(_merge_hyphenated(doc), self._nouns, self._verbs))))))
         norm = self._norm(doc, main, 0, s, w)
         if norm.modality.strength == "must" and (advice or any(_advisory(q) for q in quals)):
             # "It is recommended that …", "Tip: …", "Ops guidance: …": advice, whatever the clause's mood
