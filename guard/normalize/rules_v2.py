@@ -1087,13 +1087,7 @@ def verb_lemmas(nlp) -> frozenset[str]:
     WordNet's): "enforce", "specify", "forget", not "ship", "cap" or "return", which head plural subjects as often
     ("Prod RDS instances keep …" is tagged no better than "SQLite enforces …"). Empty where the pipeline has no
     such table (then ``_verb_after_its_subject`` is not looked for)."""
-    if "lemmatizer" not in nlp.pipe_names:
-        return frozenset()
-    lookups = getattr(nlp.get_pipe("lemmatizer"), "lookups", None)
-    if lookups is None or "lemma_index" not in lookups.tables:
-        return frozenset()
-    index = lookups.get_table("lemma_index")
-    return frozenset(index.get("verb", ())) - frozenset(index.get("noun", ()))
+    return lemma_index(nlp, "verb") - lemma_index(nlp, "noun")
 
 
 def _verb_base(t, verb_lemmas: frozenset[str]) -> str | None:
