@@ -3490,6 +3490,15 @@ def test_a_sentence_adverb_or_a_contrast_before_the_rule_is_a_qualifier(normaliz
     assert qualifier in [q.lower() for q in n.qualifiers]
 
 
+@pytest.mark.parametrize("text", ["Prometheus cuts a new on-disk TSDB block every six hours.",
+                                  "Prometheus cuts a new on-disk TSDB block every 6 hours."])
+def test_a_noun_the_parser_took_for_a_verb_of_modality_is_no_prohibition(normalizer_v2, text):
+    """With "six" the small model tagged "block" a verb hanging off "cuts" (with "6" a noun), and the statement read as
+    a prohibition; a base-form verb right after a noun, with no subject of its own, is that phrase's head noun."""
+    n = norm(normalizer_v2, text)
+    assert n.modality is Modality.MUST and n.subject == "prometheus" and n.attribute == "cut frequency"
+
+
 def test_a_plural_no_sense_of_which_is_a_verb_is_not_the_verb(normalizer_v2):
     """The small model tagged "payloads" a verb, so the subject ended at "Merchant Center" and "use …" was its
     object; WordNet knows "payload" only as a noun. A word it does not know as a verb but that is one here ("The

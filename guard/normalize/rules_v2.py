@@ -1082,6 +1082,23 @@ def _plurals_taken_for_verbs(doc, nouns: frozenset[str], verbs: frozenset[str]):
     return doc
 
 
+# how the parser attaches a noun it mistook for a base-form verb: as an object, a compound, an apposition or a bare dependent
+_NOUN_ATTACHMENTS = frozenset({"dep", "dobj", "compound", "appos", "pobj"})
+
+
+def _nouns_taken_for_verbs(doc):
+    """A base form the small model tags a verb right after a noun, attached as an object, compound or bare dependent
+    and with no subject of its own: the head of that noun phrase ("Prometheus cuts a new on-disk TSDB block every
+    six hours", "80 hours of award leave", "the gds-users account"). Read as a verb, "block" made the statement a
+    prohibition ("must not"), and "leave" an order."""
+    for t in doc[1:]:
+        if t.tag_ in ("VB", "VBP") and t.dep_ in _NOUN_ATTACHMENTS and t.is_alpha \
+                and doc[t.i - 1].tag_ in ("NN", "NNS", "NNP", "NNPS") and doc[t.i - 1].dep_ != "ROOT" \
+                and not any(c.dep_ in ("nsubj", "nsubjpass", "aux", "neg") for c in t.children):
+            t.tag_, t.pos_ = ("NNP", "PROPN") if t.text[0].isupper() and doc[t.i - 1].tag_.startswith("NNP") else ("NN", "NOUN")
+    return doc
+
+
 def verb_lemmas(nlp) -> frozenset[str]:
     """The base forms the pipeline's rule lemmatizer lists as verbs and not as nouns (its ``lemma_index`` table:
     WordNet's): "enforce", "specify", "forget", not "ship", "cap" or "return", which head plural subjects as often
@@ -1273,7 +1290,7 @@ class RuleNormalizerV2(RuleNormalizer):
         if (said := _inverted_denial(doc)) is not None:
             main, doc = said, self.nlp(said)
         doc = _order_verb(_fixed_lemmas(_degrees_as_written(_hyphenated_as_modifiers(_code_names(
-            _plurals_taken_for_verbs(_merge_hyphenated(doc), self._nouns, self._verbs))))))
+            _nouns_taken_for_verbs(_plurals_taken_for_verbs(_merge_hyphenated(doc), self._nouns, self._verbs)))))))
         norm = self._norm(doc, main, 0, s, w)
         if norm.modality.strength == "must" and (advice or any(_advisory(q) for q in quals)):
             # "It is recommended that …", "Tip: …", "Ops guidance: …": advice, whatever the clause's mood
