@@ -2636,6 +2636,18 @@ def test_how_an_order_is_carried_out_is_not_its_thing(normalizer_v2, text, subje
     assert norm(normalizer_v2, text).subject == subject
 
 
+@pytest.mark.parametrize("text, subject", [
+    ("Although Vue 2 has reached End of Life, it is still available on all existing distribution channels.", "vue"),
+    ("Because the cache is shared between tenants, it must be encrypted at rest.", "cache"),
+    ("While the API is in beta, it may change without notice.", "api"),
+    ("Although you can deploy on Fridays, it is discouraged.", None),         # a person's concession names no thing
+])
+def test_it_after_a_concession_or_a_cause_is_that_clauses_subject(normalizer_v2, text, subject):
+    """"Although …, it …" and "Because …, it …" had no subject, where "If …, it …" already had the condition's: the
+    pronoun stands for the leading clause's subject, which the cut-off clause took with it."""
+    assert norm(normalizer_v2, text).subject == subject
+
+
 @pytest.mark.parametrize("text, subject, modality, number", [
     ("For FIFO queues, there can be a maximum of 20,000 inflight messages in a queue.", "inflight message",
      Modality.MUST, 20000.0),

@@ -121,6 +121,10 @@ _LEAD_WRAPPER = re.compile(
 _EVENT_VERBS = frozenset({"be", "have", "happen", "occur", "do", "hold"})
 _ACTION_NOUNS = {"count": "count", "period": "frequency", "weekday": "day", "month": "month", "monthday": "day of month"}
 _CONDITION = re.compile(r"^(?:even\s+)?(?:if|when|whenever|once|after|before|until)\s+", re.IGNORECASE)
+# a leading clause whose subject a main clause's "it"/"they" may stand for: a condition, or a concession or a cause
+# ("Although Vue 2 has reached End of Life, it is still available …", "Because the cache is shared, it must …")
+_SUBJECT_CLAUSE = re.compile(r"^(?:even\s+)?(?:if|when|whenever|once|after|before|until|although|though|while|since|"
+                             r"because)\s+", re.IGNORECASE)
 _BACK_PRONOUNS = frozenset({"it", "they"})
 _ADVISORY = frozenset({"recommended", "advised", "advisable", "suggested", "preferred", "recommend", "suggest", "advise"})
 # what a policy noun says is advice; not "position" ("The default position is that …" is the rule)
@@ -1369,7 +1373,8 @@ class RuleNormalizerV2(RuleNormalizer):
 
     def _subject_of_the_condition(self, doc, quals, norm: Norm) -> Norm:
         """"If the server does not support sorting …, it must return 400.", "When a LiSaaS ATO is granted,
-        it is limited to one year.": the main clause's "it"/"they" is the condition's subject, which the
+        it is limited to one year.", "Although Vue 2 has reached End of Life, it is still available …": the main
+        clause's "it"/"they" is the subject of the leading condition (or concession, or cause), which the
         cut-off condition took with it, so the statement had no subject ("a statement has no subject"
         left every such pair to NLI alone). Only a pronoun that is the main clause's subject, or what its action is
         done to ("If a secret is committed, rotate it immediately …": the order's thing is the secret; it was
@@ -1378,7 +1383,7 @@ class RuleNormalizerV2(RuleNormalizer):
         if not any(t.dep_ in ("nsubj", "nsubjpass") and t.lower_ in _BACK_PRONOUNS or pronoun_object(t) for t in doc):
             return norm
         for q in quals:
-            m = _CONDITION.match(q)
+            m = _SUBJECT_CLAUSE.match(q)
             if m is None:
                 continue
             cdoc = _merge_hyphenated(self.nlp(q[m.end():].strip()))     # "soft-delete" one word, as in the rule
