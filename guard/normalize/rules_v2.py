@@ -1114,9 +1114,7 @@ def verb_lemmas(nlp) -> frozenset[str]:
 def _verb_base(t, verb_lemmas: frozenset[str]) -> str | None:
     """The verb a third-person form ``t`` tagged a plural noun is of ("specifies" → "specify"), if the lemmatizer
     knows it only as one."""
-    low = t.lower_
-    bases = [low[:-3] + "y"] if low.endswith("ies") else [low[:-1]] + ([low[:-2]] if low.endswith("es") else [])
-    return next((b for b in bases if b in verb_lemmas), None)
+    return next((b for b in _bases(t.lower_) if b in verb_lemmas), None)
 
 
 def _read_as_a_verb(t, verb_lemmas: frozenset[str]) -> None:
