@@ -3460,6 +3460,8 @@ def test_a_plural_subject_before_its_verb_stays_a_noun(normalizer_v2, text, subj
     ("Request IDs should be optional.", Modality.MAY_NOT),
     ("Request IDs should not be required.", Modality.MAY_NOT),
     ("Request IDs must be allowed.", Modality.MUST),
+    ("Code running in production must avoid panics.", Modality.MUST_NOT),     # "must avoid" forbids
+    ("Services should avoid panics.", Modality.SHOULD_NOT),
 ])
 def test_a_modal_before_a_word_of_obligation_keeps_its_strength(normalizer_v2, text, modality):
     """"request_id should be a required field" was a "must", and blocked against "Request IDs should be optional." as

@@ -691,7 +691,9 @@ class RuleNormalizer:
                 continue
             if lem in MODAL_VERBS and obj is StateVerb.OTHER and not (self.modal_nouns and _a_noun_said(t)):
                 s, n = MODAL_VERBS[lem]
-                if not (seen_modal and s == "may"):
+                if self.advised_predicates and seen_modal and strength == "must" and lem == "avoid":
+                    pass                # "Code running in production must avoid panics": a prohibition, not advice
+                elif not (seen_modal and s == "may"):
                     strength, seen_modal = s, True
                     obligation_word = s == "must" and not n
                 neg ^= n
