@@ -948,11 +948,16 @@ def _offset_attrs() -> list[int]:
     return [IDX, LENGTH]
 
 
+# how the small model attaches a noun it tags as something else (a verb of modality, a base-form verb): as an object, a
+# compound, an apposition or a bare dependent
+NOUN_ATTACHMENTS = frozenset({"dobj", "pobj", "dep", "compound", "appos"})
+
+
 def _a_noun_said(t) -> bool:
     """A word of a verb of modality used as a noun, as the small model parsed it: with its article or modifier, or as
     an object ("cuts a new block every six hours", "get a permit"). Read as the verb, "block" made the rule a
     prohibition ("Prometheus cuts a new on-disk TSDB block every six hours": must not)."""
-    return t.pos_ in ("NOUN", "PROPN") and (t.dep_ in ("dobj", "pobj", "dep", "compound", "appos") or any(
+    return t.pos_ in ("NOUN", "PROPN") and (t.dep_ in NOUN_ATTACHMENTS or any(
         c.dep_ in ("det", "amod", "nummod", "poss") for c in t.children))
 
 

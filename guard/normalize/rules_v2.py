@@ -31,8 +31,8 @@ from guard.normalize.subject_phrases import subject_phrases
 from guard.normalize.negative_conditions import required_through_without
 from guard.normalize.lexicon import (HALT_PREDICATES, IMPERATIVE_PREFIXES, MODAL_PREDICATES, MODAL_VERBS, PERSON_SUBJECTS,
                                      V2_MODAL_PREDICATES)
-from guard.normalize.rules import (_NAMING, _RECIPIENTS, CODE_NAME, VERBS, Parsed, RuleNormalizer, _merge_hyphenated,
-                                   fixed_lemma, manner_adverb, pronoun_object)
+from guard.normalize.rules import (_NAMING, _RECIPIENTS, CODE_NAME, NOUN_ATTACHMENTS, VERBS, Parsed, RuleNormalizer,
+                                   _merge_hyphenated, fixed_lemma, manner_adverb, pronoun_object)
 from guard.normalize.typed_values import (_COMPARED_BEFORE, _COMPARED_START, _OP_NOT, ANY_UNIT, GEOGRAPHIES,
                                           POINT_UNITS, extract_typed_values)
 from guard.normalize.values import UNITS, WORD_NUMBERS
@@ -120,11 +120,12 @@ _LEAD_WRAPPER = re.compile(
 # "rotate frequency", "deploy day", "ship month")
 _EVENT_VERBS = frozenset({"be", "have", "happen", "occur", "do", "hold"})
 _ACTION_NOUNS = {"count": "count", "period": "frequency", "weekday": "day", "month": "month", "monthday": "day of month"}
-_CONDITION = re.compile(r"^(?:even\s+)?(?:if|when|whenever|once|after|before|until)\s+", re.IGNORECASE)
+_CONDITION_WORDS = r"if|when|whenever|once|after|before|until"
+_CONDITION = re.compile(r"^(?:even\s+)?(?:" + _CONDITION_WORDS + r")\s+", re.IGNORECASE)
 # a leading clause whose subject a main clause's "it"/"they" may stand for: a condition, or a concession or a cause
 # ("Although Vue 2 has reached End of Life, it is still available …", "Because the cache is shared, it must …")
-_SUBJECT_CLAUSE = re.compile(r"^(?:even\s+)?(?:if|when|whenever|once|after|before|until|although|though|while|since|"
-                             r"because)\s+", re.IGNORECASE)
+_SUBJECT_CLAUSE = re.compile(r"^(?:even\s+)?(?:" + _CONDITION_WORDS + r"|although|though|while|since|because)\s+",
+                             re.IGNORECASE)
 _BACK_PRONOUNS = frozenset({"it", "they"})
 _ADVISORY = frozenset({"recommended", "advised", "advisable", "suggested", "preferred", "recommend", "suggest", "advise"})
 # what a policy noun says is advice; not "position" ("The default position is that …" is the rule)
@@ -1062,6 +1063,10 @@ def lemma_index(nlp, pos: str) -> frozenset[str]:
     return frozenset(lookups.get_table("lemma_index").get(pos, ()))
 
 
+# the verbs that help another ("is", "has", "does"): never a verb taken for a noun, nor a plural taken for a verb
+_AUXILIARIES = frozenset({"be", "have", "do"})
+
+
 def _bases(low: str) -> list[str]:
     """What a word ending in -s may be the third person or the plural of ("dies" → "die", "dy"; "specifies" → …)."""
     return [low[:-1]] + ([low[:-2]] if low.endswith("es") else []) + ([low[:-3] + "y"] if low.endswith("ies") else [])
@@ -1076,7 +1081,7 @@ def _plurals_taken_for_verbs(doc, nouns: frozenset[str], verbs: frozenset[str]):
     if not nouns:
         return doc
     for t in doc:
-        if t.tag_ != "VBZ" or not (t.is_alpha and t.is_lower) or t.lemma_ in ("be", "have", "do"):
+        if t.tag_ != "VBZ" or not (t.is_alpha and t.is_lower) or t.lemma_ in _AUXILIARIES:
             continue
         nxt = doc[t.i + 1] if t.i + 1 < len(doc) else None
         bases = _bases(t.lower_)
@@ -1086,29 +1091,17 @@ def _plurals_taken_for_verbs(doc, nouns: frozenset[str], verbs: frozenset[str]):
     return doc
 
 
-# how the parser attaches a noun it mistook for a base-form verb: as an object, a compound, an apposition or a bare dependent
-_NOUN_ATTACHMENTS = frozenset({"dep", "dobj", "compound", "appos", "pobj"})
-
-
 def _nouns_taken_for_verbs(doc):
     """A base form the small model tags a verb right after a noun, attached as an object, compound or bare dependent
     and with no subject of its own: the head of that noun phrase ("Prometheus cuts a new on-disk TSDB block every
     six hours", "80 hours of award leave", "the gds-users account"). Read as a verb, "block" made the statement a
     prohibition ("must not"), and "leave" an order."""
     for t in doc[1:]:
-        if t.tag_ in ("VB", "VBP") and t.dep_ in _NOUN_ATTACHMENTS and t.is_alpha \
+        if t.tag_ in ("VB", "VBP") and t.dep_ in NOUN_ATTACHMENTS and t.is_alpha \
                 and doc[t.i - 1].tag_ in ("NN", "NNS", "NNP", "NNPS") and doc[t.i - 1].dep_ != "ROOT" \
                 and not any(c.dep_ in ("nsubj", "nsubjpass", "aux", "neg") for c in t.children):
             t.tag_, t.pos_ = ("NNP", "PROPN") if t.text[0].isupper() and doc[t.i - 1].tag_.startswith("NNP") else ("NN", "NOUN")
     return doc
-
-
-def verb_lemmas(nlp) -> frozenset[str]:
-    """The base forms the pipeline's rule lemmatizer lists as verbs and not as nouns (its ``lemma_index`` table:
-    WordNet's): "enforce", "specify", "forget", not "ship", "cap" or "return", which head plural subjects as often
-    ("Prod RDS instances keep …" is tagged no better than "SQLite enforces …"). Empty where the pipeline has no
-    such table (then ``_verb_after_its_subject`` is not looked for)."""
-    return lemma_index(nlp, "verb") - lemma_index(nlp, "noun")
 
 
 def _verb_base(t, verb_lemmas: frozenset[str]) -> str | None:
@@ -1137,7 +1130,7 @@ def _third_person(doc, t) -> bool:
         return False
     if t.tag_ == "NNS":
         return True
-    return t.tag_ == "VBZ" and t.is_alpha and t.lemma_.lower() not in ("be", "have", "do") \
+    return t.tag_ == "VBZ" and t.is_alpha and t.lemma_.lower() not in _AUXILIARIES \
         and not _second_verb_after(doc, t.i)
 
 
@@ -1264,8 +1257,11 @@ class RuleNormalizerV2(RuleNormalizer):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.parsed = ParsedV2.with_verb_lemmas(verb_lemmas(self.nlp))
         self._nouns, self._verbs = lemma_index(self.nlp, "noun"), lemma_index(self.nlp, "verb")
+        # the base forms listed as verbs and not as nouns: "enforce", "specify", "forget", not "ship", "cap" or "return",
+        # which head plural subjects as often ("Prod RDS instances keep …" is tagged no better than "SQLite enforces
+        # …"); empty where the pipeline has no such table (then ``_verb_after_its_subject`` is not looked for)
+        self.parsed = ParsedV2.with_verb_lemmas(self._verbs - self._nouns)
 
     @staticmethod
     def _values(text: str):
