@@ -3513,6 +3513,15 @@ def test_a_noun_the_parser_took_for_a_verb_of_modality_is_no_prohibition(normali
     assert n.modality is Modality.MUST and n.subject == "prometheus" and n.attribute == "cut frequency"
 
 
+@pytest.mark.parametrize("text", ["SIGTERM cleanly shuts the server down.",
+                                  "On our uWSGI 2.0 hosts, SIGTERM cleanly shuts the server down with the default settings."])
+def test_a_subject_the_parser_tagged_a_verb_is_a_noun(normalizer_v2, text):
+    """The small model tagged "SIGTERM" a base-form verb yet attached it as the subject; read as an order's verb, the
+    name was no noun phrase and the adverb after it stayed in the subject ("sigterm cleanly")."""
+    n = norm(normalizer_v2, text)
+    assert n.subject == "sigterm" and n.modality is Modality.MUST
+
+
 def test_a_plural_no_sense_of_which_is_a_verb_is_not_the_verb(normalizer_v2):
     """The small model tagged "payloads" a verb, so the subject ended at "Merchant Center" and "use …" was its
     object; WordNet knows "payload" only as a noun. A word it does not know as a verb but that is one here ("The

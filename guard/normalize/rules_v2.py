@@ -1104,6 +1104,18 @@ def _nouns_taken_for_verbs(doc):
     return doc
 
 
+def _subjects_taken_for_verbs(doc):
+    """A base form the small model tags a verb yet attaches as a clause's subject, with nothing of a verb's own below
+    it (no subject, auxiliary or object): a noun, since a bare verb is never a subject ("SIGTERM cleanly shuts the
+    server down": the subject was "sigterm cleanly", the name read as an order and the adverb kept; "Fly keeps the
+    daily snapshots …", "Squash merges are disabled"). A name in capitals stays a name."""
+    for t in doc:
+        if t.tag_ in ("VB", "VBP") and t.dep_ in ("nsubj", "nsubjpass") and t.is_alpha \
+                and not any(c.dep_ in ("nsubj", "nsubjpass", "aux", "auxpass", "neg", "dobj") for c in t.children):
+            t.tag_, t.pos_ = ("NNP", "PROPN") if t.is_upper and len(t) > 1 else ("NN", "NOUN")
+    return doc
+
+
 def _verb_base(t, verb_lemmas: frozenset[str]) -> str | None:
     """The verb a third-person form ``t`` tagged a plural noun is of ("specifies" → "specify"), if the lemmatizer
     knows it only as one."""
@@ -1288,7 +1300,8 @@ class RuleNormalizerV2(RuleNormalizer):
         if (said := _inverted_denial(doc)) is not None:
             main, doc = said, self.nlp(said)
         doc = _order_verb(_fixed_lemmas(_degrees_as_written(_hyphenated_as_modifiers(_code_names(
-            _nouns_taken_for_verbs(_plurals_taken_for_verbs(_merge_hyphenated(doc), self._nouns, self._verbs)))))))
+            _subjects_taken_for_verbs(_nouns_taken_for_verbs(_plurals_taken_for_verbs(_merge_hyphenated(doc), self._nouns,
+                                                                                    self._verbs))))))))
         norm = self._norm(doc, main, 0, s, w)
         if norm.modality.strength == "must" and (advice or any(_advisory(q) for q in quals)):
             # "It is recommended that …", "Tip: …", "Ops guidance: …": advice, whatever the clause's mood
