@@ -159,7 +159,7 @@ _UNLIMITED_RE = (r"(?P<val>\bunlimited\b|\bno\s+(?:[a-z-]+\s+)?" + _LIMIT_WORDS 
                  r"(?:[a-z-]+\s+)?" + _LIMIT_WORDS + r"\b)")
 ANY_UNIT = "*"
 _COMPOUND_WORDS = "|".join(w for w in sorted(WORD_NUMBERS, key=len, reverse=True) if " " not in w and w != "single")
-_FRACTION = r"(?:(?P<fn>a|one|two|three|four)\s+(?P<den>halves|half|thirds?|quarters?|fifths?|tenths?)|(?P<half>half))"
+_FRACTION = r"(?:(?P<fn>a|one|two|three|four|[1-4])\s+(?P<den>halves|half|thirds?|quarters?|fifths?|tenths?)|(?P<half>half))"
 # not "second": "a third of a second reviewer" is the ordinal, as in the durations with an article
 _FRACTION_UNITS = ("minute", "hour", "day", "week", "month", "year", "kilobyte", "megabyte", "gigabyte", "terabyte")   # _PERIOD's or _SIZES' keys
 _COMPOUND_SIZES = ("bit", "byte", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "tib")
