@@ -180,8 +180,8 @@ class Guard:
             verdicts = [_no_structure(a, b) for a, _, b, _ in items]
         nli_results: dict[int, NLIResult] = {}
         gate = self.nli_gate
+        learned = gate is not None and getattr(gate, "learned", False)
         if gate is not None:
-            learned = getattr(gate, "learned", False)
             if learned:
                 verdicts = self._unsure_where_unlike(verdicts, texts, gate)
             todo = [i for i, v in enumerate(verdicts) if (structure_decides(v) is None if learned else v.deferred)]
@@ -192,7 +192,11 @@ class Guard:
         out = []
         for i, ((a, _, _, _), v) in enumerate(zip(items, verdicts)):
             nli = nli_results.get(i)
-            tier, stage = self.judge.judge(v, nli)
+            # a pair structure decides never meets the learned gate, so its tier is the one rule that kept it from the
+            # gate (``structure_decides``), not the v0.1 rules the judge applies to a pair without NLI: the two agreed
+            # only as long as nobody changed the first (session 75: a block added there came out a warn)
+            fixed = structure_decides(v) if learned and nli is None else None
+            tier, stage = (fixed, "structural") if fixed is not None else self.judge.judge(v, nli)
             out.append(PairJudgement(a.id, a.text, tier, stage, v, nli))
         return out
 

@@ -642,3 +642,26 @@ def test_the_default_model_was_distilled_fold_by_fold_from_files_the_repository_
             assert {r["id"] for r in rows} <= ids
     gate = json.loads((default_model_path() / "learned_gate.json").read_text())
     assert "oof_nli_nli-minilm-l6-v2-distill.jsonl" in gate["fitted_on"]
+
+
+def test_a_pair_structure_decides_gets_the_tier_that_kept_it_from_the_gate(normalizer, monkeypatch):
+    """Under the learned gate a pair ``structure_decides`` settles is never scored, so the pipeline must give it that
+    rule's tier; it gave the v0.1 judge's instead, which agreed only while nobody changed the rule (session 75: a block
+    added to it came out a warn, and a store scan disagreed with the pair benchmark). The rule is swapped here for one
+    that warns on disjoint scopes: the pipeline follows it, and the model is not asked."""
+    import guard.judge
+    import guard.pipeline
+    from guard.pipeline import Guard, GuardConfig
+    stub = StubScorer(0.99)
+    g = Guard(GuardConfig(), normalizer=normalizer, nli_gate=EvidenceGate(stub, trained_gate()))
+    pair = (Claim("Logs are on.", scope=Scope(env="dev")), Claim("Logs are off.", scope=Scope(env="prod")))
+    [j] = g.compare_claims([pair])
+    assert (j.tier, j.stage, j.nli) == (Tier.CLEAN, "structural", None) and not stub.asked
+    original = guard.judge.structure_decides
+
+    def warn_on_coexist(v):
+        return Tier.WARN if v.kind is VerdictKind.COEXIST else original(v)
+    monkeypatch.setattr(guard.pipeline, "structure_decides", warn_on_coexist)
+    monkeypatch.setattr(guard.judge, "structure_decides", warn_on_coexist)
+    [j] = g.compare_claims([pair])
+    assert (j.tier, j.stage, j.nli) == (Tier.WARN, "structural", None) and not stub.asked
