@@ -3525,6 +3525,23 @@ def test_a_subject_the_parser_tagged_a_verb_is_a_noun(normalizer_v2, text):
     assert n.subject == "sigterm" and n.modality is Modality.MUST
 
 
+@pytest.mark.parametrize("text, subject", [
+    ("MySQL ships with max_connections set to 100.", "MySQL"),
+    ("Fly.io charges for volume snapshot storage at $0.08/GB per month.", "fly.io"),
+    ("When we collaborate on a partner's Heroku app, its Eco dyno usage counts against the partner's pool of hours.",
+     "eco dyno usage"),
+])
+def test_a_root_tagged_a_plural_after_a_name_is_the_verb(normalizer_v2, text, subject):
+    """With no finite verb in the sentence, the small model made the verb a plural noun and the root, and tagged the
+    product's name before it a determiner ("MySQL") or a verb ("Fly.io"): the statement had no subject, or "charge"."""
+    assert norm(normalizer_v2, text).subject == subject
+
+
+def test_an_order_is_not_read_as_a_name_and_its_verb(normalizer_v2):
+    n = norm(normalizer_v2, "Define SNS delivery policies per subscription and avoid topic-level policies.")
+    assert n.subject != "define sns delivery"
+
+
 def test_a_plural_no_sense_of_which_is_a_verb_is_not_the_verb(normalizer_v2):
     """The small model tagged "payloads" a verb, so the subject ended at "Merchant Center" and "use …" was its
     object; WordNet knows "payload" only as a noun. A word it does not know as a verb but that is one here ("The

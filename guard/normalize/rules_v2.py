@@ -1013,13 +1013,27 @@ def _root_taken_for_a_plural(doc, value_tok) -> int | None:
     on-call rotation changes weekly.", "Our capacity sheet budgets 2 bytes per sample …". Read so, the sentence had
     no verb and the subject ran on ("on-call rotation change"). Only where nothing else in the sentence is finite,
     after a singular noun that is not the sentence's first word ("Book flights at least 21 days before …" is an
-    order), and before what follows a verb."""
+    order) or after a product's name ("MySQL ships with …", "Fly.io charges for …"), and before what follows a verb
+    or a preposition."""
     root = sentence_root(doc)
-    if root is None or root.i < 2 or root.i + 1 >= len(doc) or root.i in value_tok or root.tag_ != "NNS" \
-            or not _plural(root.lower_) \
-            or doc[root.i - 1].tag_ not in ("NN", "NNP") or doc[root.i + 1].tag_ not in _AFTER_A_VERB:
+    if root is None or root.i < 1 or root.i + 1 >= len(doc) or root.i in value_tok or root.tag_ != "NNS" \
+            or not _plural(root.lower_) or doc[root.i + 1].tag_ not in _AFTER_A_VERB | {"IN"}:
         return None
-    return None if any(t.tag_ in _FINITE_TAGS for t in doc) else root.i
+    before = doc[root.i - 1]
+    # a product's name, however the small model tagged it ("MySQL ships with …": a determiner; "Fly.io charges for …": a
+    # verb), is a subject even as the first word, which no order starts with
+    named = before.tag_ not in ("NN", "NNP") and bool(_PRODUCT_NAME.search(before.text))
+    if not (named or root.i >= 2 and before.tag_ in ("NN", "NNP")) or any(t.tag_ in _FINITE_TAGS for t in doc) \
+            or any(t.tag_ == "VB" for t in doc[:root.i - 1]) or any(c.dep_ == "conj" and c.tag_ == "VB" for c in root.children):
+        return None       # an order, its verb before the noun or a second one after it ("Define SNS delivery policies per
+                          # subscription and avoid …", the first verb tagged a name): the order's object
+    if named:
+        # read as the name it is, the subject of the verb (this Doc is the statement's own, parsed for this reading)
+        before.tag_, before.pos_, before.dep_ = "NNP", "PROPN", "nsubj"
+    return root.i
+
+
+_PRODUCT_NAME = re.compile(r"[a-z][A-Z]|[A-Z]{2}|\w\.\w")
 
 
 # what a subject's noun phrase is made of, and what may end it
@@ -1160,9 +1174,9 @@ def _second_verb_after(doc, i: int) -> bool:
 def _verb_after_its_subject(doc, value_tok, verb_lemmas: frozenset[str]) -> int | None:
     """A verb in the third person that the small model tags a plural noun (or leaves outside every list) right
     after a noun phrase: "SQLite enforces foreign keys out of the box", "The customer portal caps passwords at 32
-    characters", "Fly.io charges for volume snapshot storage …", "docker compose refuses to start …". Read so, the
-    sentence's verb was part of its subject ("sqlite enforce foreign key", "customer portal cap password"), or its
-    subject was the verb ("charge"). Taken for the verb only where the word's base form is a verb, the words before
+    characters", "docker compose refuses to start …". Read so, the sentence's verb was part of its subject ("sqlite
+    enforce foreign key", "customer portal cap password"). (A plural that is a noun too, as "charges", is the root's
+    case: ``_root_taken_for_a_plural``.) Taken for the verb only where the word's base form is a verb, the words before
     it in its clause are one noun phrase, and nothing after it in its clause is a finite verb it could be the subject
     of ("Access reviews for production IAM roles run quarterly.", "Stable-channel refreshes carrying security fixes
     ship every two weeks." keep their nouns). A finite verb of a main clause before it ends the search; one in a
