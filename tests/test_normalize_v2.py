@@ -3537,6 +3537,17 @@ def test_a_root_tagged_a_plural_after_a_name_is_the_verb(normalizer_v2, text, su
     assert norm(normalizer_v2, text).subject == subject
 
 
+@pytest.mark.parametrize("text, subject", [
+    ("Our cert-manager renewals trigger at two thirds of the certificate lifetime.", "cert-manager renewal"),
+    ("Unused credit hours lapse at the end of the pay period.", "unused credit hour"),
+    (".NET servicing releases land once a month on Microsoft's Patch Tuesday.", ".net servicing release"),
+])
+def test_a_base_form_tagged_a_noun_after_a_plural_is_the_verb(normalizer_v2, text, subject):
+    """The small model made the verb a singular noun and the root, so the subject ran on into it ("unused credit hour
+    lapse"), or v1 pivoted on the plural its lists know as a verb (".net servicing")."""
+    assert norm(normalizer_v2, text).subject == subject
+
+
 def test_an_order_is_not_read_as_a_name_and_its_verb(normalizer_v2):
     n = norm(normalizer_v2, "Define SNS delivery policies per subscription and avoid topic-level policies.")
     assert n.subject != "define sns delivery"

@@ -872,9 +872,12 @@ class ParsedV2(Parsed):
             self.lower_case_order = True
         super().__init__(doc, values, offset)
 
+    # every base form the lemmatizer lists as a verb (``with_verb_lemmas``)
+    all_verb_lemmas: frozenset[str] = frozenset()
+
     @classmethod
-    def with_verb_lemmas(cls, verbs: frozenset[str]) -> type[ParsedV2]:
-        return type(cls.__name__, (cls,), {"verb_lemmas": verbs})
+    def with_verb_lemmas(cls, verbs: frozenset[str], all_verbs: frozenset[str] = frozenset()) -> type[ParsedV2]:
+        return type(cls.__name__, (cls,), {"verb_lemmas": verbs, "all_verb_lemmas": all_verbs})
 
     @cached_property
     def imperative(self) -> bool:
@@ -938,6 +941,12 @@ class ParsedV2(Parsed):
         verb = _verb_taken_for_a_noun(self.doc, self.value_tok)
         if verb is None:
             verb = _root_taken_for_a_plural(self.doc, self.value_tok)
+        if verb is None and (base := _base_root_after_a_plural(self.doc, self.value_tok, self.all_verb_lemmas)) is not None \
+                and (p is None or p >= base - 1):
+            # v1 pivots on the plural before it where its lists know the word as a verb (".NET servicing releases land
+            # once a month …" was about ".net servicing"): the plural ends the subject, the base form is its verb
+            self.doc[base].tag_, self.doc[base].pos_ = "VBP", "VERB"
+            return base
         if verb is None and self.verb_lemmas:
             verb = _verb_after_its_subject(self.doc, self.value_tok, self.verb_lemmas)
             if verb is not None and (p is None or p > verb):
@@ -1030,6 +1039,21 @@ def _root_taken_for_a_plural(doc, value_tok) -> int | None:
     if named:
         # read as the name it is, the subject of the verb (this Doc is the statement's own, parsed for this reading)
         before.tag_, before.pos_, before.dep_ = "NNP", "PROPN", "nsubj"
+    return root.i
+
+
+def _base_root_after_a_plural(doc, value_tok, verbs: frozenset[str]) -> int | None:
+    """A verb in the base form that the small model tags a singular noun and makes the root, right after a plural
+    noun: "Our cert-manager renewals trigger at two thirds of …", "Unused credit hours lapse at the end of …", ".NET
+    servicing releases land once a month …". Read so, the sentence had no verb and the subject ran on ("unused
+    credit hour lapse"). Only where nothing in the sentence is finite, the word is a verb the lemmatizer lists, what
+    follows is what follows a verb, and the sentence is no order ("Define … policies per subscription and avoid …")."""
+    root = sentence_root(doc)
+    if root is None or root.i < 1 or root.i + 1 >= len(doc) or root.i in value_tok or root.tag_ != "NN" \
+            or doc[root.i - 1].tag_ != "NNS" or root.lower_ not in verbs \
+            or doc[root.i + 1].tag_ not in _AFTER_A_VERB | {"IN"} or any(t.tag_ in _FINITE_TAGS for t in doc) \
+            or any(t.tag_ == "VB" for t in doc[:root.i]) or any(c.dep_ == "conj" and c.tag_ == "VB" for c in root.children):
+        return None
     return root.i
 
 
@@ -1287,7 +1311,7 @@ class RuleNormalizerV2(RuleNormalizer):
         # the base forms listed as verbs and not as nouns: "enforce", "specify", "forget", not "ship", "cap" or "return",
         # which head plural subjects as often ("Prod RDS instances keep …" is tagged no better than "SQLite enforces
         # …"); empty where the pipeline has no such table (then ``_verb_after_its_subject`` is not looked for)
-        self.parsed = ParsedV2.with_verb_lemmas(self._verbs - self._nouns)
+        self.parsed = ParsedV2.with_verb_lemmas(self._verbs - self._nouns, self._verbs)
 
     @staticmethod
     def _values(text: str):
