@@ -283,7 +283,7 @@ def test_speaker_is_not_the_subject(normalizer_v2):
 
 
 @pytest.mark.parametrize("text, subject", [
-    ("Anthropic suggests reading your current rate limits at startup.", "current rate limit"),
+    ("Anthropic suggests reading your current rate limits at startup.", "rate limit"),
     ("Security advises rotating access keys every 90 days.", "access key"),
     ("We encourage team members to take at least 12 work days off a year.", "team member"),
 ])
@@ -3545,6 +3545,19 @@ def test_a_root_tagged_a_plural_after_a_name_is_the_verb(normalizer_v2, text, su
 def test_a_base_form_tagged_a_noun_after_a_plural_is_the_verb(normalizer_v2, text, subject):
     """The small model made the verb a singular noun and the root, so the subject ran on into it ("unused credit hour
     lapse"), or v1 pivoted on the plural its lists know as a verb (".net servicing")."""
+    assert norm(normalizer_v2, text).subject == subject
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("You can't buy additional Heroku Eco dyno hours.", "heroku eco dyno hour"),
+    ("Under the A.B versioning scheme, certain feature releases are designated as long-term support releases.",
+     "feature release"),
+    ("For new services we recommend trying the Current Node.js release in production.", "current node.js release"),
+    ("You will need supervisor approval before working extra hours.", "working extra hour"),
+])
+def test_words_that_say_which_or_how_many_are_not_the_subject(normalizer_v2, text, subject):
+    """"additional", "certain", "current" say which or how many of a thing; "Current" naming a release line and
+    "extra hours" (overtime) say what it is."""
     assert norm(normalizer_v2, text).subject == subject
 
 

@@ -395,6 +395,7 @@ class RuleNormalizer:
     particles_apart = False           # v2: "turn X off", the particle after the object; "Turn off X" as an order
     modal_nouns = False               # v2: "a new block", "a permit": a verb of modality used as a noun is no modal
     subject_stop_words: frozenset = frozenset()   # v2: spaCy stop words that are a subject's nouns ("Every call …")
+    subject_degree_words: frozenset = frozenset()  # v2: adjectives that say which or how many, not what ("additional")
     trim_subject_phrase = False       # v2: a subject's phrase ends at an adverb, "such as" or a participle's complement
     domain_subjects = False           # v2: a web domain as the sentence's subject names it ("Fly.io takes …")
     negation_not_counted = False      # v2: "are not allowed to <verb>" is read like "are allowed to <verb>"
@@ -459,7 +460,13 @@ class RuleNormalizer:
 
     def _subject_words(self, tokens, skip: set[int], names: set[int] = frozenset()) -> list[str]:
         """A subject's words, read one way wherever a subject is read (the clause's own, an order's object,
-        a purpose, a condition's): its stop words kept as nouns and, in v2, its participles as written."""
+        a purpose, a condition's): its stop words kept as nouns and, in v2, its participles as written, and without the
+        words that say which or how many of a thing, not what it is (v2: "additional Heroku Eco dyno hours", "your
+        current rate limits"; written lower-case, or opening the sentence: "Current" of "the Current Node.js release" is
+        a release line's name)."""
+        if self.subject_degree_words:
+            skip = skip | {t.i for t in tokens if t.dep_ == "amod" and (t.text in self.subject_degree_words or t.i == 0
+                                                                         and t.lower_ in self.subject_degree_words)}
         return _content(tokens, skip, names, self.subject_stop_words, self.participle_words)
 
     def _code_object(self, doc, head, values: list, p: Parsed) -> tuple[list, list]:

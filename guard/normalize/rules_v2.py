@@ -1286,6 +1286,8 @@ class RuleNormalizerV2(RuleNormalizer):
     # spaCy counts "call", "name", "part", "side" as stop words, so "Every call to the Ledger API needs …"
     # had no subject and "Branch names must …" was about "branch"; "IT" (the department) was the pronoun
     subject_stop_words = frozenset({"call", "name", "part", "side", "front", "bottom", "IT"})
+    subject_degree_words = frozenset({"additional", "further", "certain", "current", "designated", "specific",
+                                      "particular"})
     trim_subject_phrase = True
     domain_subjects = True
     negation_not_counted = True
