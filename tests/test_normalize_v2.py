@@ -2655,7 +2655,8 @@ def test_it_after_a_concession_or_a_cause_is_that_clauses_subject(normalizer_v2,
     ("For FIFO queues, there can be a maximum of 20,000 inflight messages in a queue.", "inflight message",
      Modality.MUST, 20000.0),
     ("There can only be a maximum of 20 people who have the support entitlement.", "people", Modality.MUST, 20.0),
-    ("There is no set limit of the amount of PTO you can take.", "pto", Modality.MAY, float("inf")),
+    # "you can take" describes the amount (session 75: a modal in a clause describing the subject is not the rule's)
+    ("There is no set limit of the amount of PTO you can take.", "pto", Modality.MUST, float("inf")),
 ])
 def test_a_limit_said_with_the_existential_there(normalizer_v2, text, subject, modality, number):
     n = norm(normalizer_v2, text)
@@ -3559,6 +3560,17 @@ def test_words_that_say_which_or_how_many_are_not_the_subject(normalizer_v2, tex
     """"additional", "certain", "current" say which or how many of a thing; "Current" naming a release line and
     "extra hours" (overtime) say what it is."""
     assert norm(normalizer_v2, text).subject == subject
+
+
+@pytest.mark.parametrize("text, modality", [
+    ("The maximum timeout you can set is 15 minutes.", Modality.MUST),
+    ("For a Pub/Sub subscription, the minimum custom ack deadline you can specify is 10 seconds.", Modality.MUST),
+    ("If a webhook returns a 404 status you should not attempt to use it again.", Modality.SHOULD_NOT),
+])
+def test_a_modal_in_a_clause_describing_the_subject_is_not_the_rule(normalizer_v2, text, modality):
+    """"you can specify" says what may be set, not that the minimum may be 10 seconds (it read "may"); a clause the
+    parser hangs on another noun may be the main clause after a condition with no comma, whose modal is the rule."""
+    assert norm(normalizer_v2, text).modality is modality
 
 
 def test_an_order_is_not_read_as_a_name_and_its_verb(normalizer_v2):

@@ -1241,7 +1241,11 @@ def _in_relative_clause(t) -> bool:
     while c.dep_ == "conj" and c.head.i != c.i:     # "… that stay inside our accounts and never touch Auth0"
         c = c.head
     if c.dep_ == "relcl":
-        return any(w.tag_ in _RELATIVE_WORDS for w in c.children)
+        # or a clause with no relative word that describes the subject before its verb ("the minimum ack deadline you
+        # can specify is 10 seconds": the "can" is what you may specify, not the rule's); one on another noun may be a
+        # main clause the parser hung there ("If a webhook returns a 404 status you should not attempt …")
+        return any(w.tag_ in _RELATIVE_WORDS for w in c.children) \
+            or c.head.dep_ in ("nsubj", "nsubjpass") and c.head.head.i > c.right_edge.i
     if c.dep_ in ("advcl", "dep") and c.tag_ == "VBG" and c.i > 0:
         # a participle set off by a comma ("35 hrs, Monday to Friday, not counting lunch"), which the
         # parser hangs on the verb where it hung "35 hours, …, not counting lunch" on the noun
