@@ -3573,6 +3573,17 @@ def test_a_modal_in_a_clause_describing_the_subject_is_not_the_rule(normalizer_v
     assert norm(normalizer_v2, text).modality is modality
 
 
+@pytest.mark.parametrize("text, obj", [
+    ("All Angular major releases are typically supported for 24 months.", StateVerb.SUPPORT),
+    ("Listing SSH keys via /v2/account/keys is separately limited to 10 GET requests per 60 seconds.", StateVerb.LIMIT),
+    ("All commits to the main branch should be cryptographically signed.", StateVerb.SIGN),
+])
+def test_an_adverb_before_the_verb_is_not_the_state(normalizer_v2, text, obj):
+    """"are typically supported": the adverb took the place of the state, so the verb was read as its words and the
+    state was "be"."""
+    assert norm(normalizer_v2, text).object is obj
+
+
 def test_an_order_is_not_read_as_a_name_and_its_verb(normalizer_v2):
     n = norm(normalizer_v2, "Define SNS delivery policies per subscription and avoid topic-level policies.")
     assert n.subject != "define sns delivery"

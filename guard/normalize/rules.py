@@ -411,6 +411,7 @@ class RuleNormalizer:
     provider_subjects = False         # v2: "Wikimedia DC reimburses seat upgrades" is about seat upgrades
     named_people = False              # v2: "the platform team will turn X off" is about X, as "we will turn X off" is
     aspect_keep = False               # v2: "keeps taking", "Keep running …": going on doing, not keeping (store)
+    adverbs_before_verb = False       # v2: "are typically supported for 24 months": the adverb is not the state
     kept_states = False               # v2: "Keep compression switched off", "Leave X on": the state is the rule
     timed_undoing = False             # v2: "revoked within 5 days", "disabled after 90 days": when it happens, as "deleted after"
     participle_words = False          # v2: "failed logins" is the subject's name as written, not "fail login"
@@ -717,6 +718,11 @@ class RuleNormalizer:
                 if _ASPECT_VERBS[lem]:
                     neg, said_not = not neg, True
                 i += 1
+                continue
+            if self.adverbs_before_verb and obj is StateVerb.OTHER and not theme_tokens and t.pos_ == "ADV" \
+                    and low.endswith("ly") and low != "only" and i + 1 < len(pred_tokens) \
+                    and pred_tokens[i + 1].tag_ in ("VBN", "VBZ", "VBP", "VB", "VBD"):
+                i += 1       # "are typically supported …", "is automatically enabled …": how, not what state
                 continue
             if obj is StateVerb.OTHER and verbal and lem in VERBS and not theme_tokens \
                     and low not in POLE:

@@ -1272,6 +1272,7 @@ class RuleNormalizerV2(RuleNormalizer):
     finite_person_verbs = True
     kept_states = True
     aspect_keep = True
+    adverbs_before_verb = True
     named_people = True
     provider_subjects = True
     # "Everyone logs their daily hours …", "Anyone off sick … has to send a fit note": a rule for
