@@ -862,6 +862,8 @@ class ParsedV2(Parsed):
     lower_case_order = False        # the statement opens with an order's verb written lower-case (``__init__``)
     # the base forms the lemmatizer knows only as verbs (``with_verb_lemmas``); empty: not looked for
     verb_lemmas: frozenset[str] = frozenset()
+    # every base form the lemmatizer lists as a verb (``with_verb_lemmas``)
+    all_verb_lemmas: frozenset[str] = frozenset()
 
     def __init__(self, doc, values, offset: int):
         if len(doc) > 2 and doc[0].tag_ == "VBP" and doc[0].is_lower and _a_known_verb(doc[0], self.verb_lemmas):
@@ -871,9 +873,6 @@ class ParsedV2(Parsed):
             doc[0].tag_ = "VB"
             self.lower_case_order = True
         super().__init__(doc, values, offset)
-
-    # every base form the lemmatizer lists as a verb (``with_verb_lemmas``)
-    all_verb_lemmas: frozenset[str] = frozenset()
 
     @classmethod
     def with_verb_lemmas(cls, verbs: frozenset[str], all_verbs: frozenset[str] = frozenset()) -> type[ParsedV2]:
@@ -1014,7 +1013,21 @@ def _verb_taken_for_a_noun(doc, value_tok) -> int | None:
 # determiner or number ("changes weekly", "budgets 2 bytes", "pages the on-call engineer"); not a preposition
 # ("Integration tests in the test environment use …": the verb is the tagger's noun "use")
 _AFTER_A_VERB = frozenset({"RB", "DT", "CD", "PRP$"})
+_AFTER_A_VERB_OR_PREPOSITION = _AFTER_A_VERB | {"IN"}
 _FINITE_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
+
+
+def _verbless_root(doc, value_tok):
+    """The sentence's root where the small model found no verb at all and the root may be it: nothing in the sentence
+    finite, the root neither first nor last nor part of a value, followed by what follows a verb or a preposition, and
+    the sentence no order (an order's verb before the word's own subject, or a second one joined to the root:
+    "Define SNS delivery policies per subscription and avoid …", the first verb tagged a name). None otherwise."""
+    root = sentence_root(doc)
+    if root is None or root.i < 1 or root.i + 1 >= len(doc) or root.i in value_tok \
+            or doc[root.i + 1].tag_ not in _AFTER_A_VERB_OR_PREPOSITION or any(t.tag_ in _FINITE_TAGS for t in doc) \
+            or any(t.tag_ == "VB" for t in doc[:root.i - 1]) or any(c.dep_ == "conj" and c.tag_ == "VB" for c in root.children):
+        return None
+    return root
 
 
 def _root_taken_for_a_plural(doc, value_tok) -> int | None:
@@ -1024,18 +1037,15 @@ def _root_taken_for_a_plural(doc, value_tok) -> int | None:
     after a singular noun that is not the sentence's first word ("Book flights at least 21 days before …" is an
     order) or after a product's name ("MySQL ships with …", "Fly.io charges for …"), and before what follows a verb
     or a preposition."""
-    root = sentence_root(doc)
-    if root is None or root.i < 1 or root.i + 1 >= len(doc) or root.i in value_tok or root.tag_ != "NNS" \
-            or not _plural(root.lower_) or doc[root.i + 1].tag_ not in _AFTER_A_VERB | {"IN"}:
+    root = _verbless_root(doc, value_tok)
+    if root is None or root.tag_ != "NNS" or not _plural(root.lower_):
         return None
     before = doc[root.i - 1]
     # a product's name, however the small model tagged it ("MySQL ships with …": a determiner; "Fly.io charges for …": a
     # verb), is a subject even as the first word, which no order starts with
     named = before.tag_ not in ("NN", "NNP") and bool(_PRODUCT_NAME.search(before.text))
-    if not (named or root.i >= 2 and before.tag_ in ("NN", "NNP")) or any(t.tag_ in _FINITE_TAGS for t in doc) \
-            or any(t.tag_ == "VB" for t in doc[:root.i - 1]) or any(c.dep_ == "conj" and c.tag_ == "VB" for c in root.children):
-        return None       # an order, its verb before the noun or a second one after it ("Define SNS delivery policies per
-                          # subscription and avoid …", the first verb tagged a name): the order's object
+    if not (named or root.i >= 2 and before.tag_ in ("NN", "NNP")):
+        return None
     if named:
         # read as the name it is, the subject of the verb (this Doc is the statement's own, parsed for this reading)
         before.tag_, before.pos_, before.dep_ = "NNP", "PROPN", "nsubj"
@@ -1046,13 +1056,9 @@ def _base_root_after_a_plural(doc, value_tok, verbs: frozenset[str]) -> int | No
     """A verb in the base form that the small model tags a singular noun and makes the root, right after a plural
     noun: "Our cert-manager renewals trigger at two thirds of …", "Unused credit hours lapse at the end of …", ".NET
     servicing releases land once a month …". Read so, the sentence had no verb and the subject ran on ("unused
-    credit hour lapse"). Only where nothing in the sentence is finite, the word is a verb the lemmatizer lists, what
-    follows is what follows a verb, and the sentence is no order ("Define … policies per subscription and avoid …")."""
-    root = sentence_root(doc)
-    if root is None or root.i < 1 or root.i + 1 >= len(doc) or root.i in value_tok or root.tag_ != "NN" \
-            or doc[root.i - 1].tag_ != "NNS" or root.lower_ not in verbs \
-            or doc[root.i + 1].tag_ not in _AFTER_A_VERB | {"IN"} or any(t.tag_ in _FINITE_TAGS for t in doc) \
-            or any(t.tag_ == "VB" for t in doc[:root.i]) or any(c.dep_ == "conj" and c.tag_ == "VB" for c in root.children):
+    credit hour lapse"). Only a verb the lemmatizer lists, in a sentence ``_verbless_root`` allows."""
+    root = _verbless_root(doc, value_tok)
+    if root is None or root.tag_ != "NN" or doc[root.i - 1].tag_ != "NNS" or root.lower_ not in verbs:
         return None
     return root.i
 
