@@ -133,11 +133,15 @@ def unsure_where_unlike(verdict: Verdict, text_similarity: float | None, floor: 
 class Judge:
     """Stage 4. ``judge(verdict, nli) -> (tier, stage)`` for a pair; ``decide`` for a write."""
 
-    def judge(self, verdict: Verdict, nli: NLIResult | None = None) -> tuple[Tier, str]:
-        if nli is not None and nli.learned:
+    def judge(self, verdict: Verdict, nli: NLIResult | None = None, learned: bool = False) -> tuple[Tier, str]:
+        """``learned``: the NLI stage is the learned gate, which never scores a pair ``structure_decides`` settles; such a
+        pair (``nli`` None) gets that rule's tier, not v0.1's rules for a pair without NLI, which gave the same tiers
+        only while the two were never changed apart (session 75: a block added to the rule came out a warn)."""
+        if learned or nli is not None and nli.learned:
             fixed = structure_decides(verdict)
             if fixed is not None:
                 return fixed, "structural"
+        if nli is not None and nli.learned:
             tier = {"block": Tier.BLOCK, "warn": Tier.WARN}.get(nli.action, Tier.CLEAN)
             return tier, "gate"
         k, c = verdict.kind, verdict.confidence

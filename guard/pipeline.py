@@ -192,11 +192,7 @@ class Guard:
         out = []
         for i, ((a, _, _, _), v) in enumerate(zip(items, verdicts)):
             nli = nli_results.get(i)
-            # a pair structure decides never meets the learned gate, so its tier is the one rule that kept it from the
-            # gate (``structure_decides``), not the v0.1 rules the judge applies to a pair without NLI: the two agreed
-            # only as long as nobody changed the first (session 75: a block added there came out a warn)
-            fixed = structure_decides(v) if learned and nli is None else None
-            tier, stage = (fixed, "structural") if fixed is not None else self.judge.judge(v, nli)
+            tier, stage = self.judge.judge(v, nli, learned=learned)
             out.append(PairJudgement(a.id, a.text, tier, stage, v, nli))
         return out
 
