@@ -125,20 +125,21 @@ def _unqualified_settings(words: list[str], other: list[str]) -> list[str]:
     return out
 
 
-_JOINED = re.compile(r"(?<=[A-Za-z0-9])[-_](?=[A-Za-z0-9])")
+_JOINED = re.compile(r"(?<=[A-Za-z0-9])[-_](?=[A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z][a-z])")
 
 
 def _compounds_apart(words: list[str], other: list[str]) -> list[str]:
-    """``words`` with a compound joined by a hyphen or an underscore taken apart where ``other`` writes each of its
-    parts as a word of its own: "maximum line-width" / "maximum line width", "request_id" / "request id",
-    "failed-login counter" / "counter for failed logins" — one name in two spellings. A compound whose parts the
-    other does not all write stays whole ("auto_start_machines" / "auto_stop_machines")."""
+    """``words`` with a compound joined by a hyphen or an underscore, or written in camel case, taken apart where
+    ``other`` writes each of its parts as a word of its own: "maximum line-width" / "maximum line width",
+    "request_id" / "request id", "failed-login counter" / "counter for failed logins", "imagePullPolicy" / "image
+    pull policy" — one name in two spellings. A compound whose parts the other does not all write stays whole
+    ("auto_start_machines" / "auto_stop_machines", "readOnlyRootFilesystem" / "root filesystem")."""
     if not any(_JOINED.search(w) for w in words):
         return words          # the usual subject: nothing joined, nothing to stem twice
     apart = {_stem(w.lower()) for w in other}
     out = []
     for w in words:
-        parts = _JOINED.split(w)
+        parts = [x for x in _JOINED.split(w) if x]
         if len(parts) > 1 and not w.startswith(("-", "_")) and "." not in w \
                 and all(_stem(x.lower()) in apart for x in parts):
             out.extend(x.lower() for x in parts)
@@ -1088,9 +1089,10 @@ class StructuralComparator:
                                {**ev, "themes": [a.theme, b.theme]})
             if not _themes_overlap(a, b):
                 vp = _value_pair(a, b, (a_text, b_text))
-                if vp is not None and match is SubjectMatch.SAME and (days := _day_within_days(vp)):
+                if vp is not None and match in (SubjectMatch.SAME, SubjectMatch.NEAR) and (days := _day_within_days(vp)):
                     # "Deploys must not happen on weekends." / "Deploys happen every Saturday.": the state is the
-                    # day itself, and one stance's day lies within the other's days
+                    # day itself, and one stance's day lies within the other's days (of a kind of the thing, at MED:
+                    # "Production deploys are scheduled every Saturday morning.")
                     return Verdict(VerdictKind.CONTRADICTION, strong,
                                    f"opposing modality on '{b.subject}' for {days[0]}, within {days[1]}",
                                    {**ev, "values": [vp[0][1], vp[1][1]]})

@@ -35,8 +35,10 @@ MODAL_PREDICATES = {
 HALT_PREDICATES = {"paused": ("must", True), "suspended": ("must", True), "halted": ("must", True),
                    "frozen": ("must", True)}
 # rules.v2 only: more words that carry modality after a copula. "exempt" lifts an obligation ("Hotfixes are exempt
-# from approval": approval is not required)
-V2_MODAL_PREDICATES = {"obliged": ("must", False), "obligated": ("must", False), "exempt": ("must", True)}
+# from approval": approval is not required); what is prevented or barred may not happen ("Deployments are prevented during
+# weekends", as "blocked" is)
+V2_MODAL_PREDICATES = {"obliged": ("must", False), "obligated": ("must", False), "exempt": ("must", True),
+                       "prevented": ("must", True), "barred": ("must", True)}
 # Verbs that carry modality on their own: lemma → (strength, negated)
 MODAL_VERBS = {
     "require": ("must", False), "mandate": ("must", False), "enforce": ("must", False),
