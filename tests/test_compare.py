@@ -1,6 +1,6 @@
 import pytest
 
-from guard.claims import Bound, Claim, Scope, Window
+from guard.claims import Bound, Claim, Scope, StateVerb, Window
 from guard.compare import (Confidence, StructuralComparator, SubjectMatch, VerdictKind, bounds_conflict,
                            opposition, subject_match)
 from guard.claims import Modality as M
@@ -628,3 +628,24 @@ def test_an_ing_or_ed_form_with_its_consonant_doubled_is_the_word(a, b):
     """"Engineers may not disable audit logging." is about "audit log" (the object, lemmatised) and "Audit logging must
     be enabled." about "audit logging": the stem of "logging" kept its doubled g and the two were different subjects."""
     assert subject_match(a, b) is SubjectMatch.SAME
+
+
+@pytest.mark.parametrize("text, verb", [
+    ("Commits to `master` must not be GPG-signed because the release bot rewrites them.", StateVerb.SIGN),
+    ("At HLN Consulting, all time off must be pre-approved.", StateVerb.APPROVE),
+    ("Time off is manager-approved.", StateVerb.APPROVE),
+])
+def test_a_participle_joined_to_its_manner_is_its_verb_s_state(normalizer_v2, text, verb):
+    n = normalizer_v2.normalize(text, Scope(), Window())
+    assert n.object is verb, n
+
+
+def test_a_participle_joined_to_its_manner_opposes_the_plain_verb_but_not_another_manner(normalizer_v2):
+    """"GPG-signed" was a state of its own, so "must not be GPG-signed" and "should be cryptographically signed" (claims_dev)
+    spoke of different actions; the whole word stays the state's theme, so two manners of one verb are two aspects."""
+    v = verdict(normalizer_v2, "Commits must not be GPG-signed.", "Commits should be cryptographically signed.")
+    assert v.kind is VerdictKind.CONTRADICTION, v.reason
+    two = verdict(normalizer_v2, "Commits must not be GPG-signed.", "Commits must be SSH-signed.")
+    assert two.kind is not VerdictKind.CONTRADICTION, two.reason
+    undone = normalizer_v2.normalize("Branches must stay un-merged.", Scope(), Window())
+    assert undone.object is not StateVerb.MERGE

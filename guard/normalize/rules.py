@@ -129,6 +129,27 @@ def _merge_hyphenated(doc):
     return doc
 
 
+# prefixes that deny or undo the verb after them ("un-merged", "de-activated", "non-signed"): no compound participle
+_UNDOING_PREFIXES = frozenset({"un", "non", "de", "dis", "anti", "in", "mis", "not"})
+
+
+def _compound_participle(t) -> str | None:
+    """The state verb a participle joined to its manner or agent names ("GPG-signed", "auto-merged",
+    "self-hosted", "pre-approved"): the merged word's lemma is the whole of it, which no state verb is, so "Commits
+    must not be GPG-signed." was a state of its own and did not oppose "… should be cryptographically signed". The
+    whole word stays the state's theme, so "GPG-signed" / "SSH-signed" are two ways of one verb. None for other
+    words, and where the first part undoes the verb ("un-merged")."""
+    if t.tag_ not in ("VBN", "VBD") and not (t.pos_ == "ADJ" and t.lower_.endswith("ed")):
+        return None
+    first, _, last = t.lower_.rpartition("-")
+    if not first or not last.endswith("ed") or first.split("-")[0] in _UNDOING_PREFIXES:
+        return None
+    for suf, rep in (("ied", "y"), ("ed", ""), ("ed", "e"), ("d", "")):
+        if last.endswith(suf) and (verb := last[: -len(suf)] + rep) in VERBS:
+            return verb
+    return None
+
+
 _IDENTIFIER = re.compile(r"\d|_|[a-z]-[a-z]")      # auth-api, worker_2, api-1: names of components
 _SPEAKER_VERBS = {"recommend", "suggest", "advise", "encourage", "require", "mandate", "prefer", "expect"}
 # what an employer does for its people: pays for, provides or reimburses a thing (v2, ``provider_subjects``)
@@ -415,6 +436,7 @@ class RuleNormalizer:
     kept_states = False               # v2: "Keep compression switched off", "Leave X on": the state is the rule
     timed_undoing = False             # v2: "revoked within 5 days", "disabled after 90 days": when it happens, as "deleted after"
     participle_words = False          # v2: "failed logins" is the subject's name as written, not "fail login"
+    compound_participles = False      # v2: "GPG-signed", "auto-merged": the state is the last word's verb
     purpose_subjects = False          # v2: "Use X for Y" is about Y, valued X
     verb_before_place = False         # v2: "Data lives in MySQL", "handled by Google Workspace" name a value
     event_poles = False               # v2: "scheduled every Saturday" is an event, not the opposite of "continuous"
@@ -631,6 +653,8 @@ class RuleNormalizer:
         while i < len(pred_tokens):
             t = pred_tokens[i]
             low, lem = t.lower_, Parsed._verb_lemma(t)
+            joined = _compound_participle(t) if self.compound_participles and lem not in VERBS else None
+            lem = joined or lem
             if i + 1 < len(pred_tokens) and f"{low} {pred_tokens[i + 1].lower_}" in ("have to", "has to", "need to", "needs to", "ought to", "is to", "are to"):
                 strength, seen_modal = MODAL_WORDS.get(low, "must"), True
                 # "You don't have to notify Auth0.", "Teams do not need to file a ticket.": negated, a need
@@ -729,6 +753,8 @@ class RuleNormalizer:
                 obj, vneg = VERBS[lem]
                 neg ^= vneg
                 state_neg ^= vneg
+                if joined is not None:
+                    theme_tokens.append(t)      # "GPG-signed" / "SSH-signed": one verb, two ways of signing
                 i += 1
                 part = _switch_particle(t, pred_tokens[i] if i < len(pred_tokens) else None, self.particles_apart)
                 if part is not None:

@@ -1279,6 +1279,7 @@ class RuleNormalizerV2(RuleNormalizer):
     kept_states = True
     aspect_keep = True
     adverbs_before_verb = True
+    compound_participles = True
     named_people = True
     provider_subjects = True
     # "Everyone logs their daily hours …", "Anyone off sick … has to send a fit note": a rule for
