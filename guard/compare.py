@@ -971,6 +971,11 @@ def _day_within_days(vp: tuple[tuple, tuple]) -> tuple[str, str] | None:
     return None
 
 
+def _points(va: tuple, vb: tuple) -> bool:
+    """Both values are things said, not limits: no bound, one value, or a span of days ("weekends")."""
+    return all(v[2] is None or v[2].op == "eq" or v[2].op == "range" and v[2].unit == "weekday" for v in (va, vb))
+
+
 def _another_value_negated(ev: dict, vp: tuple[tuple, tuple]) -> Verdict:
     """"listens on 6379" / "does not listen on 6380": denying another value opposes nothing."""
     return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH, "the negation is of a different value",
@@ -1132,6 +1137,10 @@ class StructuralComparator:
                     return Verdict(VerdictKind.CONSISTENT, Confidence.MED, "both state the same quantities", vev)
                 if not (_grounded(va[1], a_text) and _grounded(vb[1], b_text)):
                     return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "differing values not found in the texts", vev)
+                if a.modality.negated and b.modality.negated and _points(va, vb):
+                    # "Deployments must not happen on weekends." / "… on Fridays.", "must not listen on 6379" / "… on
+                    # 6380": each denies its own value, and both hold (a bound denied is a limit: left to the bounds)
+                    return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH, "each denies a different value", vev)
                 soft = {a.modality.strength, b.modality.strength}
                 if soft <= {"may"} and not (a.exclusive or b.exclusive) and not _a_limit(va, vb):
                     return Verdict(VerdictKind.CONSISTENT, Confidence.LOW, "two permitted values can coexist", vev)

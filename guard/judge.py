@@ -120,19 +120,6 @@ def blocks_on_a_generic_subject(verdict: Verdict) -> bool:
             and len(subjects) == 2 and all(s and _GENERIC_SUBJECT.fullmatch(s) for s in subjects))
 
 
-def opposes_a_narrower_subject(verdict: Verdict) -> bool:
-    """Opposing modalities on a subject and a narrower one ("Containers must not run as root." / "All application
-    containers must run as the root user."): MED, which ``sure_where_alike`` raises where the texts are alike."""
-    return (verdict.kind is VerdictKind.CONTRADICTION and verdict.confidence is Confidence.MED
-            and verdict.evidence.get("match") == "near")
-
-
-def rests_on_likeness(verdict: Verdict) -> bool:
-    """The verdicts whose confidence the two texts' likeness settles (``weigh_by_likeness``): only their texts
-    need a similarity."""
-    return blocks_on_a_generic_subject(verdict) or opposes_a_narrower_subject(verdict)
-
-
 def unsure_where_unlike(verdict: Verdict, text_similarity: float | None, floor: float) -> Verdict:
     """``verdict`` at MED where structure would block on a one-word common subject and the texts are
     less alike than ``floor``, so the learned gate decides (reading the verdict among its evidence)."""
@@ -141,29 +128,6 @@ def unsure_where_unlike(verdict: Verdict, text_similarity: float | None, floor: 
     return Verdict(verdict.kind, Confidence.MED,
                    f"{verdict.reason} (the shared subject is one common word and the texts are not alike: "
                    f"cosine {text_similarity:.2f} < {floor:.2f})", verdict.evidence)
-
-
-# A rule for all of a thing against the opposite rule for one kind of it ("Containers must not run as root." / "All
-# application containers must run as the root user (UID 0).") is what a recorded exception is for. In claims_train and
-# claims_dev all ten such pairs are labelled contradictions, and the cross-encoder gives that one 0.04. Scanned as one
-# store, though, claims_train's statements meet so on a shared common noun across documents ("A release that has reached
-# end of life is no longer supported …" / "Angular minor releases are fully backward-compatible …", cosine 0.49): of
-# 38 such pairs between two documents, 36 are less alike than the candidate search's neighbour floor, and of the ten
-# labelled contradictions nine are as alike as it.
-def sure_where_alike(verdict: Verdict, text_similarity: float | None, floor: float) -> Verdict:
-    """``verdict`` at HIGH, so that structure decides a block, where it opposes a subject and a narrower one and the
-    texts are at least as alike as ``floor``."""
-    if text_similarity is None or text_similarity < floor or not opposes_a_narrower_subject(verdict):
-        return verdict
-    return Verdict(verdict.kind, Confidence.HIGH,
-                   f"{verdict.reason} (a rule and the opposite rule for a kind of its subject, in alike texts: "
-                   f"cosine {text_similarity:.2f} >= {floor:.2f})", verdict.evidence)
-
-
-def weigh_by_likeness(verdict: Verdict, text_similarity: float | None, floor: float) -> Verdict:
-    """``unsure_where_unlike`` and ``sure_where_alike``: the structural verdicts whose confidence rests on whether
-    the two texts are about one thing, weighed by their similarity against ``floor``."""
-    return sure_where_alike(unsure_where_unlike(verdict, text_similarity, floor), text_similarity, floor)
 
 
 class Judge:

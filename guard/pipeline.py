@@ -12,8 +12,8 @@ from pathlib import Path
 from guard.candidates import NEIGHBOUR_MIN_SIMILARITY
 from guard.claims import Claim, Norm, Scope, Window, comparison_text
 from guard.compare import Confidence, StructuralComparator, Verdict, VerdictKind
-from guard.judge import (Decision, Judge, NLIResult, PairJudgement, Tier, rests_on_likeness, structure_decides,
-                         weigh_by_likeness)
+from guard.judge import (Decision, Judge, NLIResult, PairJudgement, Tier, blocks_on_a_generic_subject,
+                         structure_decides, unsure_where_unlike)
 from guard.normalize import SafeNormalizer, get_normalizer
 
 log = logging.getLogger(__name__)
@@ -183,7 +183,7 @@ class Guard:
         learned = gate is not None and getattr(gate, "learned", False)
         if gate is not None:
             if learned:
-                verdicts = self._weigh_by_likeness(verdicts, texts, gate)
+                verdicts = self._unsure_where_unlike(verdicts, texts, gate)
             todo = [i for i, v in enumerate(verdicts) if (structure_decides(v) is None if learned else v.deferred)]
             if todo:
                 pairs = [(items[i][1], texts[i][0], items[i][3], texts[i][1]) for i in todo]
@@ -197,19 +197,18 @@ class Guard:
         return out
 
     @staticmethod
-    def _weigh_by_likeness(verdicts: list, texts: list[tuple[str, str]], gate) -> list:
+    def _unsure_where_unlike(verdicts: list, texts: list[tuple[str, str]], gate) -> list:
         """Structural blocks on a one-word common subject between texts less alike than the candidate
-        search's neighbour floor are left to the learned gate, and an opposition on a subject and a narrower
-        one between texts as alike as it is structure's to block (``judge.weigh_by_likeness``); only those
-        pairs are embedded."""
+        search's neighbour floor are left to the learned gate (``judge.unsure_where_unlike``); only
+        those pairs are embedded."""
         embedder = getattr(gate, "embedder", None)
-        idx = [i for i, v in enumerate(verdicts) if rests_on_likeness(v)]
+        idx = [i for i, v in enumerate(verdicts) if blocks_on_a_generic_subject(v)]
         if embedder is None or not idx:
             return verdicts
         vecs = embedder.encode([t for i in idx for t in texts[i]])
         out = list(verdicts)
         for k, i in enumerate(idx):
-            out[i] = weigh_by_likeness(out[i], float(vecs[2 * k] @ vecs[2 * k + 1]), NEIGHBOUR_MIN_SIMILARITY)
+            out[i] = unsure_where_unlike(out[i], float(vecs[2 * k] @ vecs[2 * k + 1]), NEIGHBOUR_MIN_SIMILARITY)
         return out
 
     def flagged(self, items: list[tuple[Claim, Norm, Claim, Norm]]) -> list[tuple[int, PairJudgement]]:

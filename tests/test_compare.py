@@ -649,3 +649,22 @@ def test_a_participle_joined_to_its_manner_opposes_the_plain_verb_but_not_anothe
     assert two.kind is not VerdictKind.CONTRADICTION, two.reason
     undone = normalizer_v2.normalize("Branches must stay un-merged.", Scope(), Window())
     assert undone.object is not StateVerb.MERGE
+
+
+@pytest.mark.parametrize("a, b", [
+    ("Deployments are blocked on weekends.", "Deployments are blocked on Fridays."),
+    ("Deployments must not happen on weekends.", "Deployments are prevented on Fridays."),
+    ("The API must not listen on port 6379.", "The API must not listen on port 6380."),
+])
+def test_two_denials_of_different_values_both_hold(normalizer_v2, a, b):
+    """Two prohibitions on one subject, each of its own value, were "'deployment' is weekends in one claim and Fridays in
+    the other", a structural block at HIGH; both can hold, as a denial of another value against an assertion does."""
+    v = verdict(normalizer_v2, a, b)
+    assert v.kind is VerdictKind.CONSISTENT and v.confidence is Confidence.HIGH, v.reason
+
+
+def test_two_different_limits_denied_still_conflict(normalizer_v2):
+    v = verdict(normalizer_v2, "Uploads must not exceed 10 MB.", "Uploads must not exceed 20 MB.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v.reason
+    one = verdict(normalizer_v2, "Deployments are blocked on Fridays.", "Deployments are allowed on Fridays.")
+    assert one.kind is VerdictKind.CONTRADICTION, one.reason

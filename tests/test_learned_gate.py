@@ -331,37 +331,6 @@ def test_confident_structure_decides_without_the_model():
     assert structure_decides(med) is None
 
 
-def test_an_opposite_rule_for_a_kind_of_the_thing_blocks_without_the_model_where_the_texts_are_alike(normalizer_v2):
-    """"Containers must not run as root." / "All application containers must run as the root user (UID 0)." is an
-    opposing modality on a subject and a narrower one (MED): all ten such pairs in claims_train and claims_dev are
-    labelled contradictions, and the cross-encoder gives this one 0.04. Where the texts are as alike as the candidate
-    search's neighbour floor, structure blocks it without the model; between unlike texts (statements of two documents
-    meeting on "release") it stays the gate's."""
-    from guard.judge import weigh_by_likeness
-    _, [v] = items(normalizer_v2, "Containers must not run as root.",
-                   "All application containers must run as the root user (UID 0).")
-    assert v.confidence is Confidence.MED and v.evidence["match"] == "near" and structure_decides(v) is None, v.reason
-    sure = weigh_by_likeness(v, 0.84, 0.5)
-    assert sure.confidence is Confidence.HIGH and structure_decides(sure) is Tier.BLOCK and "cosine 0.84" in sure.reason
-    clean = NLIResult(0.04, {}, {}, {}, "none", "", learned=True)
-    assert Judge().judge(sure, clean, learned=True) == (Tier.BLOCK, "structural")
-    assert weigh_by_likeness(v, 0.49, 0.5) is v and weigh_by_likeness(v, None, 0.5) is v
-    value = Verdict(VerdictKind.VALUE_CONFLICT, Confidence.MED, "", {"match": "near"})     # values: the gate weighs them
-    assert weigh_by_likeness(value, 0.9, 0.5) is value
-    same = Verdict(VerdictKind.CONTRADICTION, Confidence.MED, "", {"match": "same"})      # lowered where texts are unlike
-    assert weigh_by_likeness(same, 0.9, 0.5) is same
-
-
-def test_a_write_blocks_an_opposite_rule_for_a_kind_of_the_thing_through_the_pipeline(tmp_path):
-    from guard.pipeline import Guard, GuardConfig
-    g = Guard(GuardConfig())
-    a, b = "Containers must not run as root.", "All application containers must run as the root user (UID 0)."
-    [(na, nb)] = [(g.normalize(a), g.normalize(b))]
-    [j] = g.judge_pairs([(Claim(text=a, id="a"), na, Claim(text=b, id="b"), nb)])
-    assert j.tier is Tier.BLOCK and j.stage == "structural", j
-
-
-
 def test_features_have_the_declared_order(normalizer):
     (it, vs) = items(normalizer, "The API listens on port 8443.", "The API listens on port 8080.")
     (na, ta, nb, tb), v = it[0], vs[0]

@@ -15,7 +15,7 @@ import numpy as np
 
 from guard.candidates import NEIGHBOUR_MIN_SIMILARITY
 from guard.compare import Verdict
-from guard.judge import structure_decides, weigh_by_likeness
+from guard.judge import structure_decides, unsure_where_unlike
 from guard.nli.evidence import pair_features, predicate_pair, second_direction, vector
 from guard.nli.learned_gate import BACKWARD_BELOW
 from training.claim_pairs import pair_claims
@@ -65,8 +65,8 @@ def build(rows: list[dict], predictions: dict[str, tuple[dict, dict]], guard, em
     subjects = [n.subject or "" for n in norms]
     tv = embedder.encode(texts)
     # as a write does (``Guard.judge_pairs``): a structural block on a one-word common subject between
-    # unlike texts is the gate's, an opposition on a subject and a narrower one between alike texts structure's
-    verdicts = [weigh_by_likeness(v, float(tv[2 * i] @ tv[2 * i + 1]), NEIGHBOUR_MIN_SIMILARITY)
+    # unlike texts is the gate's
+    verdicts = [unsure_where_unlike(v, float(tv[2 * i] @ tv[2 * i + 1]), NEIGHBOUR_MIN_SIMILARITY)
                 for i, v in enumerate(verdicts)]
     sv = embedder.encode(subjects)
     pv = embedder.encode([t for i in range(len(rows))
