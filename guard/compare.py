@@ -21,7 +21,7 @@ from guard.claims import (
 )
 from guard.normalize.lexicon import POLE
 from guard.normalize.naming_styles import different_name_kinds, naming_style
-from guard.normalize.typed_values import ANY_UNIT, GEOGRAPHIES, POINT_UNITS
+from guard.normalize.typed_values import ANY_UNIT, GEOGRAPHIES, POINT_UNITS, WEEKDAYS
 from guard.normalize.values import UNITS
 
 
@@ -976,6 +976,28 @@ def _points(va: tuple, vb: tuple) -> bool:
     return all(v[2] is None or v[2].op == "eq" or v[2].op == "range" and v[2].unit == "weekday" for v in (va, vb))
 
 
+def _subject_day(n: Norm) -> tuple[str, float] | None:
+    """The day of the week a subject names ("friday deployment"), where the statement gives no day as its value."""
+    if any(v[2] is not None and v[2].unit == "weekday" for v in n.values):
+        return None
+    days = [(w, WEEKDAYS[w.lower().removesuffix("s")]) for w in (n.subject or "").split()
+            if w.lower().removesuffix("s") in WEEKDAYS]
+    return (days[0][0], float(days[0][1])) if len(days) == 1 else None
+
+
+def _a_day_named_against_days(a: Norm, b: Norm) -> tuple[str, str, bool] | None:
+    """(the day, the days, whether the day is among them) where one statement's subject names a day of the week and
+    the other's value is one or more days, the day's statement having no day value of its own; None otherwise."""
+    for x, y in ((a, b), (b, a)):
+        day = _subject_day(x)
+        said = [v for v in y.values if v[2] is not None and v[2].unit == "weekday" and v[2].op in ("eq", "range")]
+        if day is not None and len(said) == 1:
+            bound = said[0][2]
+            upper = bound.upper if bound.op == "range" else bound.number
+            return day[0], said[0][1], bound.number <= day[1] <= upper
+    return None
+
+
 def _another_value_negated(ev: dict, vp: tuple[tuple, tuple]) -> Verdict:
     """"listens on 6379" / "does not listen on 6380": denying another value opposes nothing."""
     return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH, "the negation is of a different value",
@@ -1118,6 +1140,14 @@ class StructuralComparator:
                                f"soft opposition: {a.modality.value} vs {b.modality.value}", ev)
             if related:
                 return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "possible opposition on related subjects", ev)
+            if (days := _a_day_named_against_days(a, b)) is not None:
+                # "Deployments are prevented during weekends." / "Friday deployments are permitted.": the narrower
+                # subject names its day, and each stance holds for its own days unless the day is among the other's
+                if not days[2]:
+                    return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH,
+                                   f"each stance holds for its own days: {days[0]}, {days[1]}", ev)
+                return Verdict(VerdictKind.CONTRADICTION, strong,
+                               f"opposing modality on '{b.subject}' for {days[0]}, within {days[1]}", ev)
             vp = _value_pair(a, b, (a_text, b_text))
             if vp is None and a.value and b.value and value_quantity(a) != value_quantity(b):
                 # "The office is closed on Sundays." / "… opens at 8am.": each side's stance holds for

@@ -668,3 +668,17 @@ def test_two_different_limits_denied_still_conflict(normalizer_v2):
     assert v.kind is VerdictKind.VALUE_CONFLICT, v.reason
     one = verdict(normalizer_v2, "Deployments are blocked on Fridays.", "Deployments are allowed on Fridays.")
     assert one.kind is VerdictKind.CONTRADICTION, one.reason
+
+
+@pytest.mark.parametrize("a, b, kind", [
+    ("Deployments are prevented during weekends.", "Friday deployments are permitted.", VerdictKind.CONSISTENT),
+    ("Deployments are blocked on weekends.", "Saturday deployments are allowed.", VerdictKind.CONTRADICTION),
+    ("Deployments are allowed on Fridays.", "Friday deployments are blocked.", VerdictKind.CONTRADICTION),
+    ("Friday deployments are permitted.", "Deployments are blocked Monday to Thursday.", VerdictKind.CONSISTENT),
+])
+def test_a_day_the_subject_names_against_the_days_the_other_rule_is_for(normalizer_v2, a, b, kind):
+    """"Deployments are prevented during weekends." / "Friday deployments are permitted." was an opposing modality on a
+    subject and a narrower one, which the fast profile blocks: the narrower subject names its day, and each stance
+    holds for its own days unless the day is among the other's."""
+    v = verdict(normalizer_v2, a, b)
+    assert v.kind is kind, v.reason

@@ -105,7 +105,7 @@ _ADVERB_END = r"(?=\s*(?:[.,;:)]|$|\s+(?:at|on|in|from|and|or|by|before|after|du
 # different kinds about one subject (two facts), and "standups are on Mondays" / "… on Tuesdays" two
 # answers to one question. Only after "on", "every", "each" or "until"/"by" a day, or as a plural
 # ("Fridays are meeting-free"), so a name ("Black Friday", "Good Friday", "Man Friday") is not a day.
-_WEEKDAYS = {d.lower(): i + 1 for i, d in enumerate(calendar.day_name)}
+_WEEKDAYS = WEEKDAYS = {d.lower(): i + 1 for i, d in enumerate(calendar.day_name)}
 _WEEKDAY_RE = "|".join(_WEEKDAYS)
 _WEEKDAY_VAL = r"(?P<val>(?:" + _WEEKDAY_RE + r")s?)\b"
 
