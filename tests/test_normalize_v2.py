@@ -3825,3 +3825,25 @@ def test_approval_not_required_reads_alike_with_a_contraction(normalizer_v2):
     a = norm(normalizer_v2, "Code owner approval is not required for pull requests to `main`.")
     b = norm(normalizer_v2, "Code owner approval isn't required for pull requests to `main`.")
     assert (a.subject, a.modality) == (b.subject, b.modality) == ("pull request main", Modality.MAY_NOT)
+
+
+@pytest.mark.parametrize("text, main, subject", [
+    ("Left alone, etcd's backend quota is 2147483648 bytes.", "etcd's backend quota is 2147483648 bytes.", "etcd backend quota"),
+    ("Configured this way, the proxy drops idle connections after 60 seconds.",
+     "The proxy drops idle connections after 60 seconds.", "proxy"),
+])
+def test_a_leading_participle_s_phrase_is_no_subject(normalizer_v2, text, main, subject):
+    """"Left at its defaults, git gc only prunes …" was about "leave", and met "annual leave" in a store scan (a value
+    conflict, 14 days against 20, that the fast profile blocked): a participle's phrase before the comma says how the
+    thing is, not what the rule is about."""
+    assert split_main_clause(text)[0] == main
+    assert normalizer_v2.normalize(text, Scope(), Window()).subject == subject
+
+
+@pytest.mark.parametrize("text", [
+    "Deprecated API functionality must not graduate from alpha to beta, nor beta to stable.",
+    "Ingested samples are grouped into blocks of two hours, each consisting of a directory.",
+    "Signed commits are required, always.",
+])
+def test_a_participle_that_describes_the_subject_is_not_cut(text):
+    assert split_main_clause(text) == (text, ())

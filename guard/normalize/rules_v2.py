@@ -63,6 +63,15 @@ _LEAD_CLAUSE = re.compile(
     r"notwithstanding|contrary\s+to|compared\s+(?:to|with)|apart\s+from|aside\s+from|besides|prior\s+to|following)\b(?!-)"
     r"(?:[^,;]|,(?=\s*\d{4}\b)|(?<=\d),(?=\d{3}\b)){1,140}(?:(?<!\d),|,(?!\d{3}\b))\s*",
     re.I)
+# a leading participle's phrase, set off by its comma ("Left at its defaults, git gc only prunes …", "Left alone, etcd's
+# backend quota is …", "Configured this way, the proxy …"): how the thing is, before the rule; read whole, "left" was the
+# subject. Only a participle before a preposition, an adverb of state or "this"/"that" (not a noun it describes:
+# "Deprecated API functionality must not …"), and no finite verb before the comma ("Ingested samples are grouped …, …")
+_LEAD_PARTICIPLE = re.compile(
+    r"^(?:[a-z]+ed|left|kept|set|run|built|held|unset|given|shown|written)\s+"
+    r"(?=(?:alone|untouched|unchanged|as\s+is|at|with|by|on|in|to|as|for|under|from|without|this|that|like)\b)"
+    r"(?![^,;]*\b(?:is|are|was|were|must|should|shall|can|cannot|will|may|has|have|does|do)\b[^,;]*,)"
+    r"[^,;]{1,80},\s*", re.IGNORECASE)
 # a phrase of place or case with no comma of its own, that runs on into the statement's verb before the first comma
 # ("On our Enterprise Okta org the /api/v1/apps create/list limit is 600, the same as …"): cut up to that comma, it took
 # the whole statement for its leading phrase and left "the same as …". Not where the verb is a relative clause's
@@ -323,7 +332,7 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
     for m in list(_PAREN.finditer(main))[::-1]:
         cut(main[:m.start()] + main[m.end():], m.group(0).strip()[1:-1])
     for _ in range(2):
-        for pat in (_LEAD_WRAPPER, _LEAD_ADVERB, _LEAD_PHRASE, _LEAD_CLAUSE, _LEAD_SPAN):
+        for pat in (_LEAD_WRAPPER, _LEAD_ADVERB, _LEAD_PHRASE, _LEAD_CLAUSE, _LEAD_SPAN, _LEAD_PARTICIPLE):
             if _INVERTED.match(main):       # "Under no circumstances should you …": the rule's own words
                 break
             m = pat.match(main)
