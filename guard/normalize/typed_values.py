@@ -105,8 +105,8 @@ _ADVERB_END = r"(?=\s*(?:[.,;:)]|$|\s+(?:at|on|in|from|and|or|by|before|after|du
 # different kinds about one subject (two facts), and "standups are on Mondays" / "… on Tuesdays" two
 # answers to one question. Only after "on", "every", "each" or "until"/"by" a day, or as a plural
 # ("Fridays are meeting-free"), so a name ("Black Friday", "Good Friday", "Man Friday") is not a day.
-_WEEKDAYS = WEEKDAYS = {d.lower(): i + 1 for i, d in enumerate(calendar.day_name)}
-_WEEKDAY_RE = "|".join(_WEEKDAYS)
+WEEKDAYS = {d.lower(): i + 1 for i, d in enumerate(calendar.day_name)}
+_WEEKDAY_RE = "|".join(WEEKDAYS)
 _WEEKDAY_VAL = r"(?P<val>(?:" + _WEEKDAY_RE + r")s?)\b"
 
 # a part of the world where something must be or is ("must stay in the EU", "hosted in the US"): a
@@ -493,10 +493,10 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
             return Bound("range", 6.0, "weekday", 7.0)
         if g.get("workweek"):
             return Bound("range", 1.0, "weekday", 5.0)
-        first, last = _WEEKDAYS[g["first"].lower()], _WEEKDAYS[g["last"].lower()]
+        first, last = WEEKDAYS[g["first"].lower()], WEEKDAYS[g["last"].lower()]
         return Bound("range", float(first), "weekday", float(last)) if first < last else None
     if kind == "weekday":
-        return Bound(_prep_op(g, ("until", "by", "before"), ("after",)), float(_WEEKDAYS[g["val"].lower().removesuffix("s")]),
+        return Bound(_prep_op(g, ("until", "by", "before"), ("after",)), float(WEEKDAYS[g["val"].lower().removesuffix("s")]),
                      "weekday")
     if kind == "monthday":
         day = 99.0 if g.get("last") else float(g["nth"]) if g.get("nth") else 1.0
