@@ -2833,6 +2833,18 @@ def test_the_session_69_rewrites_on_hostile_text_end_at_once():
     ends_at_once(code)
 
 
+def test_the_leading_participle_on_hostile_text_ends_at_once():
+    """Its check for a finite verb before the comma is bounded: unbounded, a run of "is" after a participle took a
+    second for 48,000 characters and grew with the square of the length."""
+    code = ("import time\n"
+            "from guard.normalize.rules_v2 import _LEAD_PARTICIPLE as p, split_main_clause\n"
+            "t0 = time.perf_counter()\n"
+            "for t in ['Configured with ' + 'is ' * 30000, 'Left at ' + 'a ' * 40000 + ',', 'Left ' * 20000]:\n"
+            "    p.match(t), split_main_clause(t[:2000])\n"
+            "assert time.perf_counter() - t0 < 5, time.perf_counter() - t0\n")
+    ends_at_once(code)
+
+
 @pytest.mark.parametrize("text, modality, subject", [
     ("Users must not be able to delete audit logs.", Modality.MUST, "audit log"),          # kept: deleting forbidden
     ("Admins must be able to revoke sessions.", Modality.MUST_NOT, "session"),             # revoking: allowing denied

@@ -70,7 +70,7 @@ _LEAD_CLAUSE = re.compile(
 _LEAD_PARTICIPLE = re.compile(
     r"^(?:[a-z]+ed|left|kept|set|run|built|held|unset|given|shown|written)\s+"
     r"(?=(?:alone|untouched|unchanged|as\s+is|at|with|by|on|in|to|as|for|under|from|without|this|that|like)\b)"
-    r"(?![^,;]*\b(?:is|are|was|were|must|should|shall|can|cannot|will|may|has|have|does|do)\b[^,;]*,)"
+    r"(?![^,;]{0,80}?\b(?:is|are|was|were|must|should|shall|can|cannot|will|may|has|have|does|do)\b[^,;]{0,80},)"
     r"[^,;]{1,80},\s*", re.IGNORECASE)
 # a phrase of place or case with no comma of its own, that runs on into the statement's verb before the first comma
 # ("On our Enterprise Okta org the /api/v1/apps create/list limit is 600, the same as …"): cut up to that comma, it took
