@@ -148,12 +148,34 @@ def _compounds_apart(words: list[str], other: list[str]) -> list[str]:
     return out
 
 
+# what a name in code is a name of ("the `no_parent_owners` option", "`PendingDeprecationWarning` warnings", "the
+# PASS_MAX_DAYS parameter"): said after the name, the word adds nothing to which thing it is
+_KINDS_OF_NAMES = frozenset({"warning", "error", "exception", "function", "method", "class", "field", "flag", "option",
+                             "setting", "parameter", "header", "variable", "directive", "property", "attribute"})
+
+
+def _without_kind_after_a_name(words: list[str], other: list[str]) -> list[str]:
+    """``words`` without a word that only says what kind of name the word before it is, where ``other`` has that name
+    and not the kind word ("PendingDeprecationWarning warning" / "PendingDeprecationWarning")."""
+    named = {w.strip("`").lower() for w in other}
+    kinds = {w.lower() for w in other}
+    out = []
+    for i, w in enumerate(words):
+        prev = words[i - 1] if i else ""
+        if (component_id(prev) or re.search(r"[a-z][A-Z]", prev)) and w.lower().removesuffix("s") in _KINDS_OF_NAMES \
+                and prev.strip("`").lower() in named and w.lower() not in kinds:
+            continue
+        out.append(w)
+    return out
+
+
 def subject_match(a: str | None, b: str | None, a_theme: str | None = None,
                   b_theme: str | None = None) -> SubjectMatch:
     if not a or not b:
         return SubjectMatch.DIFFERENT
     ta, tb = _unqualified_settings(a.split(), b.split()), _unqualified_settings(b.split(), a.split())
     ta, tb = _compounds_apart(ta, tb), _compounds_apart(tb, ta)
+    ta, tb = _without_kind_after_a_name(ta, tb), _without_kind_after_a_name(tb, ta)
     ta, tb = [_stem(w) for w in ta], [_stem(w) for w in tb]
     sa, sb = set(ta), set(tb)
     if sa == sb:

@@ -682,3 +682,21 @@ def test_a_day_the_subject_names_against_the_days_the_other_rule_is_for(normaliz
     holds for its own days unless the day is among the other's."""
     v = verdict(normalizer_v2, a, b)
     assert v.kind is kind, v.reason
+
+
+@pytest.mark.parametrize("a, b", [
+    ("PendingDeprecationWarning warning", "PendingDeprecationWarning"),
+    ("no_parent_owners option", "no_parent_owners"),
+    ("max_connections setting", "max_connections option"),
+])
+def test_the_kind_a_name_is_said_after_it_adds_nothing(a, b):
+    """"`PendingDeprecationWarning` warnings are silent by default." / "`PendingDeprecationWarning` is loud by default …"
+    (claims_dev) were related subjects, so their opposition was the gate's; the word after a name in code says only
+    what kind of name it is."""
+    assert subject_match(a, b) is SubjectMatch.SAME
+    assert subject_match(b, a) is SubjectMatch.SAME
+
+
+def test_a_kind_word_stays_where_it_names_another_thing():
+    assert subject_match("log level", "log") is not SubjectMatch.SAME                  # no name in code before it
+    assert subject_match("sharedMemorySize parameter", "shmSize") is SubjectMatch.DIFFERENT
