@@ -157,12 +157,14 @@ _KINDS_OF_NAMES = frozenset({"warning", "error", "exception", "function", "metho
 def _without_kind_after_a_name(words: list[str], other: list[str]) -> list[str]:
     """``words`` without a word that only says what kind of name the word before it is, where ``other`` has that name
     and not the kind word ("PendingDeprecationWarning warning" / "PendingDeprecationWarning")."""
+    if not any(w.lower().removesuffix("s") in _KINDS_OF_NAMES for w in words[1:]):
+        return words          # the usual subject: no kind word after another word
     named = {w.strip("`").lower() for w in other}
     kinds = {w.lower() for w in other}
     out = []
     for i, w in enumerate(words):
         prev = words[i - 1] if i else ""
-        if (component_id(prev) or re.search(r"[a-z][A-Z]", prev)) and w.lower().removesuffix("s") in _KINDS_OF_NAMES \
+        if a_name_in_code(prev) and w.lower().removesuffix("s") in _KINDS_OF_NAMES \
                 and prev.strip("`").lower() in named and w.lower() not in kinds:
             continue
         out.append(w)
@@ -499,10 +501,15 @@ def component_id(word: str) -> bool:
                 or word.startswith("`"))
 
 
+def a_name_in_code(word: str) -> bool:
+    """An identifier ("auth-api-0", "db_primary", "PaymentsService"), not a word of prose."""
+    return component_id(word) or bool(re.search(r"[a-z][A-Z]", word))
+
+
 def named_things(subject: str | None) -> set[str]:
     """Identifier words of a subject ("auth-api-0", "db_primary", "us-east-1", "PaymentsService"):
     two statements whose subjects name different such things are about different things."""
-    return {w for w in (subject or "").split() if component_id(w) or re.search(r"[a-z][A-Z]", w)}
+    return {w for w in (subject or "").split() if a_name_in_code(w)}
 
 
 def _bare(name: str) -> str:
@@ -998,13 +1005,18 @@ def _points(va: tuple, vb: tuple) -> bool:
     return all(v[2] is None or v[2].op == "eq" or v[2].op == "range" and v[2].unit == "weekday" for v in (va, vb))
 
 
-def _subject_day(n: Norm) -> tuple[str, float] | None:
+def _days_said(n: Norm) -> list[tuple]:
+    """The statement's values that are days of the week (one day or a span of them)."""
+    return [v for v in n.values if v[2] is not None and v[2].unit == "weekday"]
+
+
+def _subject_day(n: Norm) -> tuple[str, Bound] | None:
     """The day of the week a subject names ("friday deployment"), where the statement gives no day as its value."""
-    if any(v[2] is not None and v[2].unit == "weekday" for v in n.values):
+    if _days_said(n):
         return None
     days = [(w, WEEKDAYS[w.lower().removesuffix("s")]) for w in (n.subject or "").split()
             if w.lower().removesuffix("s") in WEEKDAYS]
-    return (days[0][0], float(days[0][1])) if len(days) == 1 else None
+    return (days[0][0], Bound("eq", float(days[0][1]), "weekday")) if len(days) == 1 else None
 
 
 def _a_day_named_against_days(a: Norm, b: Norm) -> tuple[str, str, bool] | None:
@@ -1012,11 +1024,9 @@ def _a_day_named_against_days(a: Norm, b: Norm) -> tuple[str, str, bool] | None:
     the other's value is one or more days, the day's statement having no day value of its own; None otherwise."""
     for x, y in ((a, b), (b, a)):
         day = _subject_day(x)
-        said = [v for v in y.values if v[2] is not None and v[2].unit == "weekday" and v[2].op in ("eq", "range")]
+        said = [v for v in _days_said(y) if v[2].op in ("eq", "range")]
         if day is not None and len(said) == 1:
-            bound = said[0][2]
-            upper = bound.upper if bound.op == "range" else bound.number
-            return day[0], said[0][1], bound.number <= day[1] <= upper
+            return day[0], said[0][1], not bounds_conflict(day[1], said[0][2])
     return None
 
 

@@ -142,12 +142,9 @@ def _compound_participle(t) -> str | None:
     if t.tag_ not in ("VBN", "VBD") and not (t.pos_ == "ADJ" and t.lower_.endswith("ed")):
         return None
     first, _, last = t.lower_.rpartition("-")
-    if not first or not last.endswith("ed") or first.split("-")[0] in _UNDOING_PREFIXES:
+    if not first or first.split("-")[0] in _UNDOING_PREFIXES:
         return None
-    for suf, rep in (("ied", "y"), ("ed", ""), ("ed", "e"), ("d", "")):
-        if last.endswith(suf) and (verb := last[: -len(suf)] + rep) in VERBS:
-            return verb
-    return None
+    return _participle_verb(last, denials=True)
 
 
 _IDENTIFIER = re.compile(r"\d|_|[a-z]-[a-z]")      # auth-api, worker_2, api-1: names of components
@@ -928,9 +925,13 @@ _LIFTS = re.compile(r"\b(optional|not (?:be )?required|not necessary|unnecessary
 _EXCLUSIVE = re.compile(r"\b(only|exclusively|solely)\b", re.I)
 
 
-def _participle_verb(word: str) -> str | None:
-    for cand in (word[:-1], word[:-2], word[:-2] + "e") if word.endswith("ed") else ():
-        if cand in VERBS and not VERBS[cand][1]:
+def _participle_verb(word: str, denials: bool = False) -> str | None:
+    """The state verb a participle in -ed is of ("disabled" → "disable", "notified" → "notify"); ``denials``: also a
+    verb that denies its state (otherwise only one that asserts it)."""
+    if not word.endswith("ed"):
+        return None
+    for cand in (word[:-1], word[:-2], word[:-2] + "e") + ((word[:-3] + "y",) if word.endswith("ied") else ()):
+        if cand in VERBS and (denials or not VERBS[cand][1]):
             return cand
     return None
 
