@@ -3859,3 +3859,32 @@ def test_a_leading_participle_s_phrase_is_no_subject(normalizer_v2, text, main, 
 ])
 def test_a_participle_that_describes_the_subject_is_not_cut(text):
     assert split_main_clause(text) == (text, ())
+
+
+@pytest.mark.parametrize("text, subject, value", [
+    ("The minimum supported JDK is 11.", "minimum supported jdk", "11"),
+    ("The minimum supported Python version is 3.8.", "minimum supported python version", "3.8"),
+    ("The default allowed origin is example.com.", "default allowed origin", "example.com"),
+])
+def test_a_degree_word_before_a_participle_is_the_subject_s_modifier(normalizer_v2, text, subject, value):
+    """The small model reads "The minimum supported JDK is 11." as "the minimum" that "supported" the clause "JDK is
+    11", so the subject was "minimum" and every such statement met every other; the degree word and the participle
+    modify the noun the copula is about."""
+    n = norm(normalizer_v2, text)
+    assert (n.subject, n.value, n.object) == (subject, value, StateVerb.BE)
+
+
+def test_a_verb_that_takes_a_clause_keeps_it(normalizer_v2):
+    assert norm(normalizer_v2, "The team decided Python is required.").subject == "python"
+
+
+@pytest.mark.parametrize("text, op", [
+    ("Java JDK 17+ is required.", "ge"), ("Users aged 18+ may sign up.", "ge"), ("apps in 100+ guilds", "ge"),
+    ("The result is 17+5.", "eq"),
+])
+def test_a_plus_sign_after_a_number_is_that_many_or_more(text, op):
+    assert extract_typed_values(text)[0].bound.op == op
+
+
+def test_a_version_s_build_after_a_plus_is_no_bound():
+    assert [v.kind for v in extract_typed_values("Sort 1.4.0+build.17 first.")] == ["version"]

@@ -1169,6 +1169,35 @@ def _subjects_taken_for_verbs(doc):
     return doc
 
 
+# nouns that also stand before a noun as its degree or kind ("the minimum supported JDK", "the default allowed origin")
+_DEGREE_NOUNS = frozenset({"minimum", "maximum", "default", "standard"})
+
+
+def _degree_taken_for_a_subject(doc):
+    """"The minimum supported JDK is 11.": the small model reads "The minimum" as a subject that "supported" something,
+    and "JDK is 11" as what it supported, so the statement's subject was "minimum". A degree word before a participle
+    and a bare noun phrase that is the subject of a copula is that noun phrase's modifier ("The minimum supported
+    Python version", "The default allowed origin"); the copula is the statement's verb. Not where a determiner opens
+    the second phrase or the first word is no degree word ("The team decided the JDK is 11")."""
+    for t in doc[2:]:
+        n = doc[t.i - 1]
+        if t.tag_ not in ("VBD", "VBN") or n.lower_ not in _DEGREE_NOUNS or n.dep_ != "nsubj" or n.head.i != t.i \
+                or doc[t.i - 2].tag_ != "DT":
+            continue
+        c = next((c for c in t.children if c.dep_ == "ccomp" and c.lemma_ == "be" and c.i > t.i), None)
+        s = None if c is None else next((x for x in c.children if x.dep_ == "nsubj" and x.i > t.i), None)
+        if s is None or any(x.tag_ == "DT" or x.dep_ not in ("compound", "amod", "nmod") for x in doc[t.i + 1:s.i]):
+            continue
+        c.head, c.dep_ = c, "ROOT"
+        for x in [*(x for x in t.children if x.dep_ == "punct"), *(x for x in n.children if x.dep_ == "det")]:
+            x.head = c if x.dep_ == "punct" else s
+        for x in (n, t):
+            x.head, x.dep_ = s, "amod"
+        n.tag_, n.pos_ = "JJ", "ADJ"
+        t.tag_ = "VBN"
+    return doc
+
+
 def _verb_base(t, verb_lemmas: frozenset[str]) -> str | None:
     """The verb a third-person form ``t`` tagged a plural noun is of ("specifies" → "specify"), if the lemmatizer
     knows it only as one."""
@@ -1357,8 +1386,8 @@ class RuleNormalizerV2(RuleNormalizer):
         if (said := _inverted_denial(doc)) is not None:
             main, doc = said, self.nlp(said)
         doc = _order_verb(_fixed_lemmas(_degrees_as_written(_hyphenated_as_modifiers(_code_names(
-            _subjects_taken_for_verbs(_nouns_taken_for_verbs(_plurals_taken_for_verbs(_merge_hyphenated(doc), self._nouns,
-                                                                                    self._verbs))))))))
+            _subjects_taken_for_verbs(_nouns_taken_for_verbs(_plurals_taken_for_verbs(_degree_taken_for_a_subject(
+                _merge_hyphenated(doc)), self._nouns, self._verbs))))))))
         norm = self._norm(doc, main, 0, s, w)
         if norm.modality.strength == "must" and (advice or any(_advisory(q) for q in quals)):
             # "It is recommended that …", "Tip: …", "Ops guidance: …": advice, whatever the clause's mood

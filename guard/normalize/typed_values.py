@@ -668,7 +668,19 @@ def extract_typed_values(text: str) -> list[Value]:
     found = _word_counts(text, [_span_after_words(text, v, found) for v in found])
     found.sort(key=lambda v: v.start)
     found = _named_units(text, _shared_units(text, _counted_compounds(text, one_style(found))))
-    return [_lead_time(text, _rejected_beyond(text, _more_bound_words(text, _op_negation(text, v)))) for v in found]
+    return [_lead_time(text, _rejected_beyond(text, _more_bound_words(text, _op_negation(text, _or_more_sign(text, v)))))
+            for v in found]
+
+
+# a plus sign after a number that ends it ("JDK 17+ is required", "users aged 18+", "100+ guilds"): that many or more,
+# as "17 or more" is; not a sum ("17+5") nor a number inside a word or a version's build ("1.4.0+build.17")
+_OR_MORE_SIGN = re.compile(r"\+(?![\w+.]|\.\w)")
+
+
+def _or_more_sign(text: str, v: Value) -> Value:
+    if v.bound is None or v.bound.op != "eq" or v.bound.upper is not None or _OR_MORE_SIGN.match(text, v.end) is None:
+        return v
+    return Value(v.kind, v.text, v.start, v.end, Bound("ge", v.bound.number, v.bound.unit), v.negation)
 
 
 # the "not" or "no" of a comparison that is the bound ("is not more than 2 MB", "no less than $100", "no more
