@@ -3888,3 +3888,8 @@ def test_a_plus_sign_after_a_number_is_that_many_or_more(text, op):
 
 def test_a_version_s_build_after_a_plus_is_no_bound():
     assert [v.kind for v in extract_typed_values("Sort 1.4.0+build.17 first.")] == ["version"]
+
+
+def test_a_plural_before_a_plural_copula_is_a_noun(normalizer_v2):
+    """"Status updates are posted …": the small model tags "updates" a verb, so the subject was "status"."""
+    assert norm(normalizer_v2, "For P0 incidents, status updates are posted at most once an hour.").subject == "status update"

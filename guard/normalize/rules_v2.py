@@ -1130,7 +1130,9 @@ def _plurals_taken_for_verbs(doc, nouns: frozenset[str], verbs: frozenset[str]):
     payloads use camelCase …", "On our Prometheus 2.45 servers the WAL stays …", "for file servers or workloads
     that …". Read as the verb, "payloads" ended the subject at "Merchant Center" and made "use …" its object. Only
     where the lemmatizer's tables list the word as a noun and under no base form as a verb (so "The partner API
-    versions its endpoints", a verb WordNet does not know, is kept where a possessive follows it)."""
+    versions its endpoints", a verb WordNet does not know, is kept where a possessive follows it). A word that is both
+    a noun and a verb is the noun where a plural copula follows it straight after a noun ("Status updates are posted
+    at most once an hour.": the subject was "status")."""
     if not nouns:
         return doc
     for t in doc:
@@ -1138,7 +1140,10 @@ def _plurals_taken_for_verbs(doc, nouns: frozenset[str], verbs: frozenset[str]):
             continue
         nxt = doc[t.i + 1] if t.i + 1 < len(doc) else None
         bases = _bases(t.lower_)
-        if (nxt is None or nxt.tag_ != "PRP$") and not any(b in verbs for b in bases) \
+        # a plural copula right after it has no other subject to agree with ("Status updates are posted …")
+        plural_copula = nxt is not None and nxt.lower_ in ("are", "were") and t.i > 0 \
+            and doc[t.i - 1].tag_ in ("NN", "NNS", "NNP", "NNPS")
+        if (nxt is None or nxt.tag_ != "PRP$") and (plural_copula or not any(b in verbs for b in bases)) \
                 and (noun := next((b for b in bases if b in nouns), None)) is not None:
             t.tag_, t.pos_, t.lemma_ = "NNS", "NOUN", noun
     return doc
