@@ -3893,3 +3893,17 @@ def test_a_version_s_build_after_a_plus_is_no_bound():
 def test_a_plural_before_a_plural_copula_is_a_noun(normalizer_v2):
     """"Status updates are posted …": the small model tags "updates" a verb, so the subject was "status"."""
     assert norm(normalizer_v2, "For P0 incidents, status updates are posted at most once an hour.").subject == "status update"
+
+
+@pytest.mark.parametrize("text, main, qualifier", [
+    ("Node.js 18+ is supported, with 22 LTS recommended.", "Node.js 18+ is supported.", "with 22 LTS recommended"),
+    ("Logs are shipped to Loki, with PII redacted.", "Logs are shipped to Loki.", "with PII redacted"),
+])
+def test_a_trailing_with_and_a_participle_is_a_qualifier(text, main, qualifier):
+    assert split_main_clause(text) == (main, (qualifier,))
+
+
+def test_what_a_trailing_with_recommends_is_not_the_statement_s_value_or_mood(normalizer_v2):
+    """"Python 3.10+ is supported, with 3.12 recommended." was advice (should) valued 3.12."""
+    n = norm(normalizer_v2, "Python 3.10+ is supported, with 3.12 recommended.")
+    assert (n.modality, n.value) == (Modality.MUST, "Python 3.10+")

@@ -142,6 +142,9 @@ _ADVICE_NOUNS = frozenset({"guidance", "recommendation", "advice", "practice", "
 _TRAIL_WORDS = (r"(?:unless|except|provided that|as long as|even if|even when|so that|so|which|whereas|while|but|"
                 r"because|since|although|though|otherwise|in which case)\b")
 _TRAIL = re.compile(r"(?:,\s*|\s+)" + _TRAIL_WORDS + ".*$", re.I)
+# a trailing "with" and a participle after what it is said of ("Node.js 18+ is supported, with 22 LTS recommended.", "…,
+# with PII redacted."): how the rest stands, not the statement — read in, "22" was the value and "recommended" the mood
+_WITH_PARTICIPLE = re.compile(r",\s*with\s+(?:[^\s,;()]+\s+){1,4}(?:[a-z]+ed|[a-z]+en)\s*\.?\s*$")
 # what opens a trailing clause: a leading clause that ends where one begins had no comma of its own
 # ("During the annual pentest the red team may scan …, since it's our own tenant." is no leading
 # clause before "since …")
@@ -353,6 +356,8 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
     m = _TRAIL.search(main)
     if m and m.start() > 0:
         cut(main[:m.start()].rstrip(" ,") + ".", m.group(0))
+    if (m := _WITH_PARTICIPLE.search(main)) is not None and m.start() > 0:
+        cut(main[:m.start()].rstrip(" ,") + ".", m.group(0).rstrip(" ."))
     for m in list(_ALTERNATIVE.finditer(main))[::-1]:
         if m.start() > 0 and not _FINITE_WORD.search(m.group(0)):
             cut(main[:m.start()] + main[m.end():], m.group(0))
