@@ -184,6 +184,9 @@ def test_leading_adverbial_is_not_the_subject(normalizer_v2, normalizer):
     ("The Cloud Run request timeout is set by default to 5 minutes.", "request timeout"),
     ("AWS recommends setting the maximum retention period for SNS dead-letter queues to 14 days.", "retention period"),
     ("Raw event data is kept for 90 days.", "retention period"),   # kept for: how long, not what is kept
+    # a second verb with an auxiliary of its own is a second predicate, not the first verb's list (session 77)
+    ("Logs rotate daily and are retained for 30 days.", "retention period"),
+    ("Backups run nightly and are kept for 14 days.", "retention period"),
     ("Line managers can allow up to 3 days of paid compassionate leave.", "leave"),   # "paid": a participle
     # a value written as a noun's modifier is that noun's, not its unit's ("characters", "bytes")
     ("Every account needs a 12-character password.", "password"),

@@ -56,9 +56,10 @@ def duration_attribute(doc, start: int, end: int) -> str | None:
         # "Tokens are valid for 15 minutes.": the preposition hangs from the copula, the state is its complement
         head = next((c for c in head.children if c.dep_ == "acomp" and c.pos_ == "ADJ"), head)
     while head.dep_ == "conj" and head.head.pos_ == "VERB" and head.head.lemma_.lower() not in _LIGHT \
-            and not any(c.dep_.startswith("nsubj") for c in head.children):
+            and not any(c.dep_.startswith("nsubj") or c.dep_ in ("aux", "auxpass") for c in head.children):
         # "deleted, aggregated, or de-identified after 90 days": the first verb names it (a clause of its
-        # own, with its own subject, or a verb after a copula's clause is not one action written as several verbs)
+        # own, with its own subject, or a verb after a copula's clause is not one action written as several verbs;
+        # nor is a verb with an auxiliary of its own: "Logs rotate daily and are retained for 30 days" is a retention)
         head = head.head
     lemma = head.lemma_.lower()
     verbal = head.pos_ == "VERB" or head.lower_ in ("time", "times") and any(c.lower_ == "out" for c in head.children)
