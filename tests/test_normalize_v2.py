@@ -3910,3 +3910,14 @@ def test_what_a_trailing_with_recommends_is_not_the_statement_s_value_or_mood(no
     """"Python 3.10+ is supported, with 3.12 recommended." was advice (should) valued 3.12."""
     n = norm(normalizer_v2, "Python 3.10+ is supported, with 3.12 recommended.")
     assert (n.modality, n.value) == (Modality.MUST, "Python 3.10+")
+
+
+@pytest.mark.parametrize("text, modality", [
+    ("Do not share passwords with anyone not on your team.", Modality.MUST_NOT),
+    ("Never send data to vendors not on the approved list.", Modality.MUST_NOT),
+    ("Report suspected vulnerabilities privately through a GitHub Security Advisory, never in the public tracker.",
+     Modality.MUST),
+])
+def test_a_not_before_a_noun_s_phrase_is_the_noun_s(normalizer_v2, text, modality):
+    """"anyone not on your team" says who; counted as the rule's, it turned "Do not share …" into an obligation."""
+    assert norm(normalizer_v2, text).modality is modality

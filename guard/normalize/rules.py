@@ -680,7 +680,8 @@ class RuleNormalizer:
                 u.pos_ == "VERB" for u in theme_tokens))
             if low in NEGATIONS and low not in ("without", "no") or low == "n't" or no_longer or no_det:
                 # a negation in quotes is a name said, not the rule's polarity: a "Don't remember me" checkbox
-                counted = t.i not in named and not (self.relative_negations_inner and _in_relative_clause(t))
+                counted = t.i not in named and not (self.relative_negations_inner
+                                                    and (_in_relative_clause(t) or _negated_phrase_of_a_noun(t)))
                 neg ^= counted
                 said_not = said_not or counted
                 i += 1
@@ -1262,6 +1263,15 @@ def _named_tokens(doc) -> frozenset[int]:
 
 
 _RELATIVE_WORDS = frozenset({"WDT", "WP", "WP$", "WRB"})
+
+
+def _negated_phrase_of_a_noun(t) -> bool:
+    """A "not" before a phrase that describes a noun ("anyone not on the response team", "vendors not on the approved
+    list", "users not in the EU"): the noun's, as a relative clause's negation is; counted, "Do not share passwords
+    with anyone not on your team." was read as an obligation."""
+    h = t.head
+    return t.dep_ == "neg" and h.pos_ == "ADP" and h.dep_ == "prep" and h.i == t.i + 1 \
+        and h.head.pos_ in ("NOUN", "PROPN", "PRON") and h.head.i < t.i
 
 
 def _in_relative_clause(t) -> bool:
