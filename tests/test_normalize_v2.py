@@ -3921,3 +3921,9 @@ def test_what_a_trailing_with_recommends_is_not_the_statement_s_value_or_mood(no
 def test_a_not_before_a_noun_s_phrase_is_the_noun_s(normalizer_v2, text, modality):
     """"anyone not on your team" says who; counted as the rule's, it turned "Do not share …" into an obligation."""
     assert norm(normalizer_v2, text).modality is modality
+
+
+def test_a_base_form_right_after_an_order_s_verb_is_a_noun_s_modifier(normalizer_v2):
+    """"Write commit messages …": "commit" tagged a second verb made the order about "message"."""
+    assert norm(normalizer_v2, "Write commit messages in the present tense.").subject == "commit message"
+    assert norm(normalizer_v2, "Run load tests before launch.").subject == "load test"

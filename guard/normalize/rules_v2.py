@@ -1183,6 +1183,24 @@ def _subjects_taken_for_verbs(doc):
 _DEGREE_NOUNS = frozenset({"minimum", "maximum", "default", "standard"})
 
 
+def _noun_taken_for_a_second_verb(doc):
+    """"Write commit messages in the present tense.": the small model tags "commit" a second verb of the order, with
+    "messages" its object, so the order was about "message". Two verbs never follow each other without a word
+    between them; a base form right after the order's verb, before a noun it governs, is that noun's modifier."""
+    if len(doc) < 3 or doc[0].tag_ != "VB" or doc[0].dep_ != "ROOT":
+        return doc
+    t, n = doc[1], doc[2]
+    if t.tag_ in ("VB", "VBP") and t.is_alpha and t.is_lower and t.head.i == 0 and t.dep_ in ("dep", "dobj", "compound") \
+            and n.tag_ in ("NN", "NNS") and n.head.i == 1 and n.dep_ == "dobj" \
+            and not any(c.dep_ in ("nsubj", "aux", "neg") for c in t.children):
+        for c in [c for c in t.children if c.i != n.i]:
+            c.head = doc[0]
+        n.head, n.dep_ = doc[0], "dobj"
+        t.head, t.dep_ = n, "compound"
+        t.tag_, t.pos_, t.lemma_ = "NN", "NOUN", t.lower_
+    return doc
+
+
 def _degree_taken_for_a_subject(doc):
     """"The minimum supported JDK is 11.": the small model reads "The minimum" as a subject that "supported" something,
     and "JDK is 11" as what it supported, so the statement's subject was "minimum". A degree word before a participle
@@ -1397,7 +1415,7 @@ class RuleNormalizerV2(RuleNormalizer):
             main, doc = said, self.nlp(said)
         doc = _order_verb(_fixed_lemmas(_degrees_as_written(_hyphenated_as_modifiers(_code_names(
             _subjects_taken_for_verbs(_nouns_taken_for_verbs(_plurals_taken_for_verbs(_degree_taken_for_a_subject(
-                _merge_hyphenated(doc)), self._nouns, self._verbs))))))))
+                _noun_taken_for_a_second_verb(_merge_hyphenated(doc))), self._nouns, self._verbs))))))))
         norm = self._norm(doc, main, 0, s, w)
         if norm.modality.strength == "must" and (advice or any(_advisory(q) for q in quals)):
             # "It is recommended that …", "Tip: …", "Ops guidance: …": advice, whatever the clause's mood
