@@ -3927,3 +3927,13 @@ def test_a_base_form_right_after_an_order_s_verb_is_a_noun_s_modifier(normalizer
     """"Write commit messages …": "commit" tagged a second verb made the order about "message"."""
     assert norm(normalizer_v2, "Write commit messages in the present tense.").subject == "commit message"
     assert norm(normalizer_v2, "Run load tests before launch.").subject == "load test"
+
+
+@pytest.mark.parametrize("text, kinds", [
+    ("GPL licenses are on the denied list.", []), ("If you are on-call, respond within 15 minutes.", ["number"]),
+    ("Users are on the free plan.", []),
+    ("Tracing is on in staging.", ["boolean"]), ("SSH is off for all hosts.", ["boolean"]), ("Tracing is on.", ["boolean"]),
+])
+def test_on_or_off_that_opens_a_phrase_is_no_switch(text, kinds):
+    """"GPL licenses are on the denied list" was a boolean "on", a value that met every setting turned on."""
+    assert [v.kind for v in extract_typed_values(text)] == kinds

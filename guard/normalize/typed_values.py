@@ -640,6 +640,17 @@ def _path_segment(text: str, v: Value) -> bool:
 _VERSION_WORD = re.compile(r"\bversion", re.IGNORECASE)
 
 
+# "on"/"off" that opens a phrase ("are on the denied list", "are on-call", "is off the table") is a preposition, not a
+# switch's state: read as one, "GPL licenses are on the denied list" was a boolean "on" that met any setting turned on
+_PREPOSITION_AFTER = re.compile(r"-|\s+(?:the|a|an|our|your|their|its|his|her|this|that|these|those|every|each|all|some|any|"
+                                r"my|call|leave|holiday|duty|site|track|hold|board|top|record|behalf|demand|premises|"
+                                r"schedule|time|budget|par)\b", re.IGNORECASE)
+
+
+def _preposition_taken_for_a_switch(text: str, v: Value) -> bool:
+    return v.kind == "boolean" and v.text.lower() in ("on", "off") and _PREPOSITION_AFTER.match(text, v.end) is not None
+
+
 def extract_typed_values(text: str) -> list[Value]:
     """Typed values first, then v1's selectors on what they left; leftmost first."""
     if (end := _VERSION_AT_END.search(text)) is not None:
@@ -664,7 +675,7 @@ def extract_typed_values(text: str) -> list[Value]:
                                m.group("val").strip(), s, e, b, negation or None))
             taken.append((m.start(), m.end()))
     found += extract_values(text, taken)
-    found = [v for v in found if not _path_segment(text, v)]
+    found = [v for v in found if not _path_segment(text, v) and not _preposition_taken_for_a_switch(text, v)]
     found = _word_counts(text, [_span_after_words(text, v, found) for v in found])
     found.sort(key=lambda v: v.start)
     found = _named_units(text, _shared_units(text, _counted_compounds(text, one_style(found))))
