@@ -3937,3 +3937,23 @@ def test_a_base_form_right_after_an_order_s_verb_is_a_noun_s_modifier(normalizer
 def test_on_or_off_that_opens_a_phrase_is_no_switch(text, kinds):
     """"GPL licenses are on the denied list" was a boolean "on", a value that met every setting turned on."""
     assert [v.kind for v in extract_typed_values(text)] == kinds
+
+
+@pytest.mark.parametrize("text, subject, obj", [
+    ("Builds on main run nightly.", "build", StateVerb.RUN),
+    ("Orders from Canada ship with DHL.", "order", StateVerb.DEPLOY),
+])
+def test_a_base_form_verb_read_as_the_subject_s_last_noun_is_the_verb(normalizer_v2, text, subject, obj):
+    """"Builds on main run nightly.": the small model reads "main run" as one noun phrase and the sentence has no verb."""
+    n = norm(normalizer_v2, text)
+    assert (n.subject, n.object) == (subject, obj)
+
+
+def test_a_possessive_s_noun_in_the_subject_is_no_verb(normalizer_v2):
+    from guard.normalize.rules_v2 import _verb_ending_the_subject_s_phrase
+    verbs = normalizer_v2._verbs
+    assert "account" in verbs
+    doc = normalizer_v2.nlp("Admin sessions in our production AWS account now last 4 hours.")
+    assert _verb_ending_the_subject_s_phrase(doc, set(), verbs) is None
+    doc = normalizer_v2.nlp("Builds on main run nightly.")
+    assert doc[_verb_ending_the_subject_s_phrase(doc, set(), verbs)].text == "run"
