@@ -3957,3 +3957,12 @@ def test_a_possessive_s_noun_in_the_subject_is_no_verb(normalizer_v2):
     assert _verb_ending_the_subject_s_phrase(doc, set(), verbs) is None
     doc = normalizer_v2.nlp("Builds on main run nightly.")
     assert doc[_verb_ending_the_subject_s_phrase(doc, set(), verbs)].text == "run"
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("Force pushes and deletions are blocked on the `master` integration branch.", "force push"),
+    ("Points-based API rate limits and tiered quota rate limits are enforced for all apps.", "points-based api rate limit"),
+])
+def test_a_plural_subject_of_a_passive_is_no_verb(normalizer_v2, text, subject):
+    """"Force pushes and deletions are blocked …": "pushes" was taken for the verb, the subject "force"."""
+    assert norm(normalizer_v2, text).subject == subject

@@ -925,9 +925,11 @@ class ParsedV2(Parsed):
         if t.lower_ in ("defaults", "default") and t.i + 1 < len(self.doc) and self.doc[t.i + 1].lower_ == "to":
             return False
         # a plural the parser makes the subject of a finite verb after it ("Production access reviews for user, admin
-        # and service accounts run every 24 months": "reviews" is no verb, "run" is)
+        # and service accounts run every 24 months": "reviews" is no verb, "run" is), or of a participle with a finite
+        # auxiliary ("Force pushes and deletions are blocked on …": "pushes" was the verb, the subject "force")
         return super()._noun_in_subject(t) or t.tag_ in ("NNS", "NNPS") and t.dep_ in ("nsubj", "nsubjpass") \
-            and t.head.i > t.i and t.head.tag_ in ("VBZ", "VBP")
+            and t.head.i > t.i and (t.head.tag_ in ("VBZ", "VBP") or t.head.tag_ in ("VBN", "VBG") and any(
+                c.dep_ in ("aux", "auxpass") and c.tag_ in ("VBZ", "VBP", "MD") for c in t.head.children))
 
     def _find_pivot(self) -> int | None:
         """v1's pivot, unless it sits in a clause under the sentence's own finite verb: "Linux gives up
