@@ -3966,3 +3966,15 @@ def test_a_possessive_s_noun_in_the_subject_is_no_verb(normalizer_v2):
 def test_a_plural_subject_of_a_passive_is_no_verb(normalizer_v2, text, subject):
     """"Force pushes and deletions are blocked …": "pushes" was taken for the verb, the subject "force"."""
     assert norm(normalizer_v2, text).subject == subject
+
+
+@pytest.mark.parametrize("text, modality", [
+    ("Deprecated API functionality must not graduate from alpha to beta, nor beta to stable.", Modality.MUST_NOT),
+    ("Secrets must not be logged, nor printed.", Modality.MUST_NOT),
+    ("Tokens must never be logged nor printed.", Modality.MUST_NOT),
+    ("Neither passwords nor tokens may be logged.", Modality.MUST_NOT),
+    ("Users whose email domain is neither example.net nor example.com get Permission Denied at SSO login.", Modality.MUST),
+])
+def test_nor_goes_on_with_a_negation(normalizer_v2, text, modality):
+    """"must not X, nor Y" was read as an obligation: "nor" undid the "not" it goes on with."""
+    assert norm(normalizer_v2, text).modality is modality

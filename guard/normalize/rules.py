@@ -420,6 +420,7 @@ class RuleNormalizer:
     verbs_share_object = False        # v2: "Review and approve pull requests …" is one predicate (``_verbs_share_object``)
     expletive_it = False              # v2: "It is okay to publish X" is about X, as "Users may publish X" is
     no_object_negates = False         # v2: "Root accounts have no access keys" is negated, as "do not have" is
+    nor_goes_on = False               # v2: "must not X, nor Y": "nor" goes on with the negation, it does not undo it
     person_adverbs = False            # v2: "We strongly recommend X" is about X, as "We recommend X" is
     person_when_no_object = False     # v2: "Team members should take 12 days off" is about team members
     state_before_object = False       # v2: "are entitled to X", "is possible to enable X" are about X
@@ -678,6 +679,9 @@ class RuleNormalizer:
             # contain no PII"; v2) negates the rule as it does right after the copula
             no_det = low == "no" and t.dep_ == "det" and (not theme_tokens or self.no_object_negates and all(
                 u.pos_ == "VERB" for u in theme_tokens))
+            if self.nor_goes_on and low == "nor" and said_not:
+                i += 1               # "… must not graduate from alpha to beta, nor beta to stable": one negation
+                continue
             if low in NEGATIONS and low not in ("without", "no") or low == "n't" or no_longer or no_det:
                 # a negation in quotes is a name said, not the rule's polarity: a "Don't remember me" checkbox
                 counted = t.i not in named and not (self.relative_negations_inner

@@ -1395,6 +1395,7 @@ class RuleNormalizerV2(RuleNormalizer):
     negation_not_counted = True
     expletive_it = True
     no_object_negates = True
+    nor_goes_on = True
     person_adverbs = True
     person_when_no_object = True
     state_before_object = True
