@@ -3978,3 +3978,21 @@ def test_a_plural_subject_of_a_passive_is_no_verb(normalizer_v2, text, subject):
 def test_nor_goes_on_with_a_negation(normalizer_v2, text, modality):
     """"must not X, nor Y" was read as an obligation: "nor" undid the "not" it goes on with."""
     assert norm(normalizer_v2, text).modality is modality
+
+
+@pytest.mark.parametrize("text, main", [
+    ("A request for refactoring, while encouraged, should not block a merge.",
+     "A request for refactoring should not block a merge."),
+    ("The API gateway default for /login responses, which set the session cookie, is Cache-Control: public.",
+     "The API gateway default for /login responses is Cache-Control: public."),
+    ("Deploys are frozen, unless the CTO approves.", "Deploys are frozen."),
+])
+def test_an_aside_before_the_verb_is_cut_alone(text, main):
+    """A "while …"/"which …" clause between commas before the verb was cut with the rest of the sentence as a trailing
+    clause, and the statement lost its verb ("A request for refactoring.")."""
+    assert split_main_clause(text)[0] == main
+
+
+def test_a_prohibiting_verb_after_should_stays_advice(normalizer_v2):
+    assert norm(normalizer_v2, "Failed checks should not block a merge.").modality is Modality.SHOULD
+    assert norm(normalizer_v2, "Failed checks must not block a merge.").modality is Modality.MUST

@@ -727,6 +727,8 @@ class RuleNormalizer:
                 s, n = MODAL_VERBS[lem]
                 if self.advised_predicates and seen_modal and strength == "must" and lem == "avoid":
                     pass                # "Code running in production must avoid panics": a prohibition, not advice
+                elif self.advised_predicates and seen_modal and strength == "should" and s == "must" and n:
+                    pass                # "… should not block a merge", "should forbid …": advice still, not a rule
                 elif not (seen_modal and s == "may"):
                     strength, seen_modal = s, True
                     obligation_word = s == "must" and not n

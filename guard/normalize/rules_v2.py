@@ -145,6 +145,12 @@ _TRAIL = re.compile(r"(?:,\s*|\s+)" + _TRAIL_WORDS + ".*$", re.I)
 # a trailing "with" and a participle after what it is said of ("Node.js 18+ is supported, with 22 LTS recommended.", "…,
 # with PII redacted."): how the rest stands, not the statement — read in, "22" was the value and "recommended" the mood
 _WITH_PARTICIPLE = re.compile(r",\s*with\s+(?:[^\s,;()]+\s+){1,4}(?:[a-z]+ed|[a-z]+en)\s*\.?\s*$")
+# a clause between commas before the statement's verb ("A request for refactoring, while encouraged, should not block a
+# merge.", "The API gateway default for /login responses, which set the session cookie, is …"): an aside, not the
+# trailing clause ``_TRAIL`` cuts to the end — read so, the statement lost its verb ("A request for refactoring.")
+_ASIDE_BEFORE_THE_VERB = re.compile(
+    r",\s*" + _TRAIL_WORDS + r"[^,]{1,60},\s*(?=(?:must|should|shall|may|can|cannot|can't|will|won't|is|are|does|do|"
+    r"doesn't|don't|has|have|needs?|requires?)\b)", re.IGNORECASE)
 # what opens a trailing clause: a leading clause that ends where one begins had no comma of its own
 # ("During the annual pentest the red team may scan …, since it's our own tenant." is no leading
 # clause before "since …")
@@ -353,6 +359,9 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
                     # "When your trip leaves in under three days, or your travel card hasn't arrived, book by phone
                     # …": the condition's second case, after its comma, is the condition's too
                     cut(_sentence_start(main[more.end():]), more.group(0))
+    m = _ASIDE_BEFORE_THE_VERB.search(main)
+    if m and m.start() > 0:
+        cut(main[:m.start()] + main[m.end() - 1:], m.group(0).strip(" ,"))
     m = _TRAIL.search(main)
     if m and m.start() > 0:
         cut(main[:m.start()].rstrip(" ,") + ".", m.group(0))
