@@ -3996,3 +3996,9 @@ def test_an_aside_before_the_verb_is_cut_alone(text, main):
 def test_a_prohibiting_verb_after_should_stays_advice(normalizer_v2):
     assert norm(normalizer_v2, "Failed checks should not block a merge.").modality is Modality.SHOULD
     assert norm(normalizer_v2, "Failed checks must not block a merge.").modality is Modality.MUST
+
+
+def test_an_aside_before_a_contracted_verb_is_cut_alone(normalizer_v2):
+    a = norm(normalizer_v2, "A request for refactoring, while encouraged, should not block a merge.")
+    b = norm(normalizer_v2, "A request for refactoring, while encouraged, shouldn't block a merge.")
+    assert a.modality is b.modality is Modality.SHOULD

@@ -149,8 +149,8 @@ _WITH_PARTICIPLE = re.compile(r",\s*with\s+(?:[^\s,;()]+\s+){1,4}(?:[a-z]+ed|[a-
 # merge.", "The API gateway default for /login responses, which set the session cookie, is …"): an aside, not the
 # trailing clause ``_TRAIL`` cuts to the end — read so, the statement lost its verb ("A request for refactoring.")
 _ASIDE_BEFORE_THE_VERB = re.compile(
-    r",\s*" + _TRAIL_WORDS + r"[^,]{1,60},\s*(?=(?:must|should|shall|may|can|cannot|can't|will|won't|is|are|does|do|"
-    r"doesn't|don't|has|have|needs?|requires?)\b)", re.IGNORECASE)
+    r",\s*" + _TRAIL_WORDS + r"[^,]{1,60},\s*(?=(?:(?:must|should|shall|may|can|could|would|will|is|are|does|do|has|have)"
+    r"(?:n't)?|cannot|won't|shan't|needs?|requires?)\b)", re.IGNORECASE)
 # what opens a trailing clause: a leading clause that ends where one begins had no comma of its own
 # ("During the annual pentest the red team may scan …, since it's our own tenant." is no leading
 # clause before "since …")
