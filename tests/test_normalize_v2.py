@@ -4002,3 +4002,12 @@ def test_an_aside_before_a_contracted_verb_is_cut_alone(normalizer_v2):
     a = norm(normalizer_v2, "A request for refactoring, while encouraged, should not block a merge.")
     b = norm(normalizer_v2, "A request for refactoring, while encouraged, shouldn't block a merge.")
     assert a.modality is b.modality is Modality.SHOULD
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("IT must approve all new software.", "IT"), ("IT emails a checklist to anyone who keeps a laptop.", "IT"),
+    ("It must approve all new software.", None),
+])
+def test_it_in_capitals_is_the_department(normalizer_v2, text, subject):
+    """"IT must approve …" had no subject: the small model tags "IT" a pronoun, and a pronoun is no subject."""
+    assert norm(normalizer_v2, text).subject == subject

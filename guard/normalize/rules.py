@@ -323,9 +323,14 @@ def _content(tokens, skip: set[int], names: set[int] = frozenset(), keep: frozen
             continue
         keep_stop = t.pos_ == "PROPN" or t.tag_ in ("VBN", "JJ") \
             or t.text in keep or t.lower_ in keep and t.pos_ == "NOUN"     # "is done", "is empty"
-        if t.i in skip or t.pos_ in _SKIP_POS or t.is_stop and not keep_stop or t.like_num:
+        written = t.text in keep and t.text.isupper()      # "IT", the department, which the small model tags a pronoun
+        if t.i in skip or t.pos_ in _SKIP_POS and not written or t.is_stop and not keep_stop or t.like_num:
             continue
         if (t.lower_ in NEGATIONS or t.lower_ in MODAL_WORDS or t.lower_ in QUANTIFIERS) and t.text not in keep:
+            continue
+        if written:
+            out.append(t.text)
+            last = t.i
             continue
         lem = t.lower_ if participles and t.tag_ in ("VBN", "VBG") and t.dep_ in ("amod", "compound") \
             and t.head.i > t.i else fixed_lemma(t)
