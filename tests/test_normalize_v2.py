@@ -1223,7 +1223,7 @@ def test_new_patterns_on_hostile_text_end_at_once():
 @pytest.mark.parametrize("text,subject", [
     ("Every call to the Ledger API needs the X-Ledger-Tenant header.", "call"),
     ("Branch names must start with feature/.", "branch name"),
-    ("IT emails a wipe checklist to anyone who keeps their laptop.", "it"),
+    ("IT emails a wipe checklist to anyone who keeps their laptop.", "IT"),   # as written (session 77)
     ("A PATCH call against a missing resource returns 404.", "patch call"),
 ])
 def test_stop_words_that_are_the_subjects_nouns(normalizer_v2, normalizer, text, subject):
