@@ -4011,3 +4011,10 @@ def test_an_aside_before_a_contracted_verb_is_cut_alone(normalizer_v2):
 def test_it_in_capitals_is_the_department(normalizer_v2, text, subject):
     """"IT must approve …" had no subject: the small model tags "IT" a pronoun, and a pronoun is no subject."""
     assert norm(normalizer_v2, text).subject == subject
+
+
+def test_it_in_capitals_is_no_pronoun_for_the_reading(normalizer_v2):
+    """"GSA IT manages software updates …" read as a person's statement, about what IT manages."""
+    n = norm(normalizer_v2, "GSA IT manages software updates; you should not install updates yourself.")
+    assert n.subject == "gsa IT"
+    assert norm(normalizer_v2, "IT IS FORBIDDEN TO SHARE PASSWORDS.").modality is Modality.MUST_NOT

@@ -1238,6 +1238,18 @@ def _noun_taken_for_a_second_verb(doc):
     return doc
 
 
+def _department_taken_for_a_pronoun(doc):
+    """"GSA IT manages software updates; you should not …": the small model tags "IT" written in capitals the pronoun
+    "it", so the statement read as a person's and its subject came from what IT manages ("gsa IT manage software
+    update"). In capitals, after the sentence's first word or as it, and not "IT'S"/"IT IS" shouting, it is the
+    department's name."""
+    for t in doc:
+        if t.text == "IT" and t.tag_ == "PRP" and not (t.i + 1 < len(doc) and doc[t.i + 1].text.isupper()
+                                                        and doc[t.i + 1].is_alpha):
+            t.tag_, t.pos_ = "NNP", "PROPN"
+    return doc
+
+
 def _degree_taken_for_a_subject(doc):
     """"The minimum supported JDK is 11.": the small model reads "The minimum" as a subject that "supported" something,
     and "JDK is 11" as what it supported, so the statement's subject was "minimum". A degree word before a participle
@@ -1453,7 +1465,7 @@ class RuleNormalizerV2(RuleNormalizer):
             main, doc = said, self.nlp(said)
         doc = _order_verb(_fixed_lemmas(_degrees_as_written(_hyphenated_as_modifiers(_code_names(
             _subjects_taken_for_verbs(_nouns_taken_for_verbs(_plurals_taken_for_verbs(_degree_taken_for_a_subject(
-                _noun_taken_for_a_second_verb(_merge_hyphenated(doc))), self._nouns, self._verbs))))))))
+                _noun_taken_for_a_second_verb(_department_taken_for_a_pronoun(_merge_hyphenated(doc)))), self._nouns, self._verbs))))))))
         norm = self._norm(doc, main, 0, s, w)
         if norm.modality.strength == "must" and (advice or any(_advisory(q) for q in quals)):
             # "It is recommended that …", "Tip: …", "Ops guidance: …": advice, whatever the clause's mood
