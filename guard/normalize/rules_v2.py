@@ -1241,8 +1241,8 @@ def _noun_taken_for_a_second_verb(doc):
 def _department_taken_for_a_pronoun(doc):
     """"GSA IT manages software updates; you should not …": the small model tags "IT" written in capitals the pronoun
     "it", so the statement read as a person's and its subject came from what IT manages ("gsa IT manage software
-    update"). In capitals, after the sentence's first word or as it, and not "IT'S"/"IT IS" shouting, it is the
-    department's name."""
+    update"). "IT" in capitals is the department's name, unless the next word is in capitals too ("IT IS FORBIDDEN …":
+    the pronoun, shouted)."""
     for t in doc:
         if t.text == "IT" and t.tag_ == "PRP" and not (t.i + 1 < len(doc) and doc[t.i + 1].text.isupper()
                                                         and doc[t.i + 1].is_alpha):
@@ -1463,9 +1463,8 @@ class RuleNormalizerV2(RuleNormalizer):
             doc = self.nlp(main)
         if (said := _inverted_denial(doc)) is not None:
             main, doc = said, self.nlp(said)
-        doc = _order_verb(_fixed_lemmas(_degrees_as_written(_hyphenated_as_modifiers(_code_names(
-            _subjects_taken_for_verbs(_nouns_taken_for_verbs(_plurals_taken_for_verbs(_degree_taken_for_a_subject(
-                _noun_taken_for_a_second_verb(_department_taken_for_a_pronoun(_merge_hyphenated(doc)))), self._nouns, self._verbs))))))))
+        for repair in _PARSE_REPAIRS:        # in order: each reads the tags and heads the ones before it left
+            doc = repair(doc, self._nouns, self._verbs) if repair is _plurals_taken_for_verbs else repair(doc)
         norm = self._norm(doc, main, 0, s, w)
         if norm.modality.strength == "must" and (advice or any(_advisory(q) for q in quals)):
             # "It is recommended that …", "Tip: …", "Ops guidance: …": advice, whatever the clause's mood
@@ -2013,3 +2012,9 @@ def _prohibited_beyond(norm: Norm, text: str) -> Norm:
     flipped = replace(b, op="le" if b.op == "ge" else "ge")
     values = tuple((k, t, flipped if t == norm.value and bb == b else bb) for k, t, bb in norm.values)
     return replace(norm, modality=to, bound=flipped, values=values)
+
+
+# the small model's misreadings put right on the statement's own Doc before it is read, in this order
+_PARSE_REPAIRS = (_merge_hyphenated, _department_taken_for_a_pronoun, _noun_taken_for_a_second_verb,
+                  _degree_taken_for_a_subject, _plurals_taken_for_verbs, _nouns_taken_for_verbs, _subjects_taken_for_verbs,
+                  _code_names, _hyphenated_as_modifiers, _degrees_as_written, _fixed_lemmas, _order_verb)
