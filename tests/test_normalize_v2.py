@@ -1701,6 +1701,9 @@ def test_two_colon_settings_that_differ_conflict(normalizer_v2):
     ("Pipelines are scheduled with Dagster.", Modality.MUST),
     ("SEV-1 postmortem meetings may be scheduled up to 10 calendar days out.", Modality.MAY),
     ("Backups are scheduled.", Modality.MUST_NOT),      # the state opposite to "continuous", as before
+    ("Monthly board reports must be distributed one week before the board meeting.", Modality.MUST),
+    ("Load is distributed evenly across the workers.", Modality.MUST),
+    ("The cache is distributed.", Modality.MUST_NOT),   # not monolithic
 ])
 def test_scheduled_for_a_time_is_an_event_not_a_negated_state(normalizer_v2, text, modality):
     """"scheduled" is the opposite of "continuous" in the opposition lexicon, so "… are scheduled every Saturday
@@ -3883,7 +3886,8 @@ def test_a_verb_that_takes_a_clause_keeps_it(normalizer_v2):
 
 @pytest.mark.parametrize("text, op", [
     ("Java JDK 17+ is required.", "ge"), ("Users aged 18+ may sign up.", "ge"), ("apps in 100+ guilds", "ge"),
-    ("The result is 17+5.", "eq"),
+    ("Customers must be 18+.", "ge"),                    # at the sentence's end, before its full stop
+    ("The result is 17+5.", "eq"), ("The result is 17+.5 here.", "eq"),
 ])
 def test_a_plus_sign_after_a_number_is_that_many_or_more(text, op):
     assert extract_typed_values(text)[0].bound.op == op
@@ -4018,3 +4022,12 @@ def test_it_in_capitals_is_no_pronoun_for_the_reading(normalizer_v2):
     n = norm(normalizer_v2, "GSA IT manages software updates; you should not install updates yourself.")
     assert n.subject == "gsa IT"
     assert norm(normalizer_v2, "IT IS FORBIDDEN TO SHARE PASSWORDS.").modality is Modality.MUST_NOT
+
+
+@pytest.mark.parametrize("text, modality", [
+    ("Priority postmortem actions have to be closed out in 28 days.", Modality.MUST),
+    ("The office is closed from Dec 24 to Jan 1.", Modality.MUST_NOT),      # the state, not open
+])
+def test_a_particle_makes_another_verb_of_a_pole_word(normalizer_v2, text, modality):
+    """"have to be closed out in 28 days" (completed) read as "closed", the opposite of "open": a prohibition."""
+    assert norm(normalizer_v2, text).modality is modality

@@ -684,8 +684,9 @@ def extract_typed_values(text: str) -> list[Value]:
 
 
 # a plus sign after a number that ends it ("JDK 17+ is required", "users aged 18+", "100+ guilds"): that many or more,
-# as "17 or more" is; not a sum ("17+5") nor a number inside a word or a version's build ("1.4.0+build.17")
-_OR_MORE_SIGN = re.compile(r"\+(?![\w+.])")
+# as "17 or more" is, also at the sentence's end ("must be 18+."); not a sum ("17+5", "17+.5") nor a number inside a
+# word or a version's build ("1.4.0+build.17")
+_OR_MORE_SIGN = re.compile(r"\+(?![\w+]|\.\w)")
 
 
 def _or_more_sign(text: str, v: Value) -> Value:
