@@ -780,10 +780,7 @@ class RuleNormalizer:
             head.i + 1 < len(doc) and doc[head.i + 1].pos_ in ("NOUN", "PROPN")) and not (
             # v2: "are scheduled every Saturday", "… with Dagster": an event set for a time or by a means is no
             # state opposite to "continuous"; only "Backups are scheduled." (nothing after it) is
-            self.event_poles and head.lower_ in _EVENT_POLES and any(not t.is_punct for t in doc[head.i + 1:])) and not (
-            # v2: "have to be closed out in 28 days", "signed up": a particle makes another verb of the pole's word
-            self.event_poles and head.i + 1 < len(doc) and doc[head.i + 1].dep_ == "prt"
-            and doc[head.i + 1].lower_ not in POLE)
+            self.event_poles and head.lower_ in _EVENT_POLES and any(not t.is_punct for t in doc[head.i + 1:]))
         if theme_words and predicative and (head.lower_ in POLE or theme_words[0] in POLE):
             pole, flip = POLE.get(head.lower_) or POLE[theme_words[0]]
             neg ^= flip

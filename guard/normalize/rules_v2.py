@@ -887,6 +887,8 @@ class ParsedV2(Parsed):
     verb_lemmas: frozenset[str] = frozenset()
     # every base form the lemmatizer lists as a verb (``with_verb_lemmas``)
     all_verb_lemmas: frozenset[str] = frozenset()
+    # every base form it lists as a noun (``with_verb_lemmas``)
+    noun_lemmas: frozenset[str] = frozenset()
 
     def __init__(self, doc, values, offset: int):
         if len(doc) > 2 and doc[0].tag_ == "VBP" and doc[0].is_lower and _a_known_verb(doc[0], self.verb_lemmas):
@@ -898,8 +900,9 @@ class ParsedV2(Parsed):
         super().__init__(doc, values, offset)
 
     @classmethod
-    def with_verb_lemmas(cls, verbs: frozenset[str], all_verbs: frozenset[str] = frozenset()) -> type[ParsedV2]:
-        return type(cls.__name__, (cls,), {"verb_lemmas": verbs, "all_verb_lemmas": all_verbs})
+    def with_verb_lemmas(cls, verbs: frozenset[str], all_verbs: frozenset[str] = frozenset(),
+                         nouns: frozenset[str] = frozenset()) -> type[ParsedV2]:
+        return type(cls.__name__, (cls,), {"verb_lemmas": verbs, "all_verb_lemmas": all_verbs, "noun_lemmas": nouns})
 
     @cached_property
     def imperative(self) -> bool:
@@ -976,6 +979,11 @@ class ParsedV2(Parsed):
                 and (p is None or p >= base):
             self.doc[base].tag_, self.doc[base].pos_ = "VBP", "VERB"
             return base
+        if verb is None and (third := _third_person_taken_for_a_plural(self.doc, self.value_tok, self.all_verb_lemmas,
+                                                                       self.noun_lemmas)) is not None \
+                and (p is None or p >= third):
+            self.doc[third].tag_, self.doc[third].pos_ = "VBZ", "VERB"
+            return third
         if verb is None and self.verb_lemmas:
             verb = _verb_after_its_subject(self.doc, self.value_tok, self.verb_lemmas)
             if verb is not None and (p is None or p > verb):
@@ -1110,6 +1118,50 @@ def _verb_ending_the_subject_s_phrase(doc, value_tok, verbs: frozenset[str]) -> 
                 or not any(c.i < t.i and c.dep_ in ("compound", "amod") for c in t.children) \
                 or any(c.dep_ == "poss" or c.tag_ == "PRP$" for c in t.children):
             continue            # "in our production AWS account now last 4 hours": a possessive's noun is no verb
+        return t.i
+    return None
+
+
+# what may stand in a subject's phrase before its verb ("Our issuing CA", "The partner portal", "Fly's autostart")
+_BEFORE_A_THIRD_PERSON = frozenset({"DT", "PRP$", "POS", "JJ", "NN", "NNP", "HYPH", "VBG", "VBN", "CD"})
+# what follows a verb's third person and not a plural noun ending a phrase: its object's first word
+_AFTER_A_THIRD_PERSON = frozenset({"DT", "CD", "PRP", "PRP$", "JJ", "NN", "NNS", "NNP", "NNPS", "``"})
+
+
+def _finite_in_its_clause(doc, i: int) -> bool:
+    """A finite verb after token ``i`` before its clause ends, a subordinate clause's ("… once traffic exceeds …")
+    not counted (``_finite_after``, ending also at the word that opens a subordinate clause)."""
+    end = next((t.i for t in doc[i + 1:] if t.dep_ == "mark"), len(doc))
+    f = _finite_after(doc[:end], i)
+    return f is not False
+
+
+def _third_person_taken_for_a_plural(doc, value_tok, verbs: frozenset[str], nouns: frozenset[str]) -> int | None:
+    """A verb in the third person singular that the small model reads as a plural noun inside its subject's phrase:
+    "The partner portal stores user passwords AES-encrypted …", "The customer portal caps passwords at 32 characters",
+    "Our issuing CA reissues end-entity CRLs every 14 days", "git rerere gc forgets resolved conflict records …". Read
+    so, the sentence had no verb before its object, and the subject ran on into it ("partner portal store user password
+    aes-encrypted"). Only the first word after a singular noun that opens the sentence, where the word is a verb the
+    lemmatizer lists with nothing finite before it nor in its own clause after it, and what follows it is an object's
+    first word."""
+    for t in doc[1:-1]:
+        if t.tag_ in _FINITE_TAGS or t.lower_ in _CLAUSE_ENDS:
+            return None
+        if t.tag_ not in ("NNS", "NNPS"):
+            if t.tag_ not in _BEFORE_A_THIRD_PERSON:
+                return None
+            continue
+        prev, nxt = doc[t.i - 1], doc[t.i + 1]
+        # the word's own base ("nodes" is "node", a noun, never the verb "nod"; "specifies" is "specify")
+        base = next((b for b in _bases(t.lower_) if b in verbs or b in nouns), None)
+        base = base if base in verbs and base not in _AUXILIARIES else None
+        # a noun before it that the small model tags an adjective ("The partner portal stores …": "portal" JJ)
+        singular = prev.tag_ in ("NN", "NNP") or prev.tag_ == "JJ" and t.i > 1 and doc[t.i - 2].tag_ in ("NN", "NNP")
+        if not (t.is_alpha and t.is_lower) or base is None or t.i in value_tok or not singular \
+                or nxt.tag_ not in _AFTER_A_THIRD_PERSON or _finite_in_its_clause(doc, t.i) \
+                or not all(u.tag_ in _BEFORE_A_THIRD_PERSON for u in doc[:t.i]) or doc[0].tag_ in ("VBG", "VBN"):
+            return None
+        t.lemma_ = base
         return t.i
     return None
 
@@ -1437,7 +1489,7 @@ class RuleNormalizerV2(RuleNormalizer):
         # the base forms listed as verbs and not as nouns: "enforce", "specify", "forget", not "ship", "cap" or "return",
         # which head plural subjects as often ("Prod RDS instances keep …" is tagged no better than "SQLite enforces
         # …"); empty where the pipeline has no such table (then ``_verb_after_its_subject`` is not looked for)
-        self.parsed = ParsedV2.with_verb_lemmas(self._verbs - self._nouns, self._verbs)
+        self.parsed = ParsedV2.with_verb_lemmas(self._verbs - self._nouns, self._verbs, self._nouns)
 
     @staticmethod
     def _values(text: str):
