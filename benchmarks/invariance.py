@@ -3,7 +3,7 @@
 Run: ``guard bench invariance [NAME …]`` or ``python -m benchmarks.invariance``. For every statement of the
 gold files in benchmarks/data/ and, where ../shared is there, of claims_train and claims_dev, each rewrite
 that applies is normalised beside it and the two are compared by the structural comparator, as a write
-compares a claim with a stored one. Counted per rewrite family and normalizer: **conflicts** (the
+compares a claim with a stored one (both read as the guard reads a claim's text: ``claims.comparison_text``). Counted per rewrite family and normalizer: **conflicts** (the
 comparator finds a contradiction, a value conflict or a tension between a statement and its own rewrite —
 a false block or warn in waiting), and rewrites that change the subject, the modality or the value's bound.
 No labels are needed, so it measures a normalizer on statements nobody has labelled.
@@ -18,7 +18,7 @@ from benchmarks.normalizers import GOLD, GOLD_LONG, ROOT
 from benchmarks.report import md_table, write
 from benchmarks.rewrites import FAMILIES, rewrites
 from benchmarks.stages import DEFAULT_PAIRS, TRAIN_PAIRS
-from guard.claims import Scope, Window
+from guard.claims import Scope, Window, comparison_text
 from guard.compare import StructuralComparator, VerdictKind
 from guard.normalize import SafeNormalizer, get_normalizer
 
@@ -45,15 +45,17 @@ def default_statements() -> list[str]:
 def evaluate(name: str, statements: list[str], examples: int = 5) -> dict:
     normalizer = SafeNormalizer(get_normalizer(name))
     pairs = [(text, family, new) for text in statements for family, new in rewrites(text)]
-    items = [(t, Scope(), Window()) for t in dict.fromkeys([t for p in pairs for t in (p[0], p[2])])]
-    norms = dict(zip([t for t, _, _ in items], normalizer.normalize_many(items)))
+    # each text as the guard reads it (``comparison_text``: its form folded, a document's markup off), as a write
+    # normalises it: the markup families measure that reading, the others the normalizer's
+    items = [(comparison_text(t), Scope(), Window()) for t in dict.fromkeys([t for p in pairs for t in (p[0], p[2])])]
+    norms = dict(zip(dict.fromkeys([t for p in pairs for t in (p[0], p[2])]), normalizer.normalize_many(items)))
     compare = StructuralComparator().compare
     counts: dict[str, Counter] = defaultdict(Counter)
     found: dict[str, list] = defaultdict(list)
     for text, family, new in pairs:
         a, b = norms[text], norms[new]
         counts[family]["rewrites"] += 1
-        verdict = compare(a, text, b, new)
+        verdict = compare(a, comparison_text(text), b, comparison_text(new))
         changed = {"conflict": verdict.kind in CONFLICTS, "subject": a.subject != b.subject,
                    "modality": a.modality != b.modality, "bound": a.bound != b.bound}
         for k, v in changed.items():

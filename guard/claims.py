@@ -14,6 +14,8 @@ from dataclasses import asdict, dataclass, field, replace
 from enum import Enum
 from typing import Any
 
+from guard.markup import plain_statement
+
 MAX_TEXT_CHARS = 2000
 SCOPE_KEYS = ("env", "team", "tenant")
 
@@ -452,9 +454,11 @@ _CONFUSABLES = str.maketrans({
 @lru_cache(maxsize=65536)       # a scan folds each claim's text for every pair it is in
 def comparison_text(text: str) -> str:
     """The text the stages compare: NFKC, format characters (zero-width, bidi overrides) removed,
-    common confusable letters folded to Latin. What the user wrote is what is stored; this is
-    only what the guard reads, so invisible or look-alike characters cannot slip a conflict past it."""
-    return _fold(text, look_alikes=True)
+    common confusable letters folded to Latin, and the markup of the document it was copied from taken
+    off (``markup.plain_statement``: a list item's bullet, Markdown emphasis, typographic quotes …).
+    What the user wrote is what is stored; this is only what the guard reads, so invisible or
+    look-alike characters cannot slip a conflict past it, nor a bullet change what a rule says."""
+    return plain_statement(_fold(text, look_alikes=True))
 
 
 def _fold(text: str, look_alikes: bool) -> str:

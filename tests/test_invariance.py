@@ -41,6 +41,11 @@ def test_each_family_rewrites_only_what_it_names():
     # names, versions, amounts and times are no counts
     assert "digits -> words" not in dict(rewrites("Windows 11 laptops run v2 at $5 from 10:30 on Vue 2.7 laptops."))
     assert rewrites("") == [] and rewrites("ok") == []
+    got = dict(rewrites("Amazon SNS doesn't retry a failed delivery."))
+    assert got["list item"] == "- Amazon SNS doesn't retry a failed delivery."
+    assert got["bold modal"] == "Amazon SNS **doesn't** retry a failed delivery."
+    assert got["typographic apostrophe"] == "Amazon SNS doesn\u2019t retry a failed delivery."
+    assert got["footnote marker"] == "Amazon SNS doesn't retry a failed delivery.[1]"
 
 
 def test_a_rewrite_that_changes_the_reading_is_counted():

@@ -20,7 +20,7 @@ from importlib import metadata
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent.parent          # guard/
-_SOURCES = ("normalize/*.py", "claims.py")                   # a norm's reading and its data types
+_SOURCES = ("normalize/*.py", "claims.py", "markup.py")      # a norm's reading, its data types, the text it reads
 
 
 @lru_cache(maxsize=1)

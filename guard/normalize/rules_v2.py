@@ -1143,7 +1143,11 @@ def _third_person_taken_for_a_plural(doc, value_tok, verbs: frozenset[str], noun
     so, the sentence had no verb before its object, and the subject ran on into it ("partner portal store user password
     aes-encrypted"). Only the first word after a singular noun that opens the sentence, where the word is a verb the
     lemmatizer lists with nothing finite before it nor in its own clause after it, and what follows it is an object's
-    first word."""
+    first word. Not after an order's verb the small model tags a name ("Book flights no less than 21 days before …")."""
+    first = doc[0]
+    if first.text[:1].isupper() and not first.is_upper and first.lower_ in verbs \
+            and not (len(doc) > 1 and doc[1].tag_ == "POS"):
+        return None
     for t in doc[1:-1]:
         if t.tag_ in _FINITE_TAGS or t.lower_ in _CLAUSE_ENDS:
             return None

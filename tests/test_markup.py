@@ -1,0 +1,85 @@
+"""A statement copied out of a document reads as the statement: its markup is no part of what it says."""
+import subprocess
+import sys
+
+import pytest
+
+from guard.claims import Scope, Window, comparison_text
+from guard.markup import plain_statement
+
+
+@pytest.mark.parametrize("text, plain", [
+    ("- Prod deploys need two approvals.", "Prod deploys need two approvals."),
+    ("* Prod deploys need two approvals.", "Prod deploys need two approvals."),
+    ("\u2022 Prod deploys need two approvals.", "Prod deploys need two approvals."),
+    ("3. Prod deploys need two approvals.", "Prod deploys need two approvals."),
+    ("12) Prod deploys need two approvals.", "Prod deploys need two approvals."),
+    ("(b) Prod deploys need two approvals.", "Prod deploys need two approvals."),
+    ("## Prod deploys need two approvals.", "Prod deploys need two approvals."),
+    ("> - [x] Prod deploys need two approvals.", "Prod deploys need two approvals."),
+    ("Prod deploys **must not** skip review.", "Prod deploys must not skip review."),
+    ("Prod deploys *never* skip review.", "Prod deploys never skip review."),
+    ("Follow [the release runbook](https://wiki.example.com/runbook) for prod.", "Follow the release runbook for prod."),
+    ("Keys are rotated every 90 days.[2]", "Keys are rotated every 90 days."),
+    ("Keys are rotated as the policy[3] says.", "Keys are rotated as the policy[3] says."),   # an index, kept
+    ("Keys are rotated per the policy[3].", "Keys are rotated per the policy."),
+    ("Amazon SNS doesn\u2019t retry the delivery.", "Amazon SNS doesn't retry the delivery."),
+    ("\u201cNo deploys on Friday\u201d is the rule.", '"No deploys on Friday" is the rule.'),
+])
+def test_a_document_s_markup_comes_off(text, plain):
+    assert plain_statement(text) == plain
+
+
+@pytest.mark.parametrize("text", [
+    "Call `**kwargs` only from `__init__`.",            # code spans keep every character
+    "The *.example.com wildcard certificate is approved.",
+    "Each worker waits 5 * 60 seconds.",
+    "The setting __init__ stays as written.",            # underscores name things
+    "items[1] is the first item.",
+    "2.5 GB is the limit.",
+    "-v turns on verbose output.",                       # a flag, not a bullet
+    "-",
+    "",
+])
+def test_what_is_no_markup_stays(text):
+    assert plain_statement(text) == text
+
+
+def test_the_guard_reads_the_plain_statement_and_stores_the_text_as_written(store):
+    """The stored claim keeps what the user wrote; the stages read it plain."""
+    res = store.remember("- Deploys **need** two approvals.[1]")
+    assert res.stored
+    assert store.list()[0].text == "- Deploys **need** two approvals.[1]"
+    assert comparison_text("- Deploys **need** two approvals.[1]") == "Deploys need two approvals."
+
+
+@pytest.mark.parametrize("marked", [
+    "- Amazon SNS doesn\u2019t retry a delivery that fails with a client-side error.",
+    "3. Amazon SNS **doesn't** retry a delivery that fails with a client-side error.[4]",
+    "> * Amazon SNS *doesn\u2019t* retry a delivery that fails with a client-side error.",
+])
+def test_a_marked_up_statement_reads_as_the_plain_one(normalizer_v2, marked):
+    """A typographic apostrophe made "doesn\u2019t" no negation (the tagger knows "doesn't"), so the rule read as an
+    obligation; a bullet became part of the subject, a list number the statement's value."""
+    from guard.pipeline import Guard, GuardConfig
+    guard = Guard(GuardConfig(stages=("structural",)), normalizer=normalizer_v2)
+    plain = guard.normalize("Amazon SNS doesn't retry a delivery that fails with a client-side error.", Scope(), Window())
+    n = guard.normalize(marked, Scope(), Window())
+    assert (n.modality, n.subject, n.object, n.value) == (plain.modality, plain.subject, plain.object, plain.value)
+    assert n.modality.negated
+
+
+def test_a_marked_up_conflict_is_still_blocked(store):
+    assert store.remember("Deploys need two approvals.").stored
+    res = store.remember("- Deploys need **one** approval.[1]")
+    assert not res.stored and res.decision.tier.value == "block"
+
+
+def test_markup_on_hostile_text_ends_at_once():
+    """Every pattern is bounded: runs of asterisks, brackets and link halves cost linear time."""
+    code = ("from guard.markup import plain_statement as p\n"
+            "for t in ['*' * 2000, '**a' * 666, '*a ' * 666, '[' * 2000, '[a](' * 500, '[a](http://' * 180,\n"
+            "          '- ' * 1000, '1. ' * 666, '.[1]' * 500, '`' * 2000, '**' + 'a' * 1998]:\n"
+            "    p(t)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
+    assert r.returncode == 0, r.stderr[-500:]
