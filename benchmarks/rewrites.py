@@ -47,13 +47,14 @@ _IN_UNITS = (("hours -> days", re.compile(r"\b(\d+) hours\b"), 24, "day"),
 _BACKTICKED = re.compile(r"`([^`\s]+)`")
 _IDENTIFIER = re.compile(r"(?<![`\w./-])([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![`\w/-]|\.\w)")   # snake_case: a name only code has
 # the markup a statement copied out of a document brings with it (``guard.markup``): a list item's bullet or
-# number, a bold modal, a typographic apostrophe, a footnote marker
+# number, a bold modal, a typographic apostrophe, a footnote marker, an icon, a numbered rule's label
 _MODAL = re.compile(r"\b(must not|must|should not|should|shall not|shall|may not|may|never|cannot|can't|do not|don't"
                     r"|does not|doesn't|will not|won't|is not|isn't|are not|aren't)(?!\w)", re.IGNORECASE)
 _MARKUP = (("list item", lambda t: "- " + t), ("numbered item", lambda t: "3. " + t),
            ("bold modal", lambda t: _MODAL.sub(r"**\1**", t, count=1)),
            ("typographic apostrophe", lambda t: t.replace("'", "\u2019")),
-           ("footnote marker", lambda t: re.sub(r"\.$", ".[1]", t)))
+           ("footnote marker", lambda t: re.sub(r"\.$", ".[1]", t)),
+           ("icon", lambda t: "\u26a0\ufe0f " + t), ("numbered rule", lambda t: "Rule 4.2: " + t))
 FAMILIES = ("contraction", "digits -> words", "words -> digits", "no full stop", *(f for f, _, _ in _SAME),
             *(f for f, _, _, _ in _IN_UNITS), "backticks off", "backticks on", *(f for f, _ in _MARKUP))
 

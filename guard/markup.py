@@ -1,8 +1,9 @@
 """A statement as written in a document, without the document's markup.
 
 Why: the claims people bring are copied out of handbooks, wikis, READMEs and chat, so they arrive as list
-items ("- Prod deploys need two approvals.", "3. …"), with Markdown emphasis ("**must not**"), links
-("see [the runbook](https://…)"), footnote markers ("…within 24 hours.[2]") and typographic quotes ("doesn’t").
+items ("- Prod deploys need two approvals.", "3. …", "Rule 4.2: …"), behind an icon ("⚠️ Never …", ":warning: …"),
+with Markdown emphasis ("**must not**"), links ("see [the runbook](https://…)"), footnote markers ("…within 24
+hours.[2]") and typographic quotes ("doesn’t").
 None of that changes what the statement says, but the normalizer read it as words: over the 2,883 bench and gold
 statements a leading "- " changed 941 readings (the dash became part of the subject), "3. " 2,390 (a number as
 the value), a footnote marker 1,473, a bold modal 510, and a curly apostrophe 79 — among them the modality
@@ -22,7 +23,13 @@ _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": 
 # what opens a line of a document and is no word of the statement: a heading's hashes, a quote's ">", a list
 # item's bullet, number or letter, a task box ("- [x] ")
 _LINE_MARKUP = re.compile(r"^(?:#{1,6}|>|[-*+\u2022\u2023\u25e6\u25aa\u25cf\u2043]|\d{1,3}[.)]|\(\d{1,3}\)"
-                          r"|\(?(?:[a-z]|[ivx]{1,4})\)|\[[ xX]\])[ \t]+")
+                          r"|\(?(?:[a-z]|[ivx]{1,4})\)|\[[ xX]\]|:[a-z0-9_+-]{1,40}:"
+                          # a numbered rule's label: "Rule 4.2:", "Section 3 —", "§ 12"
+                          r"|(?:rule|section|policy|requirement|control|clause|article|step)[ \t]+\d{1,3}(?:\.\d{1,3}){0,3}[a-z]?"
+                          r"[ \t]*[:.)\u2014\u2013-]|\u00a7[ \t]*\d{1,3}(?:\.\d{1,3}){0,3}[ \t]*[:.)\u2014\u2013-]?)[ \t]+",
+                          re.IGNORECASE)
+# a pictograph or other symbol that opens a line ("\u26a0\ufe0f Never …", "\u2705 …"): an icon, not a word
+_ICON = re.compile(r"^(?:[\u2190-\u2bff\u2600-\u27bf\U0001f000-\U0001faff][\ufe0e\ufe0f]?[ \t]*){1,4}")
 _CODE_SPAN = re.compile(r"(`[^`]*`)")
 # Markdown strong and emphasis around words: "**must not**", "*never*"; not "*.example.com" nor "5 * 60"
 _STRONG = re.compile(r"\*\*(?=\S)([^*\n]{1,300}?)(?<=\S)\*\*")
@@ -39,9 +46,9 @@ def plain_statement(text: str) -> str:
     if not text:
         return text
     t = text.translate(_QUOTES)
-    for _ in range(3):                       # "- 1. …", "> - …": a few levels at most
-        m = _LINE_MARKUP.match(t)
-        if m is None or m.end() >= len(t):
+    for _ in range(4):                       # "- 1. …", "> - \u26a0\ufe0f …": a few levels at most
+        m = _LINE_MARKUP.match(t) or _ICON.match(t)
+        if m is None or not m.group(0) or m.end() >= len(t):
             break
         t = t[m.end():]
     if not any(c in t for c in "*[]"):

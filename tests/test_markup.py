@@ -25,6 +25,11 @@ from guard.markup import plain_statement
     ("Keys are rotated per the policy[3].", "Keys are rotated per the policy."),
     ("Amazon SNS doesn\u2019t retry the delivery.", "Amazon SNS doesn't retry the delivery."),
     ("\u201cNo deploys on Friday\u201d is the rule.", '"No deploys on Friday" is the rule.'),
+    ("\u26a0\ufe0f Never deploy on Fridays.", "Never deploy on Fridays."),
+    (":warning: Never deploy on Fridays.", "Never deploy on Fridays."),
+    ("\u2705 - Deploys need two approvals.", "Deploys need two approvals."),
+    ("Rule 4.2: Indent Python code with 4 spaces.", "Indent Python code with 4 spaces."),
+    ("Section 3 \u2014 Deploys need two approvals.", "Deploys need two approvals."),
 ])
 def test_a_document_s_markup_comes_off(text, plain):
     assert plain_statement(text) == plain
@@ -40,6 +45,9 @@ def test_a_document_s_markup_comes_off(text, plain):
     "-v turns on verbose output.",                       # a flag, not a bullet
     "-",
     "",
+    "Rule 4 applies to every repository.",             # a rule named, no label
+    "Keys rotate \u2192 yearly.",                       # a symbol inside the statement is its own
+    "\u2b50",
 ])
 def test_what_is_no_markup_stays(text):
     assert plain_statement(text) == text
@@ -57,6 +65,7 @@ def test_the_guard_reads_the_plain_statement_and_stores_the_text_as_written(stor
     "- Amazon SNS doesn\u2019t retry a delivery that fails with a client-side error.",
     "3. Amazon SNS **doesn't** retry a delivery that fails with a client-side error.[4]",
     "> * Amazon SNS *doesn\u2019t* retry a delivery that fails with a client-side error.",
+    "\u26a0\ufe0f Rule 12: Amazon SNS doesn't retry a delivery that fails with a client-side error.",
 ])
 def test_a_marked_up_statement_reads_as_the_plain_one(normalizer_v2, marked):
     """A typographic apostrophe made "doesn\u2019t" no negation (the tagger knows "doesn't"), so the rule read as an
@@ -79,7 +88,8 @@ def test_markup_on_hostile_text_ends_at_once():
     """Every pattern is bounded: runs of asterisks, brackets and link halves cost linear time."""
     code = ("from guard.markup import plain_statement as p\n"
             "for t in ['*' * 2000, '**a' * 666, '*a ' * 666, '[' * 2000, '[a](' * 500, '[a](http://' * 180,\n"
-            "          '- ' * 1000, '1. ' * 666, '.[1]' * 500, '`' * 2000, '**' + 'a' * 1998]:\n"
+            "          '- ' * 1000, '1. ' * 666, '.[1]' * 500, '`' * 2000, '**' + 'a' * 1998, '\u26a0' * 2000,\n"
+            "          'Rule 1.' * 285, ':a:' * 666]:\n"
             "    p(t)\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
     assert r.returncode == 0, r.stderr[-500:]
