@@ -54,7 +54,9 @@ _MARKUP = (("list item", lambda t: "- " + t), ("numbered item", lambda t: "3. " 
            ("bold modal", lambda t: _MODAL.sub(r"**\1**", t, count=1)),
            ("typographic apostrophe", lambda t: t.replace("'", "\u2019")),
            ("footnote marker", lambda t: re.sub(r"\.$", ".[1]", t)),
-           ("icon", lambda t: "\u26a0\ufe0f " + t), ("numbered rule", lambda t: "Rule 4.2: " + t))
+           ("icon", lambda t: "\u26a0\ufe0f " + t), ("numbered rule", lambda t: "Rule 4.2: " + t),
+           # and what a writer adds for attention: a label, an exclamation mark
+           ("attention label", lambda t: "Note: " + t), ("exclamation", lambda t: re.sub(r"\.$", "!", t)))
 FAMILIES = ("contraction", "digits -> words", "words -> digits", "no full stop", *(f for f, _, _ in _SAME),
             *(f for f, _, _, _ in _IN_UNITS), "backticks off", "backticks on", *(f for f, _ in _MARKUP))
 

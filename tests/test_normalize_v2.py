@@ -4042,3 +4042,28 @@ def test_a_third_person_verb_taken_for_a_plural_ends_the_subject(normalizer_v2, 
 def test_a_third_person_verb_taken_for_a_plural_is_the_statement_s_verb(normalizer_v2):
     n = norm(normalizer_v2, "The customer portal caps passwords at 32 characters to keep the login form tidy.")
     assert (n.object, n.attribute, n.value) == (StateVerb.LIMIT, "password", "32 characters")
+
+
+@pytest.mark.parametrize("labelled, plain", [
+    ("Note: Third-party JavaScript must never be loaded on the billing page without a security review.",
+     "Third-party JavaScript must never be loaded on the billing page without a security review."),
+    ("IMPORTANT: Third-party JavaScript must never be loaded on the billing page.",
+     "Third-party JavaScript must never be loaded on the billing page."),
+    ("Note: No root containers.", "No root containers."),
+    ("Please disable remote root user logins over SSH.", "Disable remote root user logins over SSH."),
+    ("Please, rotate keys yearly.", "Rotate keys yearly."),
+    ("Heads-up: .NET major versions ship every September.", ".NET major versions ship every September."),
+    ("Logs rotate daily!", "Logs rotate daily."),
+    ("The minimum TLS version is 1.2!!", "The minimum TLS version is 1.2."),
+])
+def test_a_label_or_a_please_before_a_rule_reads_as_the_rule(normalizer_v2, labelled, plain):
+    """"Note: Third-…" was no label ("Third" is like a number to the tokenizer, and a number after a label is a
+    value), "Note: No root containers." neither (no verb after it), and "Please disable …" made the order's verb
+    the subject's first word: each read as a rule about "note …", "important …" or "disable …"."""
+    a, b = norm(normalizer_v2, labelled), norm(normalizer_v2, plain)
+    assert (a.modality, a.subject, a.object, a.value) == (b.modality, b.subject, b.object, b.value)
+
+
+def test_a_value_after_a_label_stays_a_value(normalizer_v2):
+    n = norm(normalizer_v2, "Retry-After: 30")
+    assert (n.subject, n.value) == ("retry-after", "30")
