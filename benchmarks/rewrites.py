@@ -35,6 +35,8 @@ _SAME = (
     ("must not -> must never", re.compile(r"\bmust not\b"), "must never"),
     ("per -> /", re.compile(r"\b(\d[\d,]*(?:\.\d+)? [a-z]+) per (second|minute|hour|day|week|month|year)\b"), r"\1/\2"),
     ("10,000 -> 10000", re.compile(r"\b(\d{1,3}),(\d{3})\b(?!,\d)"), r"\1\2"),
+    ("10,000 -> 10k", re.compile(r"\b(\d{1,3}),000\b(?!,\d)"), r"\1k"),
+    ("days -> d", re.compile(r"\b(\d+) days?\b"), r"\1d"),
     ("GB -> gigabytes", re.compile(r"\b(\d+(?:\.\d+)?) ?(GB|MB|KB)\b"),
      lambda m: f"{m.group(1)} {_SIZE_WORDS[m.group(2)]}"),
 )

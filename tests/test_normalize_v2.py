@@ -4067,3 +4067,22 @@ def test_a_label_or_a_please_before_a_rule_reads_as_the_rule(normalizer_v2, labe
 def test_a_value_after_a_label_stays_a_value(normalizer_v2):
     n = norm(normalizer_v2, "Retry-After: 30")
     assert (n.subject, n.value) == ("retry-after", "30")
+
+
+@pytest.mark.parametrize("text, number, unit", [
+    ("Workers are limited to 100k requests per day.", 100000 / 86400, "requests/time"),
+    ("API Gateway caps WebSocket connections at 10k per account.", 10000, ""),
+    ("PBKDF2 runs at least 310K iterations.", 310000, ""),
+    ("Certificates are capped at 200d of validity.", 200 * 86400, "time"),
+    ("Keep logs for at least 30d.", 30 * 86400, "time"),
+])
+def test_thousands_with_a_k_and_days_with_a_d(text, number, unit):
+    """"5k requests per hour" was 5 of a thing called "k requests", "200d" no value at all: six and thirteen
+    conflicts of a statement with its own rewrite ("5,000" -> "5k", "200 days" -> "200d")."""
+    [v] = [v for v in extract_typed_values(text) if v.bound is not None]
+    assert v.bound.number == pytest.approx(number) and v.bound.unit == unit
+
+
+@pytest.mark.parametrize("text", ["3D Secure is mandatory for EU card payments.", "Use a 2D barcode on labels."])
+def test_a_capital_d_after_a_number_is_no_day(text):
+    assert not [v for v in extract_typed_values(text) if v.bound is not None and v.bound.unit == "time"]

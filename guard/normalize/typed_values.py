@@ -27,6 +27,9 @@ from guard.normalize.values import _NUM as _V1_NUM
 # v1's number, but never from inside a run of digits and commas: from there the search was quadratic
 # ("1," * 10000: seconds per pattern); v1's own selectors keep theirs, so v1's norms do not change
 _NUM = _V1_NUM.replace(r"(?<![\w.-])", r"(?<![\w.,-])", 1)
+# and thousands written with a "k" ("5k requests per hour", "100k requests per day"): read as "5" and a thing
+# called "k requests", "5k" was no 5,000 (six conflicts of a statement with its own rewrite "5,000" -> "5k")
+_NUM = _NUM.replace(r"\d[\d,]*(?:\.\d+)?", r"\d[\d,]*(?:\.\d+)?(?:k(?![\w.-]))?", 1)
 
 _MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
 _MONTHS.update({m.lower(): i for i, m in enumerate(calendar.month_abbr) if m})
@@ -248,9 +251,15 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     # read "1" (its digits stop where a hyphen follows), so the quota was one; after the compounds,
     # which read "1,000-hour" as a span
     ("grouped", Guarded(_OP, r"(?<![\w.,-])(?P<val>(?P<num>\d{1,3}(?:,\d{3})+))(?=-[a-z])", re.IGNORECASE)),
+    # thousands with a "k" and nothing after it that counts ("capped at 10k per account", "at least 310k
+    # iterations"): v1's number selector stops at the "k" and read nothing
+    ("grouped", Guarded(_OP, r"(?<![\w.,-])(?P<val>(?P<num>\d{1,3}(?:\.\d+)?k))(?![\w.-])", re.IGNORECASE)),
     # "2 business days", "5 working days", "7 calendar days": days (a business day counted as a day),
     # not a bare "2" that v1's selectors read without its unit
     ("days", Guarded(_OP, r"(?P<val>" + _NUM + r"\s+(?:business|working|calendar|work)\s+days?)\b", re.IGNORECASE)),
+    # days written as a config writes them ("capped at 200d", "retention 30d"), a lower-case "d" right after the
+    # number only ("3D Secure" is no three days); "12h" and "60s" were read already (``values.UNITS``)
+    ("days", Guarded(_OP, r"(?<![\w.,-])(?P<val>(?P<num>\d+(?:\.\d+)?)(?-i:d))(?![\w-])", re.IGNORECASE)),
     # one of a unit said with an article ("within an hour", "half a day of TOIL", "at least a week", "for a
     # year and a half"); not how often ("once a week", "every day": a frequency) and not a rate's
     # denominator ("50,000 keys a day", ``_PER_DENOMINATOR``); "a second" is too often the ordinal
@@ -325,6 +334,8 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
 
 def _number(text: str) -> float:
     n = WORD_NUMBERS.get(text.lower())
+    if n is None and text[-1:] in ("k", "K"):
+        return float(text[:-1].replace(",", "")) * 1000
     return float(n) if n is not None else float(text.replace(",", ""))
 
 
