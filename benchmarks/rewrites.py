@@ -58,7 +58,10 @@ _MARKUP = (("list item", lambda t: "- " + t), ("numbered item", lambda t: "3. " 
            ("footnote marker", lambda t: re.sub(r"\.$", ".[1]", t)),
            ("icon", lambda t: "\u26a0\ufe0f " + t), ("numbered rule", lambda t: "Rule 4.2: " + t),
            # and what a writer adds for attention: a label, an exclamation mark
-           ("attention label", lambda t: "Note: " + t), ("exclamation", lambda t: re.sub(r"\.$", "!", t)))
+           ("attention label", lambda t: "Note: " + t), ("exclamation", lambda t: re.sub(r"\.$", "!", t)),
+           # and a note-taker's shorthand
+           ("without -> w/o", lambda t: re.sub(r"\bwithout\b", "w/o", t)), ("with -> w/", lambda t: re.sub(r"\bwith\b", "w/", t)),
+           ("and -> &", lambda t: re.sub(r"\b(\w+) and (\w+)\b", r"\1 & \2", t, count=1)))
 FAMILIES = ("contraction", "digits -> words", "words -> digits", "no full stop", *(f for f, _, _ in _SAME),
             *(f for f, _, _, _ in _IN_UNITS), "backticks off", "backticks on", *(f for f, _ in _MARKUP))
 

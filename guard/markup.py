@@ -1,9 +1,9 @@
-"""A statement as written in a document, without the document's markup.
+"""A statement as written in a document, without the document's markup (and a note's shorthand written out).
 
 Why: the claims people bring are copied out of handbooks, wikis, READMEs and chat, so they arrive as list
 items ("- Prod deploys need two approvals.", "3. …", "Rule 4.2: …"), behind an icon ("⚠️ Never …", ":warning: …"),
 with Markdown emphasis ("**must not**"), links ("see [the runbook](https://…)"), footnote markers ("…within 24
-hours.[2]") and typographic quotes ("doesn’t").
+hours.[2]"), typographic quotes ("doesn’t") and a note-taker's shorthand ("w/o approval", "logs & metrics").
 None of that changes what the statement says, but the normalizer read it as words: over the 2,883 bench and gold
 statements a leading "- " changed 941 readings (the dash became part of the subject), "3. " 2,390 (a number as
 the value), a footnote marker 1,473, a bold modal 510, and a curly apostrophe 79 — among them the modality
@@ -36,6 +36,11 @@ _STRONG = re.compile(r"\*\*(?=\S)([^*\n]{1,300}?)(?<=\S)\*\*")
 _EMPHASIS = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*\n]{1,300}?)(?<=[^\s*])\*(?![\w*])")
 # a Markdown link: its words stay, its address goes
 _LINK = re.compile(r"\[([^\[\]\n]{1,300})\]\((?:https?://|mailto:|/|#|\.\.?/)[^()\s]{0,500}\)")
+# the shorthand of notes, written out: "w/o" without, "w/" with, "&" and ("No deploys w/o approval": read as
+# words of a subject, "w/o" made 9 statements conflict with themselves, "w/" 8)
+_SHORTHAND = ((re.compile(r"(?<![\w/])w/o(?![\w/])", re.IGNORECASE), "without"),
+              (re.compile(r"(?<![\w/])w/(?=\s)", re.IGNORECASE), "with"),
+              (re.compile(r"(?<=\s)&(?=\s)"), "and"))
 # a footnote marker after a stop ("… 24 hours.[2] Next …"), or after a word and before a stop or the end ("… the
 # policy[3].", "… RS256[1]."); an index a word runs into with more words after it stays ("items[1] is the first")
 _FOOTNOTE = re.compile(r"(?<=[.,;:!?)'\"])\[\d{1,3}\](?=[\s.,;:!?]|$)|(?<=\S)\[\d{1,3}\](?=[.,;:!?]|$)")
@@ -51,11 +56,14 @@ def plain_statement(text: str) -> str:
         if m is None or not m.group(0) or m.end() >= len(t):
             break
         t = t[m.end():]
-    if not any(c in t for c in "*[]"):
+    if not any(c in t for c in "*[]/&"):
         return t
     parts = _CODE_SPAN.split(t)
     for i in range(0, len(parts), 2):        # the even parts are outside code spans
         p = _STRONG.sub(r"\1", parts[i])
         p = _EMPHASIS.sub(r"\1", p)
-        parts[i] = _LINK.sub(r"\1", p)
+        p = _LINK.sub(r"\1", p)
+        for pattern, words in _SHORTHAND:
+            p = pattern.sub(words, p)
+        parts[i] = p
     return _FOOTNOTE.sub("", "".join(parts))

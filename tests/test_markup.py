@@ -30,6 +30,9 @@ from guard.markup import plain_statement
     ("\u2705 - Deploys need two approvals.", "Deploys need two approvals."),
     ("Rule 4.2: Indent Python code with 4 spaces.", "Indent Python code with 4 spaces."),
     ("Section 3 \u2014 Deploys need two approvals.", "Deploys need two approvals."),
+    ("No change lands w/o a pull request.", "No change lands without a pull request."),
+    ("Makefile recipes are indented w/ tabs.", "Makefile recipes are indented with tabs."),
+    ("Logs & metrics are kept for 30 days.", "Logs and metrics are kept for 30 days."),
 ])
 def test_a_document_s_markup_comes_off(text, plain):
     assert plain_statement(text) == plain
@@ -48,6 +51,9 @@ def test_a_document_s_markup_comes_off(text, plain):
     "Rule 4 applies to every repository.",             # a rule named, no label
     "Keys rotate \u2192 yearly.",                       # a symbol inside the statement is its own
     "\u2b50",
+    "R&D and AT&T keep their ampersands.",
+    "See https://example.com/w/o/abc for the form.",    # a path is no shorthand
+    "Call `a & b` in code.",
 ])
 def test_what_is_no_markup_stays(text):
     assert plain_statement(text) == text
