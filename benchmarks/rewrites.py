@@ -61,7 +61,10 @@ _MARKUP = (("list item", lambda t: "- " + t), ("numbered item", lambda t: "3. " 
            ("attention label", lambda t: "Note: " + t), ("exclamation", lambda t: re.sub(r"\.$", "!", t)),
            # and a note-taker's shorthand
            ("without -> w/o", lambda t: re.sub(r"\bwithout\b", "w/o", t)), ("with -> w/", lambda t: re.sub(r"\bwith\b", "w/", t)),
-           ("and -> &", lambda t: re.sub(r"\b(\w+) and (\w+)\b", r"\1 & \2", t, count=1)))
+           ("and -> &", lambda t: re.sub(r"\b(\w+) and (\w+)\b", r"\1 & \2", t, count=1)),
+           ("all capitals", lambda t: t if "`" in t else t.upper()),
+           # one claim written as two sentences where it had a semicolon
+           ("two sentences", lambda t: re.sub(r"; ([a-z])", lambda m: ". " + m.group(1).upper(), t, count=1)))
 FAMILIES = ("contraction", "digits -> words", "words -> digits", "no full stop", *(f for f, _, _ in _SAME),
             *(f for f, _, _, _ in _IN_UNITS), "backticks off", "backticks on", *(f for f, _ in _MARKUP))
 

@@ -4086,3 +4086,23 @@ def test_thousands_with_a_k_and_days_with_a_d(text, number, unit):
 @pytest.mark.parametrize("text", ["3D Secure is mandatory for EU card payments.", "Use a 2D barcode on labels."])
 def test_a_capital_d_after_a_number_is_no_day(text):
     assert not [v for v in extract_typed_values(text) if v.bound is not None and v.bound.unit == "time"]
+
+
+@pytest.mark.parametrize("one, two", [
+    ("A backup counts as valid as soon as the backup job finishes; no restore drill is needed.",
+     "A backup counts as valid as soon as the backup job finishes. No restore drill is needed."),
+    ("Releases are immutable; any change must create a new release.",
+     "Releases are immutable. Any change must create a new release."),
+])
+def test_a_claim_of_two_sentences_reads_as_one_with_a_semicolon(normalizer_v2, one, two):
+    """Read as two sentences, the subject was the first's and the modality the second's: the claim contradicted
+    itself written with a semicolon."""
+    a, b = norm(normalizer_v2, one), norm(normalizer_v2, two)
+    assert (a.modality, a.subject) == (b.modality, b.subject)
+
+
+@pytest.mark.parametrize("text", ["Use a structured format (e.g. Markdown) for policies.", "Keep 2.5 GB free.",
+                                  "Ask Dr. Smith before merging.", "Ship it to the U.S. Customers there pay in USD."])
+def test_an_abbreviation_s_full_stop_ends_no_sentence(text):
+    from guard.normalize.rules_v2 import _one_sentence
+    assert _one_sentence(text) == text
