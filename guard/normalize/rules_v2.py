@@ -1029,9 +1029,10 @@ class ParsedV2(Parsed):
             return base
         if verb is None and (third := _third_person_taken_for_a_plural(self.doc, self.value_tok, self.all_verb_lemmas,
                                                                        self.noun_lemmas)) is not None \
-                and (p is None or p >= third):
-            self.doc[third].tag_, self.doc[third].pos_ = "VBZ", "VERB"
-            return third
+                and (p is None or p >= third[0]):
+            t = self.doc[third[0]]
+            t.tag_, t.pos_, t.lemma_ = "VBZ", "VERB", third[1]
+            return t.i
         if verb is None and self.verb_lemmas:
             verb = _verb_after_its_subject(self.doc, self.value_tok, self.verb_lemmas)
             if verb is not None and (p is None or p > verb):
@@ -1184,14 +1185,16 @@ def _finite_in_its_clause(doc, i: int) -> bool:
     return f is not False
 
 
-def _third_person_taken_for_a_plural(doc, value_tok, verbs: frozenset[str], nouns: frozenset[str]) -> int | None:
+def _third_person_taken_for_a_plural(doc, value_tok, verbs: frozenset[str],
+                                     nouns: frozenset[str]) -> tuple[int, str] | None:
     """A verb in the third person singular that the small model reads as a plural noun inside its subject's phrase:
     "The partner portal stores user passwords AES-encrypted …", "The customer portal caps passwords at 32 characters",
     "Our issuing CA reissues end-entity CRLs every 14 days", "git rerere gc forgets resolved conflict records …". Read
     so, the sentence had no verb before its object, and the subject ran on into it ("partner portal store user password
     aes-encrypted"). Only the first word after a singular noun that opens the sentence, where the word is a verb the
     lemmatizer lists with nothing finite before it nor in its own clause after it, and what follows it is an object's
-    first word. Not after an order's verb the small model tags a name ("Book flights no less than 21 days before …")."""
+    first word. Not after an order's verb the small model tags a name ("Book flights no less than 21 days before …").
+    The word's index and its base form."""
     first = doc[0]
     if first.text[:1].isupper() and not first.is_upper and first.lower_ in verbs \
             and not (len(doc) > 1 and doc[1].tag_ == "POS"):
@@ -1213,8 +1216,7 @@ def _third_person_taken_for_a_plural(doc, value_tok, verbs: frozenset[str], noun
                 or nxt.tag_ not in _AFTER_A_THIRD_PERSON or _finite_in_its_clause(doc, t.i) \
                 or not all(u.tag_ in _BEFORE_A_THIRD_PERSON for u in doc[:t.i]) or doc[0].tag_ in ("VBG", "VBN"):
             return None
-        t.lemma_ = base
-        return t.i
+        return t.i, base
     return None
 
 
