@@ -4106,3 +4106,14 @@ def test_a_claim_of_two_sentences_reads_as_one_with_a_semicolon(normalizer_v2, o
 def test_an_abbreviation_s_full_stop_ends_no_sentence(text):
     from guard.normalize.rules_v2 import _one_sentence
     assert _one_sentence(text) == text
+
+
+def test_the_session_78_readings_on_hostile_text_end_at_once():
+    """Runs of what the new patterns look for: full stops before capitals, exclamation marks, labels, "Please"."""
+    code = ("from guard.normalize.rules_v2 import _one_sentence, _stopped, _emphasis_label_off, _polite_order\n"
+            "from guard.normalize.typed_values import extract_typed_values\n"
+            "for t in ['a. B' * 660, 'x' + '!' * 1999, '!' * 2000 + 'x', 'Note: ' * 333, 'Please ' * 285 + 'x',\n"
+            "          '5k ' * 660, '1d ' * 660, 'e.g. A' * 330]:\n"
+            "    _one_sentence(_stopped(_polite_order(_emphasis_label_off(t[:2000]))))\n"
+            "    extract_typed_values(t[:2000])\n")
+    ends_at_once(code)
