@@ -9,6 +9,8 @@ import errno
 import json
 import logging
 import os
+import re
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -1068,6 +1070,16 @@ def _can_listen(host: str, port: int) -> None:
                 raise ClaimError(f"cannot listen on {host}:{port}: {(exc.strerror or str(exc)).lower()}") from None
 
 
+def _subcommand(ctx) -> str:
+    """"remember ", "bench stages ": the words after "guard" that name the command a usage error is about, however the
+    program was started ("guard", "python -m guard.cli")."""
+    names = []
+    while ctx is not None and ctx.parent is not None:
+        names.insert(0, ctx.info_name)
+        ctx = ctx.parent
+    return " ".join(names) + " " if names else ""
+
+
 def run() -> None:
     """The console entry: a usage error is one line naming the problem (exit 2), not a usage box;
     a closed pipe (``guard list | head``) ends quietly."""
@@ -1082,8 +1094,16 @@ def run() -> None:
         typer.echo(exc.ctx.get_help() if getattr(exc, "ctx", None) else exc.format_message())
         code = 0
     except cx.UsageError as exc:
-        sub = exc.ctx.command_path.split(" ", 1)[1] + " " if exc.ctx and " " in exc.ctx.command_path else ""
-        typer.echo(f"error: {exc.format_message()} (see guard {sub}--help)", err=True)
+        sub = _subcommand(exc.ctx)
+        listed = next((a for a in sys.argv[1:] if re.match(r"-\s", a)), None)
+        if isinstance(exc, cx.NoSuchOption) and listed is not None:
+            # a statement pasted as a list item ("- Never deploy on Fridays."): the shell hands it over whole, and
+            # click reads any word that opens with a dash as an option
+            shown = listed if len(listed) <= 40 else listed[:39] + "…"
+            typer.echo(f"error: {shown!r} starts with a dash, so it reads as an option; put -- before it: "
+                       f"guard {sub}-- {shlex.quote(listed)}", err=True)
+        else:
+            typer.echo(f"error: {exc.format_message()} (see guard {sub}--help)", err=True)
         code = EXIT_USAGE
     except BrokenPipeError:
         code = 0

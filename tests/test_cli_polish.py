@@ -23,6 +23,19 @@ def test_usage_errors_are_one_line_with_exit_2(tmp_path):
         assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and r.stderr.startswith("error: "), r.stderr
 
 
+def test_a_statement_pasted_as_a_list_item_is_told_how_to_pass(tmp_path):
+    """"- Never deploy on Fridays." opens with a dash, so click reads it as an option: the error says to put
+    "--" before it, and with it the claim is stored as written and read as the plain statement."""
+    store = str(tmp_path / "s.sqlite")
+    r = guard("--store", store, "remember", "- **Never** deploy on Fridays.")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "put -- before it" in r.stderr and "guard remember -- '- **Never** deploy on Fridays.'" in r.stderr
+    assert not (tmp_path / "s.sqlite").exists()
+    assert guard("--store", store, "remember", "--", "- **Never** deploy on Fridays.").returncode == 0
+    r = guard("--store", store, "check", "--", "- Deploys on Fridays are allowed.")
+    assert r.returncode == 3 and "- **Never** deploy on Fridays." in r.stdout, r.stdout
+
+
 def test_a_directory_or_unreadable_path_is_a_usage_error(tmp_path):
     (tmp_path / "d").mkdir()
     for args in (("scan", str(tmp_path / "d")), ("compare", str(tmp_path / "d")),
