@@ -3,9 +3,10 @@
 Run: ``guard bench invariance [NAME …]`` or ``python -m benchmarks.invariance``. For every statement of the
 gold files in benchmarks/data/ and, where ../shared is there, of claims_train and claims_dev, each rewrite
 that applies is normalised beside it and the two are compared by the structural comparator, as a write
-compares a claim with a stored one (both read as the guard reads a claim's text: ``claims.comparison_text``). Counted per rewrite family and normalizer: **conflicts** (the
-comparator finds a contradiction, a value conflict or a tension between a statement and its own rewrite —
-a false block or warn in waiting), and rewrites that change the subject, the modality or the value's bound.
+compares a claim with a stored one (both read as the guard reads a claim's text: ``claims.comparison_text``).
+Counted per rewrite family and normalizer: **conflicts** (the comparator finds a contradiction, a value conflict
+or a tension between a statement and its own rewrite — a false block or warn in waiting), and rewrites that change
+the subject, the modality or the value's bound.
 No labels are needed, so it measures a normalizer on statements nobody has labelled.
 """
 from __future__ import annotations
@@ -47,8 +48,8 @@ def evaluate(name: str, statements: list[str], examples: int = 5) -> dict:
     pairs = [(text, family, new) for text in statements for family, new in rewrites(text)]
     # each text as the guard reads it (``comparison_text``: its form folded, a document's markup off), as a write
     # normalises it: the markup families measure that reading, the others the normalizer's
-    items = [(comparison_text(t), Scope(), Window()) for t in dict.fromkeys([t for p in pairs for t in (p[0], p[2])])]
-    norms = dict(zip(dict.fromkeys([t for p in pairs for t in (p[0], p[2])]), normalizer.normalize_many(items)))
+    texts = list(dict.fromkeys(t for p in pairs for t in (p[0], p[2])))
+    norms = dict(zip(texts, normalizer.normalize_many([(comparison_text(t), Scope(), Window()) for t in texts])))
     compare = StructuralComparator().compare
     counts: dict[str, Counter] = defaultdict(Counter)
     found: dict[str, list] = defaultdict(list)

@@ -346,7 +346,8 @@ def _one_sentence(text: str) -> str:
     as soon as the job finishes. No restore drill is needed." as with ";"): read as two sentences, the subject was
     the first's and the modality the second's, so the claim contradicted itself written with a semicolon (24 of
     235 statements with one)."""
-    return _SENTENCE_END.sub("; ", text.rstrip()[:-1]) + text.rstrip()[-1:] if "." in text.rstrip()[:-1] else text
+    body, end = text.rstrip()[:-1], text.rstrip()[-1:]
+    return _SENTENCE_END.sub("; ", body) + end if "." in body else text
 
 
 # a label that only asks for attention ("Note:", "IMPORTANT:", "Heads-up:"), before a statement of a few words
@@ -367,7 +368,7 @@ def _polite_order(text: str) -> str:
     """"Please disable remote root logins over SSH." is the order "Disable remote root logins over SSH.": read with
     "Please" first, the order's verb was the subject's first word and the prohibition an obligation."""
     m = _POLITE.match(text)
-    return text if m is None else text[m.end()].upper() + text[m.end() + 1:]
+    return text if m is None else _upper_first(text[m.end():])
 
 
 def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
@@ -1181,25 +1182,25 @@ def _finite_in_its_clause(doc, i: int) -> bool:
     """A finite verb after token ``i`` before its clause ends, a subordinate clause's ("… once traffic exceeds …")
     not counted (``_finite_after``, ending also at the word that opens a subordinate clause)."""
     end = next((t.i for t in doc[i + 1:] if t.dep_ == "mark"), len(doc))
-    f = _finite_after(doc[:end], i)
-    return f is not False
+    return _finite_after(doc[:end], i) is not False
 
 
 def _third_person_taken_for_a_plural(doc, value_tok, verbs: frozenset[str],
                                      nouns: frozenset[str]) -> tuple[int, str] | None:
     """A verb in the third person singular that the small model reads as a plural noun inside its subject's phrase:
     "The partner portal stores user passwords AES-encrypted …", "The customer portal caps passwords at 32 characters",
-    "Our issuing CA reissues end-entity CRLs every 14 days", "git rerere gc forgets resolved conflict records …". Read
+    "Our issuing CA reissues end-entity CRLs every 14 days", "Fly's autostart provisions brand-new Machines …". Read
     so, the sentence had no verb before its object, and the subject ran on into it ("partner portal store user password
     aes-encrypted"). Only the first word after a singular noun that opens the sentence, where the word is a verb the
     lemmatizer lists with nothing finite before it nor in its own clause after it, and what follows it is an object's
     first word. Not after an order's verb the small model tags a name ("Book flights no less than 21 days before …").
     The word's index and its base form."""
     first = doc[0]
-    if first.text[:1].isupper() and not first.is_upper and first.lower_ in verbs \
+    if first.tag_ not in _BEFORE_A_THIRD_PERSON or first.tag_ in ("VBG", "VBN") \
+            or first.text[:1].isupper() and not first.is_upper and first.lower_ in verbs \
             and not (len(doc) > 1 and doc[1].tag_ == "POS"):
         return None
-    for t in doc[1:-1]:
+    for t in doc[1:-1]:             # the words between ``first`` and the candidate are checked on the way
         if t.tag_ in _FINITE_TAGS or t.lower_ in _CLAUSE_ENDS:
             return None
         if t.tag_ not in ("NNS", "NNPS"):
@@ -1213,8 +1214,7 @@ def _third_person_taken_for_a_plural(doc, value_tok, verbs: frozenset[str],
         # a noun before it that the small model tags an adjective ("The partner portal stores …": "portal" JJ)
         singular = prev.tag_ in ("NN", "NNP") or prev.tag_ == "JJ" and t.i > 1 and doc[t.i - 2].tag_ in ("NN", "NNP")
         if not (t.is_alpha and t.is_lower) or base is None or t.i in value_tok or not singular \
-                or nxt.tag_ not in _AFTER_A_THIRD_PERSON or _finite_in_its_clause(doc, t.i) \
-                or not all(u.tag_ in _BEFORE_A_THIRD_PERSON for u in doc[:t.i]) or doc[0].tag_ in ("VBG", "VBN"):
+                or nxt.tag_ not in _AFTER_A_THIRD_PERSON or _finite_in_its_clause(doc, t.i):
             return None
         return t.i, base
     return None
