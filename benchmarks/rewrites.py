@@ -65,8 +65,19 @@ _MARKUP = (("list item", lambda t: "- " + t), ("numbered item", lambda t: "3. " 
            ("all capitals", lambda t: t if "`" in t else t.upper()),
            # one claim written as two sentences where it had a semicolon
            ("two sentences", lambda t: re.sub(r"; ([a-z])", lambda m: ". " + m.group(1).upper(), t, count=1)))
+# the comma after an opening phrase or clause left out, as notes often do ("In production, X …" / "In production X …";
+# "When the build fails, the deploy stops." / "When the build fails the deploy stops."): its first comma only, and not
+# one of a date or a number
+_OPENING = ("in|on|during|for|after|before|within|under|at|outside|inside|without|across|over|from|since|starting|as of|"
+            "beyond|except|per|throughout|upon|following|by default|by|out of the box")
+_CLAUSE_OPENING = "if|when|unless|once|whenever|while|where|because|although|even if|as long as|provided that"
+_COMMAS = (("opening phrase comma off", re.compile(r"^((?:" + _OPENING + r")\b(?! (?:least|most)\b)[^,;:]{0,80}?), (?=[A-Za-z])",
+                                                   re.IGNORECASE)),
+           ("opening clause comma off", re.compile(r"^((?:" + _CLAUSE_OPENING + r")\b[^,;:]{0,80}?), (?=[A-Za-z])",
+                                                   re.IGNORECASE)))
 FAMILIES = ("contraction", "digits -> words", "words -> digits", "no full stop", *(f for f, _, _ in _SAME),
-            *(f for f, _, _, _ in _IN_UNITS), "backticks off", "backticks on", *(f for f, _ in _MARKUP))
+            *(f for f, _, _, _ in _IN_UNITS), "backticks off", "backticks on", *(f for f, _ in _MARKUP),
+            *(f for f, _ in _COMMAS))
 
 
 def _in_unit(m: re.Match, per: int, unit: str) -> str:
@@ -97,4 +108,5 @@ def rewrites(text: str) -> list[tuple[str, str]]:
         out.append(("backticks on", _IDENTIFIER.sub(r"`\1`", text)))
     if " " in text.strip():                   # a statement, not a word
         out += [(family, rewrite(text)) for family, rewrite in _MARKUP]
+        out += [(family, pattern.sub(r"\1 ", text, count=1)) for family, pattern in _COMMAS]
     return [(family, new) for family, new in out if new != text]

@@ -46,6 +46,13 @@ def test_each_family_rewrites_only_what_it_names():
     assert got["bold modal"] == "Amazon SNS **doesn't** retry a failed delivery."
     assert got["typographic apostrophe"] == "Amazon SNS doesn\u2019t retry a failed delivery."
     assert got["footnote marker"] == "Amazon SNS doesn't retry a failed delivery.[1]"
+    assert dict(rewrites("In production, the API listens on 8443."))["opening phrase comma off"] \
+        == "In production the API listens on 8443."
+    assert dict(rewrites("When the build fails, the deploy stops."))["opening clause comma off"] \
+        == "When the build fails the deploy stops."
+    # a quantity, and a date's own comma, are no opening phrase
+    for text in ("At least 2, maybe 3, reviewers approve.", "On July 1, 2023, CAs must stop."):
+        assert not any(f.startswith("opening") for f, _ in rewrites(text))
 
 
 def test_a_rewrite_that_changes_the_reading_is_counted():

@@ -639,7 +639,9 @@ def test_a_region_in_the_subject_phrase_is_a_variant_not_the_value(normalizer_v2
     ("The v1 endpoint returns XML.", None, ("endpoint version", "1")),
     ("v2 clients must send a token.", None, ("client version", "2")),
     ("Calling GET /v1/coupons/{id}/redeem marks the coupon as redeemed.", None, None),   # a path's segment: no value
-    ("On gateway v10 the bot doesn't need to list intents.", "v10", None),            # not the subject's noun
+    # not the subject's noun: the opening phrase's, read as with its comma ("On gateway v10, the bot …"), which
+    # leaves the version with the phrase (guard.normalize.openings)
+    ("On gateway v10 the bot doesn't need to list intents.", None, None),
 ])
 def test_a_bare_version_before_the_subjects_noun_is_a_variant(normalizer_v2, text, value, variant):
     n = norm(normalizer_v2, text)

@@ -29,6 +29,7 @@ from guard.normalize.base import fail_open, register
 from guard.normalize.durations import duration_attribute
 from guard.normalize.subject_phrases import subject_phrases
 from guard.normalize.negative_conditions import required_through_without
+from guard.normalize.openings import opening_without_comma
 from guard.normalize.lexicon import (HALT_PREDICATES, IMPERATIVE_PREFIXES, MODAL_PREDICATES, MODAL_VERBS, PERSON_SUBJECTS,
                                      V2_MODAL_PREDICATES)
 from guard.normalize.rules import (_NAMING, _RECIPIENTS, CODE_NAME, NOUN_ATTACHMENTS, VERBS, Parsed, RuleNormalizer,
@@ -1567,6 +1568,11 @@ class RuleNormalizerV2(RuleNormalizer):
             main, more = split_main_clause(main[doc[label].idx + 1:].strip())
             quals = (*quals, doc[:label].text, *more)
             doc = self.nlp(main)
+        if (end := opening_without_comma(doc, self._verbs)) is not None:
+            # "In the local dev environment the login page is …": the opening phrase as if its comma were written
+            cut, more = split_main_clause(main[:end] + "," + main[end:])
+            if more:
+                main, quals, doc = cut, (*quals, *more), self.nlp(cut)
         if (said := _inverted_denial(doc)) is not None:
             main, doc = said, self.nlp(said)
         for repair in _PARSE_REPAIRS:        # in order: each reads the tags and heads the ones before it left
