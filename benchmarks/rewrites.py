@@ -75,9 +75,16 @@ _COMMAS = (("opening phrase comma off", re.compile(r"^((?:" + _OPENING + r")\b(?
                                                    re.IGNORECASE)),
            ("opening clause comma off", re.compile(r"^((?:" + _CLAUSE_OPENING + r")\b[^,;:]{0,80}?), (?=[A-Za-z])",
                                                    re.IGNORECASE)))
+# an aside in parentheses written between dashes, as many writers do ("The = operator (or no operator) allows …" / "The =
+# operator — or no operator — allows …"), and a last one after a single dash ("… in the present tense — "Add feature"
+# not "Added feature".")
+_MID_ASIDE = re.compile(r" \(([^()]{3,80})\)(?=[ ,;:])")
+_LAST_ASIDE = re.compile(r" \(([^()]{3,80})\)(?=[.!?]?$)")
+_DASHES = (("parentheses -> dashes", lambda t: _MID_ASIDE.sub(r" — \1 —", t, count=1).replace("— ,", "—,")),
+           ("last parentheses -> dash", lambda t: _LAST_ASIDE.sub(r" — \1", t, count=1)))
 FAMILIES = ("contraction", "digits -> words", "words -> digits", "no full stop", *(f for f, _, _ in _SAME),
             *(f for f, _, _, _ in _IN_UNITS), "backticks off", "backticks on", *(f for f, _ in _MARKUP),
-            *(f for f, _ in _COMMAS))
+            *(f for f, _ in _COMMAS), *(f for f, _ in _DASHES))
 
 
 def _in_unit(m: re.Match, per: int, unit: str) -> str:
@@ -109,4 +116,5 @@ def rewrites(text: str) -> list[tuple[str, str]]:
     if " " in text.strip():                   # a statement, not a word
         out += [(family, rewrite(text)) for family, rewrite in _MARKUP]
         out += [(family, pattern.sub(r"\1 ", text, count=1)) for family, pattern in _COMMAS]
+        out += [(family, rewrite(text)) for family, rewrite in _DASHES]
     return [(family, new) for family, new in out if new != text]

@@ -50,6 +50,9 @@ def test_each_family_rewrites_only_what_it_names():
         == "In production the API listens on 8443."
     assert dict(rewrites("When the build fails, the deploy stops."))["opening clause comma off"] \
         == "When the build fails the deploy stops."
+    got = dict(rewrites("The = operator (or no operator) allows one version (no ranges)."))
+    assert got["parentheses -> dashes"] == "The = operator \u2014 or no operator \u2014 allows one version (no ranges)."
+    assert got["last parentheses -> dash"] == "The = operator (or no operator) allows one version \u2014 no ranges."
     # a quantity, and a date's own comma, are no opening phrase
     for text in ("At least 2, maybe 3, reviewers approve.", "On July 1, 2023, CAs must stop."):
         assert not any(f.startswith("opening") for f, _ in rewrites(text))

@@ -4119,3 +4119,41 @@ def test_the_session_78_readings_on_hostile_text_end_at_once():
             "    _one_sentence(_stopped(_polite_order(_emphasis_label_off(t[:2000]))))\n"
             "    extract_typed_values(t[:2000])\n")
     ends_at_once(code)
+
+
+@pytest.mark.parametrize("text, plain", [
+    ("The = operator — or no operator — allows only one exact version.",
+     "The = operator (or no operator) allows only one exact version."),
+    ("The default—30 days—applies.", "The default (30 days) applies."),
+    ("A JSON object -- and not an array -- is the top level.", "A JSON object (and not an array) is the top level."),
+    ("Logs – all of them – are kept for 30 days.", "Logs (all of them) are kept for 30 days."),
+    ("Deploys are frozen on Fridays — no exceptions.", "Deploys are frozen on Fridays (no exceptions)."),
+    ("Use Postgres — MySQL is not allowed.", "Use Postgres; MySQL is not allowed."),   # a clause of its own
+    # a range, a command's "--", a flag and numbers are no asides
+    ("Support is in hours (10:00 – 18:00) on weekdays.", "Support is in hours (10:00 – 18:00) on weekdays."),
+    ("Run git checkout -- file.txt to discard changes.", "Run git checkout -- file.txt to discard changes."),
+    ("Use 2 - 4 workers.", "Use 2 - 4 workers."),
+])
+def test_dashes_are_read_as_the_writer_meant_them(text, plain):
+    from guard.normalize.rules_v2 import _dash_asides
+    assert _dash_asides(text) == plain
+
+
+@pytest.mark.parametrize("parentheses", [
+    "The = operator (or no operator) allows only one exact version number and cannot be combined with other conditions.",
+    "The default response format (no Accept header provided) should be application/json.",
+    "In a response body, you must always return a JSON object (and not e.g. an array) as a top level data structure.",
+    "Write commit messages in the present tense (\"Add feature\" not \"Added feature\").",
+])
+def test_an_aside_between_dashes_reads_as_in_parentheses(normalizer_v2, parentheses):
+    import re
+    dashes = re.sub(r" \(([^()]+)\)(?=[.!?]$)", r" — \1", re.sub(r" \(([^()]+)\)(?= )", r" — \1 —", parentheses))
+    assert dashes != parentheses
+    a, b = norm(normalizer_v2, parentheses), norm(normalizer_v2, dashes)
+    assert (a.subject, a.modality, a.object, a.value) == (b.subject, b.modality, b.object, b.value)
+
+
+def test_dashes_on_hostile_text_end_at_once():
+    ends_at_once("from guard.normalize.rules_v2 import _dash_asides\n"
+                 "for t in ('a ' + '— b ' * 20000, 'x' + ' – 1' * 20000 + '.', 'w —' * 30000, '- ' * 50000):\n"
+                 "    _dash_asides(t)\n")
