@@ -63,6 +63,8 @@ _MARKUP = (("list item", lambda t: "- " + t), ("numbered item", lambda t: "3. " 
            ("without -> w/o", lambda t: re.sub(r"\bwithout\b", "w/o", t)), ("with -> w/", lambda t: re.sub(r"\bwith\b", "w/", t)),
            ("and -> &", lambda t: re.sub(r"\b(\w+) and (\w+)\b", r"\1 & \2", t, count=1)),
            ("all capitals", lambda t: t if "`" in t else t.upper()),
+           # and a note's lower-case start ("paid parental leave is 26 weeks.")
+           ("lower-case first letter", lambda t: t[:1].lower() + t[1:] if re.match(r"[A-Z][a-z]+\b", t) else t),
            # one claim written as two sentences where it had a semicolon
            ("two sentences", lambda t: re.sub(r"; ([a-z])", lambda m: ". " + m.group(1).upper(), t, count=1)))
 # the comma after an opening phrase or clause left out, as notes often do ("In production, X …" / "In production X …";

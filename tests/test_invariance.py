@@ -50,6 +50,8 @@ def test_each_family_rewrites_only_what_it_names():
         == "In production the API listens on 8443."
     assert dict(rewrites("When the build fails, the deploy stops."))["opening clause comma off"] \
         == "When the build fails the deploy stops."
+    assert dict(rewrites("Paid leave is 26 weeks."))["lower-case first letter"] == "paid leave is 26 weeks."
+    assert "lower-case first letter" not in dict(rewrites("SLAs are 99.9%.")) | dict(rewrites("gc.auto is 6700."))
     got = dict(rewrites("The = operator (or no operator) allows one version (no ranges)."))
     assert got["parentheses -> dashes"] == "The = operator \u2014 or no operator \u2014 allows one version (no ranges)."
     assert got["last parentheses -> dash"] == "The = operator (or no operator) allows one version \u2014 no ranges."

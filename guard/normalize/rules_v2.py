@@ -30,6 +30,7 @@ from guard.normalize.durations import duration_attribute
 from guard.normalize.subject_phrases import subject_phrases
 from guard.normalize.negative_conditions import required_through_without
 from guard.normalize.openings import opening_without_comma
+from guard.normalize.sentence_case import english_words, sentence_case
 from guard.normalize.lexicon import (HALT_PREDICATES, IMPERATIVE_PREFIXES, MODAL_PREDICATES, MODAL_VERBS, PERSON_SUBJECTS,
                                      V2_MODAL_PREDICATES)
 from guard.normalize.rules import (_NAMING, _RECIPIENTS, CODE_NAME, NOUN_ATTACHMENTS, VERBS, Parsed, RuleNormalizer,
@@ -1574,14 +1575,15 @@ class RuleNormalizerV2(RuleNormalizer):
         # which head plural subjects as often ("Prod RDS instances keep …" is tagged no better than "SQLite enforces
         # …"); empty where the pipeline has no such table (then ``_verb_after_its_subject`` is not looked for)
         self.parsed = ParsedV2.with_verb_lemmas(self._verbs - self._nouns, self._verbs, self._nouns)
+        self._english = english_words(self.nlp)
 
     @staticmethod
     def _values(text: str):
         return _typed_values(text)
 
-    @staticmethod
-    def _prepare(text: str):
-        return split_main_clause(_dash_asides(_one_sentence(_stopped(_expanded(_polite_order(_emphasis_label_off(text)))))))
+    def _prepare(self, text: str):
+        said = sentence_case(_emphasis_label_off(text), *self._english)
+        return split_main_clause(_dash_asides(_one_sentence(_stopped(_expanded(_polite_order(said))))))
 
     def normalize_many(self, items: list[tuple[str, Scope, Window]]) -> list[Norm]:
         prepared = [self._prepare(t) for t, _, _ in items]
