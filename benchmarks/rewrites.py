@@ -52,6 +52,7 @@ _IDENTIFIER = re.compile(r"(?<![`\w./-])([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![`\w/-
 # number, a bold modal, a typographic apostrophe, a footnote marker, an icon, a numbered rule's label
 _MODAL = re.compile(r"\b(must not|must|should not|should|shall not|shall|may not|may|never|cannot|can't|do not|don't"
                     r"|does not|doesn't|will not|won't|is not|isn't|are not|aren't)(?!\w)", re.IGNORECASE)
+_COMPOUND = re.compile(r"(?<![\w/.-])([a-z]{2,})-([a-z]{2,})(?![\w/.-])")
 _MARKUP = (("list item", lambda t: "- " + t), ("numbered item", lambda t: "3. " + t),
            ("bold modal", lambda t: _MODAL.sub(r"**\1**", t, count=1)),
            ("typographic apostrophe", lambda t: t.replace("'", "\u2019")),
@@ -63,6 +64,8 @@ _MARKUP = (("list item", lambda t: "- " + t), ("numbered item", lambda t: "3. " 
            ("without -> w/o", lambda t: re.sub(r"\bwithout\b", "w/o", t)), ("with -> w/", lambda t: re.sub(r"\bwith\b", "w/", t)),
            ("and -> &", lambda t: re.sub(r"\b(\w+) and (\w+)\b", r"\1 & \2", t, count=1)),
            ("all capitals", lambda t: t if "`" in t else t.upper()),
+           # a compound's hyphen left out ("read-only" / "read only", "on-call" / "on call"), not in code
+           ("hyphen -> space", lambda t: t if "`" in t else _COMPOUND.sub(r"\1 \2", t, count=1)),
            # and a note's lower-case start ("paid parental leave is 26 weeks.")
            ("lower-case first letter", lambda t: t[:1].lower() + t[1:] if re.match(r"[A-Z][a-z]+\b", t) else t),
            # one claim written as two sentences where it had a semicolon

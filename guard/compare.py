@@ -171,11 +171,23 @@ def _without_kind_after_a_name(words: list[str], other: list[str]) -> list[str]:
     return out
 
 
+# a hyphen between two words of a compound, which writers put or leave out ("read-only" / "read only", "on-call" /
+# "on call", "soft-delete" / "soft delete"); not one in a name in code ("kv-payments-prod" has letters on both sides too,
+# but is split alike on both sides, so it matches itself)
+_COMPOUND_HYPHEN = re.compile(r"(?<=[a-z])-(?=[a-z])")
+
+
+def compound_words(phrase: str) -> list[str]:
+    """A phrase's words with a compound's hyphen read as a space."""
+    return _COMPOUND_HYPHEN.sub(" ", phrase).split()
+
+
 def subject_match(a: str | None, b: str | None, a_theme: str | None = None,
                   b_theme: str | None = None) -> SubjectMatch:
     if not a or not b:
         return SubjectMatch.DIFFERENT
-    ta, tb = _unqualified_settings(a.split(), b.split()), _unqualified_settings(b.split(), a.split())
+    wa, wb = compound_words(a), compound_words(b)
+    ta, tb = _unqualified_settings(wa, wb), _unqualified_settings(wb, wa)
     ta, tb = _compounds_apart(ta, tb), _compounds_apart(tb, ta)
     ta, tb = _without_kind_after_a_name(ta, tb), _without_kind_after_a_name(tb, ta)
     ta, tb = [_stem(w) for w in ta], [_stem(w) for w in tb]
@@ -862,7 +874,7 @@ def singular(word: str) -> str:
 
 
 def _canon(v: str | None) -> str:
-    return (v or "").lower().strip(" .`'\"").replace("node.js", "node").rstrip("+")
+    return _COMPOUND_HYPHEN.sub(" ", (v or "").lower().strip(" .`'\"").replace("node.js", "node").rstrip("+"))
 
 
 def _themes_overlap(a: Norm, b: Norm) -> bool:

@@ -700,3 +700,21 @@ def test_the_kind_a_name_is_said_after_it_adds_nothing(a, b):
 def test_a_kind_word_stays_where_it_names_another_thing():
     assert subject_match("log level", "log") is not SubjectMatch.SAME                  # no name in code before it
     assert subject_match("sharedMemorySize parameter", "shmSize") is SubjectMatch.DIFFERENT
+
+
+@pytest.mark.parametrize("a, b", [
+    ("Containers must use a read-only root filesystem.", "Containers must use a read only root filesystem."),
+    ("Branch names follow `feature/<short-name>`.", "Branch names follow `feature/<short name>`."),
+    ("The on-call engineer must acknowledge pages within 15 minutes.",
+     "The on call engineer must acknowledge pages within 15 minutes."),
+])
+def test_a_compound_written_with_or_without_its_hyphen_is_one_thing(normalizer_v2, a, b):
+    v = verdict(normalizer_v2, a, b)
+    assert v.kind not in (VerdictKind.CONTRADICTION, VerdictKind.VALUE_CONFLICT, VerdictKind.TENSION), v
+
+
+def test_a_compound_s_hyphen_does_not_make_two_subjects():
+    assert subject_match("on-call engineer", "on call engineer") is SubjectMatch.SAME
+    assert subject_match("read-only replica", "read only replica") is SubjectMatch.SAME
+    assert subject_match("kv-payments-prod vault", "kv-payments-prod vault") is SubjectMatch.SAME
+    assert subject_match("read-only replica", "primary replica") is not SubjectMatch.SAME

@@ -51,6 +51,8 @@ def test_each_family_rewrites_only_what_it_names():
     assert dict(rewrites("When the build fails, the deploy stops."))["opening clause comma off"] \
         == "When the build fails the deploy stops."
     assert dict(rewrites("Paid leave is 26 weeks."))["lower-case first letter"] == "paid leave is 26 weeks."
+    assert dict(rewrites("Use a read-only root filesystem."))["hyphen -> space"] == "Use a read only root filesystem."
+    assert "hyphen -> space" not in dict(rewrites("Use `read-only` on kv-payments-prod and us-east-1."))
     assert "lower-case first letter" not in dict(rewrites("SLAs are 99.9%.")) | dict(rewrites("gc.auto is 6700."))
     got = dict(rewrites("The = operator (or no operator) allows one version (no ranges)."))
     assert got["parentheses -> dashes"] == "The = operator \u2014 or no operator \u2014 allows one version (no ranges)."
@@ -71,7 +73,16 @@ def test_a_rewrite_that_changes_the_reading_is_counted():
 def test_v2_reads_the_statements_fixed_in_session_66_like_their_rewrites():
     r = evaluate("normalizer.rules.v2", FIXED)
     assert r["total"]["rewrites"] >= 15
-    assert {k: r["total"][k] for k in ("conflict", "modality", "bound")} == {"conflict": 0, "modality": 0, "bound": 0}
+    # every family but the one below, whose single rewrite of these statements v2 still misreads
+    fams = [v for f, v in r["by_family"].items() if f != "hyphen -> space"]
+    assert {k: sum(v[k] for v in fams) for k in ("conflict", "modality", "bound")} == {"conflict": 0, "modality": 0, "bound": 0}
+
+
+@pytest.mark.xfail(strict=True, reason="the small model parses 'an append only ledger' as 'append' and an 'only ledger' "
+                                       "that cannot be mutated; the hyphen makes it one adjective")
+def test_v2_reads_a_compound_adjective_without_its_hyphen_alike():
+    r = evaluate("normalizer.rules.v2", ["Releases are an append-only ledger and a release cannot be mutated once it is created."])
+    assert r["by_family"]["hyphen -> space"]["modality"] == 0
 
 
 def test_the_command_writes_its_report(tmp_path):
