@@ -4157,3 +4157,17 @@ def test_dashes_on_hostile_text_end_at_once():
     ends_at_once("from guard.normalize.rules_v2 import _dash_asides\n"
                  "for t in ('a ' + '— b ' * 20000, 'x' + ' – 1' * 20000 + '.', 'w —' * 30000, '- ' * 50000):\n"
                  "    _dash_asides(t)\n")
+
+
+@pytest.mark.parametrize("short, long", [
+    ("API tokens must be rotated every 90d.", "API tokens must be rotated every 90 days."),
+    ("Backups run every 12h.", "Backups run every 12 hours."),
+    ("Access is reviewed every 2w.", "Access is reviewed every 2 weeks."),
+])
+def test_how_often_in_a_config_s_units_is_a_period(short, long):
+    assert bound(short) == bound(long)
+    assert bound(short).unit == "period"
+
+
+def test_a_capital_d_after_a_number_is_no_day():
+    assert not [v for v in extract_typed_values("Every 3D model is rendered.") if v.bound is not None]

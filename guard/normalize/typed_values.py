@@ -97,6 +97,7 @@ _OFTEN_UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "night": 
                 # the short spellings ("every 20 mins", "once per 12 hrs"), after the words they shorten
                 "sec": 1, "min": 60, "hr": 3600, "wk": 604800, "yr": 31536000}
 _OFTEN_UNIT_RE = r"(?P<unit>" + "|".join(_OFTEN_UNITS) + r")s?\b(?!['’-])"
+_SHORT_PERIODS = {"d": 86400, "h": 3600, "w": 604800}      # "every 90d", "every 12h", "every 2w"
 _OFTEN_OP = r"(?:(?P<op>at least|at most|no more than|not more than|up to|no less than|no fewer than)\s+)?"
 _OFTEN_LESS = ("at most", "no more than", "not more than", "up to")
 _CYCLE_OF = r"(?:(?:release|review|rotation|update|billing|renewal|refresh|audit)\s+)?"     # "a four-week release cycle"
@@ -238,6 +239,10 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("frequency", Guarded(_OFTEN_OP, r"(?<![\w-])(?<!\bfor )(?<!\bper )(?P<val>(?:once\s+)?(?:every|each)\s+"
                           r"(?:(?P<other>other)\s+|(?P<n>" + _RANGE_NUM + r")\s+)?" + _OFTEN_UNIT_RE + ")",
                           re.IGNORECASE, needs="every|each")),
+    # every so long in a config's units ("rotated every 90d", "every 12h", "every 2w"): lower-case letters right after
+    # the number; read as a span before, "every 90d" was a duration, not how often
+    ("frequency", Guarded(_OFTEN_OP, r"(?<![\w-])(?<!\bfor )(?<!\bper )(?P<val>(?:once\s+)?(?:every|each)\s+"
+                          r"(?P<n>\d+)(?-i:(?P<unit>[dhw])))(?![\w-])", re.IGNORECASE, needs="every|each")),
     # a decimal with its unit ("0.5 days", "1.75 hours"): v1's version selector comes before its number
     # one and took "0.5" for a version
     ("decimal", Guarded(_OP, r"(?<![\w.,-])(?P<val>(?P<num>\d+\.\d+)\s?(?P<unit>%|" + "|".join(map(re.escape, _UNIT_ALT)) + r")\b)",
@@ -535,7 +540,8 @@ def _often(g: dict) -> Bound | None:
     if g.get("adv"):
         span = float(_FREQUENCIES[g["adv"].lower()])
     else:
-        span = _OFTEN_UNITS[g["unit"].lower()] * (_number(g["n"]) if g.get("n") else 2 if g.get("other") else 1)
+        unit = g["unit"].lower()
+        span = _OFTEN_UNITS.get(unit, _SHORT_PERIODS.get(unit, 0)) * (_number(g["n"]) if g.get("n") else 2 if g.get("other") else 1)
     times = (g.get("times") or "").lower()
     count = 1 if times in ("", "once") else 2 if times == "twice" else 3 if times == "thrice" else _number(g["tn"])
     if count <= 0 or span <= 0:
