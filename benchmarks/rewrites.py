@@ -66,6 +66,11 @@ _MARKUP = (("list item", lambda t: "- " + t), ("numbered item", lambda t: "3. " 
            ("all capitals", lambda t: t if "`" in t else t.upper()),
            # a compound's hyphen left out ("read-only" / "read only", "on-call" / "on call"), not in code
            ("hyphen -> space", lambda t: t if "`" in t else _COMPOUND.sub(r"\1 \2", t, count=1)),
+           # and how a note is filed and marked: a tag in brackets, a label before a colon, a check mark after it,
+           # quotes round it, a list item's ";" for its stop
+           ("bracket tag", lambda t: "[Security] " + t), ("short label", lambda t: "Security: " + t),
+           ("trailing icon", lambda t: t + " \u2705"), ("quoted", lambda t: '"' + t + '"' if '"' not in t else t),
+           ("list item stop", lambda t: re.sub(r"\.$", ";", t)),
            # and a note's lower-case start ("paid parental leave is 26 weeks.")
            ("lower-case first letter", lambda t: t[:1].lower() + t[1:] if re.match(r"[A-Z][a-z]+\b", t) else t),
            # one claim written as two sentences where it had a semicolon

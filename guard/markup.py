@@ -59,6 +59,40 @@ def _shouted(t: str) -> bool:
     return len(letters) >= 8 and len(outside.split()) >= 3 and not any(c.islower() for c in letters)
 
 
+# a tag in brackets before a note ("[Security] Rotate keys …", "[prod] Debug logging is on.", "[RFC][infra] …"), not a
+# Markdown link ("[the runbook](…)") nor a task box (``_LINE_MARKUP``)
+_TAG = re.compile(r"^\[(?P<tag>[^\[\]\n]{1,30})\](?!\()[ \t]*")
+# an environment's tag is where the note holds ("[prod] …" is "In prod, …"), which the normalizer reads as the claim's
+# scope in the prose; any other tag is a label
+_ENV_TAGS = {"prod": "production", "production": "production", "staging": "staging", "stage": "staging",
+             "dev": "development", "development": "development", "qa": "QA", "sandbox": "the sandbox",
+             "test": "test", "testing": "test"}
+# an icon or a Slack shortcode after the statement ("… two approvals. \u2705", "… :white_check_mark:")
+_TRAILING_ICON = re.compile(r"(?:[ \t]*(?:[\u2190-\u2bff\u2600-\u27bf\U0001f000-\U0001faff][\ufe0e\ufe0f]?|:[a-z0-9_+-]{1,40}:)){1,4}[ \t]*$")
+# a statement quoted whole ('"Never deploy on Fridays."', "'Deploys need two approvals'."), its stop in or out
+_QUOTED = re.compile(r'^(?P<q>["\'])(?P<body>[^"\n]{3,}?)(?P<stop>[.!?]?)(?P=q)(?P<after>[.!?]?)$')
+
+
+def _tag_off(t: str) -> str | None:
+    """``t`` without its leading tag, an environment's tag written as where the statement holds; None if it has none."""
+    m = _TAG.match(t)
+    if m is None or m.end() >= len(t):
+        return None
+    rest, env = t[m.end():], _ENV_TAGS.get(m.group("tag").strip().lower())
+    if env is None:
+        return rest
+    return f"In {env}, {rest[:1].lower() + rest[1:] if rest[:2].istitle() else rest}"
+
+
+def _unquoted(t: str) -> str:
+    """A statement quoted whole, without its quotes (a quote inside it, or an apostrophe in a single-quoted one, leaves
+    it as it is: "'Don't' is …" opens a quotation, not a quoted statement)."""
+    m = _QUOTED.match(t)
+    if m is None or m.group("q") == "'" and "'" in m.group("body"):
+        return t
+    return m.group("body") + (m.group("stop") or m.group("after"))
+
+
 def plain_statement(text: str) -> str:
     """``text`` without the markup of the document it came from (the module's docstring says which)."""
     if not text:
@@ -70,9 +104,17 @@ def plain_statement(text: str) -> str:
         t = t[:1].upper() + t[1:]
     for _ in range(4):                       # "- 1. …", "> - \u26a0\ufe0f …": a few levels at most
         m = _LINE_MARKUP.match(t) or _ICON.match(t)
-        if m is None or not m.group(0) or m.end() >= len(t):
+        if m is not None and m.group(0) and m.end() < len(t):
+            t = t[m.end():]
+        elif (untagged := _tag_off(t)) is not None:
+            t = untagged
+        else:
             break
-        t = t[m.end():]
+    if (m := _TRAILING_ICON.search(t)) is not None and m.start() > 0:
+        t = t[:m.start()]
+    t = _unquoted(t)
+    if t[-1:] in (";", ",") and len(t) > 1:
+        t = t[:-1] + "."                     # a list item's own stop ("- Deploys need two approvals;")
     if not any(c in t for c in "*[]/&"):
         return t
     parts = _CODE_SPAN.split(t)

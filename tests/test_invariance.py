@@ -51,6 +51,10 @@ def test_each_family_rewrites_only_what_it_names():
     assert dict(rewrites("When the build fails, the deploy stops."))["opening clause comma off"] \
         == "When the build fails the deploy stops."
     assert dict(rewrites("Paid leave is 26 weeks."))["lower-case first letter"] == "paid leave is 26 weeks."
+    got = dict(rewrites("Paid leave is 26 weeks."))
+    assert (got["bracket tag"], got["short label"], got["trailing icon"], got["quoted"], got["list item stop"]) == (
+        "[Security] Paid leave is 26 weeks.", "Security: Paid leave is 26 weeks.", "Paid leave is 26 weeks. \u2705",
+        '"Paid leave is 26 weeks."', "Paid leave is 26 weeks;")
     assert dict(rewrites("Use a read-only root filesystem."))["hyphen -> space"] == "Use a read only root filesystem."
     assert "hyphen -> space" not in dict(rewrites("Use `read-only` on kv-payments-prod and us-east-1."))
     assert "lower-case first letter" not in dict(rewrites("SLAs are 99.9%.")) | dict(rewrites("gc.auto is 6700."))

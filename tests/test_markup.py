@@ -99,3 +99,42 @@ def test_markup_on_hostile_text_ends_at_once():
             "    p(t)\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
     assert r.returncode == 0, r.stderr[-500:]
+
+
+@pytest.mark.parametrize("text, plain", [
+    ("[Security] Delete idle Pub/Sub subscriptions.", "Delete idle Pub/Sub subscriptions."),
+    ("[RFC][infra] Deploys need two approvals.", "Deploys need two approvals."),
+    ("- [WIP] Deploys need two approvals.", "Deploys need two approvals."),
+    # an environment's tag is where the statement holds
+    ("[prod] Debug logging is enabled.", "In production, debug logging is enabled."),
+    ("[STAGING] The API listens on 8443.", "In staging, the API listens on 8443."),
+    ("Deploys need two approvals. \u2705", "Deploys need two approvals."),
+    ("Never deploy on Fridays :no_entry: :fire:", "Never deploy on Fridays"),
+    ('"Never deploy on Fridays."', "Never deploy on Fridays."),
+    ('\u201cNever deploy on Fridays\u201d.', "Never deploy on Fridays."),
+    ("'Deploys need two approvals.'", "Deploys need two approvals."),
+    ("Deploys need two approvals;", "Deploys need two approvals."),
+    ("Deploys need two approvals,", "Deploys need two approvals."),
+])
+def test_a_note_s_tags_icons_quotes_and_list_stops_come_off(text, plain):
+    assert plain_statement(text) == plain
+
+
+@pytest.mark.parametrize("text, plain", [
+    ("[The runbook](https://example.com/runbook) says to page twice.", "The runbook says to page twice."),   # a link
+    ('"main" is the default branch.', '"main" is the default branch.'),    # a quoted word, not a quoted statement
+    ("'Don't' is a contraction of do not.", "'Don't' is a contraction of do not."),
+    ('Use "main" as the default branch.', 'Use "main" as the default branch.'),
+    ("\u2705", "\u2705"),                                                  # an icon alone is all there is
+])
+def test_what_only_looks_like_a_tag_or_a_quote_stays(text, plain):
+    assert plain_statement(text) == plain
+
+
+def test_an_environment_tag_scopes_the_statement(normalizer_v2):
+    from guard.claims import Scope, Window, comparison_text
+    from guard.compare import StructuralComparator, VerdictKind
+    a, b = comparison_text("[prod] Debug logging is disabled."), comparison_text("[dev] Debug logging is enabled.")
+    na, nb = normalizer_v2.normalize(a, Scope(), Window()), normalizer_v2.normalize(b, Scope(), Window())
+    assert (na.text_scope.env, nb.text_scope.env) == ("prod", "dev")
+    assert StructuralComparator().compare(na, a, nb, b).kind is VerdictKind.COEXIST

@@ -4169,5 +4169,27 @@ def test_how_often_in_a_config_s_units_is_a_period(short, long):
     assert bound(short).unit == "period"
 
 
-def test_a_capital_d_after_a_number_is_no_day():
+def test_every_with_a_capital_d_is_no_period():
     assert not [v for v in extract_typed_values("Every 3D model is rendered.") if v.bound is not None]
+
+
+@pytest.mark.parametrize("labelled", [
+    "Security: Pull requests to main require at least 1 approval.",
+    "Security: Wildcard imports, static or otherwise, are not used.",
+    "Team convention: The edge proxy forwards plain-HTTP requests to the portal.",
+    "Ops: Book flights at least 21 days before the travel date.",
+])
+def test_a_short_label_before_a_sentence_of_its_own_is_no_part_of_it(normalizer_v2, labelled):
+    plain = labelled.split(": ", 1)[1]
+    a, b = norm(normalizer_v2, labelled), norm(normalizer_v2, plain)
+    assert (a.subject, a.modality, a.object, a.value) == (b.subject, b.modality, b.object, b.value)
+
+
+def test_a_label_that_names_its_value_or_gives_advice_is_read_so(normalizer_v2):
+    # a name and what it is: no sentence after the colon, so the label is the subject
+    assert "fips-mode password hashing" in norm(normalizer_v2, "FIPS-mode password hashing: PBKDF2-HMAC-SHA256 with "
+                                                               "at least 310,000 iterations.").subject
+    assert norm(normalizer_v2, "MaxAuthTries: Specifies the maximum number of authentication attempts.").subject \
+        == "MaxAuthTries"
+    assert norm(normalizer_v2, "Platform recommendation: New services use bcrypt.").modality is Modality.SHOULD
+    assert norm(normalizer_v2, "Python 3.10+ is required (3.12 recommended).").modality is Modality.MUST

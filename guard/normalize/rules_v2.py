@@ -381,6 +381,33 @@ def _dash_asides(text: str) -> str:
     return text[:m.start()] + joined + rest + (")" if joined == " (" else "") + m.group("end")
 
 
+# words that open a clause's subject or an order
+_SUBJECT_OPENERS = frozenset({"the", "a", "an", "our", "your", "their", "its", "this", "these", "those", "all", "every",
+                              "each", "no", "any", "some", "most", "we", "you", "they", "it", "only", "never", "always",
+                              "do", "don't", "please"})
+# a label of one to three words before a colon and a sentence of its own, capitalised and of four words or more
+# ("Security: Pull requests …", "Team convention: Start enums at iota …"); not a setting's name ("MaxAuthTries:"),
+# nor a value after it ("Retry-After: 30", "Owner: Platform team")
+_SHORT_LABEL = re.compile(r"^(?P<label>[A-Za-z][A-Za-z&-]*(?:[ \t]+[A-Za-z][A-Za-z&-]*){0,2})[ \t]*:[ \t]+"
+                          r"(?=[A-Z][^\s:]*(?:[ \t]+[^\s]+){3})")
+
+
+def _advice_label(qualifier: str) -> bool:
+    """A short label, kept with its colon, that says what follows is advice ("Tip:", "Platform recommendation:"); not a
+    word in parentheses ("(21 LTS recommended)")."""
+    words = qualifier.lower().split()
+    return qualifier.endswith(":") and len(words) <= 3 and any(w.rstrip(":") in _ADVICE_LABELS for w in words)
+
+
+def _a_sentence(text: str, verbs: frozenset[str]) -> bool:
+    """Whether ``text`` reads as a sentence of its own, not a name for what the label names ("FIPS-mode password hashing:
+    PBKDF2-HMAC-SHA256 with …"): a first word that opens a subject or an order ("The edge proxy …", "Book flights …",
+    "Never …"), or a finite verb the words show (an auxiliary or a modal: "Wildcard imports … are not used.")."""
+    first = text.split(maxsplit=1)[0].lower() if text.strip() else ""
+    return first in _SUBJECT_OPENERS or first.isalpha() and not first.endswith("s") and first in verbs \
+        or _FINITE_WORD.search(text) is not None
+
+
 # a label that only asks for attention ("Note:", "IMPORTANT:", "Heads-up:"), before a statement of a few words
 _EMPHASIS_LABEL = re.compile(r"^(?:please\s+note|note|n\.?b\.?|important|reminder|remember|warning|caution|attention|fyi"
                              r"|psa|heads[- ]up)\s*:\s+(?=\S+\s+\S+\s+\S)", re.IGNORECASE)
@@ -1583,7 +1610,14 @@ class RuleNormalizerV2(RuleNormalizer):
 
     def _prepare(self, text: str):
         said = sentence_case(_emphasis_label_off(text), *self._english)
-        return split_main_clause(_dash_asides(_one_sentence(_stopped(_expanded(_polite_order(said))))))
+        label = _SHORT_LABEL.match(said)
+        if label is None or _setting_name(label.group("label")) or not _a_sentence(said[label.end():], self._verbs):
+            return split_main_clause(_dash_asides(_one_sentence(_stopped(_expanded(_polite_order(said))))))
+        # "Security: Pull requests to main require …", "Team convention: Start enums at iota …": a label of a few words
+        # before a sentence of its own, kept as a qualifier; read with it, its words ran into the subject ("security
+        # pull request"), and ``heading_label`` missed it where the sentence's verb was parsed as a noun
+        main, quals = split_main_clause(_dash_asides(_one_sentence(_stopped(_expanded(_polite_order(said[label.end():]))))))
+        return main, (label.group("label") + ":", *quals)
 
     def normalize_many(self, items: list[tuple[str, Scope, Window]]) -> list[Norm]:
         prepared = [self._prepare(t) for t, _, _ in items]
@@ -1609,7 +1643,7 @@ class RuleNormalizerV2(RuleNormalizer):
         for repair in _PARSE_REPAIRS:        # in order: each reads the tags and heads the ones before it left
             doc = repair(doc, self._nouns, self._verbs) if repair is _plurals_taken_for_verbs else repair(doc)
         norm = self._norm(doc, main, 0, s, w)
-        if norm.modality.strength == "must" and (advice or any(_advisory(q) for q in quals)):
+        if norm.modality.strength == "must" and (advice or any(_advisory(q) or _advice_label(q) for q in quals)):
             # "It is recommended that …", "Tip: …", "Ops guidance: …": advice, whatever the clause's mood
             norm = replace(norm, modality=Modality("should_not" if norm.modality.negated else "should"))
         if not norm.subject:
