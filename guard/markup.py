@@ -110,7 +110,8 @@ def plain_statement(text: str) -> str:
             t = untagged
         else:
             break
-    if (m := _TRAILING_ICON.search(t)) is not None and m.start() > 0:
+    tail = len(t) - min(len(t), 200)        # looked for in the last characters only: a run of spaces costs linear time
+    if (m := _TRAILING_ICON.search(t, tail)) is not None and m.start() > 0:
         t = t[:m.start()]
     t = _unquoted(t)
     if t[-1:] in (";", ",") and len(t) > 1:

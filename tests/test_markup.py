@@ -95,7 +95,8 @@ def test_markup_on_hostile_text_ends_at_once():
     code = ("from guard.markup import plain_statement as p\n"
             "for t in ['*' * 2000, '**a' * 666, '*a ' * 666, '[' * 2000, '[a](' * 500, '[a](http://' * 180,\n"
             "          '- ' * 1000, '1. ' * 666, '.[1]' * 500, '`' * 2000, '**' + 'a' * 1998, '\u26a0' * 2000,\n"
-            "          'Rule 1.' * 285, ':a:' * 666]:\n"
+            "          'Rule 1.' * 285, ':a:' * 666, 'a' + ' ' * 100000 + 'b', ':' + 'a' * 30 + ' ' * 100000 + '.',\n"
+            "          '\"' + 'a' * 50000 + '\"x', '[' * 50000 + 'x', '\u2705 ' * 20000 + 'x']:\n"
             "    p(t)\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
     assert r.returncode == 0, r.stderr[-500:]
