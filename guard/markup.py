@@ -59,9 +59,10 @@ def _shouted(t: str) -> bool:
     return len(letters) >= 8 and len(outside.split()) >= 3 and not any(c.islower() for c in letters)
 
 
-# a tag in brackets before a note ("[Security] Rotate keys …", "[prod] Debug logging is on.", "[RFC][infra] …"), not a
-# Markdown link ("[the runbook](…)") nor a task box (``_LINE_MARKUP``)
-_TAG = re.compile(r"^\[(?P<tag>[^\[\]\n]{1,30})\](?!\()[ \t]*")
+# a tag in brackets before a note ("[Security] Rotate keys …", "[prod] Debug logging is on.", "[RFC][infra] …"): a word
+# first, no comma (not "[1, 2, 3] are the allowed ports"), not a Markdown link ("[the runbook](…)") nor a task box
+# (``_LINE_MARKUP``)
+_TAG = re.compile(r"^\[(?P<tag>[A-Za-z][\w &/.+-]{0,29})\](?!\()[ \t]*")
 # an environment's tag is where the note holds ("[prod] …" is "In prod, …"), which the normalizer reads as the claim's
 # scope in the prose; any other tag is a label
 _ENV_TAGS = {"prod": "production", "production": "production", "staging": "staging", "stage": "staging",

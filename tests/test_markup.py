@@ -127,6 +127,7 @@ def test_a_note_s_tags_icons_quotes_and_list_stops_come_off(text, plain):
     ("'Don't' is a contraction of do not.", "'Don't' is a contraction of do not."),
     ('Use "main" as the default branch.', 'Use "main" as the default branch.'),
     ("\u2705", "\u2705"),                                                  # an icon alone is all there is
+    ("[1, 2, 3] are the allowed retry counts.", "[1, 2, 3] are the allowed retry counts."),   # a list, not a tag
 ])
 def test_what_only_looks_like_a_tag_or_a_quote_stays(text, plain):
     assert plain_statement(text) == plain
