@@ -4,10 +4,12 @@ served over plain HTTP", "After the emergency is resolved you should look over �
 Why: the main clause is found by the comma after an opening phrase (``rules_v2.split_main_clause``), and notes often
 leave it out. Read whole, the small model runs the phrase into the subject ("local dev environment login page",
 "fy2025 professional development allowance") or takes the phrase's noun for it ("emergency"): of 399 meaning-preserving
-rewrites of the bench's statements that drop such a comma, 277 changed the subject (``guard bench invariance``, family
-"opening comma off"). Where the boundary is marked by the words themselves — a new noun phrase's determiner or a subject
-pronoun right after the phrase's last word — the comma is put back; elsewhere ("During the holiday freeze releases are
-paused") the words do not say where the phrase ends, and the statement is read as written.
+rewrites of the bench's statements that drop such a comma, 277 changed the subject (``guard bench invariance``, families
+"opening phrase comma off" and "opening clause comma off"; 198 now). Where the words themselves mark the boundary — a
+new noun phrase's determiner or a subject pronoun after the phrase's last word, a name or a code identifier right before
+its verb, an order's first word, a noun phrase and its verb after a passive's last word, a clause cut short ("Unless
+customized …") — the comma is put back; elsewhere ("During the holiday freeze releases are paused") the words do not say
+where the phrase ends, and the statement is read as written.
 """
 from __future__ import annotations
 
@@ -25,10 +27,10 @@ _BE = frozenset({"is", "are", "was", "were", "been", "being", "be", "'s", "'re"}
 # adverbs that belong to what comes after them ("then a PATCH call …") or to the verb before ("sends back an etag")
 _NOT_AN_END = frozenset({"not", "also", "only", "just", "even", "then", "so", "back", "out", "up", "down", "off", "away",
                          "over", "around"})
-# openers that are a quantity, not a phrase ("At least two approvals are required")
 # words that stand before a determiner inside one noun phrase ("such a change", "half the time", "quite a few")
 _BEFORE_A_DETERMINER = frozenset({"such", "half", "quite", "rather", "worth", "many", "what", "all", "both", "double",
                                   "twice"})
+# openers that are a quantity, not a phrase ("At least two approvals are required")
 _QUANTITIES = frozenset({"at least", "at most", "up to", "more than", "less than", "no more", "no less", "fewer than",
                          "as many", "as much"})
 # openers of a clause, which has a finite verb of its own before the main clause starts
@@ -99,6 +101,8 @@ def _short_word(t) -> bool:
 
 
 def _elliptical(doc) -> bool:
+    """A clause with its subject and verb left out ("Unless customized …", "If using the Fargate launch type …"): it
+    has no finite verb to wait for before its end."""
     if doc[0].lower_ not in _ONLY_SUBORDINATORS:
         return False
     first = doc[1] if doc[1].tag_ != "RB" else doc[2]
