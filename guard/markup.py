@@ -24,16 +24,19 @@ import re
 # typographic quotes and primes to the ASCII the tagger and the value patterns know
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
                          "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"'})
+# a Slack shortcode for an emoji (":warning:", ":white_check_mark:")
+_SHORTCODE = r":[a-z0-9_+-]{1,40}:"
 # what opens a line of a document and is no word of the statement: a heading's hashes, a quote's ">", a list
 # item's bullet, number or letter, a task box ("- [x] ")
 _LINE_MARKUP = re.compile(r"^(?:#{1,6}|>|[-*+\u2022\u2023\u25e6\u25aa\u25cf\u2043]|\d{1,3}[.)]|\(\d{1,3}\)"
-                          r"|\(?(?:[a-z]|[ivx]{1,4})\)|\[[ xX]\]|:[a-z0-9_+-]{1,40}:"
+                          r"|\(?(?:[a-z]|[ivx]{1,4})\)|\[[ xX]\]|" + _SHORTCODE +
                           # a numbered rule's label: "Rule 4.2:", "Section 3 —", "§ 12"
                           r"|(?:rule|section|policy|requirement|control|clause|article|step)[ \t]+\d{1,3}(?:\.\d{1,3}){0,3}[a-z]?"
                           r"[ \t]*[:.)\u2014\u2013-]|\u00a7[ \t]*\d{1,3}(?:\.\d{1,3}){0,3}[ \t]*[:.)\u2014\u2013-]?)[ \t]+",
                           re.IGNORECASE)
 # a pictograph or other symbol that opens a line ("\u26a0\ufe0f Never …", "\u2705 …"): an icon, not a word
-_ICON = re.compile(r"^(?:[\u2190-\u2bff\u2600-\u27bf\U0001f000-\U0001faff][\ufe0e\ufe0f]?[ \t]*){1,4}")
+_ONE_ICON = r"[\u2190-\u2bff\u2600-\u27bf\U0001f000-\U0001faff][\ufe0e\ufe0f]?"
+_ICON = re.compile(r"^(?:" + _ONE_ICON + r"[ \t]*){1,4}")
 _CODE_SPAN = re.compile(r"(`[^`]*`)")
 # Markdown strong and emphasis around words: "**must not**", "*never*"; not "*.example.com" nor "5 * 60"
 _STRONG = re.compile(r"\*\*(?=\S)([^*\n]{1,300}?)(?<=\S)\*\*")
@@ -69,7 +72,7 @@ _ENV_TAGS = {"prod": "production", "production": "production", "staging": "stagi
              "dev": "development", "development": "development", "qa": "QA", "sandbox": "the sandbox",
              "test": "test", "testing": "test"}
 # an icon or a Slack shortcode after the statement ("… two approvals. \u2705", "… :white_check_mark:")
-_TRAILING_ICON = re.compile(r"(?:[ \t]*(?:[\u2190-\u2bff\u2600-\u27bf\U0001f000-\U0001faff][\ufe0e\ufe0f]?|:[a-z0-9_+-]{1,40}:)){1,4}[ \t]*$")
+_TRAILING_ICON = re.compile(r"(?:[ \t]*(?:" + _ONE_ICON + "|" + _SHORTCODE + r")){1,4}[ \t]*$")
 # a statement quoted whole ('"Never deploy on Fridays."', "'Deploys need two approvals'."), its stop in or out
 _QUOTED = re.compile(r'^(?P<q>["\'])(?P<body>[^"\n]{3,}?)(?P<stop>[.!?]?)(?P=q)(?P<after>[.!?]?)$')
 

@@ -50,8 +50,10 @@ def opening_without_comma(doc, verbs: frozenset[str] = frozenset()) -> int | Non
         return None
     # a clause has a verb of its own, unless it is cut short ("Unless customized …", "Where applicable …", "If using
     # the Fargate launch type …"): then it ends as a phrase does
-    own_verbs = 1 if doc[0].lower_ in _CLAUSE_OPENERS and not _elliptical(doc) else 0
-    if doc[0].lower_ in _CLAUSE_OPENERS and (end := _short_clause_end(doc)) is not None:
+    short = _cut_short(doc)
+    clause = doc[0].lower_ in _CLAUSE_OPENERS
+    own_verbs = 1 if clause and short is None else 0
+    if clause and short is not None and (end := _short_clause_end(doc, short)) is not None:
         return _boundary(doc, end, 0, 0)
     finite, passive = 0, False
     for i in range(1, min(len(doc) - 3, 30)):
@@ -100,23 +102,21 @@ def _short_word(t) -> bool:
         or t.lower_ in _SHORT_CLAUSE_ADJECTIVES or t.tag_ == "VBG" and t.lower_.endswith("ing")
 
 
-def _elliptical(doc) -> bool:
-    """A clause with its subject and verb left out ("Unless customized …", "If using the Fargate launch type …"): it
-    has no finite verb to wait for before its end."""
-    if doc[0].lower_ not in _ONLY_SUBORDINATORS:
-        return False
-    first = doc[1] if doc[1].tag_ != "RB" else doc[2]
-    return _short_word(first)
-
-
-def _short_clause_end(doc) -> int | None:
-    """The last token of a clause that is one participle or adjective ("Unless customized Netlify functions deploy …",
-    "Whenever possible production releases should …", "Unless configured otherwise git rerere gc forgets …"), or None
-    where more follows it (a preposition, an object)."""
+def _cut_short(doc) -> int | None:
+    """The index of the participle, adjective or gerund a clause cut short has right after its subordinator ("Unless
+    customized …", "Where applicable …", "If using the Fargate launch type …", after an adverb: "Unless otherwise
+    specified …"): such a clause has no finite verb to wait for before its end. None for any other opening."""
     if doc[0].lower_ not in _ONLY_SUBORDINATORS:
         return None
     i = 1 if doc[1].tag_ != "RB" else 2
-    if not _short_word(doc[i]) or doc[i].tag_ == "VBG":
+    return i if _short_word(doc[i]) else None
+
+
+def _short_clause_end(doc, i: int) -> int | None:
+    """The last token of a clause that is the one participle or adjective at ``i`` ("Unless customized Netlify functions
+    deploy …", "Whenever possible production releases should …", "Unless configured otherwise git rerere gc forgets …"),
+    or None where more follows it (a preposition, an object) or it is a gerund, which takes an object."""
+    if doc[i].tag_ == "VBG":
         return None
     if doc[i + 1].lower_ == "otherwise":
         i += 1

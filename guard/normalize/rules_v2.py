@@ -376,9 +376,8 @@ def _dash_asides(text: str) -> str:
     m = _FINAL_DASH.search(text)
     if m is None:
         return text
-    rest = m.group("rest").strip()
-    joined = "; " if _FINITE_WORD.search(rest) else " ("
-    return text[:m.start()] + joined + rest + (")" if joined == " (" else "") + m.group("end")
+    head, rest, end = text[:m.start()], m.group("rest").strip(), m.group("end")
+    return f"{head}; {rest}{end}" if _FINITE_WORD.search(rest) else f"{head} ({rest}){end}"
 
 
 # words that open a clause's subject or an order
@@ -1611,13 +1610,14 @@ class RuleNormalizerV2(RuleNormalizer):
     def _prepare(self, text: str):
         said = sentence_case(_emphasis_label_off(text), *self._english)
         label = _SHORT_LABEL.match(said)
-        if label is None or _setting_name(label.group("label")) or not _a_sentence(said[label.end():], self._verbs):
-            return split_main_clause(_dash_asides(_one_sentence(_stopped(_expanded(_polite_order(said))))))
+        if label is not None and (_setting_name(label.group("label")) or not _a_sentence(said[label.end():], self._verbs)):
+            label = None
         # "Security: Pull requests to main require …", "Team convention: Start enums at iota …": a label of a few words
         # before a sentence of its own, kept as a qualifier; read with it, its words ran into the subject ("security
         # pull request"), and ``heading_label`` missed it where the sentence's verb was parsed as a noun
-        main, quals = split_main_clause(_dash_asides(_one_sentence(_stopped(_expanded(_polite_order(said[label.end():]))))))
-        return main, (label.group("label") + ":", *quals)
+        body = said if label is None else said[label.end():]
+        main, quals = split_main_clause(_dash_asides(_one_sentence(_stopped(_expanded(_polite_order(body))))))
+        return (main, quals) if label is None else (main, (label.group("label") + ":", *quals))
 
     def normalize_many(self, items: list[tuple[str, Scope, Window]]) -> list[Norm]:
         prepared = [self._prepare(t) for t, _, _ in items]
