@@ -13,6 +13,14 @@ import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# Each pytest-xdist worker (and every process it starts) gets its share of the cores for torch's and the BLAS
+# libraries' thread pools. By default each took all of them, so two workers on 2 cores ran four busy-waiting
+# OpenMP threads: the training tests cost 368 s of CPU and 225 s of wall time with the default, 203 s and 140 s with
+# one thread each (session 80, tests/test_claim_pairs.py and tests/test_objectives.py in two workers). Set before
+# anything imports torch; a value the caller set is kept.
+if os.environ.get("PYTEST_XDIST_WORKER_COUNT", "").isdigit():
+    os.environ.setdefault("OMP_NUM_THREADS",
+                          str(max(1, (os.cpu_count() or 1) // int(os.environ["PYTEST_XDIST_WORKER_COUNT"]))))
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
