@@ -30,6 +30,7 @@ from guard.normalize.durations import duration_attribute
 from guard.normalize.subject_phrases import subject_phrases
 from guard.normalize.negative_conditions import required_through_without
 from guard.normalize.openings import opening_without_comma
+from guard.normalize.open_compounds import hyphenated
 from guard.normalize.sentence_case import english_words, sentence_case
 from guard.normalize.lexicon import (HALT_PREDICATES, IMPERATIVE_PREFIXES, MODAL_PREDICATES, MODAL_VERBS, PERSON_SUBJECTS,
                                      V2_MODAL_PREDICATES)
@@ -1602,13 +1603,15 @@ class RuleNormalizerV2(RuleNormalizer):
         # …"); empty where the pipeline has no such table (then ``_verb_after_its_subject`` is not looked for)
         self.parsed = ParsedV2.with_verb_lemmas(self._verbs - self._nouns, self._verbs, self._nouns)
         self._english = english_words(self.nlp)
+        self._stop_words = frozenset(getattr(self.nlp.Defaults, "stop_words", ()))
 
     @staticmethod
     def _values(text: str):
         return _typed_values(text)
 
     def _prepare(self, text: str):
-        said = sentence_case(_emphasis_label_off(text), *self._english)
+        said = hyphenated(sentence_case(_emphasis_label_off(text), *self._english), self._nouns, self._verbs,
+                          self._stop_words)
         label = _SHORT_LABEL.match(said)
         if label is not None and (_setting_name(label.group("label")) or not _a_sentence(said[label.end():], self._verbs)):
             label = None

@@ -34,7 +34,7 @@ def english_words(nlp) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(words), frozenset(irregular)
 
 
-def _bases(word: str) -> tuple[str, ...]:
+def inflection_bases(word: str) -> tuple[str, ...]:
     """What an inflected word may be the form of: -s, -es, -ies, -ed, -ied, -ing, with a doubled consonant or a
     dropped "e" ("stopped", "running", "making")."""
     out = [word]
@@ -53,6 +53,6 @@ def sentence_case(text: str, words: frozenset[str], irregular: frozenset[str]) -
     if m is None or not words:
         return text
     word = m.group(0)
-    if word in irregular or any(b in words for b in _bases(word)):
+    if word in irregular or any(b in words for b in inflection_bases(word)):
         return text[:1].upper() + text[1:]
     return text
