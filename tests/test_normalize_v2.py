@@ -4169,6 +4169,17 @@ def test_how_often_in_a_config_s_units_is_a_period(short, long):
     assert bound(short).unit == "period"
 
 
+@pytest.mark.parametrize("short, long", [
+    ("Retention is 14d or fewer.", "Retention is 14 days or fewer."),
+    ("Retention is 14d or less.", "Retention is 14 days or less."),
+    ("Keep audit logs 400d or longer.", "Keep audit logs 400 days or longer."),
+    ("Refunds take 5 business days or more.", "Refunds take 5 days or more."),
+])
+def test_or_fewer_after_compact_days_and_business_days_bounds_them(short, long):
+    """Read as exactly 14 days before (session 80): "or fewer" was read after "14 days" only."""
+    assert bound(short) == bound(long) and bound(short).op != "eq"
+
+
 def test_every_with_a_capital_d_is_no_period():
     assert not [v for v in extract_typed_values("Every 3D model is rendered.") if v.bound is not None]
 

@@ -103,6 +103,9 @@ _OFTEN_LESS = ("at most", "no more than", "not more than", "up to")
 _CYCLE_OF = r"(?:(?:release|review|rotation|update|billing|renewal|refresh|audit)\s+)?"     # "a four-week release cycle"
 _NOT_AFTER = "".join(rf"(?<!\b{w} )" for w in ("the", "a", "an", "our", "its", "their", "your", "this", "that", "every", "each"))
 _ADVERB_END = r"(?=\s*(?:[.,;:)]|$|\s+(?:at|on|in|from|and|or|by|before|after|during|unless|until|except|to|for|with)\b))"
+# "or fewer" / "or more" after a value the compact and business-day spellings read too ("retention 14d or fewer",
+# "5 business days or more"), as "14 days or fewer" is read (``values``): read as exactly 14 days before
+_OR_SO = r"(?P<post>\s+or\s+(?:less|fewer|lower|shorter|sooner|more|greater|higher|longer|later)\b)?"
 
 # which day of the week ("must not deploy on Fridays", "releases go out every Tuesday"): a value of
 # its own kind, so "is deployed in eu-central-1" / "must not deploy on Fridays" are two values of
@@ -261,10 +264,11 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("grouped", Guarded(_OP, r"(?<![\w.,-])(?P<val>(?P<num>\d{1,3}(?:\.\d+)?k))(?![\w.-])", re.IGNORECASE)),
     # "2 business days", "5 working days", "7 calendar days": days (a business day counted as a day),
     # not a bare "2" that v1's selectors read without its unit
-    ("days", Guarded(_OP, r"(?P<val>" + _NUM + r"\s+(?:business|working|calendar|work)\s+days?)\b", re.IGNORECASE)),
+    ("days", Guarded(_OP, r"(?P<val>" + _NUM + r"\s+(?:business|working|calendar|work)\s+days?)\b" + _OR_SO,
+                     re.IGNORECASE)),
     # days written as a config writes them ("capped at 200d", "retention 30d"), a lower-case "d" right after the
     # number only ("3D Secure" is no three days); "12h" and "60s" were read already (``values.UNITS``)
-    ("days", Guarded(_OP, r"(?<![\w.,-])(?P<val>(?P<num>\d+(?:\.\d+)?)(?-i:d))(?![\w-])", re.IGNORECASE)),
+    ("days", Guarded(_OP, r"(?<![\w.,-])(?P<val>(?P<num>\d+(?:\.\d+)?)(?-i:d))(?![\w-])" + _OR_SO, re.IGNORECASE)),
     # one of a unit said with an article ("within an hour", "half a day of TOIL", "at least a week", "for a
     # year and a half"); not how often ("once a week", "every day": a frequency) and not a rate's
     # denominator ("50,000 keys a day", ``_PER_DENOMINATOR``); "a second" is too often the ordinal
@@ -350,6 +354,9 @@ def _op(m: re.Match) -> str:
         return "le"
     if w and re.fullmatch(_GE, w):
         return "ge"
+    post = (m.groupdict().get("post") or "").lower()
+    if post:
+        return "le" if post.split()[-1] in ("less", "fewer", "lower", "shorter", "sooner") else "ge"
     return "eq"
 
 

@@ -70,7 +70,7 @@ PATTERNS: list[tuple[str, re.Pattern | Guarded]] = [
     ("version", re.compile(r"\b(?P<val>(?:python|node(?:\.js)?|tlsv?|sslv?|java|go|ruby|php|kubernetes|k8s|postgres(?:ql)?|ubuntu|debian|http|numpy|openssl|terraform|v)\s?\d+(?:\.\d+)*\+?)", re.I)),
     ("version", re.compile(r"(?<![\w.])(?P<val>v?\d+\.\d+(?:\.\d+)*\+?)(?![\w.%])")),
     ("number", Guarded(_OP, _NUM + r"\s?(?P<unit>%|(?:" + "|".join(map(re.escape, _UNIT_ALT)) + r")\b)" +
-                       r"(?P<post>\s+or\s+(?:less|fewer|more|greater|higher|lower))?", re.I)),
+                       r"(?P<post>\s+or\s+(?:less|fewer|more|greater|higher|lower|longer|shorter))?", re.I)),
     ("boolean", re.compile(r"\b(?:defaults? to|set to|is|are)\s+(?P<val>true|false|on|off)\b", re.I)),
     ("colour", re.compile(r"\b(?P<val>" + "|".join(sorted(COLOURS)) + r")\b", re.I)),
     ("number", Guarded(_OP, r"(?<![\w.-])(?P<num>\d[\d,]*(?:\.\d+)?)(?![\d.]*[\w-])(?P<post>\s+or\s+(?:less|fewer|more|greater))?\b", re.I)),
@@ -111,9 +111,9 @@ def _bound(m: re.Match) -> Bound | None:
     op_word = (m.groupdict().get("op") or "").lower()
     post = (m.groupdict().get("post") or "").lower()
     op = "eq"
-    if re.fullmatch(_LE, op_word) or any(w in post for w in ("less", "fewer", "lower")):
+    if re.fullmatch(_LE, op_word) or any(w in post for w in ("less", "fewer", "lower", "shorter")):
         op = "le"
-    elif re.fullmatch(_GE, op_word) or any(w in post for w in ("more", "greater", "higher")):
+    elif re.fullmatch(_GE, op_word) or any(w in post for w in ("more", "greater", "higher", "longer")):
         op = "ge"
     unit = (m.groupdict().get("unit") or "").lower()
     family = ""
