@@ -95,7 +95,7 @@ _BASIS_RE = (r"(?<![\w-])(?P<val>on\s+an?\s+(?P<basis>" + "|".join(map(re.escape
 _OFTEN_UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "night": 86400, "week": 604800,
                 "fortnight": 1209600, "month": 2592000, "quarter": 7776000, "year": 31536000,
                 # the short spellings ("every 20 mins", "once per 12 hrs"), after the words they shorten
-                "sec": 1, "min": 60, "hr": 3600, "wk": 604800, "yr": 31536000}
+                "sec": 1, "min": 60, "hr": 3600, "wk": 604800, "mo": 2592000, "yr": 31536000}
 _OFTEN_UNIT_RE = r"(?P<unit>" + "|".join(_OFTEN_UNITS) + r")s?\b(?!['’-])"
 _SHORT_PERIODS = {"d": 86400, "h": 3600, "w": 604800}      # "every 90d", "every 12h", "every 2w"
 _OFTEN_OP = r"(?:(?P<op>at least|at most|no more than|not more than|up to|no less than|no fewer than)\s+)?"

@@ -21,7 +21,8 @@ UNITS = {
     "ms": ("time", 0.001), "millisecond": ("time", 0.001), "s": ("time", 1), "sec": ("time", 1),
     "second": ("time", 1), "min": ("time", 60), "minute": ("time", 60), "h": ("time", 3600),
     "hr": ("time", 3600), "hour": ("time", 3600), "day": ("time", 86400), "week": ("time", 604800),
-    "month": ("time", 2592000), "year": ("time", 31536000),
+    "wk": ("time", 604800), "month": ("time", 2592000), "mo": ("time", 2592000), "year": ("time", 31536000),
+    "yr": ("time", 31536000),
     "%": ("percent", 1), "percent": ("percent", 1),
     "kb": ("bytes", 1e3), "mb": ("bytes", 1e6), "gb": ("bytes", 1e9), "tb": ("bytes", 1e12),
     "character": ("characters", 1), "char": ("characters", 1), "line": ("lines", 1),
@@ -31,7 +32,7 @@ UNITS = {
     "connection": ("connections", 1), "node": ("nodes", 1), "user": ("users", 1),
 }
 _UNIT_ALT = sorted({u for u in UNITS if u != "%"} | {u + "s" for u in UNITS if len(u) > 2} |
-                   {"hours", "hrs", "mins", "secs", "retries", "chars"}, key=len, reverse=True)
+                   {"hours", "hrs", "mins", "secs", "wks", "mos", "yrs", "retries", "chars"}, key=len, reverse=True)
 
 
 class Guarded:
