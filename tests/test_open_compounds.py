@@ -60,7 +60,9 @@ def test_an_order_keeps_its_verb_and_the_compound_after_it_is_joined(normalizer_
 
 def test_hostile_input_is_read_in_linear_time(normalizer_v2):
     text = "a" * 100_000 + " on call shift " + "on call " * 20_000 + "x"
+    many = "built in data " * 30_000         # every match looks at the word before it
     t = time.perf_counter()
     out = hyphenated(text, *tables(normalizer_v2))
+    joined = hyphenated(many, *tables(normalizer_v2))
     assert time.perf_counter() - t < 2.0
-    assert out.startswith("a" * 100_000 + " on-call shift")
+    assert out.startswith("a" * 100_000 + " on-call shift") and joined.startswith("built-in data built in data")
