@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from guard.normalize.sentence_case import inflection_bases
+from guard.normalize.sentence_case import inflection_bases, plural_bases
 
 # compounds English hyphenates before a noun; each written open, one space between its words
 _OPEN = ("in person", "on call", "built in", "append only", "in flight", "read only", "write only", "self hosted",
@@ -35,17 +35,10 @@ _COMPOUND = re.compile(r"(?<![\w-])(" + "|".join(w.replace(" ", " +") for w in _
 _WORD_BEFORE = re.compile(r"(?<![\w'’])([A-Za-z]+)\W*$")
 
 
-def _forms(word: str) -> tuple[str, ...]:
+def _forms(word: str) -> list[str]:
     """The word and what it may be the plural of ("shifts", "policies", "boxes")."""
     w = word.lower()
-    out = [w]
-    if w.endswith("s"):
-        out.append(w[:-1])
-    if w.endswith("es"):
-        out.append(w[:-2])
-    if w.endswith("ies"):
-        out.append(w[:-3] + "y")
-    return tuple(out)
+    return [w, *plural_bases(w)] if w.endswith("s") else [w]
 
 
 def _a_noun(word: str, nouns: frozenset[str], verbs: frozenset[str], stop_words: frozenset[str]) -> bool:

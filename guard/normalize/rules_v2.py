@@ -31,7 +31,7 @@ from guard.normalize.subject_phrases import subject_phrases
 from guard.normalize.negative_conditions import required_through_without
 from guard.normalize.openings import opening_without_comma
 from guard.normalize.open_compounds import hyphenated
-from guard.normalize.sentence_case import english_words, sentence_case
+from guard.normalize.sentence_case import english_words, plural_bases, sentence_case
 from guard.normalize.lexicon import (HALT_PREDICATES, IMPERATIVE_PREFIXES, MODAL_PREDICATES, MODAL_VERBS, PERSON_SUBJECTS,
                                      V2_MODAL_PREDICATES)
 from guard.normalize.rules import (_NAMING, _RECIPIENTS, CODE_NAME, NOUN_ATTACHMENTS, VERBS, Parsed, RuleNormalizer,
@@ -1267,7 +1267,7 @@ def _third_person_taken_for_a_plural(doc, value_tok, verbs: frozenset[str],
             continue
         prev, nxt = doc[t.i - 1], doc[t.i + 1]
         # the word's own base ("nodes" is "node", a noun, never the verb "nod"; "specifies" is "specify")
-        base = next((b for b in _bases(t.lower_) if b in verbs or b in nouns), None)
+        base = next((b for b in plural_bases(t.lower_) if b in verbs or b in nouns), None)
         base = base if base in verbs and base not in _AUXILIARIES else None
         # a noun before it that the small model tags an adjective ("The partner portal stores …": "portal" JJ)
         singular = prev.tag_ in ("NN", "NNP") or prev.tag_ == "JJ" and t.i > 1 and doc[t.i - 2].tag_ in ("NN", "NNP")
@@ -1326,11 +1326,6 @@ def lemma_index(nlp, pos: str) -> frozenset[str]:
 _AUXILIARIES = frozenset({"be", "have", "do"})
 
 
-def _bases(low: str) -> list[str]:
-    """What a word ending in -s may be the third person or the plural of ("dies" → "die", "dy"; "specifies" → …)."""
-    return [low[:-1]] + ([low[:-2]] if low.endswith("es") else []) + ([low[:-3] + "y"] if low.endswith("ies") else [])
-
-
 def _plurals_taken_for_verbs(doc, nouns: frozenset[str], verbs: frozenset[str]):
     """A plural the small model tags a verb in the third person although no sense of it is a verb: "Merchant Center
     payloads use camelCase …", "On our Prometheus 2.45 servers the WAL stays …", "for file servers or workloads
@@ -1345,7 +1340,7 @@ def _plurals_taken_for_verbs(doc, nouns: frozenset[str], verbs: frozenset[str]):
         if t.tag_ != "VBZ" or not (t.is_alpha and t.is_lower) or t.lemma_ in _AUXILIARIES:
             continue
         nxt = doc[t.i + 1] if t.i + 1 < len(doc) else None
-        bases = _bases(t.lower_)
+        bases = plural_bases(t.lower_)
         # a plural copula right after it has no other subject to agree with ("Status updates are posted …")
         plural_copula = nxt is not None and nxt.lower_ in ("are", "were") and t.i > 0 \
             and doc[t.i - 1].tag_ in ("NN", "NNS", "NNP", "NNPS")
@@ -1442,7 +1437,7 @@ def _degree_taken_for_a_subject(doc):
 def _verb_base(t, verb_lemmas: frozenset[str]) -> str | None:
     """The verb a third-person form ``t`` tagged a plural noun is of ("specifies" → "specify"), if the lemmatizer
     knows it only as one."""
-    return next((b for b in _bases(t.lower_) if b in verb_lemmas), None)
+    return next((b for b in plural_bases(t.lower_) if b in verb_lemmas), None)
 
 
 def _read_as_a_verb(t, verb_lemmas: frozenset[str]) -> None:

@@ -34,6 +34,11 @@ def english_words(nlp) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(words), frozenset(irregular)
 
 
+def plural_bases(low: str) -> list[str]:
+    """What a word ending in -s may be the third person or the plural of ("dies" → "die", "dy"; "specifies" → …)."""
+    return [low[:-1]] + ([low[:-2]] if low.endswith("es") else []) + ([low[:-3] + "y"] if low.endswith("ies") else [])
+
+
 def inflection_bases(word: str) -> tuple[str, ...]:
     """What an inflected word may be the form of: -s, -es, -ies, -ed, -ied, -ing, with a doubled consonant or a
     dropped "e" ("stopped", "running", "making")."""

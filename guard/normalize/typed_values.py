@@ -21,7 +21,7 @@ import re
 from guard.claims import Bound
 from guard.normalize.naming_styles import NAMING_RE, one_style
 from guard.normalize.values import (_GE, _LE, _OP, _UNIT_ALT, UNITS, WORD_NUMBERS, Guarded, Value, extract_values,
-                                    unit_key)
+                                    or_so_side, unit_key)
 from guard.normalize.values import _NUM as _V1_NUM
 
 # v1's number, but never from inside a run of digits and commas: from there the search was quadratic
@@ -354,10 +354,7 @@ def _op(m: re.Match) -> str:
         return "le"
     if w and re.fullmatch(_GE, w):
         return "ge"
-    post = (m.groupdict().get("post") or "").lower()
-    if post:
-        return "le" if post.split()[-1] in ("less", "fewer", "lower", "shorter", "sooner") else "ge"
-    return "eq"
+    return or_so_side(m.groupdict().get("post") or "") or "eq"
 
 
 def _date_number(surface: str) -> float | None:

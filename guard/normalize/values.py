@@ -103,6 +103,14 @@ def unit_key(unit: str) -> str:
     return _UNIT_SPELLINGS.get(unit, unit)
 
 
+_OR_LESS = ("less", "fewer", "lower", "shorter", "sooner")
+
+
+def or_so_side(post: str) -> str | None:
+    """"le" for a value's "or fewer" / "or less", "ge" for its "or more" / "or longer", None without one."""
+    return None if not post else "le" if post.split()[-1].lower() in _OR_LESS else "ge"
+
+
 def _bound(m: re.Match) -> Bound | None:
     num = m.groupdict().get("num")
     if not num:
@@ -110,11 +118,11 @@ def _bound(m: re.Match) -> Bound | None:
     n = WORD_NUMBERS.get(num.lower())
     number = float(n) if n is not None else float(num.replace(",", ""))
     op_word = (m.groupdict().get("op") or "").lower()
-    post = (m.groupdict().get("post") or "").lower()
+    side = or_so_side(m.groupdict().get("post") or "")
     op = "eq"
-    if re.fullmatch(_LE, op_word) or any(w in post for w in ("less", "fewer", "lower", "shorter")):
+    if re.fullmatch(_LE, op_word) or side == "le":
         op = "le"
-    elif re.fullmatch(_GE, op_word) or any(w in post for w in ("more", "greater", "higher", "longer")):
+    elif re.fullmatch(_GE, op_word) or side == "ge":
         op = "ge"
     unit = (m.groupdict().get("unit") or "").lower()
     family = ""
