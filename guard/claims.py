@@ -163,6 +163,12 @@ class Window:
         hi = min((d for d in (self.valid_until, other.valid_until) if d), default=None)
         return lo is None or hi is None or lo <= hi
 
+    def intersection(self, other: Window) -> Window | None:
+        """The days both windows hold on; None where they share none."""
+        lo = max((d for d in (self.valid_from, other.valid_from) if d), default=None)
+        hi = min((d for d in (self.valid_until, other.valid_until) if d), default=None)
+        return None if lo is not None and hi is not None and lo > hi else Window(lo, hi)
+
     def to_dict(self) -> dict:
         return {"valid_from": _iso(self.valid_from), "valid_until": _iso(self.valid_until)}
 
@@ -180,7 +186,10 @@ def written_on(created_at: str | None) -> _dt.date | None:
 def in_force(claim: Claim, norm: Norm) -> Norm:
     """``norm`` read over the window ``claim`` holds in a store (``Claim.in_force``): what writes and
     store scans compare. Pairs files (``guard compare``, the benchmarks) keep their windows as given."""
-    w = claim.in_force()
+    own = claim.window
+    if norm.text_window is not None:       # "Until March 2026, …": the days its words name, within its own
+        own = own.intersection(norm.text_window) or own
+    w = claim.in_force(own)
     return norm if w == norm.window else replace(norm, window=w)
 
 
@@ -260,13 +269,14 @@ class Claim:
     def valid_until(self) -> _dt.date | None:
         return self.window.valid_until
 
-    def in_force(self) -> Window:
+    def in_force(self, window: Window | None = None) -> Window:
         """The window a *stored* claim holds over: its own, from the day it was written where it
         names no start. Why: a window-less claim read as holding for all time overlapped every
         window in the past, so a claim whose window had ended ("deploys are frozen until 5
         January") blocked every later claim it disagreed with, for good. A claim that names a start,
-        or whose end is before the day it was written (a statement about the past), keeps its own."""
-        w = self.window
+        or whose end is before the day it was written (a statement about the past), keeps its own.
+        ``window``: the one to read so, where not the claim's own (narrowed by what its text states)."""
+        w = self.window if window is None else window
         written = written_on(self.created_at)
         if w.valid_from is not None or written is None or (w.valid_until is not None and w.valid_until < written):
             return w
@@ -387,6 +397,7 @@ class Norm:
     attribute: str | None = None         # what the value is of: "max_connections", "stipend", "retry count"
     qualifiers: tuple[str, ...] = ()     # conditions, exceptions, asides kept apart from the main clause
     text_scope: Scope | None = None      # a scope the prose itself states ("… in staging")
+    text_window: Window | None = None    # a validity window the prose itself states ("Until March 2026, …")
     variants: tuple[tuple[str, str], ...] = ()   # (kind, name) the prose restricts itself to: ("plan", "pro")
     permission: Permission | None = None  # who may do what, where the statement grants or denies an action
     assignment: Assignment | None = None  # a thing given to one party: its owner, who is responsible, …
@@ -412,6 +423,7 @@ class Norm:
                 "values": [[k, t, asdict(b) if b else None] for k, t, b in self.values], "exclusive": self.exclusive,
                 "attribute": self.attribute, "qualifiers": list(self.qualifiers),
                 "text_scope": self.text_scope.to_dict() if self.text_scope else None,
+                "text_window": self.text_window.to_dict() if self.text_window else None,
                 "variants": [list(v) for v in self.variants],
                 "permission": self.permission.to_dict() if self.permission else None,
                 "assignment": self.assignment.to_dict() if self.assignment else None,
@@ -428,6 +440,7 @@ class Norm:
                    exclusive=bool(d.get("exclusive", False)), attribute=d.get("attribute"),
                    qualifiers=tuple(d.get("qualifiers", ())),
                    text_scope=Scope.from_dict(d["text_scope"]) if d.get("text_scope") else None,
+                   text_window=Window.parse(**d["text_window"]) if d.get("text_window") else None,
                    variants=tuple((str(k), str(n)) for k, n in d.get("variants", ())),
                    permission=Permission.from_dict(d["permission"]) if d.get("permission") else None,
                    assignment=Assignment.from_dict(d["assignment"]) if d.get("assignment") else None,

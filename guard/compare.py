@@ -18,6 +18,7 @@ from guard.claims import (
     Scope,
     StateVerb,
     SubjectKind,
+    Window,
 )
 from guard.normalize.lexicon import POLE
 from guard.normalize.naming_styles import different_name_kinds, naming_style
@@ -611,6 +612,14 @@ def effective_scope(n: Norm) -> Scope:
     return Scope(env=n.scope.env or ts.env, team=n.scope.team or ts.team, tenant=n.scope.tenant or ts.tenant)
 
 
+def effective_window(n: Norm) -> Window:
+    """The days the claim holds on: its window, narrowed by one its text states ("Until March 2026, …"); its own
+    where the two share no day (the metadata says when a claim holds; the words cannot move it)."""
+    if n.text_window is None:
+        return n.window
+    return n.window.intersection(n.text_window) or n.window
+
+
 # What holds only for one thing speaks of every other one too ("Only the Enterprise plan includes SSO."
 # / "The Pro plan includes SSO."): an "only" before the thing's first mention, or a role only one thing
 # can hold. An "only" after it is about the value ("… get only 10 GB", "accepts only TLS 1.3").
@@ -1059,11 +1068,12 @@ class StructuralComparator:
         if not a.scope.overlaps(b.scope):        # first: disjoint scopes coexist whatever the texts say
             return Verdict(VerdictKind.COEXIST, Confidence.HIGH, "scopes are disjoint",
                            {"scopes": [a.scope.to_dict(), b.scope.to_dict()]})
-        if not a.window.overlaps(b.window):
+        wa, wb = effective_window(a), effective_window(b)
+        if not wa.overlaps(wb):
             # as disjoint scopes: two claims valid at different times coexist whatever they say, even
             # where a statement has no subject (it was "incomparable" and left to the gate)
             return Verdict(VerdictKind.COEXIST, Confidence.HIGH, "validity windows do not overlap",
-                           {"windows": [a.window.to_dict(), b.window.to_dict()]})
+                           {"windows": [wa.to_dict(), wb.to_dict()]})
         if same_statement(a_text, b_text):
             return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH, "the two statements say the same thing")
         if (pv := _role_verdict(a, b)) is not None and effective_scope(a).overlaps(effective_scope(b)) \

@@ -121,6 +121,7 @@ def _grounded(value: str | None, text: str) -> str | None:
 def to_norm(answer: dict, text: str, scope: Scope, window: Window, name: str) -> Norm:
     """Validate a model's answer and turn it into a Norm; raises ``ValueError`` naming the problem."""
     from guard.normalize.rules_v2 import text_scope, text_variants
+    from guard.normalize.stated_windows import read_window
     from guard.normalize.typed_values import extract_typed_values
     a = validated(answer_model(), answer, "bad schema", "answer")
     values = extract_typed_values(text)
@@ -144,7 +145,8 @@ def to_norm(answer: dict, text: str, scope: Scope, window: Window, name: str) ->
                 bound=typed.bound if typed else None, theme=_phrase(a.theme), scope=scope, window=window,
                 subject_kind=kind, terms=terms, values=tuple((v.kind, v.text, v.bound) for v in values),
                 exclusive=a.exclusive, attribute=_phrase(a.attribute), qualifiers=tuple(q for q in a.qualifiers if q),
-                text_scope=text_scope(text), normalizer=name)
+                text_scope=text_scope(text), text_window=read_window(tuple(q for q in a.qualifiers if q)),
+                normalizer=name)
     return replace(norm, variants=text_variants(text, norm))
 
 

@@ -32,6 +32,7 @@ from guard.normalize.negative_conditions import required_through_without
 from guard.normalize.openings import opening_without_comma
 from guard.normalize.open_compounds import hyphenated
 from guard.normalize.sentence_case import english_words, plural_bases, sentence_case
+from guard.normalize.stated_windows import read_window
 from guard.normalize.lexicon import (HALT_PREDICATES, IMPERATIVE_PREFIXES, MODAL_PREDICATES, MODAL_VERBS, PERSON_SUBJECTS,
                                      V2_MODAL_PREDICATES)
 from guard.normalize.rules import (_NAMING, _RECIPIENTS, CODE_NAME, NOUN_ATTACHMENTS, VERBS, Parsed, RuleNormalizer,
@@ -62,7 +63,7 @@ _LEAD_CLAUSE = re.compile(
     # a contrast, a cause or a replacement before the rule ("Despite claims to the contrary, enabling the TRACE method
     # does not …", "Unlike a password salt, the pepper should not be public", "Till uWSGI 2.1, …", "Due to …, Django
     # asks …"): read whole, the phrase's noun was the subject
-    r"despite|in\s+spite\s+of|unlike|till|due\s+to|owing\s+to|thanks\s+to|"
+    r"despite|in\s+spite\s+of|unlike|till|until|between|due\s+to|owing\s+to|thanks\s+to|"
     r"notwithstanding|contrary\s+to|compared\s+(?:to|with)|apart\s+from|aside\s+from|besides|prior\s+to|following)\b(?!-)"
     r"(?:[^,;]|,(?=\s*\d{4}\b)|(?<=\d),(?=\d{3}\b)){1,140}(?:(?<!\d),|,(?!\d{3}\b))\s*",
     re.I)
@@ -1674,7 +1675,9 @@ class RuleNormalizerV2(RuleNormalizer):
                        text_scope=text_scope(text, main), variants=variants, permission=read_permission(doc),
                        assignment=read_assignment(doc))
         # "No change lands without a pull request."
-        return required_through_without(doc, defined_setting(text, norm, self._values(text)))
+        norm = required_through_without(doc, defined_setting(text, norm, self._values(text)))
+        stated = read_window(norm.qualifiers)       # "Until March 2026, …": when it holds, in its words
+        return norm if stated is None else replace(norm, text_window=stated)
 
     def _values_of_conditions(self, text: str, quals, norm: Norm) -> Norm:
         """"If you're unwell for more than 7 calendar days, you need a fit note" / "A fit note is only

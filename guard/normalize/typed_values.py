@@ -357,7 +357,9 @@ def _op(m: re.Match) -> str:
     return or_so_side(m.groupdict().get("post") or "") or "eq"
 
 
-def _date_number(surface: str) -> float | None:
+def date_number(surface: str) -> float | None:
+    """A date with a year as ``yyyymmdd`` (a month of a year: day 00; a year alone: month and day 00); None
+    without a month and a year."""
     s = surface.lower().replace(",", " ").replace(".", " ").strip()
     if re.fullmatch(r"\d{4}", s):
         return int(s) * 10000          # a year alone: month and day 00, compared by year
@@ -452,7 +454,7 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         lo, hi = float(g["lo"]), float(g["hi"])
         return Bound("range", lo, "", hi) if lo < hi else None
     if kind == "date":
-        n = _date_number(g["val"])
+        n = date_number(g["val"])
         if n is None:
             return None
         return Bound(_prep_op(g, ("by", "before"), ("after", "from", "since", "as of")), n, "date")
