@@ -680,7 +680,7 @@ def test_a_frequency_is_the_value_only_when_nothing_more_exact_is_said(normalize
     ("Our clusters run MySQL 8.4.", "MySQL 8.4", "mysql version"),
     ("Java JDK 17+ is required.", "17", None),                             # a bound keeps its number
     ("Shard 4 holds 200 GB.", "200 GB", None),                             # a numbered name, first word
-    ("The web repo has a scheduled release merge on December 28.", "28", None),   # a month is no product
+    ("The web repo has a scheduled release merge on December 28.", "December 28", None),   # a day, no product's version
     ("Postmortems are mandatory for every incident, including Sev 3.", "3", None),  # a level is no product
     ("New organizations start at Tier 2.", "2", None),
 ])
@@ -811,6 +811,40 @@ def test_the_day_of_the_month_is_a_point_in_the_month(text, op, day):
                                   "Releases ship on the first Thursday of every month."])
 def test_what_is_no_day_of_the_month(text):
     assert not [v for v in extract_typed_values(text) if v.bound is not None and v.bound.unit == "monthday"], text
+
+
+@pytest.mark.parametrize("text, values", [
+    ("The office is closed on December 24.", [("eq", 1224)]),
+    ("Taxes are due by April 15 each year.", [("le", 415)]),
+    ("Support ends on 15 April.", [("eq", 415)]),
+    ("The office is closed from Dec 24 to Jan 1.", [("ge", 1224), ("eq", 101)]),
+    ("The holiday year runs between 1st January and 31st December.", [("eq", 101), ("eq", 1231)]),
+    ("The deadline is the 15th of March.", [("eq", 315)]),
+    ("Releases ship on May 5.", [("eq", 505)]),
+    ("Leap-day jobs run on Feb 29.", [("eq", 229)]),
+])
+def test_a_day_of_the_year_without_its_year_is_a_point_in_the_year(text, values):
+    """"from Dec 24 to Jan 1" had no value and "on December 28" the bare number 28, compared with any other number."""
+    assert [(v.bound.op, v.bound.number) for v in extract_typed_values(text) if v.bound and v.bound.unit == "yearday"] \
+        == values, text
+
+
+@pytest.mark.parametrize("text", ["Users may 5 times retry the upload.", "On Feb 30 nothing happens.",
+                                  "Node 18 reached end of life on April 30, 2025.", "The freeze starts in December 2025.",
+                                  "Section 24 December-notes is archived."])
+def test_what_is_no_day_of_the_year(text):
+    """The modal "may", a day no month has, and a date with its year (a date, as before)."""
+    assert not [v for v in extract_typed_values(text) if v.bound is not None and v.bound.unit == "yearday"], text
+
+
+def test_two_days_of_the_year_compare(normalizer_v2):
+    v = verdict(normalizer_v2, "The office closes on December 24.", "The office closes on December 23.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v
+    v = verdict(normalizer_v2, "The office closes on December 24.", "The office is closed on Dec 24.")
+    assert v.kind is not VerdictKind.VALUE_CONFLICT, v
+    # a day of the year is no date of one year: not the same unit, not compared as one
+    v = verdict(normalizer_v2, "The office closes on December 24.", "The office closes on December 23, 2026.")
+    assert v.kind is not VerdictKind.VALUE_CONFLICT, v
 
 
 def test_two_paydays_conflict(normalizer_v2):

@@ -98,7 +98,7 @@ _GENERIC_ATTRIBUTES = frozenset({"number", "count", "date", "literal", "name", "
 
 # unit families that measure (how long, how much, when), as against those that name what is counted
 # ("4 replicas", "3 approvals", "100 connections": the count of that thing is the attribute)
-_MEASURES = frozenset({"time", "percent", "bytes", "date", "count", "clock", "period", "weekday", "month", "monthday",
+_MEASURES = frozenset({"time", "percent", "bytes", "date", "count", "clock", "period", "weekday", "month", "monthday", "yearday",
                        "usd", "eur", "gbp"})
 
 

@@ -132,7 +132,8 @@ _LEAD_WRAPPER = re.compile(
 # the unit families a value of an action comes in, and the attribute's noun for each ("retry count",
 # "rotate frequency", "deploy day", "ship month")
 _EVENT_VERBS = frozenset({"be", "have", "happen", "occur", "do", "hold"})
-_ACTION_NOUNS = {"count": "count", "period": "frequency", "weekday": "day", "month": "month", "monthday": "day of month"}
+_ACTION_NOUNS = {"count": "count", "period": "frequency", "weekday": "day", "month": "month", "monthday": "day of month",
+                 "yearday": "date"}
 _CONDITION_WORDS = r"if|when|whenever|once|after|before|until"
 _CONDITION = re.compile(r"^(?:even\s+)?(?:" + _CONDITION_WORDS + r")\s+", re.IGNORECASE)
 # a leading clause whose subject a main clause's "it"/"they" may stand for: a condition, or a concession or a cause

@@ -5,7 +5,8 @@ Why: two claims about one attribute are only comparable when their values are in
 "6000 requests per minute" and "100 per second", "2025-04-30" and "April 30, 2025". Each value
 becomes a ``Bound`` whose unit is a family ("time", "bytes", "usd/time", "requests/time", "date",
 "count", "percent", "clock": minutes after midnight, "period": how often, "weekday": Monday 1 … Sunday
-7, "month": January 1 … December 12, "monthday": the day of the month, 1 … 31, the last day 99) and
+7, "month": January 1 … December 12, "monthday": the day of the month, 1 … 31, the last day 99, "yearday": a day
+of the year with no year, month × 100 + day, "Dec 24" 1224) and
 whose number is in the family's base unit, so bounds compare across spellings ("02:00 UTC" = "2am UTC", "14:00" = "2 p.m."). Dates are ``yyyymmdd`` numbers; a month-only date has day 00 and compares at month
 precision, a year alone ("until 2026") month and day 00 and compares by year (see ``compare._numbers``).
 
@@ -35,6 +36,8 @@ _MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
 _MONTHS.update({m.lower(): i for i, m in enumerate(calendar.month_abbr) if m})
 _MONTHS["sept"] = 9
 _MONTH_RE = "|".join(sorted(_MONTHS, key=len, reverse=True))
+# a month's name before or after a day, any case but "may", which is the modal unless capitalised
+_YEARDAY_MONTH = "(?i:" + "|".join(sorted((m for m in _MONTHS if m != "may"), key=len, reverse=True)) + ")|May"
 
 _PERIOD = {"second": 1, "sec": 1, "s": 1, "minute": 60, "min": 60, "m": 60, "hour": 3600, "hr": 3600, "h": 3600,
            "day": 86400, "d": 86400, "week": 604800, "wk": 604800, "month": 2592000, "mo": 2592000,
@@ -173,7 +176,7 @@ _COMPOUND_SIZES = ("bit", "byte", "kb", "mb", "gb", "tb", "kib", "mib", "gib", "
 _COMPOUND_UNITS = "|".join(("millisecond", "ms", "second", "sec", "minute", "min", "hour", "hr", "day", "week", "month",
                             "year", "character", "char", *_COMPOUND_SIZES))
 # points in time and how often, not amounts: no bound word turns them and no cap holds them
-POINT_UNITS = ("date", "clock", "weekday", "period", "month", "monthday")
+POINT_UNITS = ("date", "clock", "weekday", "period", "month", "monthday", "yearday")
 
 TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     # numbers joined by colons, three or more, that are no time of day ("MaxStartups … is 10:30:100"): one
@@ -185,6 +188,14 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("date", Guarded(_prep("on"), r"(?P<val>(?:" + _MONTH_RE + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})\b", re.I)),
     ("date", Guarded(_prep("on"), r"(?P<val>\d{1,2}(?:st|nd|rd|th)?\s+(?:" + _MONTH_RE + r")\.?,?\s+\d{4})\b", re.I)),
     ("date", Guarded(_prep("in"), r"(?P<val>(?:" + _MONTH_RE + r")\.?,?\s+\d{4})\b", re.I)),
+    # a day of the year with no year ("The office is closed from Dec 24 to Jan 1.", "taxes are due on April 15",
+    # "between 1st January and 31st December"): a point in the year, as a weekday is one in the week; read as a
+    # bare number ("24"), or not at all, the day was compared with any other number. "May" only capitalised (the
+    # modal), and never where a year or a time of day follows
+    ("yearday", Guarded(_prep("on"), r"(?P<val>(?P<month>" + _YEARDAY_MONTH + r")\.?\s+(?P<day>[0-3]?\d)(?:st|nd|rd|th)?)"
+                        r"(?![\d:.,]\d)(?!,?\s+\d{4})(?![\w-])")),
+    ("yearday", Guarded(_prep("on"), r"(?<![\d.,])(?P<val>(?:the\s+)?(?P<day>[0-3]?\d)(?:st|nd|rd|th)?\s+(?:of\s+)?"
+                        r"(?P<month>" + _YEARDAY_MONTH + r"))(?![\w-])\.?(?!,?\s+\d{4})")),
     # a year alone, where the words before it make it a point in time ("supported until 2026", "through the
     # end of 2024", "support ends in 2027"): compared at year precision. Not after a bare "in" ("moved to
     # Berlin in 2019", "created in 2013": the year of an event, which no rule of the store is about) nor
@@ -520,6 +531,12 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
     if kind == "weekday":
         return Bound(_prep_op(g, ("until", "by", "before"), ("after",)), float(WEEKDAYS[g["val"].lower().removesuffix("s")]),
                      "weekday")
+    if kind == "yearday":
+        month, day = _MONTHS[g["month"].lower()], int(g["day"])
+        if not 1 <= day <= calendar.monthrange(2024, month)[1]:      # a leap year: February 29 is a day
+            return None
+        return Bound(_prep_op(g, ("by", "before"), ("after", "from", "since", "as of")), float(month * 100 + day),
+                     "yearday")
     if kind == "monthday":
         day = 99.0 if g.get("last") else float(g["nth"]) if g.get("nth") else 1.0
         return Bound(_prep_op(g, ("by", "before", "until", "no later than", "not later than"), ("after",)), day, "monthday")
