@@ -40,6 +40,7 @@ _SAME = (
     ("10,000 -> 10000", re.compile(r"\b(\d{1,3}),(\d{3})\b(?!,\d)"), r"\1\2"),
     ("10,000 -> 10k", re.compile(r"\b(\d{1,3}),000\b(?!,\d)"), r"\1k"),
     ("days -> d", re.compile(r"\b(\d+) days?\b"), r"\1d"),
+    ("day range -> d", re.compile(r"\b(\d+) ?(?:-|–|to) ?(\d+) days\b"), r"\1d-\2d"),
     ("GB -> gigabytes", re.compile(r"\b(\d+(?:\.\d+)?) ?(GB|MB|KB)\b"),
      lambda m: f"{m.group(1)} {_SIZE_WORDS[m.group(2)]}"),
 )

@@ -847,6 +847,19 @@ def test_two_days_of_the_year_compare(normalizer_v2):
     assert v.kind is not VerdictKind.VALUE_CONFLICT, v
 
 
+@pytest.mark.parametrize("text", ["Retention is 7d-30d depending on the tier.", "Retention is 7-30d.",
+                                  "Retention is 7d to 30d.", "Retention is between 7 and 30d.", "Retention is 7-30 days."])
+def test_a_range_of_days_as_a_config_writes_it(text):
+    """"7d-30d" had no value and "7-30d" the bare number 7 (the invariance family "days -> d" on "7-30 days")."""
+    assert [v.bound for v in extract_typed_values(text)] == [Bound("range", 7 * 86400.0, "time", 30 * 86400.0)], text
+
+
+@pytest.mark.parametrize("text", ["Use 3D-5D glasses.", "Retention is 30d-7d.", "Keep 7 and 30d backups."])
+def test_what_is_no_range_of_days(text):
+    """An upper-case "D" is no day, a range ends above its start, and "and" needs a "between"."""
+    assert not [v for v in extract_typed_values(text) if v.bound is not None and v.bound.op == "range"], text
+
+
 def test_two_paydays_conflict(normalizer_v2):
     v = verdict(normalizer_v2, "Payroll runs on the last business day of the month.", "Payroll runs on the 15th of each month.")
     assert v.kind is VerdictKind.VALUE_CONFLICT, v

@@ -184,6 +184,10 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     # "10:30:60" both gave the value 10
     ("literal", Guarded("", r"(?<![\w.:])(?!(?:[01]?\d|2[0-3]):[0-5]\d:[0-5]\d(?![\w:]))(?P<val>\d+(?::\d+){2,})(?![\w:])")),
     ("range", Guarded("", r"(?<![\w.,-])" + _RANGE_RE, re.IGNORECASE)),
+    # a range of days as a config writes them ("7d-30d", "7-30d", "1d to 7d"): the lower-case "d" right after each
+    # number (``days`` below); read so, "7d-30d" was no value and "7-30d" the bare number 7
+    ("range", Guarded("", r"(?<![\w.,-])(?P<val>(?P<prep>between\s+)?(?P<lo>\d+(?:\.\d+)?)(?P<u1>(?-i:d))?\s*"
+                      r"(?P<to>-|–|to|through|and)\s*(?P<hi>\d+(?:\.\d+)?)(?P<u2>(?-i:d)))(?![\w-])", re.IGNORECASE)),
     ("date", Guarded(_prep("on"), r"(?P<val>\d{4}-\d{2}-\d{2})\b", re.I)),
     ("date", Guarded(_prep("on"), r"(?P<val>(?:" + _MONTH_RE + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})\b", re.I)),
     ("date", Guarded(_prep("on"), r"(?P<val>\d{1,2}(?:st|nd|rd|th)?\s+(?:" + _MONTH_RE + r")\.?,?\s+\d{4})\b", re.I)),
@@ -389,6 +393,8 @@ def date_number(surface: str) -> float | None:
 
 
 def _unit_factor(unit: str) -> tuple[str, float] | None:
+    if unit == "d":                  # a config's days, only ever lower case right after the number ("30d")
+        return "time", 86400.0
     u = " ".join(unit.lower().split())
     if re.fullmatch(r"(?:business|working|calendar|work) days?", u):
         return "time", 86400.0
@@ -405,7 +411,7 @@ def _range_bound(m: re.Match) -> Bound | None:
     before = m.string[max(0, m.start() - 40):m.start()]
     if not g.get("prep") and _RANGE_FROM.search(before) and not _RANGE_SAID.search(before):
         return None          # "scaled from 3 to 5 nodes": a change
-    if g["pct"]:
+    if g.get("pct"):
         hi_unit = lo_unit = ("percent", 1.0)
     else:
         hi_unit = _unit_factor(g["u2"])
