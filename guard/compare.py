@@ -20,6 +20,8 @@ from guard.claims import (
     SubjectKind,
     Window,
 )
+from guard.normalize.lead_phrases import KIND as LEAD_PHRASE
+from guard.normalize.lead_phrases import names_apart
 from guard.normalize.lexicon import POLE
 from guard.normalize.naming_styles import different_name_kinds, naming_style
 from guard.normalize.typed_values import ANY_UNIT, GEOGRAPHIES, POINT_UNITS, WEEKDAYS
@@ -631,8 +633,11 @@ _ONE_ROLE = re.compile(r"\bthe (?:only|sole|default|minimum|maximum|min|max|reco
 
 def said_only_of(text: str, names) -> bool:
     """Whether ``text`` says what it says only of the thing ``names`` name (see ``_ONLY``)."""
-    if _ONE_ROLE.search(text):
-        return True
+    return bool(_ONE_ROLE.search(text)) or only_before(text, names)
+
+
+def only_before(text: str, names) -> bool:
+    """Whether an "only" comes before the first mention of what ``names`` name ("Only on gateway v10 …")."""
     firsts = [m.start() for n in names if n != ANY_VARIANT
               for m in [re.search(r"(?<![\w.-])v?" + re.escape(n).replace(r"\-", r"[-\s]") + r"(?!\w)", text,
                                   re.IGNORECASE)] if m]
@@ -648,6 +653,11 @@ def different_variants(a: Norm, b: Norm, a_text: str = "", b_text: str = "") -> 
     for kind in dict.fromkeys(k for k, _ in a.variants):
         na = {n for k, n in a.variants if k == kind}
         nb = {n for k, n in b.variants if k == kind}
+        if kind == LEAD_PHRASE:
+            # a role the phrase's thing holds ("In Postgres 16 the default …") is its own: only an "only" speaks of others
+            if nb and names_apart(na, nb) and not only_before(a_text, na) and not only_before(b_text, nb):
+                return kind    # "On gateway v10 …" / "On gateway v11 …"; not "In Postgres …" / "In Postgres 16 …"
+            continue
         if kind.endswith("-phrase") and any(set(x.split()) & set(y.split()) for x in na for y in nb):
             continue           # "from production" / "from production config": one within the other
         if nb and ANY_VARIANT not in na | nb and \

@@ -30,6 +30,7 @@ from guard.normalize.durations import duration_attribute
 from guard.normalize.subject_phrases import subject_phrases
 from guard.normalize.negative_conditions import required_through_without
 from guard.normalize.openings import opening_without_comma
+from guard.normalize.lead_phrases import lead_phrase_variants
 from guard.normalize.open_compounds import hyphenated
 from guard.normalize.sentence_case import english_words, plural_bases, sentence_case
 from guard.normalize.stated_windows import read_window
@@ -871,7 +872,8 @@ def restricting_variants(variants: tuple[tuple[str, str], ...], norm: Norm) -> t
 def text_variants(text: str, norm: Norm) -> tuple[tuple[str, str], ...]:
     """``Norm.variants`` of a statement: the offering variants and product versions it names that
     restrict what it is about. One function for every normalizer, so they read variants alike."""
-    return restricting_variants(named_variants(text) + version_variants(text), norm)
+    return restricting_variants(named_variants(text) + version_variants(text) + lead_phrase_variants(text, norm.qualifiers),
+                                norm)
 
 
 # "… only in staging" says something of every other environment too: no scope of the text's own
@@ -1662,7 +1664,7 @@ class RuleNormalizerV2(RuleNormalizer):
             norm = replace(norm, subject_kind=SubjectKind.PRESENT)   # "one approving review is …": counted thing
         if norm.object is StateVerb.REQUIRE and norm.modality is Modality.MUST_NOT:
             norm = replace(norm, modality=Modality.MAY_NOT)   # "never need(s) X": X is not required
-        variants = text_variants(text, norm)
+        variants = text_variants(text, replace(norm, qualifiers=quals))
         if variant is None:
             variant = self._region_of_the_subject(doc, main, norm)
         if variant is not None and variant not in variants:
