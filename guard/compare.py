@@ -884,6 +884,20 @@ def any_value_conflict(a: Norm, b: Norm, pair: tuple[tuple, tuple], texts: tuple
     return False
 
 
+def forbids_what_the_other_leaves_out(a: Norm, b: Norm, pair: tuple[tuple, tuple]) -> bool:
+    """One statement forbids an exact value that the other's required bound leaves out ("Nothing merges with failing
+    CI or zero reviews." / "Require at least one review and green CI before merge.": 0 reviews forbidden, at least 1
+    required): one rule said twice, whose values differ only as a forbidden and an allowed one do. Where the forbidden
+    value is inside the other's bound ("must not be 0" / "at most 5"), or both stances agree, the values say
+    different things as before."""
+    (_, _, ba), (_, _, bb) = pair
+    for x, bx, y, by in ((a, ba, b, bb), (b, bb, a, ba)):
+        if x.modality.negated and not y.modality.negated and bx is not None and by is not None \
+                and bx.op == "eq" and by.op in ("ge", "le", "range") and bounds_conflict(bx, by):
+            return True
+    return False
+
+
 def singular(word: str) -> str:
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"

@@ -7,7 +7,12 @@ import pytest
 
 from guard.claims import Scope, Window
 from guard.compare import StructuralComparator, VerdictKind
-from guard.normalize.lead_phrases import KIND, lead_phrase_variant, lead_phrase_variants, names_apart
+from guard.normalize.lead_phrases import (
+    KIND,
+    lead_phrase_variant,
+    lead_phrase_variants,
+    names_apart,
+)
 
 
 @pytest.mark.parametrize("qualifier, name", [

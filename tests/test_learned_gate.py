@@ -346,6 +346,24 @@ def norm_v2(normalizer_v2):
     return lambda t: normalizer_v2.normalize_many([(t, Scope(), Window())])[0]
 
 
+@pytest.mark.parametrize("a, b, differ", [
+    # a forbidden value the other's required bound leaves out: one rule said twice
+    ("Require at least one review before merge.", "Nothing merges with zero reviews.", 0.0),
+    ("Retries must not exceed 5 attempts.", "Retries must not be set to 10 attempts.", 0.0),   # at most 5: 10 is out
+    ("Retries must not be set to 3 attempts.", "Retries must not be set to 10 attempts.", 1.0),   # both forbid
+    ("Require at least two reviews before merge.", "Require at least one review before merge.", 1.0),
+])
+def test_a_forbidden_value_outside_the_others_bound_is_no_value_conflict(norm_v2, a, b, differ):
+    from guard.compare import _value_pair, forbids_what_the_other_leaves_out
+    na, nb = norm_v2(a), norm_v2(b)
+    pair = _value_pair(na, nb, (a, b))
+    assert pair is not None, (a, b)
+    v = StructuralComparator().compare(na, a, nb, b)
+    f = pair_features(na, a, nb, b, v, {"contradiction": 0.9}, {"contradiction": 0.9}, 0.8, 0.8)
+    assert f["values_differ"] == differ, (a, b, pair)
+    assert forbids_what_the_other_leaves_out(na, nb, pair) == forbids_what_the_other_leaves_out(nb, na, pair[::-1])
+
+
 def test_two_kinds_of_quantity_about_one_subject_cannot_block(norm_v2):
     """The claim-tuned model gives "runs 6 replicas" / "uses Python 3.12" p(contradiction) ≈ 0.87;
     two values of different kinds about one subject are two facts, so a learned block is capped (at warn

@@ -13,7 +13,8 @@ import re
 from guard.abbreviations import spelled_out
 from guard.claims import Norm
 from guard.compare import (Confidence, SubjectMatch, Verdict, VerdictKind, _value_pair, any_value_conflict,
-                           default_against_override, opposition, subject_match)
+                           default_against_override, forbids_what_the_other_leaves_out, opposition,
+                           subject_match)
 from guard.nli.gate import jaccard
 
 _NEG = re.compile(r"\b(not|no|never|none|cannot|without|forbidden|prohibited|disabled|disallowed|neither|nor|"
@@ -146,7 +147,8 @@ def pair_features(a: Norm, a_text: str, b: Norm, b_text: str, verdict: Verdict,
     f["should_in_either"] = float("should" in (a.modality.strength, b.modality.strength))
     pair = _value_pair(a, b, (a_text, b_text)) if not (a.is_unknown or b.is_unknown) else None
     f["values_comparable"] = float(pair is not None)
-    f["values_differ"] = float(pair is not None and any_value_conflict(a, b, pair, (a_text, b_text)))
+    f["values_differ"] = float(pair is not None and any_value_conflict(a, b, pair, (a_text, b_text))
+                               and not forbids_what_the_other_leaves_out(a, b, pair))
     f["numbers_differ"] = float(set(_NUM.findall(a_text)) != set(_NUM.findall(b_text))
                                 and bool(_NUM.search(a_text)) and bool(_NUM.search(b_text)))
     aa, ab = getattr(a, "attribute", None), getattr(b, "attribute", None)
