@@ -394,6 +394,8 @@ def _range_conflict(r: Bound, b: Bound) -> bool:
     if b.op == "range":
         return not (same_number(lo, b.number, r.unit)
                     and same_number(hi, b.upper if b.upper is not None else b.number, r.unit))
+    if r.unit == "yearday" and lo > hi:          # over the new year ("Dec 24 to Jan 4"): from its first day on, or to its last
+        return not (b.number >= lo or b.number <= hi)
     return not (lo <= b.number <= hi or same_number(lo, b.number, r.unit) or same_number(hi, b.number, r.unit))
 
 
@@ -1033,11 +1035,16 @@ def _role_verdict(a: Norm, b: Norm) -> Verdict | None:
     return permission_verdict(a, b) or assignment_verdict(a, b)
 
 
+# days of the week and of the year: a day is said, or a span of them a day falls in
+_DAY_UNITS = ("weekday", "yearday")
+
+
 def _day_within_days(vp: tuple[tuple, tuple]) -> tuple[str, str] | None:
-    """(the day, the days) where one value is a day of the week and the other a span of days holding it
-    ("Saturday" / "weekends", "Wednesday" / "Monday to Friday"); None otherwise."""
+    """(the day, the days) where one value is a day of the week or of the year and the other a span of days holding
+    it ("Saturday" / "weekends", "Wednesday" / "Monday to Friday", "December 28" / "Dec 20 to Jan 3"); None
+    otherwise."""
     (_, ta, ba), (_, tb, bb) = vp
-    if ba is None or bb is None or ba.unit != "weekday" or bb.unit != "weekday":
+    if ba is None or bb is None or ba.unit != bb.unit or ba.unit not in _DAY_UNITS:
         return None
     for (t1, b1), (t2, b2) in (((ta, ba), (tb, bb)), ((tb, bb), (ta, ba))):
         if b1.op == "eq" and b2.op == "range" and not _range_conflict(b2, b1):     # the day inside the days
@@ -1046,8 +1053,8 @@ def _day_within_days(vp: tuple[tuple, tuple]) -> tuple[str, str] | None:
 
 
 def _points(va: tuple, vb: tuple) -> bool:
-    """Both values are things said, not limits: no bound, one value, or a span of days ("weekends")."""
-    return all(v[2] is None or v[2].op == "eq" or v[2].op == "range" and v[2].unit == "weekday" for v in (va, vb))
+    """Both values are things said, not limits: no bound, one value, or a span of days ("weekends", "Dec 24 to Jan 4")."""
+    return all(v[2] is None or v[2].op == "eq" or v[2].op == "range" and v[2].unit in _DAY_UNITS for v in (va, vb))
 
 
 def _days_said(n: Norm) -> list[tuple]:

@@ -38,6 +38,9 @@ _MONTHS["sept"] = 9
 _MONTH_RE = "|".join(sorted(_MONTHS, key=len, reverse=True))
 # a month's name before or after a day, any case but "may", which is the modal unless capitalised
 _YEARDAY_MONTH = "(?i:" + "|".join(sorted((m for m in _MONTHS if m != "may"), key=len, reverse=True)) + ")|May"
+# one such day, either way round ("Dec 24", "24 December", "the 24th of December"), for a span of them
+_YEARDAY = (r"(?:(?:" + _YEARDAY_MONTH + r")\.?\s+[0-3]?\d(?:st|nd|rd|th)?|(?:the\s+)?[0-3]?\d(?:st|nd|rd|th)?\s+(?:of\s+)?"
+            r"(?:" + _YEARDAY_MONTH + r"))")
 
 _PERIOD = {"second": 1, "sec": 1, "s": 1, "minute": 60, "min": 60, "m": 60, "hour": 3600, "hr": 3600, "h": 3600,
            "day": 86400, "d": 86400, "week": 604800, "wk": 604800, "month": 2592000, "mo": 2592000,
@@ -196,6 +199,11 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     # "between 1st January and 31st December"): a point in the year, as a weekday is one in the week; read as a
     # bare number ("24"), or not at all, the day was compared with any other number. "May" only capitalised (the
     # modal), and never where a year or a time of day follows
+    # a span of such days, the way a freeze or a closure is given ("from Dec 24 to Jan 4", "between December 20 and
+    # January 3", "Dec 24 - Jan 1"): a range that may run over the new year (its first day after its last)
+    ("yeardays", Guarded(r"(?P<prep>\b(?:from|between)\s+)?", r"(?P<val>(?P<first>" + _YEARDAY + r")\s*"
+                         r"(?P<to>to|through|thru|until|till|and|-|–|—)\s*(?P<last>" + _YEARDAY + r"))"
+                         r"(?![\d:.,]\d)(?!,?\s+\d{4})(?![\w-])")),
     ("yearday", Guarded(_prep("on"), r"(?P<val>(?P<month>" + _YEARDAY_MONTH + r")\.?\s+(?P<day>[0-3]?\d)(?:st|nd|rd|th)?)"
                         r"(?![\d:.,]\d)(?!,?\s+\d{4})(?![\w-])")),
     ("yearday", Guarded(_prep("on"), r"(?<![\d.,])(?P<val>(?:the\s+)?(?P<day>[0-3]?\d)(?:st|nd|rd|th)?\s+(?:of\s+)?"
@@ -392,6 +400,16 @@ def date_number(surface: str) -> float | None:
     return year * 10000 + month * 100 + day
 
 
+def yearday_number(surface: str) -> float | None:
+    """A day of the year as month × 100 + day ("Dec 24" 1224.0, "the 1st of January" 101.0); None for no such day."""
+    words = re.findall(r"[A-Za-z]+|\d+", surface)
+    month = next((_MONTHS[w.lower()] for w in words if w.lower() in _MONTHS), None)
+    day = next((int(w) for w in words if w.isdigit()), None)
+    if month is None or day is None or not 1 <= day <= calendar.monthrange(2024, month)[1]:    # a leap year: Feb 29
+        return None
+    return float(month * 100 + day)
+
+
 def _unit_factor(unit: str) -> tuple[str, float] | None:
     if unit == "d":                  # a config's days, only ever lower case right after the number ("30d")
         return "time", 86400.0
@@ -538,11 +556,16 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         return Bound(_prep_op(g, ("until", "by", "before"), ("after",)), float(WEEKDAYS[g["val"].lower().removesuffix("s")]),
                      "weekday")
     if kind == "yearday":
-        month, day = _MONTHS[g["month"].lower()], int(g["day"])
-        if not 1 <= day <= calendar.monthrange(2024, month)[1]:      # a leap year: February 29 is a day
+        day = yearday_number(g["val"])
+        if day is None:
             return None
-        return Bound(_prep_op(g, ("by", "before"), ("after", "from", "since", "as of")), float(month * 100 + day),
-                     "yearday")
+        return Bound(_prep_op(g, ("by", "before"), ("after", "from", "since", "as of")), day, "yearday")
+    if kind == "yeardays":
+        if g["to"].lower() == "and" and not g.get("prep"):
+            return None          # "on Dec 24 and Jan 1": two days, not the days between
+        first, last = yearday_number(g["first"]), yearday_number(g["last"])
+        return Bound("range", first, "yearday", last) if first is not None and last is not None and first != last \
+            else None
     if kind == "monthday":
         day = 99.0 if g.get("last") else float(g["nth"]) if g.get("nth") else 1.0
         return Bound(_prep_op(g, ("by", "before", "until", "no later than", "not later than"), ("after",)), day, "monthday")
