@@ -29,6 +29,7 @@ from guard.normalize.base import fail_open, register
 from guard.normalize.durations import duration_attribute
 from guard.normalize.subject_phrases import subject_phrases
 from guard.normalize.negative_conditions import required_through_without
+from guard.normalize.numbered_names import numbered_variants
 from guard.normalize.openings import opening_without_comma
 from guard.normalize.lead_phrases import lead_phrase_variants
 from guard.normalize.open_compounds import hyphenated
@@ -872,8 +873,8 @@ def restricting_variants(variants: tuple[tuple[str, str], ...], norm: Norm) -> t
 def text_variants(text: str, norm: Norm) -> tuple[tuple[str, str], ...]:
     """``Norm.variants`` of a statement: the offering variants and product versions it names that
     restrict what it is about. One function for every normalizer, so they read variants alike."""
-    return restricting_variants(named_variants(text) + version_variants(text) + lead_phrase_variants(text, norm.qualifiers),
-                                norm)
+    return restricting_variants(named_variants(text) + version_variants(text) + lead_phrase_variants(text, norm.qualifiers)
+                                + numbered_variants(text, norm.subject), norm)
 
 
 # "… only in staging" says something of every other environment too: no scope of the text's own

@@ -1,0 +1,49 @@
+"""A name with a number in a statement's subject (guard.normalize.numbered_names), read by normalizer.rules.v2 with the
+real spaCy model and compared by the structural stage: two numbers of one name are two things."""
+import time
+
+import pytest
+
+from guard.claims import Scope, Window
+from guard.compare import StructuralComparator, VerdictKind
+from guard.normalize.numbered_names import numbered_variants
+
+
+@pytest.mark.parametrize("text, subject, variants", [
+    ("Node 18 reached end of life in April 2025.", "node", (("node number", "18"),)),
+    ("Node.js 20 is the default runtime.", "node.js", (("node.js number", "20"),)),
+    ("Debian 11 will receive Long Term Support until August 31, 2026.", "debian", (("debian number", "11"),)),
+    ("Node.js 18+ is required.", "node.js", ()),                                  # a bound
+    ("Wait 5 minutes before retrying.", "wait", ()),                               # a quantity
+    ("Keep 14 days of logs.", "keep", ()),
+    ("The frontend is built with React 18.", "frontend", ()),                     # not the subject's name
+    ("Support for April 2025 ends.", "april", ()),                                 # a date
+    ("Vue 2.7 still gets fixes until the Vue 3 migration.", "vue", ()),           # a later mention
+    ("Node 18 reached end of life.", None, ()),
+])
+def test_a_number_after_the_subjects_name_is_a_variant(text, subject, variants):
+    assert numbered_variants(text, subject) == variants
+
+
+def _verdict(n, a, b):
+    return StructuralComparator().compare(n.normalize(a, Scope(), Window()), a, n.normalize(b, Scope(), Window()), b)
+
+
+def test_two_releases_coexist_and_one_release_conflicts(normalizer_v2):
+    v = _verdict(normalizer_v2, "Node 18 reached end of life in April 2025.", "Node 20 reaches end of life in April 2026.")
+    assert v.kind is VerdictKind.COEXIST, v
+    v = _verdict(normalizer_v2, "Node 18 reached end of life in April 2025.", "Node 18 reaches end of life in April 2026.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v
+    # the name without its number speaks of every release
+    v = _verdict(normalizer_v2, "Node reaches end of life in April 2026.", "Node 18 reached end of life in April 2025.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v
+    # a number that is the value said of another subject is no variant
+    v = _verdict(normalizer_v2, "The frontend is built with React 18.", "The frontend is built with React 17.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v
+
+
+def test_hostile_input_is_read_in_linear_time():
+    for text in ("Node " * 50_000, "A 1 " * 50_000, "Vue 2 " * 30_000):
+        t = time.perf_counter()
+        numbered_variants(text, "node a vue")
+        assert time.perf_counter() - t < 1.0
