@@ -24,6 +24,7 @@ from guard.normalize.lead_phrases import KIND as LEAD_PHRASE
 from guard.normalize.lead_phrases import names_apart
 from guard.normalize.lexicon import POLE
 from guard.normalize.naming_styles import different_name_kinds, naming_style
+from guard.normalize.subject_phrases import PREDICATE_KIND
 from guard.normalize.typed_values import ANY_UNIT, GEOGRAPHIES, POINT_UNITS, WEEKDAYS
 from guard.normalize.values import UNITS
 
@@ -638,6 +639,17 @@ def said_only_of(text: str, names) -> bool:
     return bool(_ONE_ROLE.search(text)) or only_before(text, names)
 
 
+def narrowed_apart(a: Norm, b: Norm) -> tuple[str, str] | None:
+    """The two phrases, of one preposition, that narrow each statement's verb or value to a different thing ("in hot
+    storage" / "in cold storage"); None where they name none, or one names the other's or a case of it."""
+    for kind in dict.fromkeys(k for k, _ in a.variants if k.endswith(PREDICATE_KIND)):
+        na = {n for k, n in a.variants if k == kind}
+        nb = {n for k, n in b.variants if k == kind}
+        if nb and names_apart(na, nb):
+            return f"{kind.split('-')[0]} {', '.join(sorted(na))}", f"{kind.split('-')[0]} {', '.join(sorted(nb))}"
+    return None
+
+
 def only_before(text: str, names) -> bool:
     """Whether an "only" comes before the first mention of what ``names`` name ("Only on gateway v10 …")."""
     firsts = [m.start() for n in names if n != ANY_VARIANT
@@ -653,6 +665,8 @@ def different_variants(a: Norm, b: Norm, a_text: str = "", b_text: str = "") -> 
     a text that says what holds *only* for its variant is about the others as well ("Only the
     Enterprise plan includes SSO." / "The Pro plan includes SSO.")."""
     for kind in dict.fromkeys(k for k, _ in a.variants):
+        if kind.endswith(PREDICATE_KIND):
+            continue           # a predicate's phrase only makes a value conflict less sure (``narrowed_apart``)
         na = {n for k, n in a.variants if k == kind}
         nb = {n for k, n in b.variants if k == kind}
         if kind == LEAD_PHRASE:
@@ -1277,6 +1291,12 @@ class StructuralComparator:
                 if related:
                     return Verdict(VerdictKind.VALUE_CONFLICT, Confidence.LOW,
                                    "possible value conflict on related subjects", vev)
+                if (apart := narrowed_apart(a, b)) is not None:
+                    # "… for 30 days in hot storage" / "… for 1 year in cold storage": each value may be of its own
+                    # part; not sure enough for structure to block on (the gate reads the pair)
+                    return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW,
+                                   f"values differ, but the texts narrow them apart: {apart[0]} vs {apart[1]}",
+                                   {**vev, "narrowed": list(apart)})
                 conf = strong if va[0] != "name" else Confidence.LOW
                 if conf is Confidence.MED and same_identifier and _primaries(a, va, b, vb) \
                         and not default_against_override(a, a_text, b, b_text):

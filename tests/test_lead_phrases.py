@@ -103,3 +103,37 @@ def test_hostile_input_is_read_in_linear_time():
         t = time.perf_counter()
         assert lead_phrase_variant(q) is None
         assert time.perf_counter() - t < 1.0
+
+
+@pytest.mark.parametrize("a, b", [
+    ("Logs are retained for 30 days in hot storage.", "Logs are retained for 1 year in cold storage."),
+    ("The cache TTL is 5 minutes for user profiles.", "The cache TTL is 1 hour for product listings."),
+])
+def test_values_narrowed_to_different_things_are_left_to_the_gate(normalizer_v2, a, b):
+    """A phrase after the verb or its value that narrows it ("in hot storage") makes a value conflict unsure, never a
+    coexistence: common nouns may be one thing and a case of it (guard.normalize.subject_phrases.predicate_phrases)."""
+    v = _verdict(normalizer_v2, a, b)
+    assert v.kind is VerdictKind.UNCERTAIN and v.confidence.value == "LOW" and "narrow" in v.reason, v
+
+
+@pytest.mark.parametrize("a, b", [
+    ("Logs are retained for 30 days in hot storage.", "Logs are retained for 90 days in hot storage."),   # one place
+    ("Logs are retained for 30 days in hot storage.", "Logs are retained for 1 year."),                   # every place
+    ("The API is served with TLS 1.2.", "The API is served with TLS 1.3."),                               # the value
+])
+def test_values_of_one_thing_still_conflict(normalizer_v2, a, b):
+    assert _verdict(normalizer_v2, a, b).kind is VerdictKind.VALUE_CONFLICT
+
+
+@pytest.mark.parametrize("text, phrases", [
+    ("Logs are retained for 30 days in hot storage.", (("in-predicate", "hot storage"),)),
+    ("The cache TTL is 5 minutes for user profiles.", (("for-predicate", "user profiles"),)),
+    ("Sessions expire after 30 minutes for all users.", (("for-predicate", "users"),)),
+    ("Logs are retained for 30 days.", ()),                          # a quantity is the value, not a narrowing
+    ("The API is served with TLS 1.2.", ()),                         # "with": often the value itself
+    ("Logins from Russia are blocked.", ()),                         # the subject's own phrase (subject_phrases)
+    ("Backups are stored in 2 regions.", ()),
+])
+def test_a_phrase_that_narrows_the_verb_or_its_value(normalizer_v2, text, phrases):
+    from guard.normalize.subject_phrases import predicate_phrases
+    assert predicate_phrases(normalizer_v2.nlp(text)) == phrases

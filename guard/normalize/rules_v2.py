@@ -27,7 +27,7 @@ from guard.normalize.actors import read_permission, sentence_root
 from guard.normalize.assignments import read_assignment
 from guard.normalize.base import fail_open, register
 from guard.normalize.durations import duration_attribute
-from guard.normalize.subject_phrases import subject_phrases
+from guard.normalize.subject_phrases import predicate_phrases, subject_phrases
 from guard.normalize.negative_conditions import required_through_without
 from guard.normalize.numbered_names import numbered_variants
 from guard.normalize.openings import opening_without_comma
@@ -1672,6 +1672,7 @@ class RuleNormalizerV2(RuleNormalizer):
             variants += (variant,)
         named = {n for _, n in variants}         # a region or a plan already says which ("Customers in the EU")
         variants += tuple(v for v in subject_phrases(doc) if v[1] not in named)
+        variants += tuple(v for v in predicate_phrases(doc) if v[1] not in named)
         # a value made a variant names which of the subject, so no attribute comes from it
         # ("Instances in the eu-west-1 region use gp3 volumes." has no attribute, not "instance")
         skip = taken if variant is not None and norm.value is None else ()

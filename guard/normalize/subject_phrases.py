@@ -33,3 +33,45 @@ def subject_phrases(doc) -> tuple[tuple[str, str], ...]:
         if words and all((t.pos_ == "PROPN" or t.text.isupper() and len(t.text) > 1) and not t.like_num for t in words):
             out.append((f"{prep.lower_}-phrase", " ".join(t.lower_ for t in words)))
     return tuple(out)
+
+
+# what narrows where or for what a value holds, after the verb or the value ("… retained for 30 days *in hot
+# storage*", "The cache TTL is 5 minutes *for user profiles*"); not "with" (what is used is often the value itself:
+# "served with TLS 1.2") nor a bound's or a time's own preposition ("within", "after", "until")
+_PREDICATE_PREPOSITIONS = {"in", "for", "on", "at", "under", "across", "via", "through"}
+PREDICATE_KIND = "-predicate"
+
+
+def predicate_phrases(doc) -> tuple[tuple[str, str], ...]:
+    """(kind, words) of each phrase that narrows the main clause's verb or its value: ("in-predicate", "hot storage").
+
+    Why: "Logs are retained for 30 days in hot storage." / "… for 1 year in cold storage." were one subject's two
+    values at HIGH, blocked, while each speaks of its own part of the logs. Common nouns as well as names — so, unlike
+    a subject's phrase (above), two such phrases only make the comparator less sure (``compare``), never make the
+    statements coexist: "in protobuf files" / "in the Ads Reporting protos" is one rule and a case of it."""
+    root = sentence_root(doc)
+    if root is None:
+        return ()
+    subj = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    in_subject = {t.i for t in subj.subtree} if subj is not None else set()
+    out = []
+    for prep in doc:
+        if prep.dep_ != "prep" or prep.lower_ not in _PREDICATE_PREPOSITIONS or prep.i in in_subject:
+            continue
+        head = prep.head
+        # on the verb itself, or on the value it states ("is 5 minutes", "retained for 30 days": a noun a number counts,
+        # the verb's own or its preposition's)
+        counted = any(c.dep_ == "nummod" or c.like_num for c in head.children)
+        to_root = [head.head.i, head.head.head.i] if head.head.dep_ == "prep" else [head.head.i]
+        if not (head.i == root.i or counted and root.i in to_root):
+            continue
+        obj = next((c for c in prep.children if c.dep_ == "pobj"), None)
+        if obj is None:
+            continue
+        sub = list(obj.subtree)
+        if any(t.like_num or any(ch.isdigit() for ch in t.text) for t in sub) or len(sub) > 6:
+            continue        # a quantity, a date or a value ("in 2025", "for 30 days", "on port 8080"), or a clause
+        words = [t.lower_ for t in sub if t.pos_ in _WORDS]
+        if words:
+            out.append((f"{prep.lower_}{PREDICATE_KIND}", " ".join(words)))
+    return tuple(dict.fromkeys(out))
