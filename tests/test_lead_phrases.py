@@ -137,3 +137,14 @@ def test_values_of_one_thing_still_conflict(normalizer_v2, a, b):
 def test_a_phrase_that_narrows_the_verb_or_its_value(normalizer_v2, text, phrases):
     from guard.normalize.subject_phrases import predicate_phrases
     assert predicate_phrases(normalizer_v2.nlp(text)) == phrases
+
+
+@pytest.mark.parametrize("a, b", [
+    ("All new services must be written in Go.", "New services may be written in Python."),
+    ("Feature flags are managed in LaunchDarkly.", "Feature flags are managed in Unleash."),
+    ("On-call handoff happens at 9am on Mondays.", "On-call handoff happens at 9am on Fridays."),
+])
+def test_a_phrase_that_holds_the_value_is_what_is_said(normalizer_v2, a, b):
+    """"in Go" / "in Python" is the value, not where it holds: no narrowing phrase, so the values still conflict."""
+    na, nb = (normalizer_v2.normalize(t, Scope(), Window()) for t in (a, b))
+    assert not [v for v in na.variants + nb.variants if v[0].endswith("-predicate")]

@@ -30,6 +30,7 @@ _OPEN = ("in person", "on call", "built in", "append only", "in flight", "read o
 # a compound whose first word is a verb's: after a noun it is that noun's verb ("users read only …", "the CLI built in
 # Go", "the cache built in memory")
 _VERB_FIRST = frozenset({"built", "append", "read", "write", "opt"})
+_BE = frozenset({"is", "are", "was", "were", "be", "been", "being"})
 _COMPOUND = re.compile(r"(?<![\w-])(" + "|".join(w.replace(" ", " +") for w in _OPEN) + r")(?= +([A-Za-z]+)\b)",
                        re.IGNORECASE)
 _WORD_BEFORE = re.compile(r"(?<![\w'’])([A-Za-z]+)\W*$")
@@ -75,8 +76,10 @@ def hyphenated(text: str, nouns: frozenset[str], verbs: frozenset[str], stop_wor
             # after a noun the verb is the noun's ("the CLI built in Go", "users read only …"); an order's verb is
             # not one ("Use read only replicas …")
             before = _WORD_BEFORE.search(text, max(0, m.start() - 60), m.start())
-            if before is not None and text[before.end(1):m.start()].strip() == "" and _a_nouns_verb(
-                    before.group(1), before.start(1) == lead, nouns, verbs, stop_words):
+            if before is not None and text[before.end(1):m.start()].strip() == "" and (
+                    before.group(1).lower() in _BE or
+                    _a_nouns_verb(before.group(1), before.start(1) == lead, nouns, verbs, stop_words)):
+                # and after "is"/"are" it is a passive's ("Dashboards are built in Grafana.": built, in Grafana)
                 return m.group(0)
         return "-".join(m.group(1).split())
     return _COMPOUND.sub(one, text)

@@ -9,6 +9,8 @@ different names are different things, as two plans or two regions are (``Norm.va
 """
 from __future__ import annotations
 
+import re
+
 from guard.normalize.actors import sentence_root
 
 # not "over"/"under": "Expenses over £100 …" / "… over £500 …" name thresholds, which conflict
@@ -42,13 +44,16 @@ _PREDICATE_PREPOSITIONS = {"in", "for", "on", "at", "under", "across", "via", "t
 PREDICATE_KIND = "-predicate"
 
 
-def predicate_phrases(doc) -> tuple[tuple[str, str], ...]:
+def predicate_phrases(doc, said: tuple[str, ...] = ()) -> tuple[tuple[str, str], ...]:
     """(kind, words) of each phrase that narrows the main clause's verb or its value: ("in-predicate", "hot storage").
 
     Why: "Logs are retained for 30 days in hot storage." / "… for 1 year in cold storage." were one subject's two
     values at HIGH, blocked, while each speaks of its own part of the logs. Common nouns as well as names — so, unlike
     a subject's phrase (above), two such phrases only make the comparator less sure (``compare``), never make the
-    statements coexist: "in protobuf files" / "in the Ads Reporting protos" is one rule and a case of it."""
+    statements coexist: "in protobuf files" / "in the Ads Reporting protos" is one rule and a case of it. ``said``:
+    the statement's values; a phrase that holds one is what is said ("written in Go", "stay in the EU", "at 9am on
+    Mondays"), not where."""
+    said_words = {w for v in said for w in re.findall(r"[\w.+#-]+", v.lower())}
     root = sentence_root(doc)
     if root is None:
         return ()
@@ -72,6 +77,6 @@ def predicate_phrases(doc) -> tuple[tuple[str, str], ...]:
         if any(t.like_num or any(ch.isdigit() for ch in t.text) for t in sub) or len(sub) > 6:
             continue        # a quantity, a date or a value ("in 2025", "for 30 days", "on port 8080"), or a clause
         words = [t.lower_ for t in sub if t.pos_ in _WORDS]
-        if words:
+        if words and not said_words & {t.lower_ for t in sub}:
             out.append((f"{prep.lower_}{PREDICATE_KIND}", " ".join(words)))
     return tuple(dict.fromkeys(out))
