@@ -108,6 +108,7 @@ def test_hostile_input_is_read_in_linear_time():
 @pytest.mark.parametrize("a, b", [
     ("Logs are retained for 30 days in hot storage.", "Logs are retained for 1 year in cold storage."),
     ("The cache TTL is 5 minutes for user profiles.", "The cache TTL is 1 hour for product listings."),
+    ("The retention period for audit logs is 7 years.", "The retention period for debug logs is 14 days."),
 ])
 def test_values_narrowed_to_different_things_are_left_to_the_gate(normalizer_v2, a, b):
     """A phrase after the verb or its value that narrows it ("in hot storage") makes a value conflict unsure, never a
@@ -119,6 +120,7 @@ def test_values_narrowed_to_different_things_are_left_to_the_gate(normalizer_v2,
 @pytest.mark.parametrize("a, b", [
     ("Logs are retained for 30 days in hot storage.", "Logs are retained for 90 days in hot storage."),   # one place
     ("Logs are retained for 30 days in hot storage.", "Logs are retained for 1 year."),                   # every place
+    ("The retention period for audit logs is 7 years.", "The retention period for audit logs is 5 years."),
     ("The API is served with TLS 1.2.", "The API is served with TLS 1.3."),                               # the value
 ])
 def test_values_of_one_thing_still_conflict(normalizer_v2, a, b):
@@ -131,7 +133,8 @@ def test_values_of_one_thing_still_conflict(normalizer_v2, a, b):
     ("Sessions expire after 30 minutes for all users.", (("for-predicate", "users"),)),
     ("Logs are retained for 30 days.", ()),                          # a quantity is the value, not a narrowing
     ("The API is served with TLS 1.2.", ()),                         # "with": often the value itself
-    ("Logins from Russia are blocked.", ()),                         # the subject's own phrase (subject_phrases)
+    ("Logins from Russia are blocked.", ()),                         # "from": a name's (subject_phrases)
+    ("The retention period for audit logs is 7 years.", (("for-predicate", "audit logs"),)),   # on the subject
     ("Backups are stored in 2 regions.", ()),
 ])
 def test_a_phrase_that_narrows_the_verb_or_its_value(normalizer_v2, text, phrases):

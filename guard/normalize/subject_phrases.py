@@ -45,7 +45,8 @@ PREDICATE_KIND = "-predicate"
 
 
 def predicate_phrases(doc, said: tuple[str, ...] = ()) -> tuple[tuple[str, str], ...]:
-    """(kind, words) of each phrase that narrows the main clause's verb or its value: ("in-predicate", "hot storage").
+    """(kind, words) of each phrase that narrows the main clause's subject, verb or value: ("in-predicate", "hot storage"),
+    ("for-predicate", "audit logs") in "The retention period for audit logs is 7 years.".
 
     Why: "Logs are retained for 30 days in hot storage." / "… for 1 year in cold storage." were one subject's two
     values at HIGH, blocked, while each speaks of its own part of the logs. Common nouns as well as names — so, unlike
@@ -61,14 +62,17 @@ def predicate_phrases(doc, said: tuple[str, ...] = ()) -> tuple[tuple[str, str],
     in_subject = {t.i for t in subj.subtree} if subj is not None else set()
     out = []
     for prep in doc:
-        if prep.dep_ != "prep" or prep.lower_ not in _PREDICATE_PREPOSITIONS or prep.i in in_subject:
+        if prep.dep_ != "prep" or prep.lower_ not in _PREDICATE_PREPOSITIONS:
             continue
         head = prep.head
+        if prep.i in in_subject and not (subj is not None and head.i == subj.i):
+            continue        # inside the subject's own words, not a phrase on its head
         # on the verb itself, or on the value it states ("is 5 minutes", "retained for 30 days": a noun a number counts,
         # the verb's own or its preposition's)
         counted = any(c.dep_ == "nummod" or c.like_num for c in head.children)
         to_root = [head.head.i, head.head.head.i] if head.head.dep_ == "prep" else [head.head.i]
-        if not (head.i == root.i or counted and root.i in to_root):
+        on_subject = subj is not None and head.i == subj.i     # "The retention period *for audit logs* is 7 years."
+        if not (head.i == root.i or on_subject or counted and root.i in to_root):
             continue
         obj = next((c for c in prep.children if c.dep_ == "pobj"), None)
         if obj is None:
