@@ -29,17 +29,17 @@ def _verdict(n, a, b):
     return StructuralComparator().compare(n.normalize(a, Scope(), Window()), a, n.normalize(b, Scope(), Window()), b)
 
 
-def test_two_releases_coexist_and_one_release_conflicts(normalizer_v2):
-    v = _verdict(normalizer_v2, "Node 18 reached end of life in April 2025.", "Node 20 reaches end of life in April 2026.")
-    assert v.kind is VerdictKind.COEXIST, v
-    v = _verdict(normalizer_v2, "Node 18 reached end of life in April 2025.", "Node 18 reaches end of life in April 2026.")
-    assert v.kind is VerdictKind.VALUE_CONFLICT, v
+@pytest.mark.parametrize("a, b, kind", [
+    ("Node 18 reached end of life in April 2025.", "Node 20 reaches end of life in April 2026.", VerdictKind.COEXIST),
+    ("Node 18 reached end of life in April 2025.", "Node 18 reaches end of life in April 2026.", VerdictKind.VALUE_CONFLICT),
     # the name without its number speaks of every release
-    v = _verdict(normalizer_v2, "Node reaches end of life in April 2026.", "Node 18 reached end of life in April 2025.")
-    assert v.kind is VerdictKind.VALUE_CONFLICT, v
+    ("Node reaches end of life in April 2026.", "Node 18 reached end of life in April 2025.", VerdictKind.VALUE_CONFLICT),
     # a number that is the value said of another subject is no variant
-    v = _verdict(normalizer_v2, "The frontend is built with React 18.", "The frontend is built with React 17.")
-    assert v.kind is VerdictKind.VALUE_CONFLICT, v
+    ("The frontend is built with React 18.", "The frontend is built with React 17.", VerdictKind.VALUE_CONFLICT),
+])
+def test_two_releases_coexist_and_one_release_conflicts(normalizer_v2, a, b, kind):
+    v = _verdict(normalizer_v2, a, b)
+    assert v.kind is kind, v
 
 
 def test_hostile_input_is_read_in_linear_time():
