@@ -46,6 +46,7 @@ def test_a_phrase_of_time_names_its_window(qualifier, window):
     "Until March 2026, unless the CAB extends it",   # more than a date
     "On 2026-02-30",                            # no such day
     "In 12 months",                             # a span from now, not a date
+    "By March 2026",                            # a deadline: the rule holds after it, not until it
 ])
 def test_other_phrases_name_no_window(qualifier):
     assert stated_window(qualifier) is None

@@ -26,7 +26,8 @@ from guard.normalize.typed_values import _MONTH_RE, date_number
 _DATE = (r"(?P<{0}>\d{{4}}-\d{{2}}-\d{{2}}|(?:" + _MONTH_RE + r")\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|"
          r"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:" + _MONTH_RE + r")\.?,?\s+\d{{4}}|(?:" + _MONTH_RE + r")\.?,?\s+\d{{4}}|"
          r"(?:19|20)\d\d)")
-_UNTIL = r"until|till|til|through|thru|up\s+to|up\s+until|before|prior\s+to|by"
+# not "by": "By March 2026, all services must use TLS 1.3." is a deadline, after which the rule holds, not its end
+_UNTIL = r"until|till|til|through|thru|up\s+to|up\s+until|before|prior\s+to"
 _FROM = (r"from|starting(?:\s+(?:on|in|from))?|beginning(?:\s+(?:on|in))?|as\s+of|as\s+from|effective(?:\s+(?:on|from))?|"
          r"since|after|on\s+and\s+after|on\s+or\s+after|commencing|with\s+effect\s+from")
 _DURING = r"in|during|throughout|for|on"
