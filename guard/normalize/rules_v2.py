@@ -1673,7 +1673,8 @@ class RuleNormalizerV2(RuleNormalizer):
         named = {n for _, n in variants}         # a region or a plan already says which ("Customers in the EU")
         variants += tuple(v for v in subject_phrases(doc) if v[1] not in named)
         said = tuple(x for x in (norm.value, *(v[1] for v in norm.values)) if x)
-        variants += tuple(v for v in predicate_phrases(doc, said) if v[1] not in named)
+        # a phrase that names a plan or a region already read says no more ("Users on the Free or Pro plan …")
+        variants += tuple(v for v in predicate_phrases(doc, said) if not named & set(v[1].split()))
         # a value made a variant names which of the subject, so no attribute comes from it
         # ("Instances in the eu-west-1 region use gp3 volumes." has no attribute, not "instance")
         skip = taken if variant is not None and norm.value is None else ()
