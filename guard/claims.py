@@ -159,15 +159,18 @@ class Window:
         return cls(parse_date(valid_from, "valid_from"), parse_date(valid_until, "valid_until"))
 
     def overlaps(self, other: "Window") -> bool:
-        lo = max((d for d in (self.valid_from, other.valid_from) if d), default=None)
-        hi = min((d for d in (self.valid_until, other.valid_until) if d), default=None)
-        return lo is None or hi is None or lo <= hi
+        return self.intersection(other) is not None
 
     def intersection(self, other: Window) -> Window | None:
         """The days both windows hold on; None where they share none."""
         lo = max((d for d in (self.valid_from, other.valid_from) if d), default=None)
         hi = min((d for d in (self.valid_until, other.valid_until) if d), default=None)
         return None if lo is not None and hi is not None and lo > hi else Window(lo, hi)
+
+    def narrowed_by(self, stated: Window | None) -> Window:
+        """This window narrowed by one a claim's text states ("Until March 2026, …"); itself where the text states none
+        or none that shares a day with it (the metadata says when a claim holds; the words cannot move it)."""
+        return self if stated is None else self.intersection(stated) or self
 
     def to_dict(self) -> dict:
         return {"valid_from": _iso(self.valid_from), "valid_until": _iso(self.valid_until)}
@@ -186,10 +189,7 @@ def written_on(created_at: str | None) -> _dt.date | None:
 def in_force(claim: Claim, norm: Norm) -> Norm:
     """``norm`` read over the window ``claim`` holds in a store (``Claim.in_force``): what writes and
     store scans compare. Pairs files (``guard compare``, the benchmarks) keep their windows as given."""
-    own = claim.window
-    if norm.text_window is not None:       # "Until March 2026, …": the days its words name, within its own
-        own = own.intersection(norm.text_window) or own
-    w = claim.in_force(own)
+    w = claim.in_force(claim.window.narrowed_by(norm.text_window))     # "Until March 2026, …": within its own
     return norm if w == norm.window else replace(norm, window=w)
 
 

@@ -618,11 +618,8 @@ def effective_scope(n: Norm) -> Scope:
 
 
 def effective_window(n: Norm) -> Window:
-    """The days the claim holds on: its window, narrowed by one its text states ("Until March 2026, …"); its own
-    where the two share no day (the metadata says when a claim holds; the words cannot move it)."""
-    if n.text_window is None:
-        return n.window
-    return n.window.intersection(n.text_window) or n.window
+    """The days the claim holds on: its window, narrowed by one its text states (``Window.narrowed_by``)."""
+    return n.window.narrowed_by(n.text_window)
 
 
 # What holds only for one thing speaks of every other one too ("Only the Enterprise plan includes SSO."

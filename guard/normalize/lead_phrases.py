@@ -14,9 +14,11 @@ with a verb is a condition.
 """
 from __future__ import annotations
 
+import calendar
 import re
 
 from guard.normalize.stated_windows import stated_window
+from guard.normalize.typed_values import WEEKDAYS
 
 KIND = "lead-phrase"
 _LEAD = re.compile(r"^(?P<prep>for|on|in|at|with|under|across|via)\s+(?:(?:the|our|a|an|all|each|every)\s+)?"
@@ -27,10 +29,8 @@ _NOT_A_NAME = re.compile(r"\b(?:is|are|was|were|be|been|has|have|had|do|does|did
 _NAME_WORD = re.compile(r"^(?:`[^`]+`|[A-Z][\w.+#-]*|[\w.+#-]*\d[\w.+#-]*)$")
 # where a capital says nothing of a name: environments (``text_scope``) and days and months (when, not which)
 _NOT_NAMES = frozenset({"production", "prod", "staging", "development", "dev", "test", "qa", "sandbox",
-                        "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-                        "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "sundays",
-                        "january", "february", "march", "april", "may", "june", "july", "august", "september",
-                        "october", "november", "december", "general", "practice", "particular", "addition"})
+                        *WEEKDAYS, *(d + "s" for d in WEEKDAYS), *(m.lower() for m in calendar.month_name if m),
+                        "general", "practice", "particular", "addition"})
 
 
 def lead_phrase_variant(qualifier: str) -> tuple[str, str] | None:

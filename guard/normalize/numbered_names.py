@@ -15,12 +15,11 @@ those), nor a later mention of the name ("Vue 2.7 … until the Vue 3 migration"
 """
 from __future__ import annotations
 
-import calendar
 import re
 
+from guard.normalize.typed_values import _MONTHS
 from guard.normalize.values import UNITS
 
-_MONTHS = {m.lower() for m in calendar.month_name if m} | {m.lower() for m in calendar.month_abbr if m}
 # words after a number that make it a quantity, not a name's number
 _QUANTITY_WORDS = (set(UNITS) | {u + "s" for u in UNITS} |
                    {"time", "times", "second", "seconds", "minute", "minutes", "hour", "hours", "day", "days", "week",

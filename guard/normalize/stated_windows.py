@@ -20,12 +20,14 @@ import datetime as _dt
 import re
 
 from guard.claims import ClaimError, Window
-from guard.normalize.typed_values import _MONTH_RE, date_number
+from guard.normalize.typed_values import DATES_WITH_A_YEAR, date_number
 
-# the day of a date, a month of a year or a year: what ``typed_values`` reads as a date with a year
-_DATE = (r"(?P<{0}>\d{{4}}-\d{{2}}-\d{{2}}|(?:" + _MONTH_RE + r")\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|"
-         r"\d{{1,2}}(?:st|nd|rd|th)?\s+(?:" + _MONTH_RE + r")\.?,?\s+\d{{4}}|(?:" + _MONTH_RE + r")\.?,?\s+\d{{4}}|"
-         r"(?:19|20)\d\d)")
+
+def _date(name: str) -> str:
+    """A group ``name`` holding a date with its year, or a year alone: what ``typed_values`` reads as a date."""
+    return f"(?P<{name}>{DATES_WITH_A_YEAR}|" + r"(?:19|20)\d\d)"
+
+
 # not "by": "By March 2026, all services must use TLS 1.3." is a deadline, after which the rule holds, not its end
 _UNTIL = r"until|till|til|through|thru|up\s+to|up\s+until|before|prior\s+to"
 _FROM = (r"from|starting(?:\s+(?:on|in|from))?|beginning(?:\s+(?:on|in))?|as\s+of|as\s+from|effective(?:\s+(?:on|from))?|"
@@ -33,12 +35,12 @@ _FROM = (r"from|starting(?:\s+(?:on|in|from))?|beginning(?:\s+(?:on|in))?|as\s+o
 _DURING = r"in|during|throughout|for|on"
 _STATED = re.compile(
     r"^\s*(?:"
-    r"(?:between\s+" + _DATE.format("lo") + r"\s+and\s+" + _DATE.format("hi") + r")|"
-    r"(?:(?:from|starting|beginning)\s+" + _DATE.format("lo2") + r"\s+(?:to|until|till|through|thru)\s+" +
-    _DATE.format("hi2") + r")|"
-    r"(?P<until>" + _UNTIL + r")\s+(?:the\s+end\s+of\s+)?" + _DATE.format("d_until") + r"|"
-    r"(?P<from>" + _FROM + r")\s+" + _DATE.format("d_from") + r"(?:\s+onwards?|\s+on)?|"
-    r"(?P<during>" + _DURING + r")\s+" + _DATE.format("d_during") +
+    r"(?:between\s+" + _date("lo") + r"\s+and\s+" + _date("hi") + r")|"
+    r"(?:(?:from|starting|beginning)\s+" + _date("lo2") + r"\s+(?:to|until|till|through|thru)\s+" +
+    _date("hi2") + r")|"
+    r"(?P<until>" + _UNTIL + r")\s+(?:the\s+end\s+of\s+)?" + _date("d_until") + r"|"
+    r"(?P<from>" + _FROM + r")\s+" + _date("d_from") + r"(?:\s+onwards?|\s+on)?|"
+    r"(?P<during>" + _DURING + r")\s+" + _date("d_during") +
     r")\s*[,.]?\s*$", re.IGNORECASE)
 # "before" and "prior to" leave the named day out; "after" starts past the named span
 _EXCLUSIVE_END = re.compile(r"^(?:before|prior\s+to)$", re.IGNORECASE)

@@ -36,6 +36,13 @@ _MONTHS = {m.lower(): i for i, m in enumerate(calendar.month_name) if m}
 _MONTHS.update({m.lower(): i for i, m in enumerate(calendar.month_abbr) if m})
 _MONTHS["sept"] = 9
 _MONTH_RE = "|".join(sorted(_MONTHS, key=len, reverse=True))
+# a date with its year, as a day ("2025-04-30", "April 30, 2025", "30 April 2025") or a month ("April 2025"): the
+# date patterns below and the windows a statement states (``stated_windows``) read the same spellings
+_ISO_DATE = r"\d{4}-\d{2}-\d{2}"
+_MONTH_DAY_YEAR = r"(?:" + _MONTH_RE + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}"
+_DAY_MONTH_YEAR = r"\d{1,2}(?:st|nd|rd|th)?\s+(?:" + _MONTH_RE + r")\.?,?\s+\d{4}"
+_MONTH_YEAR = r"(?:" + _MONTH_RE + r")\.?,?\s+\d{4}"
+DATES_WITH_A_YEAR = f"{_ISO_DATE}|{_MONTH_DAY_YEAR}|{_DAY_MONTH_YEAR}|{_MONTH_YEAR}"
 # a month's name before or after a day, any case but "may", which is the modal unless capitalised
 _YEARDAY_MONTH = "(?i:" + "|".join(sorted((m for m in _MONTHS if m != "may"), key=len, reverse=True)) + ")|May"
 # one such day, either way round ("Dec 24", "24 December", "the 24th of December"), for a span of them
@@ -191,10 +198,10 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     # number (``days`` below); read so, "7d-30d" was no value and "7-30d" the bare number 7
     ("range", Guarded("", r"(?<![\w.,-])(?P<val>(?P<prep>between\s+)?(?P<lo>\d+(?:\.\d+)?)(?P<u1>(?-i:d))?\s*"
                       r"(?P<to>-|–|to|through|and)\s*(?P<hi>\d+(?:\.\d+)?)(?P<u2>(?-i:d)))(?![\w-])", re.IGNORECASE)),
-    ("date", Guarded(_prep("on"), r"(?P<val>\d{4}-\d{2}-\d{2})\b", re.I)),
-    ("date", Guarded(_prep("on"), r"(?P<val>(?:" + _MONTH_RE + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4})\b", re.I)),
-    ("date", Guarded(_prep("on"), r"(?P<val>\d{1,2}(?:st|nd|rd|th)?\s+(?:" + _MONTH_RE + r")\.?,?\s+\d{4})\b", re.I)),
-    ("date", Guarded(_prep("in"), r"(?P<val>(?:" + _MONTH_RE + r")\.?,?\s+\d{4})\b", re.I)),
+    ("date", Guarded(_prep("on"), r"(?P<val>" + _ISO_DATE + r")\b", re.I)),
+    ("date", Guarded(_prep("on"), r"(?P<val>" + _MONTH_DAY_YEAR + r")\b", re.I)),
+    ("date", Guarded(_prep("on"), r"(?P<val>" + _DAY_MONTH_YEAR + r")\b", re.I)),
+    ("date", Guarded(_prep("in"), r"(?P<val>" + _MONTH_YEAR + r")\b", re.I)),
     # a day of the year with no year ("The office is closed from Dec 24 to Jan 1.", "taxes are due on April 15",
     # "between 1st January and 31st December"): a point in the year, as a weekday is one in the week; read as a
     # bare number ("24"), or not at all, the day was compared with any other number. "May" only capitalised (the
@@ -204,10 +211,10 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("yeardays", Guarded(r"(?P<prep>\b(?:from|between)\s+)?", r"(?P<val>(?P<first>" + _YEARDAY + r")\s*"
                          r"(?P<to>to|through|thru|until|till|and|-|–|—)\s*(?P<last>" + _YEARDAY + r"))"
                          r"(?![\d:.,]\d)(?!,?\s+\d{4})(?![\w-])")),
-    ("yearday", Guarded(_prep("on"), r"(?P<val>(?P<month>" + _YEARDAY_MONTH + r")\.?\s+(?P<day>[0-3]?\d)(?:st|nd|rd|th)?)"
+    ("yearday", Guarded(_prep("on"), r"(?P<val>(?:" + _YEARDAY_MONTH + r")\.?\s+[0-3]?\d(?:st|nd|rd|th)?)"
                         r"(?![\d:.,]\d)(?!,?\s+\d{4})(?![\w-])")),
-    ("yearday", Guarded(_prep("on"), r"(?<![\d.,])(?P<val>(?:the\s+)?(?P<day>[0-3]?\d)(?:st|nd|rd|th)?\s+(?:of\s+)?"
-                        r"(?P<month>" + _YEARDAY_MONTH + r"))(?![\w-])\.?(?!,?\s+\d{4})")),
+    ("yearday", Guarded(_prep("on"), r"(?<![\d.,])(?P<val>(?:the\s+)?[0-3]?\d(?:st|nd|rd|th)?\s+(?:of\s+)?"
+                        r"(?:" + _YEARDAY_MONTH + r"))(?![\w-])\.?(?!,?\s+\d{4})")),
     # a year alone, where the words before it make it a point in time ("supported until 2026", "through the
     # end of 2024", "support ends in 2027"): compared at year precision. Not after a bare "in" ("moved to
     # Berlin in 2019", "created in 2013": the year of an event, which no rule of the store is about) nor
@@ -488,11 +495,11 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
     if kind == "count_range":
         lo, hi = float(g["lo"]), float(g["hi"])
         return Bound("range", lo, "", hi) if lo < hi else None
-    if kind == "date":
-        n = date_number(g["val"])
+    if kind in ("date", "yearday"):       # a date with its year, or a day of any year
+        n = (date_number if kind == "date" else yearday_number)(g["val"])
         if n is None:
             return None
-        return Bound(_prep_op(g, ("by", "before"), ("after", "from", "since", "as of")), n, "date")
+        return Bound(_prep_op(g, ("by", "before"), ("after", "from", "since", "as of")), n, kind)
     if kind == "money":
         amount = _number(g["num"])
         scale = (g.get("scale") or "").strip().lower()
@@ -555,11 +562,6 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
     if kind == "weekday":
         return Bound(_prep_op(g, ("until", "by", "before"), ("after",)), float(WEEKDAYS[g["val"].lower().removesuffix("s")]),
                      "weekday")
-    if kind == "yearday":
-        day = yearday_number(g["val"])
-        if day is None:
-            return None
-        return Bound(_prep_op(g, ("by", "before"), ("after", "from", "since", "as of")), day, "yearday")
     if kind == "yeardays":
         if g["to"].lower() == "and" and not g.get("prep"):
             return None          # "on Dec 24 and Jan 1": two days, not the days between
