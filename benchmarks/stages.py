@@ -215,6 +215,36 @@ def cross_validate(train: Scored, gate_config=None, gates: Path | None = None) -
     return tiers
 
 
+def pair_rows(name: str, scored: Scored, tiers: dict[str, list[str]], block_scores: list[float]) -> list[dict]:
+    """One line per pair of a set: what the full pipeline answered and the evidence it had — the structural verdict,
+    the claims-tuned NLI's p(contradiction) (the larger of its two directions) and the block score that the operating
+    point cuts (+inf: structure blocks; -inf: structure or a cap decides otherwise). Why: the report's figures say how
+    often a system errs, not on which pairs; two runs' files diff pair by pair (a normalizer change, another model),
+    and a miss or a false block reads here with its verdict, not from a scratch script."""
+    full = tiers["full pipeline (learned gate)"]
+    out = []
+    for i, r in enumerate(scored.rows):
+        v = scored.table.verdicts[i]
+        score = block_scores[i]
+        out.append({"set": name, "id": r["id"], "category": scored.cats[i], "label": scored.labels[i], "tier": full[i],
+                    "block_score": score if score in (float("inf"), float("-inf")) else round(score, 4),
+                    "nli_p_contradiction": round(scored.pc_tuned[i], 4), "structural": v.kind.value,
+                    "confidence": v.confidence.value, "reason": v.reason,
+                    "decided_by": "structure" if scored.table.structural[i] is not None else "gate"})
+    return out
+
+
+def write_pairs(path: Path, rows: list[dict]) -> None:
+    """``rows`` as JSON lines (an infinite block score as the strings "inf" / "-inf", which JSON has no number for),
+    written whole or not at all."""
+    from guard.safe_output import atomic_write
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_write(path) as f:
+        for r in rows:
+            f.write(json.dumps({k: (str(v) if isinstance(v, float) and v in (float("inf"), float("-inf")) else v)
+                                for k, v in r.items()}) + "\n")
+
+
 def _share(entry: dict, cat: str) -> str:
     """A category's share with its Wilson 95 % interval and size: "0.388 (0.30–0.48, n 67)"."""
     v, ci = entry["per_category"].get(cat), (entry.get("per_category_ci95") or {}).get(cat)
@@ -272,6 +302,9 @@ def main(out_dir: Path = ROOT / "results" / "stages", tuned: str | None = None, 
     gate = dev_pred.pop("_gate")
     matched = {"claims_train grouped 5-fold CV": (train.labels, cv.pop("_block_scores")),
                "claims_dev (untouched)": (dev.labels, dev_pred.pop("_block_scores"))}
+    write_pairs(Path(out_dir) / "stages_pairs.jsonl",
+                pair_rows("claims_train grouped 5-fold CV", train, cv, matched["claims_train grouped 5-fold CV"][1])
+                + pair_rows("claims_dev (untouched)", dev, dev_pred, matched["claims_dev (untouched)"][1]))
     report = {"protocol": __doc__.split("Protocol.")[1].strip(), "normalizer": normalizer,
               "nli_models": {"claims-tuned": tuned, "v1": v1}, "prep_seconds": round(prep, 1),
               "nli_temperatures": {"model": t, "gate": tg},

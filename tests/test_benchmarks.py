@@ -55,6 +55,27 @@ def test_stage_ablation_cross_validates_every_system_on_tiny_input(shared_data, 
     assert len(dev["full pipeline (learned gate)"]) == 50
 
 
+def test_stage_ablation_writes_each_pair_with_its_evidence(shared_data, fast_guard, tmp_path):
+    """``stages_pairs.jsonl``: one line per pair with the full pipeline's tier and the evidence it had; a structural
+    block is "inf", a pair the gate judged carries its own score, and the lines read back as the tiers were."""
+    from benchmarks.stages import cross_validate, pair_rows, write_pairs
+    scored = _scored_with_synthetic_nli(shared_data, fast_guard, seed=2, n=60)
+    cv = cross_validate(scored)
+    scores = cv.pop("_block_scores")
+    path = tmp_path / "out" / "stages_pairs.jsonl"
+    write_pairs(path, pair_rows("cv", scored, cv, scores))
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    assert [x["id"] for x in lines] == [r["id"] for r in scored.rows]
+    assert [x["tier"] for x in lines] == cv["full pipeline (learned gate)"]
+    for x, s, v in zip(lines, scores, scored.table.verdicts):
+        assert x["structural"] == v.kind.value and x["label"] in ("contradiction", "compatible", "tension")
+        if x["decided_by"] == "structure" and x["tier"] == "block":
+            assert x["block_score"] == "inf"
+        elif s not in (float("inf"), float("-inf")):
+            assert x["block_score"] == pytest.approx(s, abs=1e-4)
+    assert not [p for p in path.parent.iterdir() if p.name != "stages_pairs.jsonl"]    # no temporary file left
+
+
 def test_stage_ablation_holds_the_learned_gates_fixed_when_asked(shared_data, fast_guard, tmp_path):
     """``gates``: the first run saves each fold's gate, a later run reads them instead of refitting —
     so a gate edited on disk (every pair above p 0 blocks) decides the second run's tiers."""
