@@ -35,6 +35,16 @@ def reading(n):
     "Unless configured otherwise, git rerere gc forgets resolved conflict records after 60 days.",
     "While conducting a security test of your own application, it is not permitted to test Auth0 infrastructure.",
     "If you are alerted out of hours, you can claim 0.25 days of TOIL.",
+    # a hyphen or a dot inside a word is no stop of the phrase's own; "then" opens the rule; two conditions
+    "If the audit-log sink is unreachable, the payments API must fail closed.",
+    "When the token lacks the Mail.Read permission, the API returns 403 Forbidden.",
+    "If a service does not support UPSERT, then a PATCH call against a missing resource must return 409.",
+    "If a failure occurs and no postmortem is written, the work is considered incomplete.",
+    # an aside in brackets inside the clause, a name in code the small model tags a verb
+    "If the user does not specify page_size (or specifies 0), the API chooses an appropriate default.",
+    "In the local dev environment (the laptop stack), the login page is served over plain HTTP.",
+    # a condition that ran on into the rule up to the sentence's first comma
+    "Whenever possible, production releases should proceed automatically, typically after 24 hours open.",
 ])
 def test_a_statement_without_its_opening_comma_reads_as_with_it(normalizer_v2, with_comma):
     without = with_comma.replace(",", "", 1)
@@ -49,6 +59,13 @@ def test_a_statement_without_its_opening_comma_reads_as_with_it(normalizer_v2, w
     ("Once they have set their new password the user should log in.", "Once they have set their new password"),
     ("If PORT is left undefined the HTTP server listens on port 8080.", "If PORT is left undefined"),
     ("Where applicable Wikimedia DC shall use the approved government rates.", "Where applicable"),
+    ("If the audit-log sink is unreachable the payments API fails closed.", "If the audit-log sink is unreachable"),
+    ("If a service does not support UPSERT then a PATCH call must return 409.", "If a service does not support UPSERT"),
+    ("If the build fails (rarely) the deploy stops.", "If the build fails (rarely)"),
+    ("If you are not comfortable presenting at the quarterly all-hands you should ask your manager.",
+     "If you are not comfortable presenting at the quarterly all-hands"),       # "all-hands" one word: "you should" opens
+    ("If a failure occurs and no postmortem is written the work is incomplete.",
+     "If a failure occurs and no postmortem is written"),
 ])
 def test_the_phrase_ends_where_the_main_clause_begins(normalizer_v2, text, phrase):
     assert text[:opening_without_comma(normalizer_v2.nlp(text), normalizer_v2._verbs)] == phrase
@@ -59,11 +76,12 @@ def test_the_phrase_ends_where_the_main_clause_begins(normalizer_v2, text, phras
     "During the holiday freeze releases are paused.",                  # the words do not say where the phrase ends
     "When the Eco pool runs dry before the hackathon ends we'll buy more.",   # a clause inside the clause
     "When Angular ships a minor release applications must bump their dependencies.",   # "ships" may take an object
-    "If you are not comfortable presenting at the quarterly all-hands you should ask your manager.",
     "When Key Vault purge protection is on a vault in the deleted state cannot be purged.",   # "the deleted state"
     "Per Twilio's current limits OTP messages can sit in the queue.",    # "'s" is no "is"
     "Deploys need two approvals in production.",                       # no opening phrase
     "In production, the API listens on 8443.",                         # its comma is written
+    "If the build fails - which is rare - the deploy stops.",          # a dash set off by spaces is a stop
+    "If the build fails (see the runbook the deploy stops.",           # a bracket never closed
 ])
 def test_no_boundary_is_guessed_where_the_words_do_not_mark_one(normalizer_v2, text):
     assert opening_without_comma(normalizer_v2.nlp(text), normalizer_v2._verbs) is None

@@ -55,27 +55,43 @@ def opening_without_comma(doc, verbs: frozenset[str] = frozenset()) -> int | Non
     own_verbs = 1 if clause and short is None else 0
     if clause and short is not None and (end := _short_clause_end(doc, short)) is not None:
         return _boundary(doc, end, 0, 0)
-    finite, passive = 0, False
+    finite, passive, aside_end = 0, False, 0
     for i in range(1, min(len(doc) - 3, 30)):
+        if i < aside_end:
+            continue                        # inside a bracketed aside: its verbs are not the clause's
         word, after = doc[i], doc[i + 1]
+        if word.text == "(":
+            # "If the user does not specify page_size (or specifies 0) the API chooses …": an aside, skipped whole;
+            # its closing bracket ends the phrase where the main clause's first word follows it
+            aside_end = next((j for j in range(i + 1, min(len(doc) - 2, i + 20)) if doc[j].text == ")"), 0)
+            if not aside_end:
+                return None
+            continue
         if word.tag_ in _FINITE:
             finite += 1
             if finite > own_verbs:          # past the opener's own verb: the main clause's, so no boundary was seen
                 return None
         passive = passive or _be(word)
-        if word.is_punct and word.tag_ not in ("NFP", "-RRB-") or after.is_punct:
+        if word.is_punct and word.tag_ not in ("NFP", "-RRB-") and not _inside_a_word(word) \
+                or after.is_punct and not _inside_a_word(after) and after.text != "(":
             return None                     # a comma or other stop of its own: the phrase is marked, or not one
+        if clause and finite >= own_verbs and after.lower_ == "then" and after.tag_ == "RB":
+            return _boundary(doc, i, finite, own_verbs)     # "If … UPSERT then a PATCH call …": "then" opens the rule
+        if clause and finite >= own_verbs and word.tag_ == "CC":
+            own_verbs += 1                  # "If a failure occurs and no postmortem is written …": two conditions
         w = after.lower_
         lower = after.text == w or after.text == "I"            # "IT" (the team) is no pronoun
         subject = lower and (w in _NOMINATIVE or w in _SUBJECT_BEFORE_A_VERB and doc[i + 2].tag_ in _FINITE)
-        if word.tag_ in _VERBS:
+        # a name in code ("page_size", "max_connections") is a noun whatever its tag (the small model tags some verbs)
+        code = "_" in word.text.strip("_")
+        if word.tag_ in _VERBS and not code:
             # a clause's verb, then its main clause's subject ("… ends we'll buy …", "… is resolved you should …");
             # "you"/"it" after an active verb is its object ("When you see it it is …" is too rare to guess)
             if subject and not (w in _SUBJECT_BEFORE_A_VERB and word.tag_ not in ("VBN", "RP")):
                 return _boundary(doc, i, finite, own_verbs)
             if word.tag_ != "VBN" or not passive:
                 continue                    # an active verb's object follows ("… set their new password")
-        if word.tag_ not in _PHRASE_ENDS or word.lower_ in _NOT_AN_END:
+        if word.tag_ not in _PHRASE_ENDS and not code or word.lower_ in _NOT_AN_END:
             continue
         if subject or lower and w in _DETERMINERS and word.lower_ not in _BEFORE_A_DETERMINER \
                 and doc[i + 2].tag_ != "HYPH" \
@@ -176,6 +192,11 @@ def _a_name_then_its_verb(doc, i: int) -> bool:
     while j < len(doc) and doc[j].tag_ in ("NNP", "NNPS") and doc[j].text[:1].isupper():
         j += 1
     return j > i + 1 and j < len(doc) and doc[j].tag_ in _FINITE
+
+
+def _inside_a_word(t) -> bool:
+    """A hyphen or a dot with no space on either side ("audit-log", "Mail.Read"): part of a word, not a stop."""
+    return t.i > 0 and not t.doc[t.i - 1].whitespace_ and not t.whitespace_ and t.i + 1 < len(t.doc)
 
 
 def _be(t) -> bool:

@@ -137,6 +137,9 @@ _EVENT_VERBS = frozenset({"be", "have", "happen", "occur", "do", "hold"})
 _ACTION_NOUNS = {"count": "count", "period": "frequency", "weekday": "day", "month": "month", "monthday": "day of month",
                  "yearday": "date"}
 _CONDITION_WORDS = r"if|when|whenever|once|after|before|until"
+# a rule's modal verb: what a leading condition that ran on into the rule holds (``RulesV2._clause_ran_on``)
+_RULE_MODAL = re.compile(r"\b(?:must|should|shall|may|can|will|cannot|can't|won't|mustn't|shouldn't|needs?\s+to|"
+                         r"ha(?:s|ve)\s+to)\b", re.IGNORECASE)
 _CONDITION = re.compile(r"^(?:even\s+)?(?:" + _CONDITION_WORDS + r")\s+", re.IGNORECASE)
 # a leading clause whose subject a main clause's "it"/"they" may stand for: a condition, or a concession or a cause
 # ("Although Vue 2 has reached End of Life, it is still available …", "Because the cache is shared, it must …")
@@ -1610,6 +1613,12 @@ class RuleNormalizerV2(RuleNormalizer):
         return _typed_values(text)
 
     def _prepare(self, text: str):
+        label, body = self._body(text)
+        main, quals = split_main_clause(body)
+        return (main, quals) if label is None else (main, (label.group("label") + ":", *quals))
+
+    def _body(self, text: str):
+        """(its short label's match or None, the sentence that follows it) as ``split_main_clause`` reads it."""
         said = hyphenated(sentence_case(_emphasis_label_off(text), *self._english), self._nouns, self._verbs,
                           self._stop_words)
         label = _SHORT_LABEL.match(said)
@@ -1619,8 +1628,7 @@ class RuleNormalizerV2(RuleNormalizer):
         # before a sentence of its own, kept as a qualifier; read with it, its words ran into the subject ("security
         # pull request"), and ``heading_label`` missed it where the sentence's verb was parsed as a noun
         body = said if label is None else said[label.end():]
-        main, quals = split_main_clause(_dash_asides(_one_sentence(_stopped(_expanded(_polite_order(body))))))
-        return (main, quals) if label is None else (main, (label.group("label") + ":", *quals))
+        return label, _dash_asides(_one_sentence(_stopped(_expanded(_polite_order(body)))))
 
     def normalize_many(self, items: list[tuple[str, Scope, Window]]) -> list[Norm]:
         prepared = [self._prepare(t) for t, _, _ in items]
@@ -1630,6 +1638,9 @@ class RuleNormalizerV2(RuleNormalizer):
                 for doc, (main, quals), (text, s, w) in zip(docs, prepared, items)]
 
     def _read(self, doc, main: str, quals, text: str, s: Scope, w: Window) -> Norm:
+        if (ran_on := self._clause_ran_on(quals, text)) is not None:
+            main, quals = ran_on
+            doc = self.nlp(main)
         label, advice = heading_label(doc), False
         if label is not None:
             advice = any(t.lower_ in _ADVICE_LABELS for t in doc[:label])
@@ -1725,6 +1736,26 @@ class RuleNormalizerV2(RuleNormalizer):
             v = found[0]
             return replace(norm, value=v.text, value_kind=v.kind, bound=v.bound, values=values)
         return replace(norm, values=values)
+
+    def _clause_ran_on(self, quals, text: str) -> tuple[str, tuple[str, ...]] | None:
+        """(main clause, qualifiers) where the leading condition, written without its comma, ran on into the rule up
+        to the sentence's first comma: "Whenever possible production releases should proceed automatically, typically
+        after …" was read from "typically …" (no subject), "Once the sunset window has passed a deprecated resource may
+        be removed even if …, …" from what followed. The condition is cut where ``opening_without_comma`` finds its end
+        in it, and only where a rule's modal verb and a finite verb come after that end; None otherwise (the parse
+        this costs is spent on a leading condition that holds a modal word)."""
+        if not quals or not _CONDITION.match(quals[0]) or not _RULE_MODAL.search(quals[0]):
+            return None
+        label, body = self._body(text)
+        lead = quals[0]
+        if label is not None or not body.startswith(lead):
+            return None
+        ldoc = self.nlp(lead)
+        end = opening_without_comma(ldoc, self._verbs)
+        if end is None or not any(t.tag_ in _FINITE_TAGS for t in ldoc if t.idx >= end) \
+                or not _RULE_MODAL.search(lead[end:]):
+            return None
+        return split_main_clause(body[:end] + "," + body[end:])
 
     def _subject_of_the_condition(self, doc, quals, norm: Norm) -> Norm:
         """"If the server does not support sorting …, it must return 400.", "When a LiSaaS ATO is granted,
