@@ -988,6 +988,17 @@ def bench_invariance(names: Optional[list[str]] = typer.Argument(None, help="reg
     _run(go)
 
 
+@bench.command("pipeline-invariance")
+def bench_pipeline_invariance(limit: Optional[int] = typer.Option(None, min=1, help="only the first N pairs"),
+                              out: Path = typer.Option(RESULTS / "pipeline-invariance", help="results folder")):
+    """Whether the whole default guard gives claims_dev's pairs the same tier when the incoming statement is
+    rewritten without changing its meaning ("Note: …", no full stop, "shall" for "must" …): flips per rewrite."""
+    def go():
+        from benchmarks.pipeline_invariance import main as run
+        run(["--out", str(out)] + (["--limit", str(limit)] if limit else []))
+    _run(go)
+
+
 @bench.command("load")
 def bench_load(sizes: str = typer.Option("1000,10000", help="active claims in the store"),
                clients: str = typer.Option("1,8,32", help="concurrent HTTP clients"),

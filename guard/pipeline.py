@@ -11,6 +11,7 @@ from pathlib import Path
 
 from guard.candidates import NEIGHBOUR_MIN_SIMILARITY
 from guard.claims import Claim, Norm, Scope, Window, comparison_text
+from guard.nli.model_text import model_text
 from guard.compare import Confidence, StructuralComparator, Verdict, VerdictKind
 from guard.judge import (Decision, Judge, NLIResult, PairJudgement, Tier, blocks_on_a_generic_subject,
                          structure_decides, unsure_where_unlike)
@@ -182,11 +183,13 @@ class Guard:
         gate = self.nli_gate
         learned = gate is not None and getattr(gate, "learned", False)
         if gate is not None:
+            # the models read what a statement says, not a "Note:" or a "!" around it (``nli.model_text``)
+            read = [(model_text(ta), model_text(tb)) for ta, tb in texts]
             if learned:
-                verdicts = self._unsure_where_unlike(verdicts, texts, gate)
+                verdicts = self._unsure_where_unlike(verdicts, read, gate)
             todo = [i for i, v in enumerate(verdicts) if (structure_decides(v) is None if learned else v.deferred)]
             if todo:
-                pairs = [(items[i][1], texts[i][0], items[i][3], texts[i][1]) for i in todo]
+                pairs = [(items[i][1], read[i][0], items[i][3], read[i][1]) for i in todo]
                 res = gate.assess(pairs, [verdicts[i] for i in todo]) if learned else gate.assess(pairs)
                 nli_results = dict(zip(todo, res))
         out = []

@@ -18,6 +18,7 @@ from guard.compare import Verdict
 from guard.judge import structure_decides, unsure_where_unlike
 from guard.nli.evidence import pair_features, predicate_pair, second_direction, vector
 from guard.nli.learned_gate import BACKWARD_BELOW
+from guard.nli.model_text import model_text
 from training.claim_pairs import pair_claims
 
 
@@ -61,7 +62,7 @@ def build(rows: list[dict], predictions: dict[str, tuple[dict, dict]], guard, em
     norms = [n for part in chunks(claims, 64, "normalize", "claim") for n in guard.normalize_claims(part)]
     verdicts = [guard.comparator.compare(norms[2 * i], a.text, norms[2 * i + 1], b.text)
                 for i, (a, b) in enumerate(pairs)]
-    texts = [t for a, b in pairs for t in (a.text, b.text)]
+    texts = [model_text(t) for a, b in pairs for t in (a.text, b.text)]      # as the gate reads them at write time
     subjects = [n.subject or "" for n in norms]
     tv = embedder.encode(texts)
     # as a write does (``Guard.judge_pairs``): a structural block on a one-word common subject between
@@ -77,7 +78,7 @@ def build(rows: list[dict], predictions: dict[str, tuple[dict, dict]], guard, em
         fwd, bwd = predictions[rows[i]["id"]]
         ssim = float(sv[2 * i] @ sv[2 * i + 1]) if na.subject and nb.subject else None
         tsim = float(tv[2 * i] @ tv[2 * i + 1])
-        feats.append(pair_features(na, a.text, nb, b.text, v, fwd, second_direction(fwd, bwd, backward_below),
+        feats.append(pair_features(na, texts[2 * i], nb, texts[2 * i + 1], v, fwd, second_direction(fwd, bwd, backward_below),
                                    ssim, tsim))
         sims.append((ssim, tsim))
     X = np.array([vector(f) for f in feats])

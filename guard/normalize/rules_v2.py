@@ -31,6 +31,7 @@ from guard.normalize.subject_phrases import predicate_phrases, subject_phrases
 from guard.normalize.negative_conditions import required_through_without
 from guard.normalize.numbered_names import numbered_variants
 from guard.normalize.openings import opening_without_comma
+from guard.markup import attention_label_off as _emphasis_label_off
 from guard.normalize.lead_phrases import lead_phrase_variants
 from guard.normalize.open_compounds import hyphenated
 from guard.normalize.sentence_case import english_words, plural_bases, sentence_case
@@ -413,20 +414,6 @@ def _a_sentence(text: str, verbs: frozenset[str]) -> bool:
     first = text.split(maxsplit=1)[0].lower() if text.strip() else ""
     return first in _SUBJECT_OPENERS or first.isalpha() and not first.endswith("s") and first in verbs \
         or _FINITE_WORD.search(text) is not None
-
-
-# a label that only asks for attention ("Note:", "IMPORTANT:", "Heads-up:"), before a statement of a few words
-_EMPHASIS_LABEL = re.compile(r"^(?:please\s+note|note|n\.?b\.?|important|reminder|remember|warning|caution|attention|fyi"
-                             r"|psa|heads[- ]up)\s*:\s+(?=\S+\s+\S+\s+\S)", re.IGNORECASE)
-
-
-def _emphasis_label_off(text: str) -> str:
-    """"Note: No root containers.", "IMPORTANT: …", "Heads-up: …": the statement after the label. ``heading_label``
-    takes a label off only before a clause with a finite verb (so that "Retry-After: 30" keeps its value), and the
-    small model often tags none (".NET major versions ship every September" has "ship" a base form): 146 of 2,883
-    statements read with "Note: " before them had "note" in their subject."""
-    m = _EMPHASIS_LABEL.match(text)
-    return text if m is None else text[m.end():]
 
 
 def _polite_order(text: str) -> str:

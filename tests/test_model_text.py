@@ -1,0 +1,64 @@
+"""What the NLI model and the bi-encoder read of a statement (guard.nli.model_text), and the whole default guard judging
+a pair alike however the incoming statement's attention label and final mark are written — with the shipped model."""
+import pytest
+
+from guard.nli.model_text import model_text
+
+
+@pytest.mark.parametrize("text, read", [
+    ("Note: Postmortems must not assign blame to individuals.", "Postmortems must not assign blame to individuals."),
+    ("IMPORTANT: deploys need two approvals", "deploys need two approvals."),
+    ("Heads-up: the API listens on port 8443!", "the API listens on port 8443."),
+    ("Deploys are frozen on Fridays!!", "Deploys are frozen on Fridays."),
+    ("Traces are sampled at 1%", "Traces are sampled at 1%."),
+    ("  The API listens on port 8443.  ", "The API listens on port 8443."),
+    # said as written: a topic label names what the rule is about, a header's value is the statement, a closing
+    # bracket or quote ends it, and a label before fewer than three words is not taken off
+    ("Security: Pull requests need two approvals.", "Security: Pull requests need two approvals."),
+    ("Retry-After: 30", "Retry-After: 30."),
+    ("Set the mode to `strict`", "Set the mode to `strict`"),
+    ("Use TLS (1.2 or later)", "Use TLS (1.2 or later)"),
+    ("Note: be careful", "Note: be careful."),
+    ("Is this allowed?", "Is this allowed?"),
+    ("", ""),
+])
+def test_the_models_read_what_the_statement_says(text, read):
+    assert model_text(text) == read
+
+
+def test_every_labelled_pair_reads_as_the_gate_was_fitted(shared_data):
+    """The learned gate was fitted on NLI scores of claims_train's texts as written; ``model_text`` must leave every
+    one of them, and claims_dev's, as it is, or the scores a write gets would not be the scores it was fitted on."""
+    import json
+    changed = []
+    for name in ("claims_train.jsonl", "claims_dev.jsonl"):
+        for line in (shared_data / "bench" / name).read_text().splitlines():
+            r = json.loads(line)
+            changed += [t for t in (r["existing"]["text"], r["incoming"]["text"]) if model_text(t.strip()) != t.strip()]
+    assert changed == []
+
+
+@pytest.fixture(scope="module")
+def accurate():
+    from guard.pipeline import Guard, GuardConfig
+    g = Guard(GuardConfig())
+    if g.nli_gate is None:
+        pytest.skip("the shipped NLI model could not load: " + "; ".join(g.notes))
+    return g
+
+
+@pytest.mark.parametrize("existing, incoming", [
+    ("Squash merging is the only allowed merge method for PRs.", "Squash merging is disabled for all PRs; use rebase merges only."),
+    ("Postmortems are blameless and focus on systems, not people.", "Each postmortem identifies the individual at fault."),
+    ("Logs are retained for 30 days.", "Logs are retained for 90 days."),
+])
+def test_a_note_s_label_and_final_mark_change_no_tier_nor_score(accurate, existing, incoming):
+    """The pair judged as written, and with the incoming statement opened by "Note:" / "FYI:", ended by "!" or
+    without its full stop: one tier and one p(contradiction) for all (before, "Note: " moved 20 of claims_dev's
+    320 pairs from block to warn)."""
+    from guard.claims import Claim
+    forms = [incoming, "Note: " + incoming, "FYI: " + incoming, incoming[:-1] + "!", incoming[:-1]]
+    judged = accurate.judge_pairs(accurate.pair_items([(Claim(text=existing), Claim(text=f)) for f in forms]))
+    assert len({j.tier for j in judged}) == 1
+    ps = [j.nli.p_contradiction if j.nli is not None else None for j in judged]
+    assert all(p == pytest.approx(ps[0], abs=1e-6) if p is not None else ps[0] is None for p in ps)
