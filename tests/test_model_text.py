@@ -1,5 +1,5 @@
 """What the NLI model and the bi-encoder read of a statement (guard.nli.model_text), and the whole default guard judging
-a pair alike however the incoming statement's attention label and final mark are written — with the shipped model."""
+a pair alike however the incoming statement's label and final mark are written — with the shipped model."""
 import pytest
 
 from guard.nli.model_text import model_text
@@ -9,12 +9,17 @@ from guard.nli.model_text import model_text
     ("Note: Postmortems must not assign blame to individuals.", "Postmortems must not assign blame to individuals."),
     ("IMPORTANT: deploys need two approvals", "deploys need two approvals."),
     ("Heads-up: the API listens on port 8443!", "the API listens on port 8443."),
+    ("Note: Security: Deploys need two approvals", "Deploys need two approvals."),
     ("Deploys are frozen on Fridays!!", "Deploys are frozen on Fridays."),
     ("Traces are sampled at 1%", "Traces are sampled at 1%."),
     ("  The API listens on port 8443.  ", "The API listens on port 8443."),
     # said as written: a topic label names what the rule is about, a header's value is the statement, a closing
     # bracket or quote ends it, and a label before fewer than three words is not taken off
-    ("Security: Pull requests need two approvals.", "Security: Pull requests need two approvals."),
+    ("Security: Pull requests need two approvals.", "Pull requests need two approvals."),
+    ("Recommended: Rotate keys every 90 days.", "Recommended: Rotate keys every 90 days."),
+    ("Ops suggestion: Cache the token for an hour.", "Ops suggestion: Cache the token for an hour."),
+    ("LoginGraceTime: The server disconnects after 60 seconds.", "LoginGraceTime: The server disconnects after 60 seconds."),
+    ("Billing: monthly", "Billing: monthly."),
     ("Retry-After: 30", "Retry-After: 30."),
     ("Set the mode to `strict`", "Set the mode to `strict`"),
     ("Use TLS (1.2 or later)", "Use TLS (1.2 or later)"),
@@ -57,7 +62,8 @@ def test_a_note_s_label_and_final_mark_change_no_tier_nor_score(accurate, existi
     without its full stop: one tier and one p(contradiction) for all (before, "Note: " moved 20 of claims_dev's
     320 pairs from block to warn)."""
     from guard.claims import Claim
-    forms = [incoming, "Note: " + incoming, "FYI: " + incoming, incoming[:-1] + "!", incoming[:-1]]
+    forms = [incoming, "Note: " + incoming, "FYI: " + incoming, "Security: " + incoming, incoming[:-1] + "!",
+             incoming[:-1]]
     judged = accurate.judge_pairs(accurate.pair_items([(Claim(text=existing), Claim(text=f)) for f in forms]))
     assert len({j.tier for j in judged}) == 1
     ps = [j.nli.p_contradiction if j.nli is not None else None for j in judged]

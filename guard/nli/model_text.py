@@ -7,20 +7,28 @@ marks moved their scores. Judged whole by the default guard, claims_dev's 320 pa
 written "Note: …" changed tier 41 times (20 blocks became warns), ending in "!" 11 times and without its full stop
 18 times (``python -m benchmarks.pipeline_invariance``). Every statement of claims_train and claims_dev ends with a
 stop and none opens with such a label, so the NLI scores the learned gate was fitted on are the scores of these
-texts too. A topic label ("Security: …", "Ops suggestion: …") stays: what it names is part of the statement, and
-the normalizer reads some of them as advice.
+texts too. A topic label of one plain word before a sentence ("Security: Pull requests need …", "Billing: …") is
+taken off too, as ``markup.plain_statement`` takes off the same label in brackets ("[Security] …"): written so,
+28 of the 320 changed tier. A longer label, or one that says what follows is advice ("Recommended: …", "Tip: …",
+"Ops suggestion: …"), stays — the normalizer reads it as "should" and the gate was fitted on it — and so does a
+setting's name ("LoginGraceTime: …", "Retry-After: 30").
 """
 from __future__ import annotations
 
 import re
 
 from guard.markup import attention_label_off
+from guard.normalize.lexicon import ADVICE_LABELS
 
+# one plain capitalised word and a colon, before a capitalised sentence of three words or more
+_TOPIC_LABEL = re.compile(r"^(?P<word>[A-Z][a-z]{1,20}):[ \t]+(?=[A-Z][\w'-]*[ \t]+\S+[ \t]+\S)")
 _EXCLAIMED = re.compile(r"\s*!+$")
 _OPEN_END = re.compile(r"[\w%]$")
 
 
 def model_text(text: str) -> str:
     t = attention_label_off(text.strip())
+    if (m := _TOPIC_LABEL.match(t)) is not None and m.group("word").lower() not in ADVICE_LABELS:
+        t = t[m.end():]
     t = _EXCLAIMED.sub(".", t)
     return t + "." if _OPEN_END.search(t) else t

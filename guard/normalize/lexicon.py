@@ -132,3 +132,10 @@ PERSON_SUBJECTS = {"we", "you", "team", "teams", "user", "users", "people", "dev
                    "employees", "staff", "member", "members", "author", "authors", "operator", "operators"}
 QUANTIFIERS = {"all", "every", "each", "any", "some", "the", "a", "an", "our", "your", "their", "its",
                "no", "only", "both", "these", "those", "this", "that", "new", "existing"}
+
+
+# the words of a label that says what follows is advice, not a rule ("Tip:", "Platform recommendation:"): the normalizer
+# reads the statement as "should", and the models read the label with it (``nli.model_text`` keeps it)
+ADVICE_LABELS = frozenset({"tip", "tips", "advice", "guidance", "guideline", "guidelines", "suggestion", "suggestions",
+                           "recommendation", "recommendations", "recommended", "proposal", "view", "position",
+                           "opinion", "preference", "idea"})

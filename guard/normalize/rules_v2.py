@@ -36,6 +36,7 @@ from guard.normalize.lead_phrases import lead_phrase_variants
 from guard.normalize.open_compounds import hyphenated
 from guard.normalize.sentence_case import english_words, plural_bases, sentence_case
 from guard.normalize.stated_windows import read_window
+from guard.normalize.lexicon import ADVICE_LABELS as _ADVICE_LABELS
 from guard.normalize.lexicon import (HALT_PREDICATES, IMPERATIVE_PREFIXES, MODAL_PREDICATES, MODAL_VERBS, PERSON_SUBJECTS,
                                      V2_MODAL_PREDICATES)
 from guard.normalize.rules import (_NAMING, _RECIPIENTS, CODE_NAME, NOUN_ATTACHMENTS, VERBS, Parsed, RuleNormalizer,
@@ -889,11 +890,6 @@ def text_scope(text: str, main: str | None = None) -> Scope | None:
 # ("LoginGraceTime:", "`imagePullPolicy: …`") or a value after it ("Retry-After: 30").
 _FINITE = frozenset({"VBZ", "VBP", "VBD", "MD", "VB"})
 _RULE_WORDS = frozenset({"no", "never", "always", "only", "not", "don't", "do", "must", "should", "avoid", "prefer"})
-_ADVICE_LABELS = frozenset({"tip", "tips", "advice", "guidance", "guideline", "guidelines", "suggestion", "suggestions",
-                            "recommendation", "recommendations", "recommended", "proposal", "view", "position",
-                            "opinion", "preference", "idea"})
-
-
 # words that open a label as nouns, which the small model tags as imperatives ("Note for on-call:", "Update:")
 _LABEL_NOUNS = frozenset({"note", "update", "warning", "notice", "caution", "reminder"})
 
