@@ -17,6 +17,7 @@ from pathlib import Path
 
 from guard.candidates import NEIGHBOURS, CandidateIndex
 from guard.claims import Claim, ClaimError, Norm, Scope, Status, Window, comparison_text, in_force, validate_text
+from guard.nli.model_text import model_text
 from guard.judge import Decision, Tier
 from guard.pipeline import Guard
 from guard.store import MAX_CHAIN, ClaimStore, UnknownClaim, shown_id
@@ -91,9 +92,9 @@ class GuardService:
         return self.neighbours > 0 and gate is not None and getattr(gate, "embedder", None) is not None
 
     def _vector(self, claim: Claim, norm: Norm | None = None):
-        """The claim's vector; its comparison text and subject are encoded in the same call, so the
-        gate's similarities later find them cached (one model call per write, not three)."""
-        extra = [comparison_text(claim.text)] + ([norm.subject] if norm is not None and norm.subject else [])
+        """The claim's vector; its text as the models read it (``nli.model_text``) and its subject are encoded in the
+        same call, so the gate's similarities later find them cached (one model call per write, not three)."""
+        extra = [model_text(comparison_text(claim.text))] + ([norm.subject] if norm is not None and norm.subject else [])
         return self.guard.nli_gate.embedder.encode([claim.text, *extra])[0]
 
     def _vectors(self, claims: list[Claim]) -> list:
