@@ -36,9 +36,8 @@ from guard.normalize.lead_phrases import lead_phrase_variants
 from guard.normalize.open_compounds import hyphenated
 from guard.normalize.sentence_case import english_words, plural_bases, sentence_case
 from guard.normalize.stated_windows import read_window
-from guard.normalize.lexicon import ADVICE_LABELS as _ADVICE_LABELS
-from guard.normalize.lexicon import (HALT_PREDICATES, IMPERATIVE_PREFIXES, MODAL_PREDICATES, MODAL_VERBS, PERSON_SUBJECTS,
-                                     V2_MODAL_PREDICATES)
+from guard.normalize.lexicon import (ADVICE_LABELS, HALT_PREDICATES, IMPERATIVE_PREFIXES, MODAL_PREDICATES, MODAL_VERBS,
+                                     PERSON_SUBJECTS, V2_MODAL_PREDICATES)
 from guard.normalize.rules import (_NAMING, _RECIPIENTS, CODE_NAME, NOUN_ATTACHMENTS, VERBS, Parsed, RuleNormalizer,
                                    _merge_hyphenated, fixed_lemma, manner_adverb, pronoun_object)
 from guard.normalize.typed_values import (_COMPARED_BEFORE, _COMPARED_START, _OP_NOT, ANY_UNIT, GEOGRAPHIES,
@@ -139,7 +138,7 @@ _EVENT_VERBS = frozenset({"be", "have", "happen", "occur", "do", "hold"})
 _ACTION_NOUNS = {"count": "count", "period": "frequency", "weekday": "day", "month": "month", "monthday": "day of month",
                  "yearday": "date"}
 _CONDITION_WORDS = r"if|when|whenever|once|after|before|until"
-# a rule's modal verb: what a leading condition that ran on into the rule holds (``RulesV2._clause_ran_on``)
+# a rule's modal verb: what a leading condition that ran on into the rule holds (``RuleNormalizerV2._clause_ran_on``)
 _RULE_MODAL = re.compile(r"\b(?:must|should|shall|may|can|will|cannot|can't|won't|mustn't|shouldn't|needs?\s+to|"
                          r"ha(?:s|ve)\s+to)\b", re.IGNORECASE)
 _CONDITION = re.compile(r"^(?:even\s+)?(?:" + _CONDITION_WORDS + r")\s+", re.IGNORECASE)
@@ -405,7 +404,7 @@ def _advice_label(qualifier: str) -> bool:
     """A short label, kept with its colon, that says what follows is advice ("Tip:", "Platform recommendation:"); not a
     word in parentheses ("(21 LTS recommended)")."""
     words = qualifier.lower().split()
-    return qualifier.endswith(":") and len(words) <= 3 and any(w.rstrip(":") in _ADVICE_LABELS for w in words)
+    return qualifier.endswith(":") and len(words) <= 3 and any(w.rstrip(":") in ADVICE_LABELS for w in words)
 
 
 def _a_sentence(text: str, verbs: frozenset[str]) -> bool:
@@ -1626,7 +1625,7 @@ class RuleNormalizerV2(RuleNormalizer):
             doc = self.nlp(main)
         label, advice = heading_label(doc), False
         if label is not None:
-            advice = any(t.lower_ in _ADVICE_LABELS for t in doc[:label])
+            advice = any(t.lower_ in ADVICE_LABELS for t in doc[:label])
             main, more = split_main_clause(main[doc[label].idx + 1:].strip())
             quals = (*quals, doc[:label].text, *more)
             doc = self.nlp(main)
