@@ -4286,3 +4286,19 @@ def test_a_label_that_names_its_value_or_gives_advice_is_read_so(normalizer_v2):
         == "MaxAuthTries"
     assert norm(normalizer_v2, "Platform recommendation: New services use bcrypt.").modality is Modality.SHOULD
     assert norm(normalizer_v2, "Python 3.10+ is required (3.12 recommended).").modality is Modality.MUST
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("AWS doesn't recommend generating access keys for your root user.", "aws"),     # was "aw"
+    ("SMS is not an acceptable second factor.", "sms"),
+    ("All APIs must use HTTPS.", "api"),                 # a plural in capitals has its "s" in lower case
+    ("Releases are paused on Fridays.", "release"),
+])
+def test_an_acronym_in_capitals_is_not_read_as_a_plural(normalizer_v2, text, subject):
+    assert normalizer_v2.normalize(text, Scope(), Window()).subject == subject
+
+
+def test_https_is_not_http(normalizer_v2):
+    """"HTTPS" tagged a plural had the lemma "http": a statement about HTTPS responses shared the term with HTTP ones."""
+    terms = normalizer_v2.normalize("gzip compression is switched on for all HTTPS responses.", Scope(), Window()).terms
+    assert "https" in terms and "http" not in terms

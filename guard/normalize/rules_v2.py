@@ -1340,6 +1340,17 @@ def _plurals_taken_for_verbs(doc, nouns: frozenset[str], verbs: frozenset[str]):
     return doc
 
 
+def _acronyms_taken_for_plurals(doc):
+    """An acronym in capitals ending in S that the small model tags a plural ("AWS doesn't recommend …", "SMS is …" at a
+    sentence's start): its lemma was the "singular" ("aw", "sm"), so the subject was a word no other statement says.
+    An acronym has no plural in capitals ("APIs", "VMs" keep their lower-case "s", and a statement written all in
+    capitals is put in sentence case first), so it is its own lemma."""
+    for t in doc:
+        if t.tag_ in ("NNS", "NNPS") and len(t.text) >= 2 and t.text.isalpha() and t.text.isupper() and t.lemma_ != t.text:
+            t.lemma_ = t.text
+    return doc
+
+
 def _nouns_taken_for_verbs(doc):
     """A base form the small model tags a verb right after a noun, attached as an object, compound or bare dependent
     and with no subject of its own: the head of that noun phrase ("Prometheus cuts a new on-disk TSDB block every
@@ -2214,5 +2225,6 @@ def _prohibited_beyond(norm: Norm, text: str) -> Norm:
 
 # the small model's misreadings put right on the statement's own Doc before it is read, in this order
 _PARSE_REPAIRS = (_merge_hyphenated, _department_taken_for_a_pronoun, _noun_taken_for_a_second_verb,
-                  _degree_taken_for_a_subject, _plurals_taken_for_verbs, _nouns_taken_for_verbs, _subjects_taken_for_verbs,
-                  _code_names, _hyphenated_as_modifiers, _degrees_as_written, _fixed_lemmas, _order_verb)
+                  _degree_taken_for_a_subject, _plurals_taken_for_verbs, _acronyms_taken_for_plurals, _nouns_taken_for_verbs,
+                  _subjects_taken_for_verbs, _code_names, _hyphenated_as_modifiers, _degrees_as_written, _fixed_lemmas,
+                  _order_verb)
