@@ -4291,6 +4291,7 @@ def test_a_label_that_names_its_value_or_gives_advice_is_read_so(normalizer_v2):
 @pytest.mark.parametrize("text, subject", [
     ("AWS doesn't recommend generating access keys for your root user.", "aws"),     # was "aw"
     ("SMS is not an acceptable second factor.", "sms"),
+    ("SMS one time codes expire after 10 minutes.", "sms time code"),      # "SMS" tagged a past verb: "sm"
     ("All APIs must use HTTPS.", "api"),                 # a plural in capitals has its "s" in lower case
     ("Releases are paused on Fridays.", "release"),
 ])

@@ -1344,9 +1344,11 @@ def _acronyms_taken_for_plurals(doc):
     """An acronym in capitals ending in S that the small model tags a plural ("AWS doesn't recommend …", "SMS is …" at a
     sentence's start): its lemma was the "singular" ("aw", "sm"), so the subject was a word no other statement says.
     An acronym has no plural in capitals ("APIs", "VMs" keep their lower-case "s", and a statement written all in
-    capitals is put in sentence case first), so it is its own lemma."""
+    capitals is put in sentence case first), so it is its own lemma — also where it is tagged a verb in the past and
+    lemmatized to the same stem ("SMS one time codes expire …" was about "sm time code")."""
     for t in doc:
-        if t.tag_ in ("NNS", "NNPS") and len(t.text) >= 2 and t.text.isalpha() and t.text.isupper() and t.lemma_ != t.text:
+        if len(t.text) >= 2 and t.text.isalpha() and t.text.isupper() and t.lemma_ != t.text \
+                and (t.tag_ in ("NNS", "NNPS") or t.tag_ == "VBD" and t.lemma_.lower() == t.lower_[:-1]):
             t.lemma_ = t.text
     return doc
 
