@@ -335,11 +335,11 @@ def test_bench_pipeline_invariance_writes_its_report(tmp_path, shared_data):
     """The whole guard on claims_dev's first pairs and their rewrites: every family that applies is counted, a flip is
     a pair whose tier moved, and worse plus better never exceed the flips."""
     r = subprocess.run([sys.executable, "-m", "guard.cli", "--quiet", "bench", "pipeline-invariance", "--limit", "3",
-                        "--out", str(tmp_path)], capture_output=True, text=True, cwd=ROOT, timeout=600)
+                        "--out", str(tmp_path)], capture_output=True, text=True, cwd=ROOT, timeout=600, check=False)
     assert r.returncode == 0, r.stderr
     report = json.loads((tmp_path / "pipeline_invariance.json").read_text())
     assert report["pairs"] == 3 and report["total"]["pairs"] > 3 * 10
-    for family, c in report["by_family"].items():
+    for c in report["by_family"].values():
         assert c.get("worse", 0) + c.get("better", 0) <= c.get("flips", 0) <= c["pairs"]
     assert "no full stop" in report["by_family"] and report["by_family"]["no full stop"]["pairs"] == 3
     assert (tmp_path / "pipeline_invariance.md").read_text().startswith("## The whole guard on rewritten statements")
