@@ -16,6 +16,7 @@ setting's name ("LoginGraceTime: …", "Retry-After: 30").
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from guard.markup import attention_label_off
 from guard.normalize.lexicon import ADVICE_LABELS
@@ -26,6 +27,7 @@ _EXCLAIMED = re.compile(r"\s*!+$")
 _OPEN_END = re.compile(r"[\w%]$")
 
 
+@lru_cache(maxsize=65536)       # a scan reads each claim's text for every pair it is in, as ``comparison_text`` does
 def model_text(text: str) -> str:
     t = attention_label_off(text.strip())
     if (m := _TOPIC_LABEL.match(t)) is not None and m.group("word").lower() not in ADVICE_LABELS:

@@ -1608,12 +1608,7 @@ class RuleNormalizerV2(RuleNormalizer):
         return _typed_values(text)
 
     def _prepare(self, text: str):
-        label, body = self._body(text)
-        main, quals = split_main_clause(body)
-        return (main, quals) if label is None else (main, (label.group("label") + ":", *quals))
-
-    def _body(self, text: str):
-        """(its short label's match or None, the sentence that follows it) as ``split_main_clause`` reads it."""
+        """(main clause, qualifiers, the sentence they were cut from — None where a short label was taken off it)."""
         said = hyphenated(sentence_case(_emphasis_label_off(text), *self._english), self._nouns, self._verbs,
                           self._stop_words)
         label = _SHORT_LABEL.match(said)
@@ -1622,18 +1617,21 @@ class RuleNormalizerV2(RuleNormalizer):
         # "Security: Pull requests to main require …", "Team convention: Start enums at iota …": a label of a few words
         # before a sentence of its own, kept as a qualifier; read with it, its words ran into the subject ("security
         # pull request"), and ``heading_label`` missed it where the sentence's verb was parsed as a noun
-        body = said if label is None else said[label.end():]
-        return label, _dash_asides(_one_sentence(_stopped(_expanded(_polite_order(body)))))
+        sentence = said if label is None else said[label.end():]
+        body = _dash_asides(_one_sentence(_stopped(_expanded(_polite_order(sentence)))))
+        main, quals = split_main_clause(body)
+        return (main, quals, body) if label is None else (main, (label.group("label") + ":", *quals), None)
 
     def normalize_many(self, items: list[tuple[str, Scope, Window]]) -> list[Norm]:
         prepared = [self._prepare(t) for t, _, _ in items]
         n_proc = self.n_process if len(prepared) >= 20000 else 1
         docs = self.nlp.pipe([p[0] for p in prepared], batch_size=self.batch_size, n_process=n_proc)
-        return [fail_open(self.name, text, s, w, lambda: self._read(doc, main, quals, text, s, w))
-                for doc, (main, quals), (text, s, w) in zip(docs, prepared, items)]
+        return [fail_open(self.name, text, s, w, lambda: self._read(doc, main, quals, body, text, s, w))
+                for doc, (main, quals, body), (text, s, w) in zip(docs, prepared, items)]
 
-    def _read(self, doc, main: str, quals, text: str, s: Scope, w: Window) -> Norm:
-        if (ran_on := self._clause_ran_on(quals, text)) is not None:
+    def _read(self, doc, main: str, quals, body: str | None, text: str, s: Scope, w: Window) -> Norm:
+        """``body``: the sentence ``main`` and ``quals`` were cut from, where no short label was taken off it."""
+        if body is not None and (ran_on := self._clause_ran_on(quals, body)) is not None:
             main, quals = ran_on
             doc = self.nlp(main)
         label, advice = heading_label(doc), False
@@ -1732,19 +1730,17 @@ class RuleNormalizerV2(RuleNormalizer):
             return replace(norm, value=v.text, value_kind=v.kind, bound=v.bound, values=values)
         return replace(norm, values=values)
 
-    def _clause_ran_on(self, quals, text: str) -> tuple[str, tuple[str, ...]] | None:
+    def _clause_ran_on(self, quals, body: str) -> tuple[str, tuple[str, ...]] | None:
         """(main clause, qualifiers) where the leading condition, written without its comma, ran on into the rule up
         to the sentence's first comma: "Whenever possible production releases should proceed automatically, typically
         after …" was read from "typically …" (no subject), "Once the sunset window has passed a deprecated resource may
         be removed even if …, …" from what followed. The condition is cut where ``opening_without_comma`` finds its end
         in it, and only where a rule's modal verb and a finite verb come after that end; None otherwise (the parse
-        this costs is spent on a leading condition that holds a modal word)."""
-        if not quals or not _CONDITION.match(quals[0]) or not _RULE_MODAL.search(quals[0]):
+        this costs is spent on a leading condition that holds a modal word). ``body``: the sentence as cut."""
+        if not quals or not _CONDITION.match(quals[0]) or not _RULE_MODAL.search(quals[0]) \
+                or not body.startswith(quals[0]):
             return None
-        label, body = self._body(text)
         lead = quals[0]
-        if label is not None or not body.startswith(lead):
-            return None
         ldoc = self.nlp(lead)
         end = opening_without_comma(ldoc, self._verbs)
         if end is None or not any(t.tag_ in _FINITE_TAGS for t in ldoc if t.idx >= end) \
