@@ -37,7 +37,7 @@ _LINE_MARKUP = re.compile(r"^(?:#{1,6}|>|[-*+\u2022\u2023\u25e6\u25aa\u25cf\u204
 # a pictograph or other symbol that opens a line ("\u26a0\ufe0f Never …", "\u2705 …"): an icon, not a word
 _ONE_ICON = r"[\u2190-\u2bff\u2600-\u27bf\U0001f000-\U0001faff][\ufe0e\ufe0f]?"
 _ICON = re.compile(r"^(?:" + _ONE_ICON + r"[ \t]*){1,4}")
-_CODE_SPAN = re.compile(r"(`[^`]*`)")
+CODE_SPAN = re.compile(r"(`[^`]*`)")
 # Markdown strong and emphasis around words: "**must not**", "*never*"; not "*.example.com" nor "5 * 60"
 _STRONG = re.compile(r"\*\*(?=\S)([^*\n]{1,300}?)(?<=\S)\*\*")
 _EMPHASIS = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*\n]{1,300}?)(?<=[^\s*])\*(?![\w*])")
@@ -57,7 +57,7 @@ def _shouted(t: str) -> bool:
     """A statement written all in capitals ("NEVER DEPLOY ON FRIDAYS."): the tagger reads every word as a name, so
     1,240 of 2,769 statements so written had another subject (310 now: names' capitals are lost). The NLI model is
     uncased and never saw the difference."""
-    outside = _CODE_SPAN.sub(" ", t)
+    outside = CODE_SPAN.sub(" ", t)
     letters = [c for c in outside if c.isalpha()]
     return len(letters) >= 8 and len(outside.split()) >= 3 and not any(c.islower() for c in letters)
 
@@ -103,7 +103,7 @@ def plain_statement(text: str) -> str:
         return text
     t = text.translate(_QUOTES)
     if _shouted(t):
-        parts = _CODE_SPAN.split(t)
+        parts = CODE_SPAN.split(t)
         t = "".join(p if i % 2 else p.lower() for i, p in enumerate(parts))
         t = t[:1].upper() + t[1:]
     for _ in range(4):                       # "- 1. …", "> - \u26a0\ufe0f …": a few levels at most
@@ -122,7 +122,7 @@ def plain_statement(text: str) -> str:
         t = t[:-1] + "."                     # a list item's own stop ("- Deploys need two approvals;")
     if not any(c in t for c in "*[]/&"):
         return t
-    parts = _CODE_SPAN.split(t)
+    parts = CODE_SPAN.split(t)
     for i in range(0, len(parts), 2):        # the even parts are outside code spans
         p = _STRONG.sub(r"\1", parts[i])
         p = _EMPHASIS.sub(r"\1", p)

@@ -83,12 +83,14 @@ def nli_label(row: dict) -> str | None:
 
 def to_nli_pairs(rows: list[dict], source: str = "claims") -> list[Pair]:
     """Both directions of every usable pair: the gate scores both, so the model learns both."""
+    # learnt as the guard's model reads them at write time
+    from guard.nli.model_text import model_text
     out: list[Pair] = []
     for r in rows:
         lab = nli_label(r)
         if lab is None:
             continue
-        _both(out, r["existing"]["text"], r["incoming"]["text"], lab, source)
+        _both(out, model_text(r["existing"]["text"]), model_text(r["incoming"]["text"]), lab, source)
     return out
 
 

@@ -138,12 +138,15 @@ def _train_cfg(recipe: dict, out_dir: Path, start: str | None = None):
 
 def _score(model_dir: Path, rows: list[dict], max_length: int) -> list[dict]:
     """Both directions, all three labels, fp32 (no quantisation: the gate is fitted on exact scores),
-    uncalibrated (readers rescale by the model's temperature: ``gate_data.read_predictions``)."""
+    of each text as the guard's models read it at write time (``nli.model_text``), uncalibrated (readers
+    rescale by the model's temperature: ``gate_data.read_predictions``)."""
     import torch
+
+    from guard.nli.model_text import model_text
     from guard.nli.scorer import NLIScorer
     scorer = NLIScorer(model_dir, quantize=False, batch_size=32, max_length=max_length, calibrated=False,
                        device="cuda" if torch.cuda.is_available() else "cpu")
-    both = scorer.score_both([(r["existing"]["text"], r["incoming"]["text"]) for r in rows])
+    both = scorer.score_both([(model_text(r["existing"]["text"]), model_text(r["incoming"]["text"])) for r in rows])
     return [{"id": r["id"], "forward": {k: round(v, 5) for k, v in f.items()},
              "backward": {k: round(v, 5) for k, v in b.items()}} for r, (f, b) in zip(rows, both)]
 
