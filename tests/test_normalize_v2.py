@@ -4303,3 +4303,48 @@ def test_https_is_not_http(normalizer_v2):
     """"HTTPS" tagged a plural had the lemma "http": a statement about HTTPS responses shared the term with HTTP ones."""
     terms = normalizer_v2.normalize("gzip compression is switched on for all HTTPS responses.", Scope(), Window()).terms
     assert "https" in terms and "http" not in terms
+
+
+@pytest.mark.parametrize("coded, plain", [
+    ("PostgreSQL `max_connections` is set to `100`.", "PostgreSQL max_connections is set to 100."),
+    ("The `timeout` defaults to `30s`.", "The timeout defaults to 30s."),
+    ("`no_parent_owners` defaults to `true` when omitted.", "no_parent_owners defaults to true when omitted."),
+    ("The upload limit is `512MB`.", "The upload limit is 512MB."),
+])
+def test_a_value_in_code_is_the_value_written_plainly(normalizer_v2, coded, plain):
+    """In backticks a number or a switch's state was a literal, and no literal meets a number, a duration or a
+    boolean: each pair below was "same subject, same stance" with the backticks and a conflict without them."""
+    a, b = norm(normalizer_v2, coded), norm(normalizer_v2, plain)
+    assert (a.value_kind, a.value, a.bound) == (b.value_kind, b.value, b.bound)
+    assert "`" not in a.terms and a.theme != "`"
+
+
+@pytest.mark.parametrize("a, b", [
+    ("PostgreSQL `max_connections` is set to `100`.", "PostgreSQL max_connections is set to 200."),
+    ("The `timeout` defaults to `30s`.", "The timeout defaults to 60 seconds."),
+    ("The `no_parent_owners` option defaults to `false` if not present.", "no_parent_owners defaults to true when omitted."),
+])
+def test_values_in_code_and_written_plainly_conflict(normalizer_v2, a, b):
+    assert verdict(normalizer_v2, a, b).kind is VerdictKind.VALUE_CONFLICT
+    assert verdict(normalizer_v2, b, a).kind is VerdictKind.VALUE_CONFLICT
+
+
+def test_code_that_is_no_value_stays_a_literal():
+    assert [(v.kind, v.text) for v in extract_typed_values("Set the mode to `strict`.")] == [("literal", "strict")]
+    assert [v.kind for v in extract_typed_values("Set `sslmode=require` for every connection.")] == ["literal"]
+
+
+@pytest.mark.parametrize("a, b, kind", [
+    ("Passwords must be changed every 90 days.", "Passwords must be rotated every 180 days.", VerdictKind.VALUE_CONFLICT),
+    ("API keys are replaced every year.", "API keys are renewed every 90 days.", VerdictKind.VALUE_CONFLICT),
+    ("Passwords must be changed every 90 days.", "Passwords must be reset every 90 days.", VerdictKind.CONSISTENT),
+])
+def test_schedules_of_one_replacement_in_two_words_compare(normalizer_v2, a, b, kind):
+    """"changed" is no state verb of its own, so "changed every 90 days" and "rotated every 180 days" were two
+    actions' schedules, "same stance"; putting a new one in the old one's place is one action whichever verb says it."""
+    assert verdict(normalizer_v2, a, b).kind is kind
+
+
+def test_schedules_of_two_actions_stay_apart(normalizer_v2):
+    assert verdict(normalizer_v2, "Backups run every 6 hours.", "Backups are tested every quarter.").kind \
+        is not VerdictKind.VALUE_CONFLICT

@@ -18,6 +18,7 @@ from __future__ import annotations
 import calendar
 import math
 import re
+from dataclasses import replace
 
 from guard.claims import Bound
 from guard.normalize.naming_styles import NAMING_RE, one_style
@@ -722,8 +723,31 @@ def _preposition_taken_for_a_switch(text: str, v: Value) -> bool:
     return v.kind == "boolean" and v.text.lower() in ("on", "off") and _PREPOSITION_AFTER.match(text, v.end) is not None
 
 
+# a number written in code, with or without its unit ("`100`", "`30s`", "`512MB`")
+_VALUE_IN_CODE = re.compile(r"`\d[\d,]*(?:\.\d+)?(?: ?[A-Za-z%]{1,7})?`")
+_SWITCH_STATES = frozenset({"true", "false", "on", "off"})
+
+
+def _code_marks_off_values(text: str) -> str:
+    """The backticks around a number written in code, made spaces (the offsets stay those of the text): the value is
+    read as the same value written plainly. In backticks, "`max_connections` is set to `100`" had a literal "100"
+    that was no number beside "max_connections is set to 200", "defaults to `30s`" no duration beside "defaults to
+    60 seconds": each pair was "same stance"."""
+    if "`" not in text:
+        return text
+    return _VALUE_IN_CODE.sub(lambda m: " " + m.group(0)[1:-1] + " ", text)
+
+
+def _switch_in_code(v: Value) -> Value:
+    """A switch's state in code ("defaults to `true`"): the boolean the plain word is. As a literal, "`no_parent_owners`
+    defaults to `true`" / "… defaults to `false` …" conflicted and the same statements written without their
+    backticks were "same stance"."""
+    return replace(v, kind="boolean") if v.kind == "literal" and v.text.lower() in _SWITCH_STATES else v
+
+
 def extract_typed_values(text: str) -> list[Value]:
     """Typed values first, then v1's selectors on what they left; leftmost first."""
+    text = _code_marks_off_values(text)
     if (end := _VERSION_AT_END.search(text)) is not None:
         text = text[:end.start("stop")]
     found: list[Value] = []
@@ -746,7 +770,7 @@ def extract_typed_values(text: str) -> list[Value]:
                                m.group("val").strip(), s, e, b, negation or None))
             taken.append((m.start(), m.end()))
     found += extract_values(text, taken)
-    found = [v for v in found if not _path_segment(text, v) and not _preposition_taken_for_a_switch(text, v)]
+    found = [_switch_in_code(v) for v in found if not _path_segment(text, v) and not _preposition_taken_for_a_switch(text, v)]
     found = _word_counts(text, [_span_after_words(text, v, found) for v in found])
     found.sort(key=lambda v: v.start)
     found = _named_units(text, _shared_units(text, _counted_compounds(text, one_style(found))))
