@@ -500,7 +500,17 @@ def one_action_in_two_verbs(a: Norm, b: Norm) -> bool:
     one action, so one attribute. Other pairs of verbs ("Backups run every 6 hours." / "Backups are
     tested every quarter.", "Logs are rotated daily." / "… archived weekly.") stay two actions'
     schedules for structure; the gate does not take them for two facts (``evidence_gate``)."""
-    return frequencies_of_two_verbs(a, b) and a.object is b.object and a.object not in (StateVerb.OTHER, StateVerb.BE)
+    if not frequencies_of_two_verbs(a, b):
+        return False
+    if a.object is b.object and a.object not in (StateVerb.OTHER, StateVerb.BE):
+        return True
+    return {a.attribute.split()[0], b.attribute.split()[0]} <= _REPLACING
+
+
+# verbs of putting a new one in the old one's place ("Passwords must be changed every 90 days." / "… rotated every
+# 180 days.", "… reset every 30 days"): on a schedule, one action whichever word says it; "change" is no rotation
+# elsewhere (it sets a setting, ``StateVerb.OTHER``), so only the schedules of two such verbs are one attribute
+_REPLACING = frozenset({"rotate", "renew", "change", "replace", "reset", "refresh", "regenerate", "cycle", "reissue"})
 
 
 def attributes_match(a: str, b: str) -> bool:
