@@ -4348,3 +4348,17 @@ def test_schedules_of_one_replacement_in_two_words_compare(normalizer_v2, a, b, 
 def test_schedules_of_two_actions_stay_apart(normalizer_v2):
     assert verdict(normalizer_v2, "Backups run every 6 hours.", "Backups are tested every quarter.").kind \
         is not VerdictKind.VALUE_CONFLICT
+
+
+@pytest.mark.parametrize("coded", [
+    "The `master` branch is unstable and may be broken between releases.",
+    "Direct pushes to `main` are blocked.",
+    "The `Retry-After` header value is expressed in milliseconds.",
+    "The proxy's `client_max_body_size` is 10M.",
+    "Changing PostgreSQL `max_connections` requires a server restart.",
+])
+def test_a_name_in_code_within_the_subject_reads_as_written_plainly(normalizer_v2, coded):
+    """A name in backticks that is a word of the subject ("the `master` branch") was taken for a literal value, and
+    the statement's attribute became "literal" (or the noun before it); written without the backticks it had the
+    attribute it has now."""
+    assert norm(normalizer_v2, coded).attribute == norm(normalizer_v2, coded.replace("`", "")).attribute

@@ -1797,12 +1797,17 @@ class RuleNormalizerV2(RuleNormalizer):
         return None
 
     def _attribute(self, doc, text: str, norm: Norm, skip: tuple[str, ...] = ()) -> str | None:
-        # a value that is the subject itself ("Fly.io takes …") is no value of an attribute
-        values = [v for v in self._values(text) if v.text not in skip and v.text.lower() != norm.subject]
+        # a value that is the subject itself ("Fly.io takes …") is no value of an attribute, nor is a name in code
+        # that is a word of the subject ("The `master` branch is unstable …": its attribute was "literal", and
+        # written without the backticks it had none)
+        named = set((norm.subject or "").split())
+        found = [v for v in self._values(text) if v.text not in skip and v.text.lower() != norm.subject]
+        values = [v for v in found if not (v.kind == "literal" and v.text.lower() in named)]
         primary = next((v for v in values if v.text == norm.value), values[0] if values else None)
         ident = _identifier(text, primary.start if primary else None,
                             (primary.start - 1, primary.end + 1) if primary else None)
-        if ident:
+        # a plain word of the subject in backticks ("pushes to `main`") is no setting's name either
+        if ident and not (ident.lower() in named and len(found) > len(values) and not _setting_name(ident)):
             return ident
         if norm.value_kind == "version" and norm.value and not any(v.text == norm.value for v in values):
             # a product's number made its version (``_number_of_a_product``): "React 18" is the react version
