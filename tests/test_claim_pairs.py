@@ -399,3 +399,20 @@ def test_main_clause_pairs_repeat_a_pair_cut_to_its_main_clauses_where_the_cut_k
     assert {p.source for p in pairs} == {"claims:main-clause", "claims:main-clause:swapped"}
     assert len(claim_training_pairs(rows, {"main_clause_pairs": True})) == len(to_nli_pairs(rows)) + 2
     assert len(claim_training_pairs(rows, {})) == len(to_nli_pairs(rows))
+
+
+def test_folds_by_family_hold_out_one_kind_of_document_each(shared_data):
+    """``"fold_by": "family"``: each fold is one source family, whole, so an out-of-fold score is of a model that
+    never saw a document of the pair's kind; a folds count that disagrees with the families, or another grouping,
+    is refused in one line."""
+    from training.cv_nli import recipe_folds
+    rows = read_rows(shared_data / "bench" / "claims_train.jsonl")
+    fold, k = recipe_folds({"fold_by": "family", "folds": 4}, rows)
+    assert k == 4
+    held = [{str(r["id"]).split("-")[0] for r, f in zip(rows, fold) if f == i} for i in range(k)]
+    assert all(len(h) == 1 for h in held) and len(set.union(*held)) == 4
+    assert recipe_folds({}, rows) == (grouped_folds(rows, 5), 5)
+    with pytest.raises(ValueError, match="5 folds, and its rows come from 4 families"):
+        recipe_folds({"fold_by": "family", "folds": 5}, rows)
+    with pytest.raises(ValueError, match="fold_by must be"):
+        recipe_folds({"fold_by": "source"}, rows)

@@ -20,7 +20,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from training.claim_pairs import CLAIMS_DEV, CLAIMS_TRAIN, claim_training_pairs, grouped_folds, read_rows
+from training.claim_pairs import CLAIMS_DEV, CLAIMS_TRAIN, claim_training_pairs, family_folds, grouped_folds, read_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_NLI = ROOT.parent / "shared" / "data" / "nli"
@@ -188,6 +188,23 @@ def write_oof(pred_files: list[Path], out: Path, order: dict[str, int]) -> None:
     out.write_text("".join(json.dumps(p) + "\n" for p in preds))
 
 
+def recipe_folds(recipe: dict, rows: list[dict]) -> tuple[list[int], int]:
+    """The fold of each claims_train row and the number of folds. ``"fold_by": "family"``: one fold per source
+    family (``claim_pairs.family_folds``), so each out-of-fold score is of a model that never saw a document of the
+    pair's kind — as the final model meets a new user's documents; by default folds grouped by document."""
+    by = recipe.get("fold_by", "document")
+    if by == "family":
+        fold = family_folds(rows)
+        k = max(fold) + 1
+        if recipe.get("folds", k) != k:
+            raise ValueError(f"the recipe says {recipe['folds']} folds, and its rows come from {k} families")
+        return fold, k
+    if by != "document":
+        raise ValueError(f"fold_by must be 'document' or 'family', not {by!r}")
+    k = recipe.get("folds", 5)
+    return grouped_folds(rows, k), k
+
+
 def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | None = None,
         folds_only: bool = False, train_path: Path = CLAIMS_TRAIN, dev_path: Path = CLAIMS_DEV,
         model_root: Path = ROOT, general_only: bool = False, only_seed: int | None = None,
@@ -203,12 +220,12 @@ def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | N
     work = work_dir or ROOT / "runs" / name
     work.mkdir(parents=True, exist_ok=True)
     start = _start(recipe, work, general)
-    summary = {"recipe": recipe, "folds": recipe.get("folds", 5), "runs": {}}
+    summary = {"recipe": recipe, "folds": recipe.get("folds", 5), "fold_by": recipe.get("fold_by", "document"),
+               "runs": {}}
     if general_only:
         return summary
     rows = read_rows(train_path)
-    k = recipe.get("folds", 5)
-    fold = grouped_folds(rows, k)
+    fold, k = recipe_folds(recipe, rows)
     all_seeds = seeds(recipe)
     several = len(all_seeds) > 1
     if only_seed is not None and only_seed not in all_seeds:
