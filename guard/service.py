@@ -17,8 +17,8 @@ from pathlib import Path
 
 from guard.candidates import NEIGHBOURS, CandidateIndex
 from guard.claims import Claim, ClaimError, Norm, Scope, Status, Window, comparison_text, in_force, validate_text
-from guard.nli.model_text import model_text
 from guard.judge import Decision, Tier
+from guard.nli.model_text import model_text
 from guard.pipeline import Guard
 from guard.store import MAX_CHAIN, ClaimStore, UnknownClaim, shown_id
 

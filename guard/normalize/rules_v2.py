@@ -1801,13 +1801,19 @@ class RuleNormalizerV2(RuleNormalizer):
         # that is a word of the subject ("The `master` branch is unstable …": its attribute was "literal", and
         # written without the backticks it had none)
         named = set((norm.subject or "").split())
-        found = [v for v in self._values(text) if v.text not in skip and v.text.lower() != norm.subject]
-        values = [v for v in found if not (v.kind == "literal" and v.text.lower() in named)]
+        values, in_subject = [], set()
+        for v in self._values(text):
+            if v.text in skip or v.text.lower() == norm.subject:
+                continue
+            if v.kind == "literal" and v.text.lower() in named:
+                in_subject.add(v.text.lower())
+            else:
+                values.append(v)
         primary = next((v for v in values if v.text == norm.value), values[0] if values else None)
         ident = _identifier(text, primary.start if primary else None,
                             (primary.start - 1, primary.end + 1) if primary else None)
-        # a plain word of the subject in backticks ("pushes to `main`") is no setting's name either
-        if ident and not (ident.lower() in named and len(found) > len(values) and not _setting_name(ident)):
+        # that word in code is no setting's name either, unless written as only code writes one ("pushes to `main`")
+        if ident and not (ident.lower() in in_subject and not _setting_name(ident)):
             return ident
         if norm.value_kind == "version" and norm.value and not any(v.text == norm.value for v in values):
             # a product's number made its version (``_number_of_a_product``): "React 18" is the react version
@@ -2231,7 +2237,7 @@ def _backticks_as_punctuation(doc):
     was a plural noun and after "100" a number, and so a word of what the statement says ("`" its theme and one of
     its terms); around a name it is punctuation already."""
     for t in doc:
-        if t.text and set(t.text) == {"`"} and t.pos_ != "PUNCT":
+        if set(t.text) == {"`"} and t.pos_ != "PUNCT":
             t.pos_, t.tag_ = "PUNCT", "``"
     return doc
 
