@@ -22,8 +22,8 @@ from dataclasses import replace
 
 from guard.claims import Bound
 from guard.normalize.naming_styles import NAMING_RE, one_style
-from guard.normalize.values import (_GE, _LE, _OP, _UNIT_ALT, UNITS, WORD_NUMBERS, Guarded, Value, extract_values,
-                                    or_so_side, unit_key)
+from guard.normalize.values import (_GE, _LE, _OP, _UNIT_ALT, SWITCH_STATES, UNITS, WORD_NUMBERS, Guarded, Value,
+                                    extract_values, or_so_side, unit_key)
 from guard.normalize.values import _NUM as _V1_NUM
 
 # v1's number, but never from inside a run of digits and commas: from there the search was quadratic
@@ -725,7 +725,6 @@ def _preposition_taken_for_a_switch(text: str, v: Value) -> bool:
 
 # a number written in code, with or without its unit ("`100`", "`30s`", "`512MB`")
 _VALUE_IN_CODE = re.compile(r"`\d[\d,]*(?:\.\d+)?(?: ?[A-Za-z%]{1,7})?`")
-_SWITCH_STATES = frozenset({"true", "false", "on", "off"})
 
 
 def _code_marks_off_values(text: str) -> str:
@@ -742,7 +741,7 @@ def _switch_in_code(v: Value) -> Value:
     """A switch's state in code ("defaults to `true`"): the boolean the plain word is. As a literal, "`no_parent_owners`
     defaults to `true`" / "… defaults to `false` …" conflicted and the same statements written without their
     backticks were "same stance"."""
-    return replace(v, kind="boolean") if v.kind == "literal" and v.text.lower() in _SWITCH_STATES else v
+    return replace(v, kind="boolean") if v.kind == "literal" and v.text.lower() in SWITCH_STATES else v
 
 
 def extract_typed_values(text: str) -> list[Value]:

@@ -61,6 +61,8 @@ _NUM = r"(?P<num>(?<![\w.-])\d[\d,]*(?:\.\d+)?|\b(?:" + "|".join(sorted(WORD_NUM
 _LE = r"(?:at most|up to|no more than|not more than|maximum(?: of)?|max\.?|under|below|less than|fewer than|within|<=|<|≤)"
 _GE = r"(?:at least|minimum(?: of)?|min\.?|no less than|no fewer than|more than|over|above|no sooner than|>=|>|≥)"
 _OP = r"(?:(?P<op>" + _LE + "|" + _GE + r")\s+)?"
+# the states a switch is written with; v2 also reads one of them in backticks as the boolean
+SWITCH_STATES = ("true", "false", "on", "off")
 
 PATTERNS: list[tuple[str, re.Pattern | Guarded]] = [
     ("literal", re.compile(r"`(?P<val>[^`]{1,60})`")),
@@ -72,7 +74,7 @@ PATTERNS: list[tuple[str, re.Pattern | Guarded]] = [
     ("version", re.compile(r"(?<![\w.])(?P<val>v?\d+\.\d+(?:\.\d+)*\+?)(?![\w.%])")),
     ("number", Guarded(_OP, _NUM + r"\s?(?P<unit>%|(?:" + "|".join(map(re.escape, _UNIT_ALT)) + r")\b)" +
                        r"(?P<post>\s+or\s+(?:less|fewer|more|greater|higher|lower|longer|shorter))?", re.I)),
-    ("boolean", re.compile(r"\b(?:defaults? to|set to|is|are)\s+(?P<val>true|false|on|off)\b", re.I)),
+    ("boolean", re.compile(r"\b(?:defaults? to|set to|is|are)\s+(?P<val>" + "|".join(SWITCH_STATES) + r")\b", re.I)),
     ("colour", re.compile(r"\b(?P<val>" + "|".join(sorted(COLOURS)) + r")\b", re.I)),
     ("number", Guarded(_OP, r"(?<![\w.-])(?P<num>\d[\d,]*(?:\.\d+)?)(?![\d.]*[\w-])(?P<post>\s+or\s+(?:less|fewer|more|greater))?\b", re.I)),
 ]
