@@ -15,7 +15,7 @@ Run: ``python -m benchmarks.gate_regimes --document TAG --family TAG`` (the tags
 from __future__ import annotations
 
 import argparse
-import copy
+import dataclasses
 import json
 from pathlib import Path
 
@@ -34,14 +34,16 @@ REGIMES = ("document", "family", "both")
 
 
 def stacked(a, b):
-    """One gate table holding the rows of ``a`` and then those of ``b`` (the same pairs with other evidence)."""
-    t = copy.copy(a)
-    t.rows, t.y, t.X = a.rows + b.rows, a.y + b.y, np.vstack([a.X, b.X])
-    t.structural, t.features, t.norms = a.structural + b.structural, a.features + b.features, a.norms + b.norms
-    t.verdicts, t.similarities = a.verdicts + b.verdicts, a.similarities + b.similarities
-    t.predicate_similarities = (None if a.predicate_similarities is None or b.predicate_similarities is None
-                                else a.predicate_similarities + b.predicate_similarities)
-    return t
+    """One gate table holding the rows of ``a`` and then those of ``b`` (the same pairs with other evidence): every
+    per-row field joined, whatever fields the table has; a setting (the NLI-direction rule) stays ``a``'s."""
+    def joined(x, y):
+        if isinstance(x, np.ndarray):
+            return np.vstack([x, y])
+        if isinstance(x, list):
+            return x + y if isinstance(y, list) else None
+        return x
+    return dataclasses.replace(a, **{f.name: joined(getattr(a, f.name), getattr(b, f.name))
+                                     for f in dataclasses.fields(a)})
 
 
 def fit_gate(regime: str, tables: dict, idx: list[int], families: list[int], temperature: float | None):
@@ -58,27 +60,27 @@ def fit_gate(regime: str, tables: dict, idx: list[int], families: list[int], tem
 def judged(tiers: list[str], scores: list[float], labels: list[str]) -> dict:
     from benchmarks import metrics
     prf = metrics.block_prf(labels, tiers)
-    compatible = [t for t, y in zip(tiers, labels) if y == "compatible"]
     return {"precision": round(prf["precision"], 4), "recall": round(prf["recall"], 4), "f1": round(prf["f1"], 4),
-            "false_block": round(compatible.count("block") / max(1, len(compatible)), 4),
+            "false_block": round(metrics.false_block_rate(labels, tiers)["overall"], 4),
             "f1_at_false_block": {f"{r:.0%}": metrics.f1_at_false_block(labels, scores, r)["f1"] for r in MATCHED_RATES}}
 
 
-def cross_judged(regime: str, tables: dict, evidence: str, folds: list[int], families: list[int],
-                 temperature: float | None) -> dict:
-    """Out of fold: each fold (by document) judged on the ``evidence`` table's scores by the ``regime`` gate fitted
-    on the other folds."""
+def cross_judged(regime: str, tables: dict, evidence: tuple[str, ...], folds: list[int], families: list[int],
+                 temperature: float | None) -> dict[str, dict]:
+    """Out of fold: each fold (by document) judged on each ``evidence`` table's scores by the one ``regime`` gate
+    fitted on the other folds."""
     from training.fit_learned_gate import block_scores, pipeline_tiers
     n = len(folds)
-    tiers, scores = [""] * n, [0.0] * n
+    tiers = {ev: [""] * n for ev in evidence}
+    scores = {ev: [0.0] * n for ev in evidence}
     for f in sorted(set(folds)):
         fit = [i for i in range(n) if folds[i] != f]
         app = [i for i in range(n) if folds[i] == f]
         gate = fit_gate(regime, tables, fit, families, temperature)
-        ev = tables[evidence]
-        for i, t, s in zip(app, pipeline_tiers(gate, ev, app), block_scores(gate, ev, app)):
-            tiers[i], scores[i] = t, s
-    return judged(tiers, scores, tables[evidence].y)
+        for ev in evidence:
+            for i, t, s in zip(app, pipeline_tiers(gate, tables[ev], app), block_scores(gate, tables[ev], app)):
+                tiers[ev][i], scores[ev][i] = t, s
+    return {ev: judged(tiers[ev], scores[ev], tables[ev].y) for ev in evidence}
 
 
 def run(tables: dict, dev_table, folds: list[int], families: list[int], temperature: float | None) -> dict:
@@ -87,8 +89,8 @@ def run(tables: dict, dev_table, folds: list[int], families: list[int], temperat
     every, di = list(range(len(folds))), list(range(len(dev_table.rows)))
     for regime in REGIMES:
         gate = fit_gate(regime, tables, every, families, temperature)
-        out[regime] = {f"cv, {ev} scores": cross_judged(regime, tables, ev, folds, families, temperature)
-                       for ev in ("document", "family")}
+        out[regime] = {f"cv, {ev} scores": j for ev, j in
+                       cross_judged(regime, tables, ("document", "family"), folds, families, temperature).items()}
         out[regime]["claims_dev"] = judged(pipeline_tiers(gate, dev_table, di), block_scores(gate, dev_table, di),
                                            dev_table.y)
     return out
@@ -114,11 +116,10 @@ def render(result: dict) -> str:
 
 def main(argv=None) -> dict:
     from benchmarks.report import provenance
-    from benchmarks.stages import Scored
     from guard.embed import Embedder
     from guard.pipeline import Guard, GuardConfig
-    from training.claim_pairs import grouped_folds
-    from training.gate_data import read_predictions
+    from training.claim_pairs import family_folds, grouped_folds
+    from training.gate_data import build, read_predictions
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--document", required=True, help="tag of the out-of-fold scores by document")
     ap.add_argument("--family", required=True, help="tag of the out-of-fold scores by source family")
@@ -133,15 +134,11 @@ def main(argv=None) -> dict:
     train_rows, dev_rows = load_pairs([TRAIN_PAIRS]), load_pairs([DEFAULT_PAIRS])
     guard = Guard(GuardConfig(normalizer="normalizer.rules.v2", stages=("structural",)))
     embedder = Embedder()
-    folds = grouped_folds(train_rows)
-    v1_train = read_predictions(CV_DIR / "oof_nli_nli-minilm-l6.jsonl")
-    v1_dev = read_predictions(CV_DIR / "dev_nli_nli-minilm-l6.jsonl")
-    scored = {k: Scored(train_rows, read_predictions(files[k]), v1_train, guard, embedder, folds, None, 1.0)
-              for k in ("document", "family")}
-    dev = Scored(dev_rows, read_predictions(files["dev"]), v1_dev, guard, embedder, None, None, 1.0)
-    tables = {k: s.table for k, s in scored.items()}
+    # the raw scores (temperature 1), as the shipped gates read them
+    tables = {k: build(train_rows, read_predictions(files[k]), guard, embedder) for k in ("document", "family")}
+    dev = build(dev_rows, read_predictions(files["dev"]), guard, embedder)
     result = {"document": a.document, "family": a.family, "dev": a.dev or a.document,
-              "regimes": run(tables, dev.table, folds, scored["document"].families, 1.0),
+              "regimes": run(tables, dev, grouped_folds(train_rows), family_folds(train_rows), 1.0),
               "provenance": provenance()}
     a.out.mkdir(parents=True, exist_ok=True)
     name = f"{a.document}__{a.family}"

@@ -54,8 +54,8 @@ def test_a_gate_is_judged_on_the_evidence_it_is_given_not_the_one_it_was_fitted_
     from benchmarks.gate_regimes import cross_judged
     folds = [(i // 2) % 4 for i in range(len(NAMES))]         # each fold holds both labels
     families = [(i // 2) % 3 for i in range(len(NAMES))]
-    on_sharp = cross_judged("document", tables, "document", folds, families, 1.0)
-    on_blunt = cross_judged("document", tables, "family", folds, families, 1.0)
+    judged = cross_judged("document", tables, ("document", "family"), folds, families, 1.0)
+    on_sharp, on_blunt = judged["document"], judged["family"]
     assert on_sharp["recall"] > 0.5 and on_sharp["false_block"] == 0.0
     assert on_blunt["f1"] < on_sharp["f1"]
     assert set(on_sharp["f1_at_false_block"]) == {"1%", "2%", "3%", "5%"}
