@@ -29,6 +29,12 @@ from guard.nli.model_text import model_text
     ("A ` alone stays.", "A ` alone stays."),
     ("Use TLS (1.2 or later)", "Use TLS (1.2 or later)"),
     ("Note: be careful", "Note: be careful."),
+    # a rule's "shall" is its "must", in any case; a word that only starts so is left
+    ("Postmortems shall not assign blame.", "Postmortems must not assign blame."),
+    ("The client SHALL retry; it SHALL NOT loop.", "The client MUST retry; it MUST NOT loop."),
+    ("Shall be signed by two officers.", "Must be signed by two officers."),
+    ("You shan't push to main.", "You must not push to main."),
+    ("Marshall owns the shallow clone job.", "Marshall owns the shallow clone job."),
     ("Is this allowed?", "Is this allowed?"),
     ("", ""),
 ])
@@ -39,13 +45,19 @@ def test_the_models_read_what_the_statement_says(text, read):
 def test_every_training_pair_reads_as_the_gate_was_fitted(shared_data):
     """The learned gate was fitted on out-of-fold NLI scores of claims_train's texts as written, by fold models that
     are not kept; ``model_text`` must leave every one of them as it is, or the scores a write gets would not be the
-    scores it was fitted on."""
+    scores it was fitted on — but for a rule's "shall", read as "must" since session 85: 23 statements, whose pairs'
+    scores by the shipped model move by 0.006 on average (``model_text``'s docstring)."""
     import json
-    changed = []
+    import re
+    changed, shall = [], 0
     for line in (shared_data / "bench" / "claims_train.jsonl").read_text().splitlines():
         r = json.loads(line)
-        changed += [t for t in (r["existing"]["text"], r["incoming"]["text"]) if model_text(t.strip()) != t.strip()]
-    assert changed == []
+        for t in (r["existing"]["text"].strip(), r["incoming"]["text"].strip()):
+            read = re.sub(r"\bshall\b", lambda m: {"shall": "must", "Shall": "Must", "SHALL": "MUST"}[m.group(0)], t,
+                          flags=re.IGNORECASE)
+            shall += read != t
+            changed += [t] if model_text(t) != read else []
+    assert changed == [] and shall == 23
 
 
 @pytest.mark.slow
@@ -96,3 +108,16 @@ def test_a_note_s_label_and_final_mark_change_no_tier_nor_score(accurate, existi
     assert len({j.tier for j in judged}) == 1
     ps = [j.nli.p_contradiction if j.nli is not None else None for j in judged]
     assert all(p == pytest.approx(ps[0], abs=1e-6) if p is not None else ps[0] is None for p in ps)
+
+
+def test_a_rule_s_shall_is_judged_as_its_must(accurate):
+    """Written with "shall" for "must", the incoming rule gets the tier and score it gets with "must" (before, 13 of
+    claims_dev's 48 pairs with a "must" changed tier so written, 11 of them up)."""
+    from guard.claims import Claim
+    existing = "Postmortems are blameless and focus on systems, not people."
+    forms = ["Postmortems must not assign blame to individuals.", "Postmortems shall not assign blame to individuals.",
+             "Postmortems SHALL NOT assign blame to individuals.", "Postmortems shan't assign blame to individuals."]
+    judged = accurate.judge_pairs(accurate.pair_items([(Claim(text=existing), Claim(text=f)) for f in forms]))
+    assert len({j.tier for j in judged}) == 1
+    ps = [j.nli.p_contradiction for j in judged if j.nli is not None]
+    assert len(ps) in (0, len(forms)) and all(p == pytest.approx(ps[0], abs=1e-6) for p in ps)
