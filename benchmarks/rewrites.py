@@ -26,6 +26,9 @@ _SIZE_WORDS = {"GB": "gigabytes", "MB": "megabytes", "KB": "kilobytes"}
 # (family, pattern, replacement): words that say the same thing
 _SAME = (
     ("must -> shall", re.compile(r"\bmust\b"), "shall"),
+    # a specification's key words in capitals (RFC 2119: "MUST NOT", "SHOULD", "MAY")
+    ("modal in capitals", re.compile(r"\b(must not|must|should not|should|may not|may|shall not|shall)\b"),
+     lambda m: m.group(1).upper()),
     ("at least -> no less than", re.compile(r"\bat least\b"), "no less than"),
     ("at most -> no more than", re.compile(r"\bat most\b"), "no more than"),
     ("minutes -> mins", re.compile(r"\b(\d+) minutes\b"), r"\1 mins"),

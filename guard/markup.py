@@ -4,7 +4,8 @@ Why: the claims people bring are copied out of handbooks, wikis, READMEs and cha
 items ("- Prod deploys need two approvals.", "3. …", "Rule 4.2: …"), behind an icon ("⚠️ Never …", ":warning: …"),
 with Markdown emphasis ("**must not**"), links ("see [the runbook](https://…)"), footnote markers ("…within 24
 hours.[2]"), typographic quotes ("doesn’t"), a note-taker's shorthand ("w/o approval", "logs & metrics"), or
-written all in capitals ("NEVER DEPLOY ON FRIDAYS.").
+written all in capitals ("NEVER DEPLOY ON FRIDAYS.") or with a specification's key words in capitals ("Clients MUST NOT
+retry …", "do NOT deploy …").
 None of that changes what the statement says, but the normalizer read it as words (``guard bench invariance``, each
 of the 2,883 bench and gold statements against its marked-up copy, v2 at session 78's start): a leading "- " changed
 the subject of 877, "3. " the subject of 1,774 and the value of 1,736 (a number as the value), an icon the subject
@@ -62,6 +63,22 @@ def _shouted(t: str) -> bool:
     return len(letters) >= 8 and len(outside.split()) >= 3 and not any(c.islower() for c in letters)
 
 
+# a specification's key words (RFC 2119: "MUST NOT", "SHALL", "SHOULD", "MAY", "REQUIRED", "RECOMMENDED", "OPTIONAL")
+# and a word stressed in capitals ("do NOT deploy", "NEVER share", "ONLY on Fridays") in an otherwise cased statement:
+# the tagger took "MUST" and "SHOULD" for names, so 18 of the 726 statements of the bench and gold files with their
+# modals so written read of another subject and 4 of another modality ("All commits to the `master` branch SHOULD be
+# …" was about "branch"; ``guard bench invariance``, "modal in capitals"). "MAY" before a day or a year is the month.
+_KEY_WORD = re.compile(r"(?<![\w`-])(?:MUST|SHALL|SHOULD|MAY(?![ \t]+\d)|NOT|NEVER|ALWAYS|ONLY|CANNOT|REQUIRED|RECOMMENDED"
+                       r"|OPTIONAL)(?![\w`-])")
+
+
+def _key_words_lowered(t: str) -> str:
+    if not any(c.islower() for c in t):
+        return t
+    parts = CODE_SPAN.split(t)
+    return "".join(p if i % 2 else _KEY_WORD.sub(lambda m: m.group(0).lower(), p) for i, p in enumerate(parts))
+
+
 # a tag in brackets before a note ("[Security] Rotate keys …", "[prod] Debug logging is on.", "[RFC][infra] …"): a word
 # first, no comma (not "[1, 2, 3] are the allowed ports"), not a Markdown link ("[the runbook](…)") nor a task box
 # (``_LINE_MARKUP``)
@@ -106,6 +123,9 @@ def plain_statement(text: str) -> str:
         parts = CODE_SPAN.split(t)
         t = "".join(p if i % 2 else p.lower() for i, p in enumerate(parts))
         t = t[:1].upper() + t[1:]
+    elif _KEY_WORD.search(t) is not None:
+        lowered = _key_words_lowered(t)
+        t = lowered[:1].upper() + lowered[1:] if t[:1].isupper() else lowered
     for _ in range(4):                       # "- 1. …", "> - \u26a0\ufe0f …": a few levels at most
         m = _LINE_MARKUP.match(t) or _ICON.match(t)
         if m is not None and m.group(0) and m.end() < len(t):

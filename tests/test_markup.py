@@ -33,6 +33,13 @@ from guard.markup import plain_statement
     ("No change lands w/o a pull request.", "No change lands without a pull request."),
     ("Makefile recipes are indented w/ tabs.", "Makefile recipes are indented with tabs."),
     ("Logs & metrics are kept for 30 days.", "Logs and metrics are kept for 30 days."),
+    # a specification's key words and a stressed word in capitals, in a cased statement
+    ("Clients MUST NOT retry a 4xx response.", "Clients must not retry a 4xx response."),
+    ("All commits to the `master` branch SHOULD be signed.", "All commits to the `master` branch should be signed."),
+    ("MUST be signed by two officers.", "Must be signed by two officers."),
+    ("Do NOT deploy on Fridays; ONLY hotfixes are allowed.", "Do not deploy on Fridays; only hotfixes are allowed."),
+    ("The API MAY return 429 when REQUIRED headers are missing.", "The API may return 429 when required headers are missing."),
+    ("iOS apps MUST pin certificates.", "iOS apps must pin certificates."),
 ])
 def test_a_document_s_markup_comes_off(text, plain):
     assert plain_statement(text) == plain
@@ -54,6 +61,11 @@ def test_a_document_s_markup_comes_off(text, plain):
     "R&D and AT&T keep their ampersands.",
     "See https://example.com/w/o/abc for the form.",    # a path is no shorthand
     "Call `a & b` in code.",
+    "The `MUST` flag and the `ONLY_ONCE` mode are set.",   # a key word in code, or part of a name
+    "NOT_FOUND is returned for a missing key.",
+    "Send the X-MUST-REVALIDATE header.",
+    "The freeze starts on MAY 4.",                       # the month
+    "IT support answers within 4 hours.",
 ])
 def test_what_is_no_markup_stays(text):
     assert plain_statement(text) == text
@@ -82,6 +94,26 @@ def test_a_marked_up_statement_reads_as_the_plain_one(normalizer_v2, marked):
     n = guard.normalize(marked, Scope(), Window())
     assert (n.modality, n.subject, n.object, n.value) == (plain.modality, plain.subject, plain.object, plain.value)
     assert n.modality.negated
+
+
+@pytest.mark.parametrize("plain", [
+    "All commits to the `master` branch should be cryptographically signed.",
+    "All production deploys must go through the Thursday release train, and hotfixes need a second approver.",
+    "API-only endpoints should disable HTTP altogether and only support encrypted connections.",
+    "Under no circumstances should gifts be given to government officials.",
+    "Every HAProxy config we ship should set ulimit-n explicitly in the global section.",
+    "Security may scan our Auth0 tenant endpoints without prior approval from Auth0.",
+])
+def test_a_rule_with_its_key_words_in_capitals_reads_as_written_plainly(normalizer_v2, plain):
+    """The tagger took "MUST" and "SHOULD" for names: 18 of 726 bench and gold statements so written read of another
+    subject ("commit" became "branch"), 4 of another modality ("should only" an obligation, "should not" "should")."""
+    import re
+    from guard.pipeline import Guard, GuardConfig
+    guard = Guard(GuardConfig(stages=("structural",)), normalizer=normalizer_v2)
+    shouted = re.sub(r"\b(must|should|may|not|only|never)\b", lambda m: m.group(1).upper(), plain)
+    a, b = (guard.normalize(t, Scope(), Window()) for t in (plain, shouted))
+    assert shouted != plain
+    assert (b.modality, b.subject, b.object, b.value, b.bound) == (a.modality, a.subject, a.object, a.value, a.bound)
 
 
 def test_a_marked_up_conflict_is_still_blocked(store):
