@@ -108,6 +108,7 @@ def test_a_rule_with_its_key_words_in_capitals_reads_as_written_plainly(normaliz
     """The tagger took "MUST" and "SHOULD" for names: 18 of 726 bench and gold statements so written read of another
     subject ("commit" became "branch"), 4 of another modality ("should only" an obligation, "should not" "should")."""
     import re
+
     from guard.pipeline import Guard, GuardConfig
     guard = Guard(GuardConfig(stages=("structural",)), normalizer=normalizer_v2)
     shouted = re.sub(r"\b(must|should|may|not|only|never)\b", lambda m: m.group(1).upper(), plain)
