@@ -23,12 +23,25 @@ _DIGIT_COUNT = re.compile(r"(?<![\w.,$€£:/=-])([2-9]|1[0-2])(?= [a-z])")
 _NAMED = re.compile(r"(?:^|\s)[A-Z.][\w.]*\s$")      # "Windows 11", ".NET 9", "Sev 2": a name's number
 _WORD_COUNT = re.compile(r"\b(" + "|".join(_WORDS.values()) + r")\b(?= [a-z])")
 _SIZE_WORDS = {"GB": "gigabytes", "MB": "megabytes", "KB": "kilobytes"}
+# a compound the bench statements write closed, written with its hyphen ("email" / "e-mail", "setup" / "set-up")
+_CLOSED = {"email": "e-mail", "reuse": "re-use", "webhook": "web-hook", "onboarding": "on-boarding",
+           "offboarding": "off-boarding", "setup": "set-up", "login": "log-in", "backup": "back-up", "timeout": "time-out",
+           "website": "web-site", "subdomain": "sub-domain", "coworker": "co-worker"}
+_CLOSED_WORD = re.compile(r"(?<![\w./@`-])(" + "|".join(_CLOSED) + r")(?=(?:s|d|ed|ing)?(?![\w/@`-]))", re.IGNORECASE)
+
+
+def _hyphenated(m: re.Match) -> str:
+    word = _CLOSED[m.group(1).lower()]
+    return word[:1].upper() + word[1:] if m.group(1)[:1].isupper() else word
+
+
 # (family, pattern, replacement): words that say the same thing
 _SAME = (
     ("must -> shall", re.compile(r"\bmust\b"), "shall"),
     # a specification's key words in capitals (RFC 2119: "MUST NOT", "SHOULD", "MAY")
     ("modal in capitals", re.compile(r"\b(must not|must|should not|should|may not|may|shall not|shall)\b"),
      lambda m: m.group(1).upper()),
+    ("closed compound -> hyphen", _CLOSED_WORD, _hyphenated),
     ("at least -> no less than", re.compile(r"\bat least\b"), "no less than"),
     ("at most -> no more than", re.compile(r"\bat most\b"), "no more than"),
     ("minutes -> mins", re.compile(r"\b(\d+) minutes\b"), r"\1 mins"),

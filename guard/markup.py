@@ -49,6 +49,21 @@ _LINK = re.compile(r"\[([^\[\]\n]{1,300})\]\((?:https?://|mailto:|/|#|\.\.?/)[^(
 _SHORTHAND = ((re.compile(r"(?<![\w/])w/o(?![\w/])", re.IGNORECASE), "without"),
               (re.compile(r"(?<![\w/])w/(?=\s)", re.IGNORECASE), "with"),
               (re.compile(r"(?<=\s)&(?=\s)"), "and"))
+# a compound usually written closed, written with its hyphen ("e-mail", "set-up", "back-up", "log-in"): read closed, as
+# the bench and gold statements write every one of them ("email" 101 times, "e-mail" never), so "company.com e-mail
+# addresses" is what "company.com email addresses" is (79 of 184 statements so rewritten read of another subject, and
+# two conflicted with themselves: ``guard bench invariance``, "closed compound -> hyphen")
+_CLOSED_COMPOUND = re.compile(r"(?<![\w./@-])(e|re|web|on|off|set|log|back|time|sub|co)-(mail|use|hook|boarding|up|in|out"
+                              r"|site|domain|worker)(?=(?:s|d|ed|ing)?(?![\w/@-]))", re.IGNORECASE)
+_CLOSED_WORDS = {"email", "reuse", "webhook", "onboarding", "offboarding", "setup", "login", "backup", "timeout",
+                 "website", "subdomain", "coworker"}
+
+
+def _closed(m: re.Match) -> str:
+    word = m.group(1) + m.group(2)
+    return word if word.lower() in _CLOSED_WORDS else m.group(0)
+
+
 # a footnote marker after a stop ("… 24 hours.[2] Next …"), or after a word and before a stop or the end ("… the
 # policy[3].", "… RS256[1]."); an index a word runs into with more words after it stays ("items[1] is the first")
 _FOOTNOTE = re.compile(r"(?<=[.,;:!?)'\"])\[\d{1,3}\](?=[\s.,;:!?]|$)|(?<=\S)\[\d{1,3}\](?=[.,;:!?]|$)")
@@ -140,6 +155,9 @@ def plain_statement(text: str) -> str:
     t = _unquoted(t)
     if t[-1:] in (";", ",") and len(t) > 1:
         t = t[:-1] + "."                     # a list item's own stop ("- Deploys need two approvals;")
+    if "-" in t and _CLOSED_COMPOUND.search(t) is not None:
+        parts = CODE_SPAN.split(t)
+        t = "".join(p if i % 2 else _CLOSED_COMPOUND.sub(_closed, p) for i, p in enumerate(parts))
     if not any(c in t for c in "*[]/&"):
         return t
     parts = CODE_SPAN.split(t)
