@@ -83,12 +83,43 @@ _SHORT_NAMES = {"production": "prod", "development": "dev", "repository": "repo"
                 "deployment": "deploy", "deployments": "deploy"}
 
 
+# British spellings, as the American ones: handbooks of UK teams (claims_train has several) write "organisation",
+# "licence", "data centre", their readers' notes often "organization", "license", "data center" — one subject
+# ("Do not prop open the data center doors" read as of another subject written "centre": ``guard bench invariance``,
+# a British-spelling rewrite, 3 of 36). A word ending in -ise, -ised, -ising or -isation is its -ize form (no two
+# English words are told apart by that alone); the other spellings are listed, since "-our" and "-re" are also plain
+# endings ("hour", "tour", "genre").
+_BRITISH = {"behaviour": "behavior", "behaviours": "behaviors", "colour": "color", "colours": "colors",
+            "favour": "favor", "labour": "labor", "honour": "honor", "neighbour": "neighbor", "neighbours": "neighbors",
+            "flavour": "flavor", "flavours": "flavors", "endeavour": "endeavor", "armour": "armor", "humour": "humor",
+            "centre": "center", "centres": "centers", "metre": "meter", "metres": "meters", "litre": "liter",
+            "litres": "liters", "fibre": "fiber", "theatre": "theater", "calibre": "caliber",
+            "catalogue": "catalog", "catalogues": "catalogs", "analogue": "analog", "dialogue": "dialog",
+            "dialogues": "dialogs", "licence": "license", "licences": "licenses", "defence": "defense",
+            "offence": "offense", "offences": "offenses", "programme": "program", "programmes": "programs",
+            "modelling": "modeling", "travelling": "traveling", "labelled": "labeled", "labelling": "labeling",
+            "cancelled": "canceled", "cancelling": "canceling", "levelled": "leveled", "signalling": "signaling",
+            "enrolment": "enrollment", "fulfilment": "fulfillment", "instalment": "installment",
+            "judgement": "judgment", "ageing": "aging", "grey": "gray", "aluminium": "aluminum"}
+_ISE = re.compile(r"(?<=[a-z]{3})is(?=(?:e|es|ed|ing|er|ers|ation|ations)$)")
+
+
+def _american(word: str) -> str:
+    low = word.lower()
+    if (us := _BRITISH.get(low)) is not None:
+        return us
+    return _ISE.sub("iz", low) if "is" in low else word
+
+
 def _stem(word: str) -> str:
     """A light suffix strip so "merge"/"merging", "owner"/"owners" match; identifiers stay whole, but
     for a snake_case name's plural "s" ("batch_ids" is the "batch_id" of several); a long form and
-    its usual short name are one word (``_SHORT_NAMES``)."""
+    its usual short name are one word (``_SHORT_NAMES``), as are a British spelling and the American one
+    (``_BRITISH``)."""
     if (short := _SHORT_NAMES.get(word.lower())) is not None:
         return short
+    if word.isalpha() and word.islower():
+        word = _american(word)
     if _PLURAL_IDENTIFIER.match(word):
         return word[:-1]
     if len(word) == 4 and word.endswith("e") and word.isalpha():

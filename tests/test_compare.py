@@ -718,3 +718,30 @@ def test_a_compound_s_hyphen_does_not_make_two_subjects():
     assert subject_match("read-only replica", "read only replica") is SubjectMatch.SAME
     assert subject_match("kv-payments-prod vault", "kv-payments-prod vault") is SubjectMatch.SAME
     assert subject_match("read-only replica", "primary replica") is not SubjectMatch.SAME
+
+
+@pytest.mark.parametrize("british, american", [
+    ("organisation", "organization"), ("authorised", "authorized"), ("prioritising", "prioritizing"),
+    ("centre", "center"), ("licence", "license"), ("behaviour", "behavior"), ("catalogue", "catalog"),
+    ("cancelled", "canceled"), ("realisations", "realizations"),
+])
+def test_a_british_spelling_is_the_american_word(british, american):
+    from guard.compare import _stem
+    assert _stem(british) == _stem(american)
+
+
+@pytest.mark.parametrize("a, b", [("hour", "hor"), ("tour", "tor"), ("four", "for"),
+                                  ("raise", "raze"), ("analysis", "analyzes")])
+def test_a_plain_ending_is_no_british_spelling(a, b):
+    from guard.compare import _stem
+    assert _stem(a) != _stem(b)
+
+
+def test_a_rule_and_a_note_in_two_spellings_are_about_one_thing(normalizer_v2):
+    """"Do not prop open the data centre doors" read as of another subject than "… data center doors" (``guard bench
+    invariance``, British spellings): the two opposing rules were not one subject's."""
+    a = normalizer_v2.normalize("Do not prop open the data centre doors.", Scope(), Window())
+    b = normalizer_v2.normalize("The data center doors may be propped open.", Scope(), Window())
+    v = StructuralComparator().compare(a, "Do not prop open the data centre doors.", b,
+                                       "The data center doors may be propped open.")
+    assert v.kind == VerdictKind.CONTRADICTION, v.reason
