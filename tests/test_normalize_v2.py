@@ -4230,6 +4230,9 @@ def test_dashes_on_hostile_text_end_at_once():
     ("API tokens must be rotated every 90d.", "API tokens must be rotated every 90 days."),
     ("Backups run every 12h.", "Backups run every 12 hours."),
     ("Access is reviewed every 2w.", "Access is reviewed every 2 weeks."),
+    ("Metrics are scraped every 30s.", "Metrics are scraped every 30 seconds."),
+    ("The health check runs every 5m.", "The health check runs every 5 minutes."),
+    ("Sessions are re-authenticated at least once per 12h.", "Sessions are re-authenticated at least once per 12 hours."),
 ])
 def test_how_often_in_a_config_s_units_is_a_period(short, long):
     assert bound(short) == bound(long)
@@ -4245,6 +4248,27 @@ def test_how_often_in_a_config_s_units_is_a_period(short, long):
 def test_or_fewer_after_compact_days_and_business_days_bounds_them(short, long):
     """Read as exactly 14 days before (session 80): "or fewer" was read after "14 days" only."""
     assert bound(short) == bound(long) and bound(short).op != "eq"
+
+
+@pytest.mark.parametrize("short, long", [
+    ("Creating Linodes has a rate limit of 20 requests per 15s.", "Creating Linodes has a rate limit of 20 requests per 15 seconds."),
+    ("Bots can make up to 50 req/s to the API.", "Bots can make up to 50 requests per second to the API."),
+    ("The REST Admin API allows 4 reqs per second.", "The REST Admin API allows 4 requests per second."),
+])
+def test_a_rate_in_a_config_s_units(short, long):
+    """"per 15s" was no span and "req/s" a rate of some other thing than requests (``guard bench invariance``)."""
+    assert bound(short) == bound(long) and bound(short).unit == "requests/time"
+
+
+@pytest.mark.parametrize("short, long", [
+    ("Acknowledge alerts within 5 min.", "Acknowledge alerts within 5 minutes."),
+    ("The on-call engineer acknowledges pages within 15 min.", "The on-call engineer acknowledges pages within 15 minutes."),
+])
+def test_a_full_stop_after_a_short_unit_is_no_word(normalizer_v2, short, long):
+    """The small model tagged the "." after "min" a name, and it became a word of the subject ("alert .")."""
+    a, b = norm(normalizer_v2, short), norm(normalizer_v2, long)
+    assert (a.subject, a.modality, a.bound) == (b.subject, b.modality, b.bound)
+    assert "." not in (a.subject or "")
 
 
 @pytest.mark.parametrize("short, long", [

@@ -2235,10 +2235,11 @@ def _prohibited_beyond(norm: Norm, text: str) -> Norm:
 def _backticks_as_punctuation(doc):
     """A backtick is the mark of code around a name or a value, whatever the small model tags it: before "30s" it
     was a plural noun and after "100" a number, and so a word of what the statement says ("`" its theme and one of
-    its terms); around a name it is punctuation already."""
+    its terms); around a name it is punctuation already. So is a full stop: after a short unit ("within 5 min.") the
+    small model tagged it a name, and "." became a word of the subject ("acknowledge alert .")."""
     for t in doc:
-        if set(t.text) == {"`"} and t.pos_ != "PUNCT":
-            t.pos_, t.tag_ = "PUNCT", "``"
+        if t.pos_ != "PUNCT" and (set(t.text) == {"`"} or t.text in (".", ";", ",")):
+            t.pos_, t.tag_ = "PUNCT", "``" if t.text[0] == "`" else t.text
     return doc
 
 

@@ -111,7 +111,8 @@ _OFTEN_UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "night": 
                 # the short spellings ("every 20 mins", "once per 12 hrs"), after the words they shorten
                 "sec": 1, "min": 60, "hr": 3600, "wk": 604800, "mo": 2592000, "yr": 31536000}
 _OFTEN_UNIT_RE = r"(?P<unit>" + "|".join(_OFTEN_UNITS) + r")s?\b(?!['’-])"
-_SHORT_PERIODS = {"d": 86400, "h": 3600, "w": 604800}      # "every 90d", "every 12h", "every 2w"
+# "every 90d", "every 12h", "every 2w", "every 30s", "every 5m" (a config's minutes: "every 5m" is no distance)
+_SHORT_PERIODS = {"s": 1, "m": 60, "d": 86400, "h": 3600, "w": 604800}
 _OFTEN_OP = r"(?:(?P<op>at least|at most|no more than|not more than|up to|no less than|no fewer than)\s+)?"
 _OFTEN_LESS = ("at most", "no more than", "not more than", "up to")
 _CYCLE_OF = r"(?:(?:release|review|rotation|update|billing|renewal|refresh|audit)\s+)?"     # "a four-week release cycle"
@@ -251,6 +252,10 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
                           r"(?P<more>or\s+more\s+)?times)(?:(?:\s+(?:a|an|per|each|every|in\s+a)\s+|\s*/\s*)(?:(?P<n>" + _RANGE_NUM +
                           r")\s+)?" + _OFTEN_UNIT_RE + r"|\s+(?P<adv>" + "|".join(_FREQUENCIES) + r")\b))", re.IGNORECASE,
                           needs="once|twice|thrice|times")),
+    # the same in a config's units ("once per 12h", "twice a 24h"): read as the span "12h" before
+    ("frequency", Guarded(_OFTEN_OP, r"(?<![\w-])(?P<val>(?P<times>once|twice|thrice|(?P<tn>" + _RANGE_NUM + r")\s+"
+                          r"(?P<more>or\s+more\s+)?times)(?:\s+(?:a|an|per|each|every|in)\s+|\s*/\s*)(?P<n>\d+)"
+                          r"(?-i:(?P<unit>[smdhw])))(?![\w-])", re.IGNORECASE, needs="once|twice|thrice|times")),
     # a span named as the period ("on a 6 week cadence", "at 15-minute intervals", "a three-year
     # cycle", "a weekly cadence"), before a compound reads "15-minute" as a duration
     ("frequency", Guarded("", r"(?<![\w-])(?P<val>(?:(?P<n>" + _RANGE_NUM + r")[\s-]" + _OFTEN_UNIT_RE + r"|(?P<adv>"
@@ -259,8 +264,10 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     # a rate over a counted span ("20 requests per 15 seconds", "10,000 per 10 minutes", "120 gateway events
     # every 60 seconds"): read as "20 requests" beside "15 seconds", two values that each differed from
     # "100 requests per minute" in the wrong way
+    # ("20 requests per 15 seconds", "… per 15s": a config's span, its unit right after the number)
     ("rate", Guarded(_OP, r"(?P<val>" + _NUM + r"\s?(?P<thing>[a-z]+(?:\s[a-z]+)?)?(?:\s*/\s*|\s+(?:per|every|each)\s+)"
-                     r"(?P<den>" + _RANGE_NUM + r")\s+(?P<per>" + _PERIOD_RE + r")s?\b)", re.IGNORECASE)),
+                     r"(?P<den>" + _RANGE_NUM + r")(?:\s+(?P<per>" + _PERIOD_RE + r")s?|(?-i:(?P<short>[smhd])))\b)",
+                     re.IGNORECASE)),
     # the same said with "in" ("10000 messages in 30s", "5 failed logins in 10 minutes", "3 releases in a year"): a
     # count and a span that each differed from "1000 messages per 30 seconds"; only with what is counted
     ("rate", Guarded(_OP, r"(?P<val>" + _NUM + r"\s(?P<thing>[a-z]+(?:\s[a-z]+)?)\s+in\s+(?:(?P<den>" + _RANGE_NUM
@@ -273,10 +280,10 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("frequency", Guarded(_OFTEN_OP, r"(?<![\w-])(?<!\bfor )(?<!\bper )(?P<val>(?:once\s+)?(?:every|each)\s+"
                           r"(?:(?P<other>other)\s+|(?P<n>" + _RANGE_NUM + r")\s+)?" + _OFTEN_UNIT_RE + ")",
                           re.IGNORECASE, needs="every|each")),
-    # every so long in a config's units ("rotated every 90d", "every 12h", "every 2w"): lower-case letters right after
-    # the number; read as a span before, "every 90d" was a duration, not how often
+    # every so long in a config's units ("rotated every 90d", "every 12h", "every 2w", "scraped every 30s"): lower-case
+    # letters right after the number; read as a span before, "every 90d" was a duration, not how often
     ("frequency", Guarded(_OFTEN_OP, r"(?<![\w-])(?<!\bfor )(?<!\bper )(?P<val>(?:once\s+)?(?:every|each)\s+"
-                          r"(?P<n>\d+)(?-i:(?P<unit>[dhw])))(?![\w-])", re.IGNORECASE, needs="every|each")),
+                          r"(?P<n>\d+)(?-i:(?P<unit>[smdhw])))(?![\w-])", re.IGNORECASE, needs="every|each")),
     # a decimal with its unit ("0.5 days", "1.75 hours"): v1's version selector comes before its number
     # one and took "0.5" for a version
     ("decimal", Guarded(_OP, r"(?<![\w.,-])(?P<val>(?P<num>\d+\.\d+)\s?(?P<unit>%|" + "|".join(map(re.escape, _UNIT_ALT)) + r")\b)",
@@ -480,7 +487,8 @@ def _compound_op(m: re.Match) -> str:
     return "ge" if after.group("w").lower() in ("minimum", "floor") else "le"
 
 
-_RATE_SAME = {"call": "request"}      # "300 API calls per minute" is a request rate
+# "300 API calls per minute" is a request rate, as are "50 req/s" and "120 reqs per second" in a config's words
+_RATE_SAME = {"call": "request", "req": "request", "rq": "request", "msg": "message"}
 
 
 def typed_bound(kind: str, m: re.Match) -> Bound | None:
@@ -521,7 +529,7 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         last = thing.split()[-1].rstrip("s") if thing else ""
         last = _RATE_SAME.get(last, last)
         fam = UNITS[last][0] if last in UNITS else (last or "events")
-        per = _PERIOD[g["per"].lower()] * (_number(g["den"]) if g.get("den") else 1)
+        per = _PERIOD[(g.get("per") or g["short"]).lower()] * (_number(g["den"]) if g.get("den") else 1)
         return Bound(_op(m), _number(g["num"]) / per, f"{fam}/time")
     if kind == "count":
         return Bound(_op(m), _number(g["num"]), "count")
