@@ -4386,3 +4386,17 @@ def test_a_name_in_code_within_the_subject_reads_as_written_plainly(normalizer_v
     the statement's attribute became "literal" (or the noun before it); written without the backticks it had the
     attribute it has now."""
     assert norm(normalizer_v2, coded).attribute == norm(normalizer_v2, coded.replace("`", "")).attribute
+
+
+@pytest.mark.parametrize("text", [
+    "A standard week is 35h, Monday to Friday, not counting lunch.",
+    "The standard working day is 7.5 hours, excluding lunch.",
+    "Every teammate should take no fewer than 15 working days of vacation a year, not including public holidays.",
+])
+def test_what_a_figure_leaves_out_is_a_qualifier_not_a_negation(normalizer_v2, text):
+    """", not counting lunch" after the figure negated the statement: "35h, …, not counting lunch" was a prohibition."""
+    import re
+    n = norm(normalizer_v2, text)
+    assert not n.modality.negated
+    assert any(re.match(r"(?:not (?:counting|including)|excluding) ", q) for q in n.qualifiers)
+    assert n.bound is not None

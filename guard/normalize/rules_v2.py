@@ -156,6 +156,10 @@ _TRAIL = re.compile(r"(?:,\s*|\s+)" + _TRAIL_WORDS + ".*$", re.I)
 # a trailing "with" and a participle after what it is said of ("Node.js 18+ is supported, with 22 LTS recommended.", "…,
 # with PII redacted."): how the rest stands, not the statement — read in, "22" was the value and "recommended" the mood
 _WITH_PARTICIPLE = re.compile(r",\s*with\s+(?:[^\s,;()]+\s+){1,4}(?:[a-z]+ed|[a-z]+en)\s*\.?\s*$")
+# what a figure leaves out, after it ("A standard week is 35 hours, Monday to Friday, not counting lunch.", "…, excluding
+# lunch."): a qualifier of the figure; read in, "not" negated the statement ("35h, …, not counting lunch" was a
+# prohibition, ``guard bench invariance``, "hours -> h")
+_LEAVING_OUT = re.compile(r",\s*(?:not\s+(?:counting|including)|excluding)\s+[^,;]{1,100}?\s*\.?\s*$", re.I)
 # a clause between commas before the statement's verb ("A request for refactoring, while encouraged, should not block a
 # merge.", "The API gateway default for /login responses, which set the session cookie, is …"): an aside, not the
 # trailing clause ``_TRAIL`` cuts to the end — read so, the statement lost its verb ("A request for refactoring.")
@@ -461,8 +465,9 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
     m = _TRAIL.search(main)
     if m and m.start() > 0:
         cut(main[:m.start()].rstrip(" ,") + ".", m.group(0))
-    if (m := _WITH_PARTICIPLE.search(main)) is not None and m.start() > 0:
-        cut(main[:m.start()].rstrip(" ,") + ".", m.group(0).rstrip(" ."))
+    for pattern in (_WITH_PARTICIPLE, _LEAVING_OUT):
+        if (m := pattern.search(main)) is not None and m.start() > 0:
+            cut(main[:m.start()].rstrip(" ,") + ".", m.group(0).rstrip(" ."))
     for m in list(_ALTERNATIVE.finditer(main))[::-1]:
         if m.start() > 0 and not _FINITE_WORD.search(m.group(0)):
             cut(main[:m.start()] + main[m.end():], m.group(0))
