@@ -23,7 +23,7 @@ UNITS = {
     "hr": ("time", 3600), "hour": ("time", 3600), "day": ("time", 86400), "week": ("time", 604800),
     "wk": ("time", 604800), "month": ("time", 2592000), "mo": ("time", 2592000), "year": ("time", 31536000),
     "yr": ("time", 31536000),
-    "%": ("percent", 1), "percent": ("percent", 1),
+    "%": ("percent", 1), "percent": ("percent", 1), "per cent": ("percent", 1),      # "per cent": British usage
     "kb": ("bytes", 1e3), "mb": ("bytes", 1e6), "gb": ("bytes", 1e9), "tb": ("bytes", 1e12),
     "character": ("characters", 1), "char": ("characters", 1), "line": ("lines", 1),
     "approval": ("approvals", 1), "approving review": ("approvals", 1), "review": ("approvals", 1),
