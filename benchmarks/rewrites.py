@@ -58,6 +58,7 @@ _SAME = (
     ("months -> mos", re.compile(r"\b(\d+) months\b"), r"\1 mos"),
     ("years -> yrs", re.compile(r"\b(\d+) years\b"), r"\1 yrs"),
     ("% -> percent", re.compile(r"(\d)%"), r"\1 percent"),
+    ("% -> per cent", re.compile(r"(\d)%"), r"\1 per cent"),
     ("do not -> never", re.compile(r"^(?:Do not|Don't) "), "Never "),
     ("must not -> must never", re.compile(r"\bmust not\b"), "must never"),
     ("per -> /", re.compile(r"\b(\d[\d,]*(?:\.\d+)? [a-z]+) per (second|minute|hour|day|week|month|year)\b"), r"\1/\2"),
