@@ -35,6 +35,8 @@ from guard.nli.model_text import model_text
     ("Shall be signed by two officers.", "Must be signed by two officers."),
     ("You shan't push to main.", "You must not push to main."),
     ("Marshall owns the shallow clone job.", "Marshall owns the shallow clone job."),
+    ("Coverage of 55 per cent is enough.", "Coverage of 55 percent is enough."),
+    ("The per cent sign stays.", "The per cent sign stays."),
     ("Is this allowed?", "Is this allowed?"),
     ("", ""),
 ])
