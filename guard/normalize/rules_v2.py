@@ -159,7 +159,7 @@ _WITH_PARTICIPLE = re.compile(r",\s*with\s+(?:[^\s,;()]+\s+){1,4}(?:[a-z]+ed|[a-
 # what a figure leaves out, after it ("A standard week is 35 hours, Monday to Friday, not counting lunch.", "…, excluding
 # lunch."): a qualifier of the figure; read in, "not" negated the statement ("35h, …, not counting lunch" was a
 # prohibition, ``guard bench invariance``, "hours -> h")
-_LEAVING_OUT = re.compile(r",\s*(?:not\s+(?:counting|including)|excluding)\s+[^,;]{1,100}?\s*\.?\s*$", re.I)
+_LEAVING_OUT = re.compile(r",\s*(?:not\s+(?:counting|including)|excluding)\s+[^,;]{1,100}?\s*\.?\s*$", re.IGNORECASE)
 # a clause between commas before the statement's verb ("A request for refactoring, while encouraged, should not block a
 # merge.", "The API gateway default for /login responses, which set the session cookie, is …"): an aside, not the
 # trailing clause ``_TRAIL`` cuts to the end — read so, the statement lost its verb ("A request for refactoring.")
