@@ -17,6 +17,9 @@ _CONTRACTIONS = (("do not", "don't"), ("does not", "doesn't"), ("cannot", "can't
 _WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten",
           11: "eleven", 12: "twelve"}
 _DIGITS = {w: str(n) for n, w in _WORDS.items()}
+# a span's round number in words, as handbooks write notice periods ("thirty days", "ninety days", "twenty minutes")
+_TENS = {20: "twenty", 30: "thirty", 40: "forty", 50: "fifty", 60: "sixty", 90: "ninety"}
+_TENS_SPAN = re.compile(r"\b(20|30|40|50|60|90) (seconds|minutes|hours|days|weeks|months|years)\b")
 # a count before a lower-case word, not part of a name, a version, an amount or a time ("Windows 11", "v2",
 # "$5", "10:30", "2.7")
 _DIGIT_COUNT = re.compile(r"(?<![\w.,$€£:/=-])([2-9]|1[0-2])(?= [a-z])")
@@ -121,7 +124,7 @@ _MID_ASIDE = re.compile(r" \(([^()]{3,80})\)(?=[ ,;:])")
 _LAST_ASIDE = re.compile(r" \(([^()]{3,80})\)(?=[.!?]?$)")
 _DASHES = (("parentheses -> dashes", lambda t: _MID_ASIDE.sub(r" — \1 —", t, count=1).replace("— ,", "—,")),
            ("last parentheses -> dash", lambda t: _LAST_ASIDE.sub(r" — \1", t, count=1)))
-FAMILIES = ("contraction", "digits -> words", "words -> digits", "no full stop", *(f for f, _, _ in _SAME),
+FAMILIES = ("contraction", "digits -> words", "words -> digits", "tens -> words", "no full stop", *(f for f, _, _ in _SAME),
             *(f for f, _, _, _ in _IN_UNITS), "backticks off", "backticks on", *(f for f, _ in _MARKUP),
             *(f for f, _ in _COMMAS), *(f for f, _ in _DASHES))
 
@@ -145,6 +148,7 @@ def rewrites(text: str) -> list[tuple[str, str]]:
     out.append(("digits -> words", _DIGIT_COUNT.sub(lambda m: m.group(1) if _NAMED.search(text, 0, m.start())
                                                     else _WORDS[int(m.group(1))], text)))
     out.append(("words -> digits", _WORD_COUNT.sub(lambda m: _DIGITS[m.group(1)], text)))
+    out.append(("tens -> words", _TENS_SPAN.sub(lambda m: f"{_TENS[int(m.group(1))]} {m.group(2)}", text)))
     out.append(("no full stop", text.removesuffix(".")))
     out += [(family, pattern.sub(repl, text)) for family, pattern, repl in _SAME]
     out += [(family, pattern.sub(lambda m, per=per, unit=unit: _in_unit(m, per, unit), text))

@@ -4405,3 +4405,40 @@ def test_what_a_figure_leaves_out_is_a_qualifier_not_a_negation(normalizer_v2, t
     assert not n.modality.negated
     assert any(re.match(r"(?:not (?:counting|including)|excluding) ", q) for q in n.qualifiers)
     assert n.bound is not None
+
+
+@pytest.mark.parametrize("words, digits", [
+    ("Data is deleted after at most ninety days.", "Data is deleted after at most 90 days."),
+    ("Give thirty days' notice before leaving.", "Give 30 days' notice before leaving."),
+    ("Tokens expire after twenty-four hours.", "Tokens expire after 24 hours."),
+    ("A long poll waits at most twenty seconds.", "A long poll waits at most 20 seconds."),
+    ("Load test requests must be in at least fourteen days before the test.",
+     "Load test requests must be in at least 14 days before the test."),
+])
+def test_a_number_past_twelve_in_words(words, digits):
+    """Handbooks write notice periods in words: "ninety days" was a bare word, and "at most 90 days" against "at most
+    ninety days" a conflict of a statement with itself (``guard bench invariance``, "tens -> words": 7 conflicts and
+    104 bound changes of 125)."""
+    assert bound(words) == bound(digits) and bound(words).unit == "time"
+
+
+def test_number_words_as_one_pattern_end_at_once():
+    ends_at_once("from guard.normalize.typed_values import extract_typed_values as x\n"
+                 "for t in ('twenty-' * 20000, 'ninety ' * 20000 + 'days', 'seventy-seven-' * 10000 + 'hour'):\n"
+                 "    x(t)\n")
+
+
+def test_one_of_matches_what_the_longest_first_alternation_matches():
+    """The number words as a trie (``values.one_of``) find what the plain alternation, longest first, found."""
+    import random
+    import re
+
+    from guard.normalize.values import WORD_NUMBERS, one_of
+    trie = re.compile(r"\b" + one_of(WORD_NUMBERS) + r"\b", re.IGNORECASE)
+    plain = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(WORD_NUMBERS, key=len, reverse=True))) + r")\b",
+                       re.IGNORECASE)
+    rng = random.Random(7)
+    words = [*WORD_NUMBERS, "twentieth", "sixtyish", "ninety-ten", "one-", "a", "singles", "-", " ", "Forty-Two"]
+    for _ in range(3000):
+        text = "".join(rng.choice(words) + rng.choice(("", " ", "-", ",")) for _ in range(rng.randint(1, 6)))
+        assert [m.span() for m in trie.finditer(text)] == [m.span() for m in plain.finditer(text)], text

@@ -42,7 +42,7 @@ from guard.normalize.rules import (_NAMING, _RECIPIENTS, CODE_NAME, NOUN_ATTACHM
                                    _merge_hyphenated, fixed_lemma, manner_adverb, pronoun_object)
 from guard.normalize.typed_values import (_COMPARED_BEFORE, _COMPARED_START, _OP_NOT, ANY_UNIT, GEOGRAPHIES,
                                           POINT_UNITS, extract_typed_values)
-from guard.normalize.values import UNITS, WORD_NUMBERS
+from guard.normalize.values import UNITS, WORD_NUMBERS, one_of
 
 _PAREN = re.compile(r"\s*\([^()]{1,200}\)")
 _LEAD_ADVERB = re.compile(
@@ -579,7 +579,7 @@ _EXISTENTIAL_LIMIT = re.compile(
 # "Inflight messages in a queue have a maximum of 20,000." says it (it had no subject, and "can" made it a may)
 _EXISTENTIAL_COUNT = re.compile(
     r"^there\s+(?:can|may|could|will|shall)\s+(?:only\s+)?be\s+(?:only\s+)?(?:a\s+)?(?P<x>maximum|minimum|max|min)\s+of\s+"
-    r"(?P<n>\d[\d,.]*|(?:" + "|".join(sorted(WORD_NUMBERS, key=len, reverse=True)) + r"))\s+"
+    r"(?P<n>\d[\d,.]*|" + one_of(WORD_NUMBERS) + r")\s+"
     r"(?P<y>[^,;.]+?)(?P<rest>[,;.].*|$)", re.IGNORECASE)
 
 
@@ -1950,8 +1950,7 @@ def _set_noun(doc, char: int):
 # nouns that only place a span in time; with a noun before them they name one ("a 2-hour maintenance window")
 _TIME_POSITIONS = frozenset({"mark", "point", "stage", "time", "period", "span", "window", "interval", "stretch"})
 # a number and its unit joined into one modifier: "30-second", "two-week", "1,000-hour", "10-GB"
-_AS_MODIFIER = re.compile(r"(?:\d[\d,.]*|" + "|".join(sorted((w for w in WORD_NUMBERS if " " not in w), key=len, reverse=True))
-                          + r")\s?-\s?[a-z]+", re.IGNORECASE)
+_AS_MODIFIER = re.compile(r"(?:\d[\d,.]*|" + one_of(w for w in WORD_NUMBERS if " " not in w) + r")\s?-\s?[a-z]+", re.IGNORECASE)
 
 
 # units a count is written in that the value reader leaves apart ("32 random bytes", "10,000 km", "10,000 RPS", "200 OK")

@@ -22,7 +22,7 @@ from dataclasses import replace
 
 from guard.claims import Bound
 from guard.normalize.naming_styles import NAMING_RE, one_style
-from guard.normalize.values import (_GE, _LE, _OP, _UNIT_ALT, SWITCH_STATES, UNITS, WORD_NUMBERS, Guarded, Value,
+from guard.normalize.values import (_GE, _LE, _OP, _UNIT_ALT, SWITCH_STATES, UNITS, WORD_NUMBERS, Guarded, Value, one_of,
                                     extract_values, or_so_side, unit_key)
 from guard.normalize.values import _NUM as _V1_NUM
 
@@ -161,7 +161,7 @@ _OUTSIDE_NEGATED = re.compile(r"(?:\b(?:never|not)|n't)\b(?=[^.;:!?]{0,50}$)", r
 # "keeps backups for six weeks" breaks "0 to 35 days" and "a 14-day retention" sits inside "1 to 365
 # days". The first end may leave its unit to the second. "from 3 to 5 nodes" is a change, not a range
 # (``_range_bound``); "between" alone takes "and".
-_RANGE_NUM = r"\d[\d,]*(?:\.\d+)?|" + "|".join(w for w in sorted(WORD_NUMBERS, key=len, reverse=True) if " " not in w)
+_RANGE_NUM = r"\d[\d,]*(?:\.\d+)?|" + one_of(w for w in WORD_NUMBERS if " " not in w)
 _RANGE_UNIT = (r"(?:business|working|calendar|work)\s+days?|" + "|".join(map(re.escape, _UNIT_ALT)))
 _RANGE_RE = (r"(?P<val>(?P<prep>between\s+)?(?P<lo>" + _RANGE_NUM + r")(?:\s?(?P<u1>" + _RANGE_UNIT + r")\b)?\s*(?P<to>-|–|to|and|through)\s*"
              r"(?P<hi>" + _RANGE_NUM + r")\s?(?:(?P<pct>%)|(?P<u2>" + _RANGE_UNIT + r")\b))")
@@ -180,7 +180,7 @@ _UNLIMITED_RE = (r"(?P<val>\bunlimited\b|\bno\s+(?:[a-z-]+\s+)?" + _LIMIT_WORDS 
                  r"(?:\b(?:does|do)\s+not|\b(?:doesn't|don't|never))\s+(?:enforce|impose|set|have|put|apply)\s+(?:a|an|any)\s+"
                  r"(?:[a-z-]+\s+)?" + _LIMIT_WORDS + r"\b)")
 ANY_UNIT = "*"
-_COMPOUND_WORDS = "|".join(w for w in sorted(WORD_NUMBERS, key=len, reverse=True) if " " not in w and w != "single")
+_COMPOUND_WORDS = one_of(w for w in WORD_NUMBERS if " " not in w and w != "single")
 _FRACTION = r"(?:(?P<fn>a|one|two|three|four|[1-4])\s+(?P<den>halves|half|thirds?|quarters?|fifths?|tenths?)|(?P<half>half))"
 # not "second": "a third of a second reviewer" is the ordinal, as in the durations with an article
 _FRACTION_UNITS = ("minute", "hour", "day", "week", "month", "year", "kilobyte", "megabyte", "gigabyte", "terabyte")   # _PERIOD's or _SIZES' keys
@@ -615,7 +615,7 @@ def _often(g: dict) -> Bound | None:
 
 
 # "50,000 distinct KV keys a day", "40 hours a week": a count before the article makes it a rate
-_PER_DENOMINATOR = re.compile(r"(?:\d|\b(?:" + "|".join(w for w in WORD_NUMBERS if " " not in w) + r"))[\d,.]*%?"
+_PER_DENOMINATOR = re.compile(r"(?:\d|\b" + one_of(w for w in WORD_NUMBERS if " " not in w) + r")[\d,.]*%?"
                               r"(?:\s+[\w'-]+){0,3}\s+$", re.IGNORECASE)
 
 
@@ -822,12 +822,12 @@ def _op_negation(text: str, v: Value) -> Value:
 _COUNT_STOP = r"(?!(?:of|or|and|to|times|more|less|fewer|out|at|in|on|for|by|per|are|is|were|was)(?:\s|$))"
 # "in a single tenant", "of a single group", "per single request": the thing a quantity is counted in, not a count
 _CONTAINER = "".join(rf"(?<!\b{w} )" for w in ("in", "of", "per", "within", "across", "from", "inside"))
-_TWO_TO_TWELVE = "|".join(w for w in sorted(WORD_NUMBERS, key=len, reverse=True) if " " not in w and WORD_NUMBERS[w] >= 2)
+_TWO_AND_MORE = one_of(w for w in WORD_NUMBERS if " " not in w and WORD_NUMBERS[w] >= 2)
 _WORD_COUNTS = (
-    Guarded(_OP, r"(?<![\w-])(?P<val>(?P<num>" + _TWO_TO_TWELVE +
+    Guarded(_OP, r"(?<![\w-])(?P<val>(?P<num>" + _TWO_AND_MORE +
             r"))(?P<post>\s+or\s+(?:more|fewer|less))?(?![\w-])(?=\s+" + _COUNT_STOP +
             r"(?:[a-z][\w-]*\s+){0,3}(?P<noun>[a-z][\w-]*[a-z]s|people|children|men|women|staff)\b)", re.IGNORECASE,
-            needs=_TWO_TO_TWELVE),
+            needs=_TWO_AND_MORE),
     Guarded(_OP, r"(?<![\w-])" + _CONTAINER + r"(?P<val>(?P<num>a\s+single))(?P<post>)(?=\s+" + _COUNT_STOP +
             r"(?:[a-z][\w-]*\s+){0,2}?(?P<noun>[a-z][\w-]*[a-z])\b)", re.IGNORECASE, needs="single"),
     # "one" after a comparison ("at least one allowed domain", "no more than one reviewer"): a count there
@@ -930,7 +930,7 @@ def _rejected_beyond(text: str, v: Value) -> Value:
 _COORDINATION_GAP = 12
 _COORDINATED = re.compile(r"\s*(?:,\s*(?:(?:or|and)\s+)?|\s+(?:or|and)\s+)$", re.IGNORECASE)
 _LEADING_NUMBER = re.compile(r"(?:" + _LE + "|" + _GE + r")?\s*(?P<num>\d[\d,]*(?:\.\d+)?|" +
-                             "|".join(w for w in sorted(WORD_NUMBERS, key=len, reverse=True) if " " not in w) + r")\b",
+                             one_of(w for w in WORD_NUMBERS if " " not in w) + r")\b",
                              re.IGNORECASE)
 
 
