@@ -47,6 +47,7 @@ _SAME = (
     ("closed compound -> hyphen", _CLOSED_WORD, _hyphenated),
     ("at least -> no less than", re.compile(r"\bat least\b"), "no less than"),
     ("at most -> no more than", re.compile(r"\bat most\b"), "no more than"),
+    ("it is -> it's", re.compile(r"\b([Ii])t is\b"), r"\1t's"),
     ("must not -> may not", re.compile(r"\bmust not\b"), "may not"),
     ("at least -> a minimum of", re.compile(r"\bat least (?=\d)"), "a minimum of "),
     ("at most -> up to", re.compile(r"\bat most (?=\d)"), "up to "),

@@ -4442,3 +4442,15 @@ def test_one_of_matches_what_the_longest_first_alternation_matches():
     for _ in range(3000):
         text = "".join(rng.choice(words) + rng.choice(("", " ", "-", ",")) for _ in range(rng.randint(1, 6)))
         assert [m.span() for m in trie.finditer(text)] == [m.span() for m in plain.finditer(text)], text
+
+
+@pytest.mark.parametrize("text", [
+    "It is recommended that the PASS_MAX_DAYS parameter be set to 365 days or less.",
+    "It is critical that you notify the security team within 1 hour of a suspected incident.",
+    "It is preferred that all applications with sensitive data use SSO.",
+])
+def test_it_s_recommended_that_reads_as_it_is(normalizer_v2, text):
+    """"It's recommended that …" kept its wrapper as the statement: no subject (``guard bench invariance``, "it is ->
+    it's": 4 of 53)."""
+    a, b = norm(normalizer_v2, text), norm(normalizer_v2, text.replace("It is", "It's"))
+    assert (b.subject, b.modality, b.bound) == (a.subject, a.modality, a.bound) and a.subject is not None

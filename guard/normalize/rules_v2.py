@@ -120,7 +120,7 @@ _LEAD_WRAPPER = re.compile(
     r"(?:you|we|they|teams?|everyone|staff|engineers?|developers?)\s+(?P<modal>must|should|shall|need\s+to|have\s+to)\s+"
     r"(?:always\s+)?(?:make\s+sure|ensure)|"
     r"(?:keep|bear)\s+in\s+mind\s+that|be\s+aware\s+that|"
-    r"it\s+is\s+(?P<how>recommended|advised|advisable|suggested|preferred|required|mandatory|essential|important|"
+    r"it(?:\s+is|['’]s)\s+(?P<how>recommended|advised|advisable|suggested|preferred|required|mandatory|essential|important|"
     r"critical|necessary|expected)\s+that|"
     # who says it, and how: "AWS recommends that you …", "Sourcegraph requires that all personnel …",
     # "We recommend that a full backup be rotated …", "The httpd documentation recommends that …"
