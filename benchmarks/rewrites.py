@@ -104,6 +104,10 @@ _MARKUP = (("list item", lambda t: "- " + t), ("numbered item", lambda t: "3. " 
            ("bracket tag", lambda t: "[Security] " + t), ("short label", lambda t: "Security: " + t),
            ("trailing icon", lambda t: t + " \u2705"), ("quoted", lambda t: '"' + t + '"' if '"' not in t else t),
            ("list item stop", lambda t: re.sub(r"\.$", ";", t)),
+           # and when a decision holds, or how it is told, before it ("Going forward, …", "TL;DR: …")
+           ("going forward", lambda t: "Going forward, " + t[:1].lower() + t[1:] if re.match(r"[A-Z][a-z]+\b(?![.-])", t)
+            else t),
+           ("tl;dr label", lambda t: "TL;DR: " + t),
            # and a note's lower-case start ("paid parental leave is 26 weeks.")
            ("lower-case first letter", lambda t: t[:1].lower() + t[1:] if re.match(r"[A-Z][a-z]+\b", t) else t),
            # one claim written as two sentences where it had a semicolon

@@ -173,7 +173,7 @@ def plain_statement(text: str) -> str:
 
 # a label that only asks for attention ("Note:", "IMPORTANT:", "Heads-up:"), before a statement of a few words
 ATTENTION_LABEL = re.compile(r"^(?:please\s+note|note|n\.?b\.?|important|reminder|remember|warning|caution|attention|fyi"
-                             r"|psa|heads[- ]up)\s*:\s+(?=\S+\s+\S+\s+\S)", re.IGNORECASE)
+                             r"|psa|heads[- ]up|tl;\s?dr|tldr)\s*:\s+(?=\S+\s+\S+\s+\S)", re.IGNORECASE)
 
 
 def attention_label_off(text: str) -> str:

@@ -4454,3 +4454,20 @@ def test_it_s_recommended_that_reads_as_it_is(normalizer_v2, text):
     it's": 4 of 53)."""
     a, b = norm(normalizer_v2, text), norm(normalizer_v2, text.replace("It is", "It's"))
     assert (b.subject, b.modality, b.bound) == (a.subject, a.modality, a.bound) and a.subject is not None
+
+
+@pytest.mark.parametrize("plain", [
+    "All production deploys need two approvals.",
+    "Once soft-delete is enabled on a key vault it cannot be disabled.",
+    "Postmortems are blameless.",
+])
+@pytest.mark.parametrize("lead", ["Going forward, ", "From now on, ", "Effective immediately, ", "To be clear, ",
+                                  "TL;DR: "])
+def test_when_a_decision_holds_or_how_it_is_told_is_no_subject(normalizer_v2, lead, plain):
+    """"Going forward" was the subject of 2,526 of the 2,560 statements so opened, "TL;DR" had a part in 161; a
+    condition with no comma after the lead ("Going forward, once soft-delete is enabled … it cannot …") read as the
+    rule's own words (``guard bench invariance``)."""
+    from guard.claims import comparison_text
+    text = lead + (plain[:1].lower() + plain[1:] if lead.endswith(", ") else plain)
+    a, b = norm(normalizer_v2, plain), norm(normalizer_v2, comparison_text(text))
+    assert (b.subject, b.modality, b.bound) == (a.subject, a.modality, a.bound)
