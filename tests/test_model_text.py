@@ -36,6 +36,10 @@ from guard.nli.model_text import model_text
     ("You shan't push to main.", "You must not push to main."),
     ("Marshall owns the shallow clone job.", "Marshall owns the shallow clone job."),
     ("Coverage of 55 per cent is enough.", "Coverage of 55 percent is enough."),
+    # when a decision holds, or how it is told, before it
+    ("Going forward, all deploys need two approvals.", "All deploys need two approvals."),
+    ("To be clear, postmortems are blameless.", "Postmortems are blameless."),
+    ("Going forward is the plan.", "Going forward is the plan."),
     ("The per cent sign stays.", "The per cent sign stays."),
     ("Is this allowed?", "Is this allowed?"),
     ("", ""),
@@ -114,11 +118,13 @@ def test_a_note_s_label_and_final_mark_change_no_tier_nor_score(accurate, existi
 
 def test_a_rule_s_shall_is_judged_as_its_must(accurate):
     """Written with "shall" for "must", the incoming rule gets the tier and score it gets with "must" (before, 13 of
-    claims_dev's 48 pairs with a "must" changed tier so written, 11 of them up)."""
+    claims_dev's 48 pairs with a "must" changed tier so written, 11 of them up), and so it does opened "Going forward,"
+    (22 of 256 pairs so written changed tier)."""
     from guard.claims import Claim
     existing = "Postmortems are blameless and focus on systems, not people."
     forms = ["Postmortems must not assign blame to individuals.", "Postmortems shall not assign blame to individuals.",
-             "Postmortems SHALL NOT assign blame to individuals.", "Postmortems shan't assign blame to individuals."]
+             "Postmortems SHALL NOT assign blame to individuals.", "Postmortems shan't assign blame to individuals.",
+             "Going forward, postmortems must not assign blame to individuals."]
     judged = accurate.judge_pairs(accurate.pair_items([(Claim(text=existing), Claim(text=f)) for f in forms]))
     assert len({j.tier for j in judged}) == 1
     ps = [j.nli.p_contradiction for j in judged if j.nli is not None]

@@ -36,8 +36,8 @@ from guard.normalize.lead_phrases import lead_phrase_variants
 from guard.normalize.open_compounds import hyphenated
 from guard.normalize.sentence_case import english_words, plural_bases, sentence_case
 from guard.normalize.stated_windows import read_window
-from guard.normalize.lexicon import (ADVICE_LABELS, HALT_PREDICATES, IMPERATIVE_PREFIXES, MODAL_PREDICATES, MODAL_VERBS,
-                                     PERSON_SUBJECTS, V2_MODAL_PREDICATES)
+from guard.normalize.lexicon import (ADVICE_LABELS, DECISION_LEADS, HALT_PREDICATES, IMPERATIVE_PREFIXES,
+                                     MODAL_PREDICATES, MODAL_VERBS, PERSON_SUBJECTS, V2_MODAL_PREDICATES)
 from guard.normalize.rules import (_NAMING, _RECIPIENTS, CODE_NAME, NOUN_ATTACHMENTS, VERBS, Parsed, RuleNormalizer,
                                    _merge_hyphenated, fixed_lemma, manner_adverb, pronoun_object)
 from guard.normalize.typed_values import (_COMPARED_BEFORE, _COMPARED_START, _OP_NOT, ANY_UNIT, GEOGRAPHIES,
@@ -49,11 +49,8 @@ _LEAD_ADVERB = re.compile(
     r"^(?:out of the box|by default|in general|generally|typically|usually|normally|currently|today|"
     r"in the first instance|as soon as possible|where possible|if possible|for example|e\.g\.|in practice|"
     r"in most cases|in addition|additionally|also|however|otherwise|as a rule(?: of thumb)?|as of [^,]{1,40}|"
-    # when a decision holds and how it is told ("Going forward, all deploys need …", "From now on, …", "To be clear,
-    # …"): read whole, "going forward" was the subject of 2,526 of 2,560 statements so opened (``guard bench
-    # invariance``, "going forward lead")
-    r"going forward|moving forward|from now on|from here on(?: out)?|effective immediately|until further notice|"
-    r"as a reminder|to be clear|for the record|in short|in summary|to summari[sz]e|"
+    # when a decision holds and how it is told ("Going forward, …", ``lexicon.DECISION_LEADS``)
+    + DECISION_LEADS + "|"
     # any sentence adverb set off by its comma ("Separately, Shopify caps …", "Historically, …"): how it is said, not
     # what (read whole, "separately" was the subject); not a noun that ends alike
     r"(?!(?:italy|july|family|supply|assembly|reply|ally|rally|anomaly|monopoly|butterfly|apply|comply|only)\b)"
