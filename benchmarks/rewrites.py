@@ -48,6 +48,9 @@ _SAME = (
     ("at least -> no less than", re.compile(r"\bat least\b"), "no less than"),
     ("at most -> no more than", re.compile(r"\bat most\b"), "no more than"),
     ("it is -> it's", re.compile(r"\b([Ii])t is\b"), r"\1t's"),
+    ("no later than -> by", re.compile(r"\bno later than (?=(?:January|February|March|April|May|June|July|August|September"
+                                       r"|October|November|December|\d{4}-)\b)"), "by "),
+    ("every day -> daily", re.compile(r"\bevery day\b"), "daily"),
     ("must not -> may not", re.compile(r"\bmust not\b"), "may not"),
     ("at least -> a minimum of", re.compile(r"\bat least (?=\d)"), "a minimum of "),
     ("at most -> up to", re.compile(r"\bat most (?=\d)"), "up to "),

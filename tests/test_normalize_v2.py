@@ -4471,3 +4471,28 @@ def test_when_a_decision_holds_or_how_it_is_told_is_no_subject(normalizer_v2, le
     text = lead + (plain[:1].lower() + plain[1:] if lead.endswith(", ") else plain)
     a, b = norm(normalizer_v2, plain), norm(normalizer_v2, comparison_text(text))
     assert (b.subject, b.modality, b.bound) == (a.subject, a.modality, a.bound)
+
+
+@pytest.mark.parametrize("text, op", [
+    ("Reports are due no later than March 1, 2026.", "le"),
+    ("CAs must publish no later than 2026-07-01.", "le"),
+    ("The migration starts no earlier than 2026-03-01.", "ge"),
+])
+def test_no_later_than_a_date_is_by_it(text, op):
+    """"no later than March 1, 2026" read as the day itself, where "by March 1, 2026" is at most it."""
+    b = bound(text)
+    assert b.unit == "date" and b.op == op
+
+
+@pytest.mark.parametrize("adverb, spelled", [
+    ("You work 8 hours daily.", "You work 8 hours every day."),
+    ("Take 3 backups weekly.", "Take 3 backups per week."),
+])
+def test_an_amount_and_its_period_as_an_adverb_is_a_rate(adverb, spelled):
+    """"8 hours daily" was 8 hours beside a daily schedule, and conflicted with "8 hours every day"."""
+    assert bound(adverb).unit.endswith("/time") and bound(adverb).number == pytest.approx(bound(spelled).number)
+
+
+def test_a_joining_word_is_no_counted_thing():
+    """"8589934592 and a nightly defragmentation job" counts nothing nightly."""
+    assert bound("Members run with --quota-backend-bytes=8589934592 and a nightly defragmentation job.").unit == ""

@@ -63,7 +63,11 @@ _SIZES = {"b": 1, "byte": 1, "bytes": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "tb": 
 _AMOUNT = r"(?P<num>(?<![\d,.])\d(?:,?\d)*(?:\.\d+)?)"
 _PER = r"(?:\s*/\s*|\s+(?:per|an?|each|every)\s+)"
 
-_BOUND_PREPS = "by|before|after|until|till|through|from|since|as of"
+# ("no later than March 1, 2026" is "by March 1, 2026": read as the day itself before)
+# a word of what a rate counts: not a word that joins or sets off ("8589934592 and a nightly job" counts nothing)
+_THING_WORD = r"(?!(?:and|or|an?|the|to|of|in|on|for|with|by|at|is|are|was|were)\b)[a-z]+"
+_BOUND_PREPS = "by|before|after|until|till|through|from|since|as of|no(?:t)? later than|no(?:t)? earlier than"
+_NO_LATER, _NO_EARLIER = ("no later than", "not later than"), ("no earlier than", "not earlier than")
 # what makes a year alone a point in time: a bound's preposition, the end or a part of a year, or an end
 # said with "in" ("support ends in 2027", "reached end of life in 2023", "is deprecated in 2025")
 _YEAR_BEFORE = (r"(?:(?P<prep>\b(?:" + _BOUND_PREPS + r")\s+)(?:the\s+)?(?:(?:end|start|beginning|middle)\s+of\s+|"
@@ -274,6 +278,11 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
                      + r")\s?|an?\s+)(?P<per>" + _PERIOD_RE + r")s?\b)", re.IGNORECASE, needs=r"\sin\s")),
     ("rate", Guarded(_OP, r"(?P<val>" + _NUM + r"\s?(?P<thing>[a-z]+(?:\s[a-z]+)?)?" + _PER +
                      r"(?P<per>" + _PERIOD_RE + r")\b)", re.I)),
+    # the span said as its adverb ("8 hours daily", "2 GB weekly"): the rate "8 hours every day" is; read as the
+    # amount beside how often, the same schedule said both ways conflicted with itself
+    ("rate", Guarded(_OP, r"(?P<val>" + _NUM + r"\s?(?P<thing>" + _THING_WORD + r"(?:\s" + _THING_WORD + r")?)\s+"
+                     r"(?P<adv>hourly|daily|nightly|weekly"
+                     r"|monthly|yearly|annually))\b", re.I, needs="hourly|daily|nightly|weekly|monthly|yearly|annually")),
     ("count", Guarded(_OP, r"(?P<val>" + _NUM + r"\s+times)\b", re.I)),
     # every so long, after the rates ("120 events every 60 seconds", "8 hours every day" stay rates); not
     # what is counted for each span ("accrue 1.25 days for each month of service", "$5 per every day late")
@@ -508,7 +517,7 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         n = (date_number if kind == "date" else yearday_number)(g["val"])
         if n is None:
             return None
-        return Bound(_prep_op(g, ("by", "before"), ("after", "from", "since", "as of")), n, kind)
+        return Bound(_prep_op(g, ("by", "before", *_NO_LATER), ("after", "from", "since", "as of", *_NO_EARLIER)), n, kind)
     if kind == "money":
         amount = _number(g["num"])
         scale = (g.get("scale") or "").strip().lower()
@@ -529,7 +538,10 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         last = thing.split()[-1].rstrip("s") if thing else ""
         last = _RATE_SAME.get(last, last)
         fam = UNITS[last][0] if last in UNITS else (last or "events")
-        per = _PERIOD[(g.get("per") or g["short"]).lower()] * (_number(g["den"]) if g.get("den") else 1)
+        if g.get("adv"):
+            per = float(_FREQUENCIES[g["adv"].lower()])
+        else:
+            per = _PERIOD[(g.get("per") or g["short"]).lower()] * (_number(g["den"]) if g.get("den") else 1)
         return Bound(_op(m), _number(g["num"]) / per, f"{fam}/time")
     if kind == "count":
         return Bound(_op(m), _number(g["num"]), "count")
