@@ -282,7 +282,8 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     # amount beside how often, the same schedule said both ways conflicted with itself
     ("rate", Guarded(_OP, r"(?P<val>" + _NUM + r"\s?(?P<thing>" + _THING_WORD + r"(?:\s" + _THING_WORD + r")?)\s+"
                      r"(?P<adv>hourly|daily|nightly|weekly"
-                     r"|monthly|yearly|annually))\b", re.I, needs="hourly|daily|nightly|weekly|monthly|yearly|annually")),
+                     r"|monthly|yearly|annually))\b", re.IGNORECASE,
+                     needs="hourly|daily|nightly|weekly|monthly|yearly|annually")),
     ("count", Guarded(_OP, r"(?P<val>" + _NUM + r"\s+times)\b", re.I)),
     # every so long, after the rates ("120 events every 60 seconds", "8 hours every day" stay rates); not
     # what is counted for each span ("accrue 1.25 days for each month of service", "$5 per every day late")
