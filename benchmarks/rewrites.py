@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from guard.markup import CLOSED_COMPOUNDS
+
 _CONTRACTIONS = (("do not", "don't"), ("does not", "doesn't"), ("cannot", "can't"), ("must not", "mustn't"),
                  ("is not", "isn't"), ("are not", "aren't"), ("should not", "shouldn't"), ("will not", "won't"),
                  ("did not", "didn't"), ("was not", "wasn't"), ("has not", "hasn't"), ("have not", "haven't"),
@@ -27,9 +29,7 @@ _NAMED = re.compile(r"(?:^|\s)[A-Z.][\w.]*\s$")      # "Windows 11", ".NET 9", "
 _WORD_COUNT = re.compile(r"\b(" + "|".join(_WORDS.values()) + r")\b(?= [a-z])")
 _SIZE_WORDS = {"GB": "gigabytes", "MB": "megabytes", "KB": "kilobytes"}
 # a compound the bench statements write closed, written with its hyphen ("email" / "e-mail", "setup" / "set-up")
-_CLOSED = {"email": "e-mail", "reuse": "re-use", "webhook": "web-hook", "onboarding": "on-boarding",
-           "offboarding": "off-boarding", "setup": "set-up", "login": "log-in", "backup": "back-up", "timeout": "time-out",
-           "website": "web-site", "subdomain": "sub-domain", "coworker": "co-worker"}
+_CLOSED = {w.replace("-", ""): w for w in CLOSED_COMPOUNDS}
 _CLOSED_WORD = re.compile(r"(?<![\w./@`-])(" + "|".join(_CLOSED) + r")(?=(?:s|d|ed|ing)?(?![\w/@`-]))", re.IGNORECASE)
 
 

@@ -105,10 +105,10 @@ _ISE = re.compile(r"(?<=[a-z]{3})is(?=(?:e|es|ed|ing|er|ers|ation|ations)$)")
 
 
 def _american(word: str) -> str:
-    low = word.lower()
-    if (us := _BRITISH.get(low)) is not None:
+    """``word``, a lower-case word, in its American spelling."""
+    if (us := _BRITISH.get(word)) is not None:
         return us
-    return _ISE.sub("iz", low) if "is" in low else word
+    return _ISE.sub("iz", word) if "is" in word else word
 
 
 def _stem(word: str) -> str:

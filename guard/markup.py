@@ -53,15 +53,10 @@ _SHORTHAND = ((re.compile(r"(?<![\w/])w/o(?![\w/])", re.IGNORECASE), "without"),
 # the bench and gold statements write every one of them ("email" 101 times, "e-mail" never), so "company.com e-mail
 # addresses" is what "company.com email addresses" is (79 of 184 statements so rewritten read of another subject, and
 # two conflicted with themselves: ``guard bench invariance``, "closed compound -> hyphen")
-_CLOSED_COMPOUND = re.compile(r"(?<![\w./@-])(e|re|web|on|off|set|log|back|time|sub|co)-(mail|use|hook|boarding|up|in|out"
-                              r"|site|domain|worker)(?=(?:s|d|ed|ing)?(?![\w/@-]))", re.IGNORECASE)
-_CLOSED_WORDS = {"email", "reuse", "webhook", "onboarding", "offboarding", "setup", "login", "backup", "timeout",
-                 "website", "subdomain", "coworker"}
-
-
-def _closed(m: re.Match) -> str:
-    word = m.group(1) + m.group(2)
-    return word if word.lower() in _CLOSED_WORDS else m.group(0)
+CLOSED_COMPOUNDS = ("e-mail", "re-use", "web-hook", "on-boarding", "off-boarding", "set-up", "log-in", "back-up",
+                    "time-out", "web-site", "sub-domain", "co-worker")
+_CLOSED_COMPOUND = re.compile(r"(?<![\w./@-])(?:" + "|".join(map(re.escape, CLOSED_COMPOUNDS)) +
+                              r")(?=(?:s|d|ed|ing)?(?![\w/@-]))", re.IGNORECASE)
 
 
 # a footnote marker after a stop ("… 24 hours.[2] Next …"), or after a word and before a stop or the end ("… the
@@ -157,7 +152,8 @@ def plain_statement(text: str) -> str:
         t = t[:-1] + "."                     # a list item's own stop ("- Deploys need two approvals;")
     if "-" in t and _CLOSED_COMPOUND.search(t) is not None:
         parts = CODE_SPAN.split(t)
-        t = "".join(p if i % 2 else _CLOSED_COMPOUND.sub(_closed, p) for i, p in enumerate(parts))
+        t = "".join(p if i % 2 else _CLOSED_COMPOUND.sub(lambda m: m.group(0).replace("-", ""), p)
+                    for i, p in enumerate(parts))
     if not any(c in t for c in "*[]/&"):
         return t
     parts = CODE_SPAN.split(t)

@@ -2241,7 +2241,7 @@ def _prohibited_beyond(norm: Norm, text: str) -> Norm:
     return replace(norm, modality=to, bound=flipped, values=values)
 
 
-def _backticks_as_punctuation(doc):
+def _marks_as_punctuation(doc):
     """A backtick is the mark of code around a name or a value, whatever the small model tags it: before "30s" it
     was a plural noun and after "100" a number, and so a word of what the statement says ("`" its theme and one of
     its terms); around a name it is punctuation already. So is a full stop: after a short unit ("within 5 min.") the
@@ -2253,7 +2253,7 @@ def _backticks_as_punctuation(doc):
 
 
 # the small model's misreadings put right on the statement's own Doc before it is read, in this order
-_PARSE_REPAIRS = (_backticks_as_punctuation, _merge_hyphenated, _department_taken_for_a_pronoun, _noun_taken_for_a_second_verb,
+_PARSE_REPAIRS = (_marks_as_punctuation, _merge_hyphenated, _department_taken_for_a_pronoun, _noun_taken_for_a_second_verb,
                   _degree_taken_for_a_subject, _plurals_taken_for_verbs, _acronyms_taken_for_plurals, _nouns_taken_for_verbs,
                   _subjects_taken_for_verbs, _code_names, _hyphenated_as_modifiers, _degrees_as_written, _fixed_lemmas,
                   _order_verb)
