@@ -92,3 +92,16 @@ def shared_data():
 def normalizer_v2():
     from guard.normalize.rules_v2 import RuleNormalizerV2
     return RuleNormalizerV2()
+
+
+@pytest.fixture(scope="session")
+def gate_parts():
+    """(a structural guard with normalizer v2, the real bi-encoder): what a learned gate's table is built with
+    (``training.gate_data.build``); skips where the bi-encoder is not installed."""
+    from guard.embed import Embedder
+    from guard.pipeline import Guard, GuardConfig
+    try:
+        embedder = Embedder()
+    except Exception as exc:  # noqa: BLE001
+        pytest.skip(f"the bi-encoder is not installed: {exc}")
+    return Guard(GuardConfig(normalizer="normalizer.rules.v2", stages=("structural",))), embedder

@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 
 from guard.nli.evidence import FEATURES
-from guard.pipeline import Guard, GuardConfig
 
 
 def row(i, a, b, label):
@@ -18,20 +17,10 @@ def probs(pc):
     return {"contradiction": pc, "entailment": (1 - pc) / 2, "neutral": (1 - pc) / 2}
 
 
-@pytest.fixture(scope="module")
-def parts():
-    from guard.embed import Embedder
-    try:
-        embedder = Embedder()
-    except Exception as exc:  # noqa: BLE001
-        pytest.skip(f"the bi-encoder is not installed: {exc}")
-    return Guard(GuardConfig(normalizer="normalizer.rules.v2", stages=("structural",))), embedder
-
-
-def test_the_table_reads_the_second_direction_only_where_the_gate_would_score_it(parts):
+def test_the_table_reads_the_second_direction_only_where_the_gate_would_score_it(gate_parts):
     from training.fit_learned_gate import fit_on
     from training.gate_data import build
-    guard, embedder = parts
+    guard, embedder = gate_parts
     rows = [row(0, "Secrets are stored in Vault.", "Secrets are stored in AWS Secrets Manager.", "contradiction"),
             row(1, "Deploys happen on Tuesdays.", "Releases are tagged by the release manager.", "compatible")]
     preds = {"r0": (probs(0.7), probs(0.9)), "r1": (probs(0.2), probs(0.95))}

@@ -3,7 +3,7 @@ built by the real normalizer and bi-encoder."""
 import numpy as np
 import pytest
 
-from guard.pipeline import Guard, GuardConfig
+from tests.test_gate_data import probs
 
 NAMES = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima",
          "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango", "uniform", "victor", "whiskey", "xray"]
@@ -18,19 +18,10 @@ def row(i):
                          "valid_from": None, "valid_until": None}}
 
 
-def probs(pc):
-    return {"contradiction": pc, "entailment": (1 - pc) / 2, "neutral": (1 - pc) / 2}
-
-
 @pytest.fixture(scope="module")
-def tables():
-    from guard.embed import Embedder
+def tables(gate_parts):
     from training.gate_data import build
-    try:
-        embedder = Embedder()
-    except Exception as exc:  # noqa: BLE001
-        pytest.skip(f"the bi-encoder is not installed: {exc}")
-    guard = Guard(GuardConfig(normalizer="normalizer.rules.v2", stages=("structural",)))
+    guard, embedder = gate_parts
     rows = [row(i) for i in range(len(NAMES))]
     rng = np.random.default_rng(0)
     # scores that tell the labels apart (a model that saw the kind of document) and scores that barely do
