@@ -9,7 +9,9 @@ rewrites of the bench's statements that drop such a comma, 277 changed the subje
 new noun phrase's determiner or a subject pronoun after the phrase's last word, a name or a code identifier right before
 its verb, an order's first word, a noun phrase and its verb after a passive's last word, a clause cut short ("Unless
 customized …") — the comma is put back; elsewhere ("During the holiday freeze releases are paused") the words do not say
-where the phrase ends, and the statement is read as written.
+where the phrase ends, and ``normalizer.rules.v2`` asks the learned model (``opening_boundary``), which puts the comma
+back where its best-ranked places parse as an opening and a main clause (this rule's hand-picked cues: few false
+places, many misses).
 """
 from __future__ import annotations
 

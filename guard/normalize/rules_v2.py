@@ -18,6 +18,7 @@ file; norms of v1 do not change.
 from __future__ import annotations
 
 import calendar
+import logging
 import re
 from dataclasses import replace
 from functools import cached_property, lru_cache
@@ -30,6 +31,7 @@ from guard.normalize.durations import duration_attribute
 from guard.normalize.subject_phrases import predicate_phrases, subject_phrases
 from guard.normalize.negative_conditions import required_through_without
 from guard.normalize.numbered_names import numbered_variants
+from guard.normalize.opening_boundary import OpeningBoundary
 from guard.normalize.openings import opening_without_comma
 from guard.markup import attention_label_off as _emphasis_label_off
 from guard.normalize.lead_phrases import lead_phrase_variants
@@ -1612,6 +1614,13 @@ class RuleNormalizerV2(RuleNormalizer):
         self.parsed = ParsedV2.with_verb_lemmas(self._verbs - self._nouns, self._verbs, self._nouns)
         self._english = english_words(self.nlp)
         self._stop_words = frozenset(getattr(self.nlp.Defaults, "stop_words", ()))
+        try:
+            self._opening_model: OpeningBoundary | None = OpeningBoundary.load()
+        except (OSError, ValueError) as exc:
+            # the hand rule alone still reads most openings; a missing model must not stop the normalizer
+            logging.getLogger(__name__).warning("opening-boundary model not loaded, comma-less openings are read by "
+                                                "the hand rule alone: %s", exc)
+            self._opening_model = None
 
     @staticmethod
     def _values(text: str):
@@ -1650,7 +1659,7 @@ class RuleNormalizerV2(RuleNormalizer):
             main, more = split_main_clause(main[doc[label].idx + 1:].strip())
             quals = (*quals, doc[:label].text, *more)
             doc = self.nlp(main)
-        if (end := opening_without_comma(doc, self._verbs)) is not None:
+        if (end := self._opening_end(doc)) is not None:
             # "In the local dev environment the login page is …": the opening phrase as if its comma were written
             cut, more = split_main_clause(main[:end] + "," + main[end:])
             if more:
@@ -1740,6 +1749,15 @@ class RuleNormalizerV2(RuleNormalizer):
             return replace(norm, value=v.text, value_kind=v.kind, bound=v.bound, values=values)
         return replace(norm, values=values)
 
+    def _opening_end(self, doc) -> int | None:
+        """Where a comma-less opening phrase or clause of ``doc`` ends: the hand rule's boundary where the words mark
+        it, else the learned model's where the parser can read it (``opening_boundary``); None where neither finds
+        one."""
+        end = opening_without_comma(doc, self._verbs)
+        if end is None and self._opening_model is not None:
+            end = self._opening_model.boundary(doc, self.nlp)
+        return end
+
     def _clause_ran_on(self, quals, body: str) -> tuple[str, tuple[str, ...]] | None:
         """(main clause, qualifiers) where the leading condition, written without its comma, ran on into the rule up
         to the sentence's first comma: "Whenever possible production releases should proceed automatically, typically
@@ -1752,7 +1770,7 @@ class RuleNormalizerV2(RuleNormalizer):
             return None
         lead = quals[0]
         ldoc = self.nlp(lead)
-        end = opening_without_comma(ldoc, self._verbs)
+        end = self._opening_end(ldoc)
         if end is None or not any(t.tag_ in _FINITE_TAGS for t in ldoc if t.idx >= end) \
                 or not _RULE_MODAL.search(lead[end:]):
             return None
