@@ -4300,6 +4300,14 @@ def test_every_with_a_capital_d_is_no_period():
     "Security: Wildcard imports, static or otherwise, are not used.",
     "Team convention: The edge proxy forwards plain-HTTP requests to the portal.",
     "Ops: Book flights at least 21 days before the travel date.",
+    # a number or a name in code first; a verb the tagger takes for a noun after the label ("runs/NNS", "move/NN"), a
+    # verb only a verb is, an opening phrase and its comma before the sentence (session 86)
+    "Security: 429 errors returned with a shared scope are not counted against the limit.",
+    "Security: `max_connections` for the dev PostgreSQL is 200.",
+    "Security: Internal service-to-service traffic runs over plain HTTP.",
+    "Security: Even-numbered releases move to Active LTS after six months as Current.",
+    "Security: Changes to core code require at least two positive reviews.",
+    "Security: After the canary, traffic moves to 25 percent.",
 ])
 def test_a_short_label_before_a_sentence_of_its_own_is_no_part_of_it(normalizer_v2, labelled):
     plain = labelled.split(": ", 1)[1]
@@ -4315,6 +4323,11 @@ def test_a_label_that_names_its_value_or_gives_advice_is_read_so(normalizer_v2):
         == "MaxAuthTries"
     assert norm(normalizer_v2, "Platform recommendation: New services use bcrypt.").modality is Modality.SHOULD
     assert norm(normalizer_v2, "Python 3.10+ is required (3.12 recommended).").modality is Modality.MUST
+    # a number after the label with no verb after it is the label's value, a label in lower case is no short label
+    assert "argon2id minimum" in norm(normalizer_v2, "Argon2id minimum for password hashing: 15 MiB of memory, "
+                                                     "2 iterations, parallelism 1.").subject
+    assert norm(normalizer_v2, "No fixup commits: please squash your code review edits and force push.").modality \
+        is Modality.MUST_NOT
 
 
 @pytest.mark.parametrize("text, subject", [

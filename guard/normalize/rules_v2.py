@@ -101,6 +101,10 @@ _LEAD_CASES = re.compile(r"^(?:including|excluding|such\s+as|like|e\.g\.|especia
 _LEAD_SPAN = re.compile(
     r"^(?:\d+|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+few|several)\s+[\w-]+\s+"
     r"(?:after|before|from|since|into|prior\s+to)\s+[^,;]{1,100},\s*", re.IGNORECASE)
+# a leading phrase of when by how many or how long ("After 3 retries", "Within 30 days of joining", "After every 5
+# failed attempts"): a count first, in digits or words
+_LEAD_COUNT = re.compile(r"^(?:after|within|before|upon)\s+(?:every\s+|the\s+first\s+)?(?:\d|(?:an?|one|two|three|four|"
+                         r"five|six|seven|eight|nine|ten|eleven|twelve|a\s+few|several)\s)", re.IGNORECASE)
 _MORE_CONDITION = re.compile(r"^(?:or|and)\s+(?!then\b)[^,;:]{3,100}?,\s*(?=\S)", re.IGNORECASE)
 # a leading phrase of place, time or case with no comma, ended where a new noun phrase or a person begins
 # ("On SIGTERM our worker processes also flush …", "During the launch year we discourage …", "On developer
@@ -401,11 +405,11 @@ def _dash_asides(text: str) -> str:
 _SUBJECT_OPENERS = frozenset({"the", "a", "an", "our", "your", "their", "its", "this", "these", "those", "all", "every",
                               "each", "no", "any", "some", "most", "we", "you", "they", "it", "only", "never", "always",
                               "do", "don't", "please"})
-# a label of one to three words before a colon and a sentence of its own, capitalised and of four words or more
-# ("Security: Pull requests …", "Team convention: Start enums at iota …"); not a setting's name ("MaxAuthTries:"),
-# nor a value after it ("Retry-After: 30", "Owner: Platform team")
+# a label of one to three words before a colon and a sentence of its own, capitalised (or a number or code first) and
+# of four words or more ("Security: Pull requests …", "Team convention: Start enums at iota …", "Heads-up: 429 errors
+# …"); not a setting's name ("MaxAuthTries:"), nor a value after it ("Retry-After: 30", "Owner: Platform team")
 _SHORT_LABEL = re.compile(r"^(?P<label>[A-Za-z][A-Za-z&-]*(?:[ \t]+[A-Za-z][A-Za-z&-]*){0,2})[ \t]*:[ \t]+"
-                          r"(?=[A-Z][^\s:]*(?:[ \t]+[^\s]+){3})")
+                          r"(?=[A-Z0-9`][^\s:]*(?:[ \t]+[^\s]+){3})")
 
 
 def _advice_label(qualifier: str) -> bool:
@@ -415,13 +419,39 @@ def _advice_label(qualifier: str) -> bool:
     return qualifier.endswith(":") and len(words) <= 3 and any(w.rstrip(":") in ADVICE_LABELS for w in words)
 
 
-def _a_sentence(text: str, verbs: frozenset[str]) -> bool:
+def _a_sentence(text: str, verbs: frozenset[str], only_verbs: frozenset[str] = frozenset()) -> bool:
     """Whether ``text`` reads as a sentence of its own, not a name for what the label names ("FIPS-mode password hashing:
     PBKDF2-HMAC-SHA256 with …"): a first word that opens a subject or an order ("The edge proxy …", "Book flights …",
-    "Never …"), or a finite verb the words show (an auxiliary or a modal: "Wildcard imports … are not used.")."""
+    "Never …"), a finite verb the words show (an auxiliary or a modal: "Wildcard imports … are not used."; a word only a
+    verb is, of ``only_verbs``: "Changes to core code require …"), or an opening phrase and its comma before such a
+    sentence ("After the canary, traffic moves …", "On a 404 from a webhook, retry …")."""
     first = text.split(maxsplit=1)[0].lower() if text.strip() else ""
-    return first in _SUBJECT_OPENERS or first.isalpha() and not first.endswith("s") and first in verbs \
-        or _FINITE_WORD.search(text) is not None
+    if first in _SUBJECT_OPENERS or first.isalpha() and not first.endswith("s") and first in verbs \
+            or _FINITE_WORD.search(text) is not None:
+        return True
+    if any(_verb_form(w.lower(), only_verbs) for w in re.findall(r"(?<![\w.-])[A-Za-z]+(?![\w.-])", text)[1:]):
+        return True
+    opening = _OPENING_AND_COMMA.match(text)
+    return opening is not None and _a_sentence(text[opening.end():], verbs, only_verbs)
+
+
+# an opening phrase or clause and its comma, within its first twelve words ("From 8.4 on, …", "Starting January 1st
+# 2026, …")
+_OPENING_AND_COMMA = re.compile(r"^(?:in|on|during|for|after|before|within|under|at|outside|inside|without|across|over|"
+                                r"from|since|starting|as of|beyond|except|per|throughout|upon|following|by default|"
+                                r"if|when|unless|once|whenever|while|where|because|although)\b(?:[ \t]+[^\s,;:]+){0,11}"
+                                r",[ \t]+", re.IGNORECASE)
+
+
+def _verb_form(word: str, only_verbs: frozenset[str]) -> bool:
+    """A word that is one of ``only_verbs`` (base forms listed as verbs and never as nouns), as written or as a third
+    person's ("requires", "applies") or a past tense ("expired") — not "-ing", which names things as often."""
+    if word in only_verbs:
+        return True
+    for cut, add in (("ies", "y"), ("es", ""), ("s", ""), ("ied", "y"), ("ed", ""), ("ed", "e"), ("d", "")):
+        if word.endswith(cut) and len(word) > len(cut) + 2 and word[:-len(cut)] + add in only_verbs:
+            return True
+    return False
 
 
 def _polite_order(text: str) -> str:
@@ -1611,7 +1641,8 @@ class RuleNormalizerV2(RuleNormalizer):
         # the base forms listed as verbs and not as nouns: "enforce", "specify", "forget", not "ship", "cap" or "return",
         # which head plural subjects as often ("Prod RDS instances keep …" is tagged no better than "SQLite enforces
         # …"); empty where the pipeline has no such table (then ``_verb_after_its_subject`` is not looked for)
-        self.parsed = ParsedV2.with_verb_lemmas(self._verbs - self._nouns, self._verbs, self._nouns)
+        self._only_verbs = self._verbs - self._nouns
+        self.parsed = ParsedV2.with_verb_lemmas(self._only_verbs, self._verbs, self._nouns)
         self._english = english_words(self.nlp)
         self._stop_words = frozenset(getattr(self.nlp.Defaults, "stop_words", ()))
         try:
@@ -1631,7 +1662,9 @@ class RuleNormalizerV2(RuleNormalizer):
         said = hyphenated(sentence_case(_emphasis_label_off(text), *self._english), self._nouns, self._verbs,
                           self._stop_words)
         label = _SHORT_LABEL.match(said)
-        if label is not None and (_setting_name(label.group("label")) or not _a_sentence(said[label.end():], self._verbs)):
+        if label is not None and (_setting_name(label.group("label"))
+                                  or not (_a_sentence(said[label.end():], self._verbs, self._only_verbs)
+                                          or self._tagged_a_sentence(said[label.end():]))):
             label = None
         # "Security: Pull requests to main require …", "Team convention: Start enums at iota …": a label of a few words
         # before a sentence of its own, kept as a qualifier; read with it, its words ran into the subject ("security
@@ -1640,6 +1673,27 @@ class RuleNormalizerV2(RuleNormalizer):
         body = _dash_asides(_one_sentence(_stopped(_expanded(_polite_order(sentence)))))
         main, quals = split_main_clause(body)
         return (main, quals, body) if label is None else (main, (label.group("label") + ":", *quals), None)
+
+    def _tagged_a_sentence(self, text: str) -> bool:
+        """Whether the words after a label, tagged alone, have a finite verb or open with an order's verb: tagged with
+        the label before them, the small model takes many a verb for a noun ("Security: Internal … traffic runs/NNS
+        over plain HTTP", "… releases move/NN to …"), so ``_a_sentence``'s words missed them and the label ran into the
+        subject ("security internal service-to-service traffic")."""
+        doc = self._repaired(self.nlp(text))
+        if any(t.tag_ in _FINITE_TAGS for t in doc) or len(doc) > 0 and doc[0].tag_ == "VB":
+            return True
+        # a verb the model took for the noun the sentence hangs on ("… traffic runs/NNS over plain HTTP", "… releases
+        # move/NN to Active LTS"): a root that a verb's form is, with words before it and a phrase or object after
+        root = next((t for t in doc if t.dep_ == "ROOT"), None)
+        return root is not None and root.tag_ in ("NN", "NNS") and root.i > 0 and root.is_lower \
+            and (root.lower_ in self._verbs or root.lower_.endswith("s") and root.lower_[:-1] in self._verbs) \
+            and any(k.dep_ in ("prep", "dobj", "advmod", "prt") and k.i > root.i for k in root.children)
+
+    def _repaired(self, doc):
+        """``doc`` with the parse repairs applied, in order: each reads the tags and heads the ones before it left."""
+        for repair in _PARSE_REPAIRS:
+            doc = repair(doc, self._nouns, self._verbs) if repair is _plurals_taken_for_verbs else repair(doc)
+        return doc
 
     def normalize_many(self, items: list[tuple[str, Scope, Window]]) -> list[Norm]:
         prepared = [self._prepare(t) for t, _, _ in items]
@@ -1666,8 +1720,7 @@ class RuleNormalizerV2(RuleNormalizer):
                 main, quals, doc = cut, (*quals, *more), self.nlp(cut)
         if (said := _inverted_denial(doc)) is not None:
             main, doc = said, self.nlp(said)
-        for repair in _PARSE_REPAIRS:        # in order: each reads the tags and heads the ones before it left
-            doc = repair(doc, self._nouns, self._verbs) if repair is _plurals_taken_for_verbs else repair(doc)
+        doc = self._repaired(doc)
         norm = self._norm(doc, main, 0, s, w)
         if norm.modality.strength == "must" and (advice or any(_advisory(q) or _advice_label(q) for q in quals)):
             # "It is recommended that …", "Tip: …", "Ops guidance: …": advice, whatever the clause's mood
@@ -1676,7 +1729,7 @@ class RuleNormalizerV2(RuleNormalizer):
             norm = self._subject_of_the_condition(doc, quals, norm)
         norm = self._values_in_parentheses(text, quals, norm)
         norm = self._values_of_conditions(text, quals, norm)
-        norm = self._value_of_a_span(quals, norm)
+        norm = self._value_of_a_leading_count(quals, self._value_of_a_span(quals, norm))
         norm = _forbidden_past_a_bound(_prohibited_beyond(_date_over_product_version(_number_of_a_product(norm, main)), main),
                                        main)
         variant, taken = None, ()
@@ -1733,6 +1786,21 @@ class RuleNormalizerV2(RuleNormalizer):
         if v is None:
             return norm
         return replace(norm, value=v.text, value_kind=v.kind, bound=v.bound, values=((v.kind, v.text, v.bound), *norm.values))
+
+    def _value_of_a_leading_count(self, quals, norm: Norm) -> Norm:
+        """"After 3 retries, the job fails.", "After 90 days, inactive accounts are disabled.": the count or span a
+        leading "after"/"within"/"before" phrase gives is when the rule applies — its value, as it is where the phrase
+        follows the rule ("The job fails after 3 retries." is valued 3 retries); cut off as a qualifier, the statement
+        had none. Only where the main clause gives no value of its own, and not a date ("After 2025-06-01, …" is when
+        the claim holds: ``stated_windows``)."""
+        if norm.value is not None:
+            return norm
+        lead = next((q for q in quals if _LEAD_COUNT.match(q)), None)
+        v = next((v for v in self._values(lead) if v.bound is not None and v.kind != "date"), None) if lead else None
+        if v is None:
+            return norm
+        return replace(norm, value=v.text, value_kind=v.kind, bound=v.bound,
+                       values=((v.kind, v.text, v.bound), *(x for x in norm.values if x[1] != v.text)))
 
     def _values_in_parentheses(self, text: str, quals, norm: Norm) -> Norm:
         """"a very small buffer (4096 bytes)", "at least 1 week (7 days)", "5 minutes (300 seconds)": a
