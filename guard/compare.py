@@ -432,7 +432,13 @@ def _range_conflict(r: Bound, b: Bound) -> bool:
 
 
 def _grounded(value: str | None, text: str) -> bool:
-    return bool(value) and value.lower() in text.lower()
+    """The value is written in the text: a compound the normalizer read with its hyphen ("a 6 week cadence" is valued
+    "6-week", ``open_compounds``) is written open there."""
+    return bool(value) and _open(value) in _open(text)
+
+
+def _open(text: str) -> str:
+    return re.sub(r"[\s-]+", " ", text.lower())
 
 
 def value_quantity(n: Norm) -> tuple:

@@ -2110,7 +2110,8 @@ def test_there_is_no_other_thing_is_read_as_before():
 def test_there_is_a_limit_on_a_thing_is_the_thing_s_limit(normalizer_v2):
     """As "There is no rate limit on the internal API." already was: the existential left it without a subject."""
     n = norm(normalizer_v2, "There is a 240 hour limit on the number of hours of annual leave you can carry over.")
-    assert (n.subject, n.value) == ("number hour annual leave", "240 hour")
+    # read as "a 240-hour limit" (session 86): the compound's value, and a limit's bound is an upper one
+    assert (n.subject, n.value, n.bound.op) == ("number hour annual leave", "240-hour", "le")
 
 
 @pytest.mark.parametrize("text,subject,modality", [

@@ -28,6 +28,11 @@ def tables(n):
     "Use end-to-end encryption for customer exports.",
     "Third-party cookies are blocked on the checkout pages.",
     "Releases are an append-only ledger and a release cannot be mutated once it is created.",
+    # a number and a measure before a noun (session 86: "twelve factor app" was "factor app", valued 12)
+    "A six-digit numeric passcode is sufficient for company iPhones.",
+    "A twelve-factor app never relies on system-wide packages.",
+    "Use ISO two-letter country codes in every address form.",
+    "There is a 240-hour limit on the annual leave you can carry over.",
 ])
 def test_a_compound_without_its_hyphens_reads_as_with_them(normalizer_v2, text):
     assert reading(normalizer_v2, text.replace("-", " ")) == reading(normalizer_v2, text)
@@ -44,6 +49,10 @@ def test_a_compound_without_its_hyphens_reads_as_with_them(normalizer_v2, text):
     "Emailed one time codes are an approved authenticator.",   # not listed: "one time zone"
     "We open source our libraries.",
     "Keep dependencies up to date.",
+    "Passwords need at least two digits and one letter.",     # plurals: a count of them
+    "Keep 2 days of logs.",
+    "Rotate the key every 2 day and notify the team.",        # no noun after the measure
+    "Version 1.5 hour limits apply.",                          # a number inside a version
 ])
 def test_the_same_words_as_a_phrase_of_the_clause_stay_as_written(normalizer_v2, text):
     assert hyphenated(text, *tables(normalizer_v2)) == text
@@ -62,8 +71,11 @@ def test_an_order_keeps_its_verb_and_the_compound_after_it_is_joined(normalizer_
 def test_hostile_input_is_read_in_linear_time(normalizer_v2):
     text = "a" * 100_000 + " on call shift " + "on call " * 20_000 + "x"
     many = "built in data " * 30_000         # every match looks at the word before it
+    counted = "2 " * 50_000 + "6 digit code"
     t = time.perf_counter()
     out = hyphenated(text, *tables(normalizer_v2))
     joined = hyphenated(many, *tables(normalizer_v2))
+    hyphened = hyphenated(counted, *tables(normalizer_v2))
     assert time.perf_counter() - t < 2.0
+    assert hyphened.endswith("6-digit code")
     assert out.startswith("a" * 100_000 + " on-call shift") and joined.startswith("built-in data built in data")

@@ -6,18 +6,13 @@ import logging
 
 import pytest
 
-from guard.claims import Scope, Window
 from guard.normalize.opening_boundary import (
     MODEL_FILE,
     OpeningBoundary,
     reads_as_opening,
 )
 from guard.normalize.openings import opening_without_comma
-
-
-def reading(n, text):
-    x = n.normalize(text, Scope(), Window())
-    return x.subject, x.modality, x.object, x.value, x.bound, x.attribute
+from tests.test_openings import reading
 
 
 def test_the_shipped_model_says_what_it_was_fitted_on_and_its_threshold_was_chosen_by_cross_validation():
@@ -47,7 +42,7 @@ def test_an_opening_the_hand_rule_misses_reads_as_with_its_comma(normalizer_v2, 
     doc = normalizer_v2.nlp(without)
     assert opening_without_comma(doc, normalizer_v2._verbs) is None
     assert normalizer_v2._opening_model.boundary(doc, normalizer_v2.nlp) == with_comma.index(",")
-    assert reading(normalizer_v2, without) == reading(normalizer_v2, with_comma)
+    assert reading(normalizer_v2)(without) == reading(normalizer_v2)(with_comma)
 
 
 @pytest.mark.parametrize("text", [
@@ -145,5 +140,6 @@ def test_without_its_model_file_the_normalizer_reads_by_the_hand_rule_and_says_s
         n = RuleNormalizerV2()
     assert n._opening_model is None and "opening-boundary model not loaded" in caplog.text
     # still reads what the hand rule reads, and the rest as written
-    assert reading(n, "In the local dev environment the login page is served over plain HTTP.")[0] == "login page"
-    assert reading(n, "For P0 incidents status updates are posted at most once an hour.")[0] is not None
+    read = reading(n)
+    assert read("In the local dev environment the login page is served over plain HTTP.")[0] == "login page"
+    assert read("For P0 incidents status updates are posted at most once an hour.")[0] is not None

@@ -33,6 +33,13 @@ _VERB_FIRST = frozenset({"built", "append", "read", "write", "opt"})
 _BE = frozenset({"is", "are", "was", "were", "be", "been", "being"})
 _COMPOUND = re.compile(r"(?<![\w-])(" + "|".join(w.replace(" ", " +") for w in _OPEN) + r")(?= +([A-Za-z]+)\b)",
                        re.IGNORECASE)
+# a number and a measure in the singular before a noun ("a six digit passcode", "a twelve factor app", "a 3 month
+# sabbatical"): English hyphenates them; read open, the number became the statement's value and the measure its
+# subject's first word ("factor app", 12). Not "one" or 1 ("one time zone" is a count)
+_COUNTED = re.compile(r"(?<![\w.,-])((?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[2-9]|\d\d+) +"
+                      r"(?:digit|factor|"
+                      r"character|letter|step|tier|level|day|week|month|year|hour|minute|second|person|page|point|node|"
+                      r"star|way|lane|region|zone))(?= +([A-Za-z]+)\b)", re.IGNORECASE)
 _WORD_BEFORE = re.compile(r"(?<![\w'’])([A-Za-z]+)\W*$")
 
 
@@ -82,4 +89,7 @@ def hyphenated(text: str, nouns: frozenset[str], verbs: frozenset[str], stop_wor
                 # and after "is"/"are" it is a passive's ("Dashboards are built in Grafana.": built, in Grafana)
                 return m.group(0)
         return "-".join(m.group(1).split())
-    return _COMPOUND.sub(one, text)
+
+    def counted(m: re.Match) -> str:
+        return "-".join(m.group(1).split()) if _a_noun(m.group(2), nouns, verbs, stop_words) else m.group(0)
+    return _COUNTED.sub(counted, _COMPOUND.sub(one, text))
