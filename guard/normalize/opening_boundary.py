@@ -18,11 +18,16 @@ import math
 from collections import Counter
 from pathlib import Path
 
-from guard.normalize.openings import _CLAUSE_OPENERS, _NOT_OPENERS, _QUANTITIES
+from guard.normalize.openings import (
+    _CLAUSE_OPENERS,
+    _FINITE,
+    _NOT_OPENERS,
+    _QUANTITIES,
+    a_verb_after,
+)
 
 MODEL_FILE = Path(__file__).resolve().parents[2] / "models" / "opening-boundary" / "opening_boundary.json"
 FEATURES_VERSION = 1
-_FINITE = frozenset({"VBZ", "VBP", "VBD", "MD"})
 _SUBJECTS = frozenset({"nsubj", "nsubjpass", "expl"})
 _BEFORE_AN_ORDER = frozenset({"aux", "neg", "advmod", "intj"})     # "…, do not use", "…, please use"
 _MAX_PLACES = 30        # an opening phrase longer than this is not looked for
@@ -132,26 +137,29 @@ class OpeningBoundary:
         self.n_sentences_, self.n_places_ = len(docs), len(y)
         return self
 
-    def ranked(self, doc) -> list[tuple[int, float]]:
-        """(character offset of a place's end, probability the opening ends there), best first."""
+    def _scored(self, doc) -> list[tuple[int, float]]:
+        """(token index of a place, probability the opening ends after it), best first."""
         if not opens_a_phrase(doc):
             return []
         w = self.weights_
-        scored = []
-        for i, f in place_features(doc):
-            z = self.intercept_ + sum(w.get(x, 0.0) for x in f)
-            scored.append((doc[i].idx + len(doc[i]), 1.0 / (1.0 + math.exp(-z))))
+        scored = [(i, 1.0 / (1.0 + math.exp(-(self.intercept_ + sum(w.get(x, 0.0) for x in f)))))
+                  for i, f in place_features(doc)]
         return sorted(scored, key=lambda s: -s[1])
+
+    def ranked(self, doc) -> list[tuple[int, float]]:
+        """(character offset of a place's end, probability the opening ends there), best first."""
+        return [(doc[i].idx + len(doc[i]), p) for i, p in self._scored(doc)]
 
     def boundary(self, doc, nlp) -> int | None:
         """The character offset where ``doc``'s comma-less opening ends, or None. ``nlp`` parses the sentence with the
         comma put back, once per place tried."""
         text = doc.text
-        for end, p in self.ranked(doc)[:self.tries]:
+        for i, p in self._scored(doc)[:self.tries]:
             if p < self.min_probability:
                 break
-            if not any(t.tag_ in _FINITE or t.tag_ == "VB" for t in doc if t.idx > end):
+            if not a_verb_after(doc, i):
                 continue            # no verb left for a main clause
+            end = doc[i].idx + len(doc[i])
             if reads_as_opening(nlp(text[:end] + "," + text[end:]), end):
                 return end
         return None

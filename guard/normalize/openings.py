@@ -207,6 +207,11 @@ def _be(t) -> bool:
 
 def _boundary(doc, i: int, finite: int, own_verbs: int) -> int | None:
     """The end of token ``i`` if a clause opener has had its verb and a verb is left for the main clause."""
-    if finite < own_verbs or not any(t.tag_ in _FINITE or t.tag_ == "VB" for t in doc[i + 1:]):
+    if finite < own_verbs or not a_verb_after(doc, i):
         return None
     return doc[i].idx + len(doc[i])
+
+
+def a_verb_after(doc, i: int) -> bool:
+    """Whether a finite verb or a base form follows token ``i``: a main clause's verb, were the phrase to end there."""
+    return any(t.tag_ in _FINITE or t.tag_ == "VB" for t in doc[i + 1:])
