@@ -23,7 +23,13 @@ prose they are one word (RFC 2119: "MUST … or the terms REQUIRED or SHALL"), a
 alike (``lexicon``), but the models saw "shall" in 23 of claims_train's 2,400 statements against "must" in 364 and
 read it as more of a contradiction — claims_dev's pairs with "shall" for "must" in the incoming statement changed
 tier 13 times of 48, 11 of them up (``benchmarks.pipeline_invariance``, "must -> shall"). Training reads the same
-text (``training.claim_pairs``), so a model trained from here on never sees "shall". British "per cent" is read as
+text (``training.claim_pairs``), so a model trained from here on never sees "shall". A rule's "may not" is its
+"must not" too, as the normalizer reads it ("Employees may not accept gifts …": a prohibition in policy prose, not a
+permission): one of claims_train's 2,400 statements writes it, and claims_dev's pairs with "may not" for "must not"
+changed tier 3 times of 11, two of them clean → block ("must not -> may not"). A hedge stays ("may not always …").
+"mustn't", "shouldn't" and "needn't" are read written out: no statement of claims_train contracts them (it writes
+"must not" 60 times, "should not" 51), and "Postmortems mustn't assign blame …" took a claims_dev pair from clean to
+warn ("contraction"). British "per cent" is read as
 "percent" (no statement of claims_train or claims_dev writes it; written so, a claims_dev block became a warn).
 
 When a decision holds or how it is told, before the statement ("Going forward, …", "To be clear, …":
@@ -45,10 +51,14 @@ _DECISION_LEAD = re.compile(r"^(?:" + DECISION_LEADS + r")\s*,\s+(?=\S)", re.IGN
 _OPEN_END = re.compile(r"[\w%]$")
 _PER_CENT = re.compile(r"(?<=\d)\s*per\s+cent\b", re.IGNORECASE)
 _SHALL = re.compile(r"\b(?:(?P<shant>shan['’]t)|shall)\b", re.IGNORECASE)
+# a rule's modal run into its "not": "mustn't", "shouldn't", "needn't"
+_MODAL_NT = re.compile(r"\b(must|should|need)n['’]t\b", re.IGNORECASE)
+# a rule's "may not" (not a hedge's "may not always", "may not necessarily")
+_MAY_NOT = re.compile(r"\bmay(?=\s+not\b(?!\s+(?:always|necessarily)\b))", re.IGNORECASE)
 
 
 def _as_must(m: re.Match) -> str:
-    word = "must not" if m.group("shant") else "must"
+    word = "must not" if m.groupdict().get("shant") else "must"
     if m.group(0).isupper() and len(m.group(0)) > 1:
         return word.upper()
     return word.capitalize() if m.group(0)[0].isupper() else word
@@ -64,6 +74,8 @@ def model_text(text: str) -> str:
     if "`" in t:
         t = CODE_SPAN.sub(lambda m: m.group(0).strip("`"), t)
     t = _SHALL.sub(_as_must, t)
+    t = _MAY_NOT.sub(_as_must, t)
+    t = _MODAL_NT.sub(lambda m: m.group(1) + (" NOT" if m.group(0).isupper() else " not"), t)
     t = _PER_CENT.sub(" percent", t)
     t = _EXCLAIMED.sub(".", t)
     return t + "." if _OPEN_END.search(t) else t
