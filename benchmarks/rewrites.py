@@ -53,6 +53,9 @@ _SAME = (
     ("every day -> daily", re.compile(r"\bevery day\b"), "daily"),
     ("must not -> may not", re.compile(r"\bmust not\b"), "may not"),
     ("at least -> a minimum of", re.compile(r"\bat least (?=\d)"), "a minimum of "),
+    # the bound's side said after the number ("2 or more approvals") or after the whole value ("10 MB or less")
+    ("at least -> or more", re.compile(r"\bat least (\d[\d,]*(?:\.\d+)?) ([a-z]+)\b(?![\w-])"), r"\1 or more \2"),
+    ("at most -> or less", re.compile(r"\bat most (\d[\d,]*(?:\.\d+)? ?[A-Za-z]+)\b(?![\w-]| [A-Za-z])"), r"\1 or less"),
     ("at most -> up to", re.compile(r"\bat most (?=\d)"), "up to "),
     ("minutes -> mins", re.compile(r"\b(\d+) minutes\b"), r"\1 mins"),
     ("minutes -> min", re.compile(r"\b(\d+) minutes?\b"), r"\1 min"),
@@ -132,9 +135,42 @@ _MID_ASIDE = re.compile(r" \(([^()]{3,80})\)(?=[ ,;:])")
 _LAST_ASIDE = re.compile(r" \(([^()]{3,80})\)(?=[.!?]?$)")
 _DASHES = (("parentheses -> dashes", lambda t: _MID_ASIDE.sub(r" — \1 —", t, count=1).replace("— ,", "—,")),
            ("last parentheses -> dash", lambda t: _LAST_ASIDE.sub(r" — \1", t, count=1)))
+# a rule's modal said with a phrase ("must" / "are required to", "may" / "are allowed to", "must not" / "cannot"), as
+# handbooks and policies say it: where the statement opens with its subject, a few plain words before the modal (no
+# preposition among them), whose last word says whether the verb agrees with one or many ("Contractors are …", "The
+# service is …"); a statement whose subject is not so plain is left as it is
+_PLAIN_SUBJECT = re.compile(r"^(?P<subject>(?:(?:The|All|Every|Each|Our|New|Any) )?(?:[A-Za-z][\w-]* ){0,3}?"
+                            r"(?P<last>[A-Za-z][\w-]*)) (?P<modal>must not|must|may|should)(?P<rest> (?!not\b|be able\b)[a-z])")
+_PLURAL_PRONOUNS = {"we", "you", "they", "i"}
+_NOT_SUBJECT_WORDS = re.compile(r"\b(?:in|on|at|for|to|of|with|by|from|if|when|after|before|during|unless|that|which|who"
+                                r"|under|no|it|this|there|here)\b", re.IGNORECASE)
+
+
+def _many(last: str) -> bool:
+    low = last.lower()
+    return low in _PLURAL_PRONOUNS or bool(re.fullmatch(r"[A-Z]{2,}s", last)) \
+        or bool(re.fullmatch(r"[a-z-]{2,}s", low)) and not re.search(r"(?:ss|us|is|ics)$", low)
+
+
+def _modal_phrase(text: str, modal: str, many: str, one: str) -> str:
+    """``text`` with its first ``modal`` said as ``many`` / ``one`` (agreeing with the subject), or as it is."""
+    m = _PLAIN_SUBJECT.match(text)
+    if m is None or m.group("modal") != modal or _NOT_SUBJECT_WORDS.search(m.group("subject")):
+        return text
+    said = many if _many(m.group("last")) else one
+    return text[:m.start("modal")] + said + text[m.end("modal"):]
+
+
+_MODAL_PHRASES = (("must -> are required to", "must", "are required to", "is required to"),
+                  ("must -> need to", "must", "need to", "needs to"),
+                  ("must not -> are not allowed to", "must not", "are not allowed to", "is not allowed to"),
+                  ("must not -> cannot", "must not", "cannot", "cannot"),
+                  ("may -> are allowed to", "may", "are allowed to", "is allowed to"),
+                  ("must -> have to", "must", "have to", "has to"),
+                  ("should -> are encouraged to", "should", "are encouraged to", "is encouraged to"))
 FAMILIES = ("contraction", "digits -> words", "words -> digits", "tens -> words", "no full stop", *(f for f, _, _ in _SAME),
             *(f for f, _, _, _ in _IN_UNITS), "backticks off", "backticks on", *(f for f, _ in _MARKUP),
-            *(f for f, _ in _COMMAS), *(f for f, _ in _DASHES))
+            *(f for f, _ in _COMMAS), *(f for f, _ in _DASHES), *(f for f, _, _, _ in _MODAL_PHRASES))
 
 
 def _in_unit(m: re.Match, per: int, unit: str) -> str:
@@ -168,4 +204,5 @@ def rewrites(text: str) -> list[tuple[str, str]]:
         out += [(family, rewrite(text)) for family, rewrite in _MARKUP]
         out += [(family, pattern.sub(r"\1 ", text, count=1)) for family, pattern in _COMMAS]
         out += [(family, rewrite(text)) for family, rewrite in _DASHES]
+        out += [(family, _modal_phrase(text, modal, many, one)) for family, modal, many, one in _MODAL_PHRASES]
     return [(family, new) for family, new in out if new != text]

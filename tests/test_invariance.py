@@ -28,6 +28,8 @@ def test_each_family_rewrites_only_what_it_names():
     assert got["no full stop"].endswith("approve")
     assert got["must -> shall"].startswith("Builds shall not")
     assert got["at least -> no less than"].endswith("no less than 2 reviewers approve.")
+    assert got["at least -> or more"].endswith("and 2 or more reviewers approve.")
+    assert dict(rewrites("Uploads are at most 10 MB."))["at most -> or less"] == "Uploads are 10 MB or less."
     assert got["minutes -> mins"] == "Builds must not take more than 5 mins and at least 2 reviewers approve."
     assert set(got) <= set(FAMILIES)
     got = dict(rewrites("Do not keep more than 48 hours or 120 minutes of 5 GB logs at 10,000 requests per minute."))
@@ -64,6 +66,15 @@ def test_each_family_rewrites_only_what_it_names():
     # a quantity, and a date's own comma, are no opening phrase
     for text in ("At least 2, maybe 3, reviewers approve.", "On July 1, 2023, CAs must stop."):
         assert not any(f.startswith("opening") for f, _ in rewrites(text))
+    # a rule's modal said with a phrase, agreeing with a plain subject; a subject with a preposition in it is left
+    got = dict(rewrites("Contractors must not have production database access."))
+    assert got["must not -> are not allowed to"] == "Contractors are not allowed to have production database access."
+    assert got["must not -> cannot"] == "Contractors cannot have production database access."
+    got = dict(rewrites("The service must restart after 3 failures."))
+    assert (got["must -> are required to"], got["must -> need to"]) == (
+        "The service is required to restart after 3 failures.", "The service needs to restart after 3 failures.")
+    assert dict(rewrites("Maintainers may push to main."))["may -> are allowed to"] == "Maintainers are allowed to push to main."
+    assert not {f for f, _ in rewrites("Changes to main must be reviewed.")} & {"must -> are required to", "must -> need to"}
 
 
 def test_a_rewrite_that_changes_the_reading_is_counted():

@@ -2229,6 +2229,14 @@ def test_a_modal_in_a_clause_that_describes_a_noun_is_the_noun_s(normalizer_v2):
     ("Staff are not to share passwords.", Modality.MUST_NOT),
     # a verb that denies a state is no negation of the need: the actions must be closed
     ("Priority postmortem actions have to be closed out in 28 days.", Modality.MUST_NOT),
+    # "need" as a modal, denied (session 87: it read "must not")
+    ("Reviews need not be synchronous.", Modality.MAY_NOT),
+    ("Reviews needn't be synchronous.", Modality.MAY_NOT),
+    ("Contractors need not sign the NDA twice.", Modality.MAY_NOT),
+    ("Backups need not be encrypted.", Modality.MAY_NOT),
+    ("Reviews need to be synchronous.", Modality.MUST),
+    # a perfect's "have" denied is no need
+    ("Teams have not filed the report.", Modality.MUST_NOT),
 ])
 def test_a_negated_need_lifts_an_obligation(normalizer_v2, text, modality):
     """"You don't have to notify Auth0" allows not notifying; it does not forbid notifying, so against "Teams
@@ -2238,6 +2246,48 @@ def test_a_negated_need_lifts_an_obligation(normalizer_v2, text, modality):
 
 def test_a_negated_need_still_forbids_in_v1(normalizer):
     assert norm(normalizer, "You do not need to notify Auth0.").modality is Modality.MUST_NOT
+    assert norm(normalizer, "Reviews need not be synchronous.").modality is Modality.MUST_NOT
+
+
+@pytest.mark.parametrize("modal, phrase", [
+    ("Privileged users must use hardware security keys.", "Privileged users are required to use hardware security keys."),
+    ("Support engineers may switch DEBUG on in production for up to 15 minutes.",
+     "Support engineers are allowed to switch DEBUG on in production for up to 15 minutes."),
+    ("PR authors must leave the merge to someone else.", "PR authors are required to leave the merge to someone else."),
+    ("Debug builds must never be uploaded to the app store.", "Debug builds are required to never be uploaded to the app store."),
+    ("Debug builds must not be uploaded to the app store.", "Debug builds are not allowed to be uploaded to the app store."),
+    ("Teams must respond within 2 hours.", "Teams are expected to respond within 2 hours."),
+    ("The service may retry 3 times.", "The service is allowed to retry 3 times."),
+    ("Contractors need not sign the NDA.", "Contractors are not required to sign the NDA."),
+    ("Employees must adhere to the current travel policy when booking flights.",
+     "Employees have to adhere to the current travel policy when booking flights."),
+    ("The Orders API must reject ListOrders calls that omit page_size.",
+     "The Orders API has to reject ListOrders calls that omit page_size."),
+])
+def test_a_modal_said_with_a_phrase_reads_as_the_modal(normalizer_v2, modal, phrase):
+    """"are required to use X" was a state of the people ("privileged user", be, valued X) where "must use X" is about
+    X; "are required to never upload" lifted the obligation (may not) where it forbids: ``guard bench invariance``,
+    families "must -> are required to", "may -> are allowed to" (25 statements read apart, 6 now)."""
+    a, b = norm(normalizer_v2, modal), norm(normalizer_v2, phrase)
+    assert (a.subject, a.modality, a.object, a.bound) == (b.subject, b.modality, b.object, b.bound)
+
+
+def test_a_modal_phrase_keeps_a_state_said_of_people(normalizer_v2):
+    """A copula before an adjective that is no modal phrase stays the people's state, and a need in a clause on the
+    subject is no rule's."""
+    n = norm(normalizer_v2, "The on-call engineer is responsible for paging the database team.")
+    assert (n.subject, n.object.value) == ("on-call engineer", "be")
+    n = norm(normalizer_v2, "The main thing you need to know using the default config is that $HOME must be writeable.")
+    assert n.subject == "main thing"
+
+
+def test_a_modal_need_denied_opposes_the_obligation_not_the_permission(normalizer_v2):
+    """"Reviews need not be synchronous" against "Reviews can be synchronous" was an opposing modality (must not /
+    may) and against "Reviews must be synchronous" agreed nothing with it; it lifts the obligation."""
+    assert verdict(normalizer_v2, "Reviews must be synchronous.", "Reviews need not be synchronous.").kind \
+        is VerdictKind.CONTRADICTION
+    assert verdict(normalizer_v2, "Reviews can be synchronous.", "Reviews need not be synchronous.").kind \
+        is not VerdictKind.CONTRADICTION
 
 
 def test_a_second_leading_clause_with_its_comma_is_cut_too(normalizer_v2):
@@ -2631,6 +2681,10 @@ def test_grouped_numbers_before_a_hyphen_and_currency_codes_before_the_amount(te
      "lab equipment", "sign door"),
     ("Changes can be merged without a code review.", Modality.MAY_NOT, "change", "code review"),
     ("Interns can open tickets without a manager sign-off.", Modality.MAY_NOT, "ticket", "manager sign-off"),
+    # the parse hangs the "without" on the bare place the action goes to (once "pull request" reads as one word)
+    ("Maintainers may push directly to main without a pull request.", Modality.MAY_NOT, None, "pull request"),
+    ("Maintainers are allowed to push directly to main without a pull request.", Modality.MAY_NOT, None, "pull request"),
+    ("Contractors must not deploy to production without approval.", Modality.MUST, None, "approval"),
 ])
 def test_a_rule_said_through_without_requires_what_it_names(normalizer_v2, text, modality, subject, theme):
     """Forbidding an action without Y requires Y ("No change lands without a pull request." is "changes need a
@@ -4353,6 +4407,9 @@ def test_https_is_not_http(normalizer_v2):
     ("The `timeout` defaults to `30s`.", "The timeout defaults to 30s."),
     ("`no_parent_owners` defaults to `true` when omitted.", "no_parent_owners defaults to true when omitted."),
     ("The upload limit is `512MB`.", "The upload limit is 512MB."),
+    ("The AWS provider is pinned to `=5.31.0`.", "The AWS provider is pinned to =5.31.0."),
+    ("The minimum supported version is `v1.24.3`.", "The minimum supported version is v1.24.3."),
+    ("Terraform must be `>= 1.5.0`.", "Terraform must be >= 1.5.0."),
 ])
 def test_a_value_in_code_is_the_value_written_plainly(normalizer_v2, coded, plain):
     """In backticks a number or a switch's state was a literal, and no literal meets a number, a duration or a
@@ -4366,6 +4423,7 @@ def test_a_value_in_code_is_the_value_written_plainly(normalizer_v2, coded, plai
     ("PostgreSQL `max_connections` is set to `100`.", "PostgreSQL max_connections is set to 200."),
     ("The `timeout` defaults to `30s`.", "The timeout defaults to 60 seconds."),
     ("The `no_parent_owners` option defaults to `false` if not present.", "no_parent_owners defaults to true when omitted."),
+    ("The AWS provider is pinned to `=5.31.0`.", "The AWS provider is pinned to =5.40.0."),
 ])
 def test_values_in_code_and_written_plainly_conflict(normalizer_v2, a, b):
     assert verdict(normalizer_v2, a, b).kind is VerdictKind.VALUE_CONFLICT
@@ -4375,6 +4433,56 @@ def test_values_in_code_and_written_plainly_conflict(normalizer_v2, a, b):
 def test_code_that_is_no_value_stays_a_literal():
     assert [(v.kind, v.text) for v in extract_typed_values("Set the mode to `strict`.")] == [("literal", "strict")]
     assert [v.kind for v in extract_typed_values("Set `sslmode=require` for every connection.")] == ["literal"]
+    # a version inside a longer piece of code is that code's ("`node@18.2.0 install`")
+    assert [v.kind for v in extract_typed_values("Run `node@18.2.0 install` first.")] == ["literal"]
+
+
+@pytest.mark.parametrize("text, said", [
+    ("Pull requests need 2 or more approvals.", "Pull requests need at least 2 approvals."),
+    ("Pull requests need two or more approvals.", "Pull requests need at least 2 approvals."),
+    ("Keep logs for 30 or more days.", "Keep logs for at least 30 days."),
+    ("Wait 2 or more business days.", "Wait at least 2 business days."),
+    ("Jobs get 5 or fewer retries.", "Jobs get at most 5 retries."),
+    ("The secret must have 160 or more bits of entropy.", "The secret must have at least 160 bits of entropy."),
+    ("Partner keys get 500 or more requests per day.", "Partner keys get at least 500 requests per day."),
+    ("Uploads of 10 MB or more are rejected.", "Uploads of at least 10 MB are rejected."),
+    ("Retry 3 times or fewer.", "Retry at most 3 times."),
+    ("Use 1.5 or more times the font size.", "Use at least 1.5 times the font size."),
+    ("Keep 5 copies max.", "Keep at most 5 copies."),
+    ("Keep 2 copies minimum.", "Keep at least 2 copies."),
+    ("Respond in 30 minutes at the latest.", "Respond in at most 30 minutes."),
+    ("Lock the screen when idle (10 mins maximum).", "Lock the screen when idle (at most 10 mins)."),
+])
+def test_a_bound_said_with_or_more_is_the_bound_said_with_at_least(text, said):
+    """"2 or more approvals" was a bare 2 (no unit: it met no "at least 3 approvals"), "30 or more days" no span of
+    time, "10 MB or more" exactly 10 MB: ``guard bench invariance``, families "at least -> or more", "at most -> or
+    less"."""
+    [a], [b] = extract_typed_values(text), extract_typed_values(said)
+    assert a.bound == b.bound
+    assert text[a.start:a.end] == a.text
+
+
+def test_or_more_with_no_unit_after_it_stays_a_bare_bound():
+    [v] = extract_typed_values("Rent 3 or more servers.")
+    assert (v.text, v.bound.op, v.bound.unit) == ("3 or more", "ge", "")
+    # "at least" before the next number is that number's
+    first = extract_typed_values("A password must contain 10 characters including at least 3 types.")[0]
+    assert (first.text, first.bound.op) == ("10 characters", "eq")
+    # hostile: a long run of "or more" costs linear time and reads one bound
+    assert len(extract_typed_values("Keep 3 or more " + "or more " * 2000 + "days.")) == 1
+
+
+@pytest.mark.parametrize("text, version", [
+    ("The AWS provider is pinned to `=5.31.0`.", "5.31.0"),
+    ("The AWS provider is pinned to `~> 4.67`.", "4.67"),
+    ("Terraform must be `>= 1.5.0`.", "1.5.0"),
+    ("The minimum supported version is `v1.24.3`.", "v1.24.3"),
+])
+def test_a_version_in_code_is_a_version(text, version):
+    """As a literal a pin in code met no version, so "pinned to `=5.31.0`" and "pinned to =5.40.0" were incomparable;
+    the span points at the version itself."""
+    [v] = extract_typed_values(text)
+    assert (v.kind, v.text, text[v.start:v.end]) == ("version", version, version)
 
 
 @pytest.mark.parametrize("a, b, kind", [

@@ -39,10 +39,26 @@ def _ruled_verbs(doc) -> list:
     return out
 
 
+# where an action goes ("push to main", "deploy into production"): a "without" the small model hangs on that bare
+# place ("… to main without a pull-request") is the action's condition still
+_PLACES = frozenset({"to", "into", "onto", "in", "on"})
+
+
+def _withouts(verb) -> list:
+    """The "without"s on ``verb``, and on a bare place it goes to ("push directly to main without a pull request": the
+    parse hung the condition on "main" once "pull request" was read as one word)."""
+    out = [c for c in verb.children if c.lower_ == "without"]
+    for place in (c for c in verb.children if c.dep_ == "prep" and c.lower_ in _PLACES):
+        for obj in (o for o in place.children if o.dep_ == "pobj" and not any(d.dep_ in ("det", "poss", "amod",
+                                                                                            "compound") for d in o.children)):
+            out += [c for c in obj.children if c.lower_ == "without" and c.dep_ == "prep"]
+    return out
+
+
 def what_is_done_without(doc) -> list[str]:
     """The content words of the thing a "without" on the ruled verb names, or [] where there is none."""
     for verb in _ruled_verbs(doc):
-        for prep in verb.children:
+        for prep in _withouts(verb):
             if prep.lower_ != "without" or prep.dep_ != "prep" or prep.i and doc[prep.i - 1].text == ",":
                 continue        # ", without rules limiting …": an aside on the rule, not its condition
             if any(t.text in (":", ";") for t in doc[:prep.i]):

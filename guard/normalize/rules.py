@@ -445,6 +445,7 @@ class RuleNormalizer:
     event_poles = False               # v2: "scheduled every Saturday" is an event, not the opposite of "continuous"
     advised_predicates = False        # v2: "should be required" is advice; "must be optional" lifts an obligation
     releasing_subjects = False        # v2: "Mozilla ships a major Firefox release …" is about the release
+    predicate_infinitives = False     # v2: "are required to use X" reads as "must use X", "is allowed to push" as "may push"
 
     def __init__(self, model: str = SPACY_MODEL, batch_size: int = 256, n_process: int | None = None,
                  gemm: str = "blis"):
@@ -625,6 +626,7 @@ class RuleNormalizer:
         seen_modal = False
         obligation_word = False    # "required"/"requires": negated, they lift an obligation
         said_not = False           # a negation word so far (not a verb that denies a state, as "closed")
+        modal_infinitive = False   # "are required to <verb>": the copula carries a modal phrase, not a state (v2)
         state_neg = False          # the part of ``neg`` a verb that denies a state gave ("disable", "close")
         apart: set[int] = set()    # the "off" of "turn … off", read with its verb
         if self.modal_phrases and p.imperative and pred_tokens and Parsed._verb_lemma(pred_tokens[0]) == "refrain":
@@ -693,6 +695,10 @@ class RuleNormalizer:
                                                     and (_in_relative_clause(t) or _negated_phrase_of_a_noun(t)))
                 neg ^= counted
                 said_not = said_not or counted
+                # "Reviews need not be synchronous", "You needn't ask": "need" as a modal, denied, lifts the
+                # obligation as "do not need to" does; read as "must not" it forbade what it leaves free
+                obligation_word = obligation_word or self.negated_need_lifts and counted and i > 0 \
+                    and pred_tokens[i - 1].lower_ in ("need", "needs") and pred_tokens[i - 1].dep_ == "aux"
                 i += 1
                 continue
             if low in IMPERATIVE_PREFIXES and i == 0 or i == 0 and p.imperative and self.person_adverbs and manner_adverb(t) \
@@ -727,6 +733,13 @@ class RuleNormalizer:
                     obligation_word = s == "must" and (not n or self.modal_phrases and low == "exempt")
                 neg ^= n
                 i += 1
+                if self.predicate_infinitives and _to_a_verb(pred_tokens, i) and (s, n) != ("may", True):
+                    # "Privileged users are required to use hardware keys": the verb after "to" is the rule's, as
+                    # after "must" (read as words, "to" began the object and the statement was about the users);
+                    # a "not" after it denies the action, not the need ("are required to never upload …" forbids)
+                    obligation_word = obligation_word and said_not
+                    modal_infinitive = True
+                    i += 1
                 continue
             if lem in MODAL_VERBS and obj is StateVerb.OTHER and not (self.modal_nouns and _a_noun_said(t)):
                 s, n = MODAL_VERBS[lem]
@@ -794,7 +807,8 @@ class RuleNormalizer:
             else:
                 theme_words = [pole] + theme_words[1:]
         if obj is StateVerb.OTHER and any(t.lower_ in _COPULAS for t in pred_tokens[:3]) and not (
-                theme_tokens and theme_tokens[0].tag_ == "VBN" and theme_tokens[0].lower_ not in POLE):
+                theme_tokens and theme_tokens[0].tag_ == "VBN" and theme_tokens[0].lower_ not in POLE) \
+                and not modal_infinitive:
             obj = StateVerb.BE
         # subject
         subj_words = product_words + self._subject_words(_head_np(subj_tokens, self.trim_subject_phrase), p.value_tok,
@@ -808,7 +822,8 @@ class RuleNormalizer:
             subj_words, subj_missing = [], True
         elif p.imperative or not subj_tokens or (lowered and set(lowered) <= self.person_subjects | QUANTIFIERS) \
                 or self.person_head_subjects and _people_qualified(subj_tokens, self.person_subjects) \
-                or self.named_people and _people_named(subj_tokens, self.person_subjects) and not _copula_pivot(doc, p) \
+                or self.named_people and _people_named(subj_tokens, self.person_subjects) \
+                and not (_copula_pivot(doc, p) and not modal_infinitive) \
                 or self._speaker(doc, p, subj_tokens) or self.expletive_it and _expletive_it(lowered, pred_tokens) \
                 or self._group_chooses(lowered, obj, theme_tokens, p.value_tok):
             # the regulated thing is the action's object ("Never log passwords" → "password")
@@ -1101,6 +1116,13 @@ def _expletive_it(lowered: list[str], pred_tokens) -> bool:
 def _infinitive_at(tokens, k: int) -> bool:
     """Whether ``tokens[k]`` opens a "to" + verb."""
     return tokens[k].lower_ == "to" and k + 1 < len(tokens) and tokens[k + 1].tag_ == "VB"
+
+
+def _to_a_verb(tokens, k: int) -> bool:
+    """Whether ``tokens[k]`` opens a "to" + verb, an adverb between them or not ("to never be uploaded", "to always
+    use")."""
+    return k < len(tokens) and (_infinitive_at(tokens, k) or tokens[k].lower_ == "to" and k + 2 < len(tokens)
+                                and tokens[k + 1].tag_ == "RB" and tokens[k + 2].tag_ == "VB")
 
 
 def _people_named(subj_tokens, persons) -> bool:

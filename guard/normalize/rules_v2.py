@@ -40,8 +40,8 @@ from guard.normalize.sentence_case import english_words, plural_bases, sentence_
 from guard.normalize.stated_windows import read_window
 from guard.normalize.lexicon import (ADVICE_LABELS, DECISION_LEADS, HALT_PREDICATES, IMPERATIVE_PREFIXES,
                                      MODAL_PREDICATES, MODAL_VERBS, PERSON_SUBJECTS, V2_MODAL_PREDICATES)
-from guard.normalize.rules import (_NAMING, _RECIPIENTS, CODE_NAME, NOUN_ATTACHMENTS, VERBS, Parsed, RuleNormalizer,
-                                   _merge_hyphenated, fixed_lemma, manner_adverb, pronoun_object)
+from guard.normalize.rules import (_BOUNDARIES, _NAMING, _RECIPIENTS, CODE_NAME, NOUN_ATTACHMENTS, VERBS, Parsed,
+                                   RuleNormalizer, _merge_hyphenated, fixed_lemma, manner_adverb, pronoun_object)
 from guard.normalize.typed_values import (_COMPARED_BEFORE, _COMPARED_START, _OP_NOT, ANY_UNIT, GEOGRAPHIES,
                                           POINT_UNITS, extract_typed_values)
 from guard.normalize.values import UNITS, WORD_NUMBERS, one_of
@@ -1014,6 +1014,23 @@ _ORDER_VERBS = frozenset({"write", "send", "delete", "remove", "rotate", "encryp
                           "configure", "install", "upgrade", "document", "create", "add", "include", "keep", "pin"})
 
 
+_NEED_TO = frozenset({"have", "has", "need", "needs", "ought"})
+
+
+def _need_to_a_verb(doc, value_tok) -> int | None:
+    """The index of a "have" / "need" / "ought" that says the rule's need ("have to adhere", "needs to be", "ought to
+    use"), after a subject and before any "if"/"when" clause, or None."""
+    for t in doc[1:-2]:
+        if t.lower_ in _BOUNDARIES or t.i in value_tok or t.tag_ == "MD" and t.lower_ not in ("need", "ought"):
+            return None
+        if t.lower_ in _NEED_TO and t.tag_ in ("VBP", "VBZ", "VB", "MD") and doc[t.i + 1].lower_ == "to" \
+                and t.dep_ not in ("relcl", "acl", "advcl", "ccomp", "csubj", "pcomp", "conj") \
+                and (doc[t.i + 2].tag_ == "VB" or doc[t.i + 2].tag_ == "RB" and t.i + 3 < len(doc)
+                     and doc[t.i + 3].tag_ == "VB"):
+            return t.i
+    return None
+
+
 class ParsedV2(Parsed):
     """v1's pivot, except that "defaults to" is the verb: spaCy tags "duration defaults to 300
     seconds and is configurable up to 800" as a noun, and v1 read "defaults to … is" as a subject
@@ -1094,6 +1111,12 @@ class ParsedV2(Parsed):
         50, own subjects only and the gates held: CV one more contradiction blocked and one false block
         fewer, claims_dev unchanged, long-gold subject 0.653 → 0.673."""
         p = super()._find_pivot()
+        need = _need_to_a_verb(self.doc, self.value_tok)
+        if need is not None and (p is None or p > need):
+            # "Employees have to adhere to … when booking …", "The Orders API has to reject …": "have to", "need to" is
+            # the rule's modal, as "must" is (v1 pivots on no "have"; past a "when" it found no pivot, and the subject
+            # was "employee adhere")
+            return need
         d = next((t.i for t in self.doc[1:-1] if t.lower_ == "defaults" and self.doc[t.i + 1].lower_ == "to"), None)
         if d is not None and (p is None or p > d) and all(t.tag_ in _NOUN_PHRASE_TAGS or t.tag_ == "NNS" for t in self.doc[:d]):
             # "LimitRequestBody defaults to 1073741824 bytes.": v1 pivots on "defaults" only after a noun, and the small
@@ -1607,6 +1630,7 @@ class RuleNormalizerV2(RuleNormalizer):
     person_subjects = frozenset(PERSON_SUBJECTS | {"everyone", "everybody", "anyone", "anybody", "someone", "somebody",
                                                    "nobody", "one"})
     modal_predicates = MODAL_PREDICATES | HALT_PREDICATES | V2_MODAL_PREDICATES
+    predicate_infinitives = True
     numbered_names = True
     particles_apart = True
     modal_nouns = True

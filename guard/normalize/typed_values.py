@@ -765,8 +765,72 @@ def _switch_in_code(v: Value) -> Value:
     return replace(v, kind="boolean") if v.kind == "literal" and v.text.lower() in SWITCH_STATES else v
 
 
-def extract_typed_values(text: str) -> list[Value]:
-    """Typed values first, then v1's selectors on what they left; leftmost first."""
+# a version in code, with a pin's or a constraint's sign before it: "`=5.31.0`", "`~> 4.67`", "`>= 1.5.0`", "`v1.24.3`"
+_VERSION_IN_CODE = re.compile(r"(?:[=^~]|[<>]=?|~>)?\s?(?P<version>v?\d+(?:\.\d+)+)\+?")
+
+
+def _version_in_code(v: Value) -> Value:
+    """A version in code: the version, as "pinned to =5.40.0" written plainly reads (a pin's or a constraint's sign
+    aside, as there). As a literal, "pinned to `=5.31.0`" met no version: a statement of a pin with its backticks and
+    one without were incomparable (``benchmarks.pipeline_invariance``, "backticks off": a value conflict lost). A
+    version of two parts in code stays a version ("`~> 4.67`"), which written plainly, without the word "version",
+    reads as a number."""
+    if v.kind != "literal" or (m := _VERSION_IN_CODE.fullmatch(v.text)) is None:
+        return v
+    return replace(v, kind="version", text=m.group("version"), start=v.start + m.start("version"),
+                   end=v.start + m.end("version"))
+
+
+# "2 or more approvals", "30 or more days", "5 or fewer retries": the v1 number's "or more" before the unit
+_COUNT_OR_MORE = re.compile(r"(?P<num>\S+) or (?P<side>more|fewer|less|greater)$", re.IGNORECASE)
+# "10 MB or more", "3 times or fewer", "100 applications or less", "5 copies max", "30 minutes at the latest": the
+# bound's side said after the value (and the word it counts)
+_OR_SIDE_AFTER = re.compile(r"(?:[ \t]+[a-z]{3,})?[ \t]+(?:or[ \t]+(?:(?P<ge>more|greater|longer|higher|above|over)|"
+                            r"(?P<le>less|fewer|shorter|lower|below|under))\b|(?:(?P<ge2>minimum|min\b\.?|at[ \t]+least\b)"
+                            r"|(?P<le2>maximum|max\b\.?|at[ \t]+(?:the[ \t]+)?most\b|tops\b|at[ \t]+the[ \t]+latest\b))"
+                            # not the next value's own ("10 characters including at least 3 of …", "… max of 5")
+                            r"(?![ \t]+(?:\d|(?:of|an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b)))",
+                            re.IGNORECASE)
+_OR_SIDE_NEXT = re.compile(r"[ \t]+or[ \t]+(?P<side>more|fewer|less|greater)\b", re.IGNORECASE)
+_AFTER_REACH = 40
+
+
+def _unit_after_or_more(text: str, v: Value) -> Value:
+    """"2 or more approvals" is "at least 2 approvals", "500 or more requests per day" "at least 500 requests per day":
+    the unit after the "or more" is the value's, read as the same words after "at least" / "at most" read (it was a
+    bare 2, so "Pull requests need 2 or more approvals." met no "at least 3 approvals", and "Keep logs for 30 or more
+    days." no "7 days")."""
+    if v.kind != "number" or v.bound is None or v.bound.unit:
+        return v
+    if (m := _COUNT_OR_MORE.fullmatch(v.text)) is not None:
+        num, said, after = m.group("num"), m.group("side"), v.end
+    elif (m := _OR_SIDE_NEXT.match(text, v.end)) is not None and _bare_number(v) is not None:
+        num, said, after = v.text, m.group("side"), m.end()        # "1.5 or more times": the number alone was read
+    else:
+        return v
+    side = "at least " if said.lower() in ("more", "greater") else "at most "
+    lead = side + num
+    probe = next(iter(extract_typed_values(lead + text[after:after + _AFTER_REACH], sides=False)), None)
+    # the value the probe reads from its number on ("at least 2 approvals", or "160 bits" with its side read before it)
+    if probe is None or probe.start not in (0, len(side)) or probe.bound is None or not probe.bound.unit \
+            or probe.bound.op == "eq" or (stop := probe.start + len(probe.text)) <= len(lead):
+        return v
+    end = after + stop - len(lead)
+    return Value(v.kind, text[v.start:end], v.start, end, probe.bound, v.negation)
+
+
+def _or_side_after(text: str, v: Value) -> Value:
+    """"Uploads of 10 MB or more are rejected", "Retry 3 times or fewer", "Keep 5 copies max": the side said after the
+    value (read as exactly 10 MB, exactly 3 times, exactly 5)."""
+    if v.bound is None or v.bound.op != "eq" or v.bound.unit in POINT_UNITS \
+            or (m := _OR_SIDE_AFTER.match(text, v.end)) is None:
+        return v
+    return replace(v, bound=replace(v.bound, op="ge" if m.group("ge") or m.group("ge2") else "le"))
+
+
+def extract_typed_values(text: str, sides: bool = True) -> list[Value]:
+    """Typed values first, then v1's selectors on what they left; leftmost first. ``sides``: also read a bound's side
+    said after its number ("2 or more approvals", "10 MB or less")."""
     text = _code_marks_off_values(text)
     if (end := _VERSION_AT_END.search(text)) is not None:
         text = text[:end.start("stop")]
@@ -790,10 +854,13 @@ def extract_typed_values(text: str) -> list[Value]:
                                m.group("val").strip(), s, e, b, negation or None))
             taken.append((m.start(), m.end()))
     found += extract_values(text, taken)
-    found = [_switch_in_code(v) for v in found if not _path_segment(text, v) and not _preposition_taken_for_a_switch(text, v)]
+    found = [_version_in_code(_switch_in_code(v)) for v in found
+             if not _path_segment(text, v) and not _preposition_taken_for_a_switch(text, v)]
     found = _word_counts(text, [_span_after_words(text, v, found) for v in found])
     found.sort(key=lambda v: v.start)
     found = _named_units(text, _shared_units(text, _counted_compounds(text, one_style(found))))
+    if sides:
+        found = [_or_side_after(text, _unit_after_or_more(text, v)) for v in found]
     return [_lead_time(text, _rejected_beyond(text, _more_bound_words(text, _op_negation(text, _or_more_sign(text, v)))))
             for v in found]
 
