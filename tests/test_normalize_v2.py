@@ -2263,6 +2263,10 @@ def test_a_negated_need_still_forbids_in_v1(normalizer):
      "Employees have to adhere to the current travel policy when booking flights."),
     ("The Orders API must reject ListOrders calls that omit page_size.",
      "The Orders API has to reject ListOrders calls that omit page_size."),
+    # the action as the subject: its gerund's object is what the rule is about
+    ("Passwords must not be shared.", "Sharing passwords is forbidden."),
+    ("Secrets must not be committed to the repository.", "Committing secrets to the repository is not allowed."),
+    ("API keys must be rotated every 90 days.", "Rotating API keys every 90 days is required."),
 ])
 def test_a_modal_said_with_a_phrase_reads_as_the_modal(normalizer_v2, modal, phrase):
     """"are required to use X" was a state of the people ("privileged user", be, valued X) where "must use X" is about
@@ -2279,6 +2283,11 @@ def test_a_modal_phrase_keeps_a_state_said_of_people(normalizer_v2):
     assert (n.subject, n.object.value) == ("on-call engineer", "be")
     n = norm(normalizer_v2, "The main thing you need to know using the default config is that $HOME must be writeable.")
     assert n.subject == "main thing"
+    # a gerund subject that no modal predicate rules stays the subject
+    assert norm(normalizer_v2, "Sharing passwords helps attackers.").subject == "share password"
+    # "X is optional for Y" stays about X: claims pair it with rules about X ("2FA must be enabled …" / "2FA is optional
+    # for internal tools"); read as about Y (measured), two claims_train contradictions lost their block
+    assert norm(normalizer_v2, "2FA is optional for internal tools.").subject == "2fa"
 
 
 def test_a_modal_need_denied_opposes_the_obligation_not_the_permission(normalizer_v2):

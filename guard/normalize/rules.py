@@ -446,6 +446,7 @@ class RuleNormalizer:
     advised_predicates = False        # v2: "should be required" is advice; "must be optional" lifts an obligation
     releasing_subjects = False        # v2: "Mozilla ships a major Firefox release …" is about the release
     predicate_infinitives = False     # v2: "are required to use X" reads as "must use X", "is allowed to push" as "may push"
+    action_gerunds = False            # v2: "Sharing passwords is forbidden" reads as "Passwords must not be shared"
 
     def __init__(self, model: str = SPACY_MODEL, batch_size: int = 256, n_process: int | None = None,
                  gemm: str = "blis"):
@@ -810,6 +811,15 @@ class RuleNormalizer:
                 theme_tokens and theme_tokens[0].tag_ == "VBN" and theme_tokens[0].lower_ not in POLE) \
                 and not modal_infinitive:
             obj = StateVerb.BE
+        if self.action_gerunds and obj in (StateVerb.BE, StateVerb.OTHER) and seen_modal \
+                and all(t.is_punct for t in theme_tokens[:1] if t.pos_ != "ADP") \
+                and (acted := _gerund_and_object(subj_tokens)) is not None:
+            # "Sharing passwords is forbidden." is "Passwords must not be shared.": the gerund's object is what the rule
+            # is about and its verb the state verb (read whole, the subject was "share password", the verb "be")
+            gerund, subj_tokens = acted
+            obj, vneg = VERBS[Parsed._verb_lemma(gerund)]
+            neg ^= vneg
+            state_neg ^= vneg
         # subject
         subj_words = product_words + self._subject_words(_head_np(subj_tokens, self.trim_subject_phrase), p.value_tok,
                                                            names)
@@ -1116,6 +1126,18 @@ def _expletive_it(lowered: list[str], pred_tokens) -> bool:
 def _infinitive_at(tokens, k: int) -> bool:
     """Whether ``tokens[k]`` opens a "to" + verb."""
     return tokens[k].lower_ == "to" and k + 1 < len(tokens) and tokens[k + 1].tag_ == "VB"
+
+
+def _gerund_and_object(subj_tokens):
+    """(the gerund, the words of its object) where the subject is a state verb's gerund and its object ("Sharing
+    passwords", "Committing secrets to the repository"), else None."""
+    if len(subj_tokens) < 2 or subj_tokens[0].tag_ != "VBG" or Parsed._verb_lemma(subj_tokens[0]) not in VERBS:
+        return None
+    gerund = subj_tokens[0]
+    obj = next((c for c in gerund.children if c.dep_ == "dobj" and c.pos_ in ("NOUN", "PROPN")), None)
+    if obj is None or obj.left_edge.i != gerund.i + 1:
+        return None
+    return gerund, subj_tokens[1:]
 
 
 def _to_a_verb(tokens, k: int) -> bool:

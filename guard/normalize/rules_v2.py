@@ -1631,6 +1631,7 @@ class RuleNormalizerV2(RuleNormalizer):
                                                    "nobody", "one"})
     modal_predicates = MODAL_PREDICATES | HALT_PREDICATES | V2_MODAL_PREDICATES
     predicate_infinitives = True
+    action_gerunds = True
     numbered_names = True
     particles_apart = True
     modal_nouns = True
