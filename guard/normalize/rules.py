@@ -1129,8 +1129,8 @@ def _infinitive_at(tokens, k: int) -> bool:
 
 
 def _gerund_and_object(subj_tokens):
-    """(the gerund, the words of its object) where the subject is a state verb's gerund and its object ("Sharing
-    passwords", "Committing secrets to the repository"), else None."""
+    """(the gerund, the subject's tokens after it) where the subject is a state verb's gerund and its object
+    ("Sharing passwords", "Committing secrets to the repository"), else None."""
     if len(subj_tokens) < 2 or subj_tokens[0].tag_ != "VBG" or Parsed._verb_lemma(subj_tokens[0]) not in VERBS:
         return None
     gerund = subj_tokens[0]
