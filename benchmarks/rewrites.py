@@ -16,6 +16,8 @@ _CONTRACTIONS = (("do not", "don't"), ("does not", "doesn't"), ("cannot", "can't
                  ("is not", "isn't"), ("are not", "aren't"), ("should not", "shouldn't"), ("will not", "won't"),
                  ("did not", "didn't"), ("was not", "wasn't"), ("has not", "hasn't"), ("have not", "haven't"),
                  ("need not", "needn't"))
+_MONTH_NAMES = ["", "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                "November", "December"]
 _WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten",
           11: "eleven", 12: "twelve"}
 _DIGITS = {w: str(n) for n, w in _WORDS.items()}
@@ -51,6 +53,21 @@ _SAME = (
     ("no later than -> by", re.compile(r"\bno later than (?=(?:January|February|March|April|May|June|July|August|September"
                                        r"|October|November|December|\d{4}-)\b)"), "by "),
     ("every day -> daily", re.compile(r"\bevery day\b"), "daily"),
+    # how often, how much per period, a prohibition's word, one of a unit, a date, a time of day and dollars, each
+    # written the other common way
+    ("every period -> adverb", re.compile(r"\bevery (hour|week|month|year)\b"),
+     lambda m: {"hour": "hourly", "week": "weekly", "month": "monthly", "year": "yearly"}[m.group(1)]),
+    ("per -> a", re.compile(r"\b(\d[\d,]*(?:\.\d+)? [a-z]+) per (hour|day|week|month|year)\b"), r"\1 a \2"),
+    ("not allowed -> prohibited", re.compile(r"\b(is|are) not (?:allowed|permitted)\b(?! to)"), r"\1 prohibited"),
+    ("required -> mandatory", re.compile(r"\b(is|are) required\b(?! to| for)"), r"\1 mandatory"),
+    ("1 hour -> an hour", re.compile(r"\b(?:1|one) (hour|day|week|month|year)\b"), lambda m: ("an " if m.group(1) == "hour" else "a ") + m.group(1)),
+    ("ISO date -> written", re.compile(r"\b(20\d\d)-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])\b"),
+     lambda m: f"{_MONTH_NAMES[int(m.group(2))]} {int(m.group(3))}, {m.group(1)}"),
+    ("written date -> ISO", re.compile(r"\b(" + "|".join(_MONTH_NAMES[1:]) + r") (\d{1,2}), (20\d\d)\b"),
+     lambda m: f"{m.group(3)}-{_MONTH_NAMES.index(m.group(1)):02d}-{int(m.group(2)):02d}"),
+    ("24h clock -> am/pm", re.compile(r"\b(0?[1-9]|1\d|2[0-3]):00\b(?! ?[AaPp]\.?[Mm])"),
+     lambda m: f"{int(m.group(1)) % 12 or 12} {'am' if int(m.group(1)) < 12 else 'pm'}"),
+    ("$ -> USD", re.compile(r"\$(\d{1,3}(?:,\d{3})*(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w/.,]\w)(?![\w/])"), r"\1 USD"),
     ("must not -> may not", re.compile(r"\bmust not\b"), "may not"),
     ("at least -> a minimum of", re.compile(r"\bat least (?=\d)"), "a minimum of "),
     # the bound's side said after the number ("2 or more approvals") or after the whole value ("10 MB or less")

@@ -30,6 +30,15 @@ def test_each_family_rewrites_only_what_it_names():
     assert got["at least -> no less than"].endswith("no less than 2 reviewers approve.")
     assert got["at least -> or more"].endswith("and 2 or more reviewers approve.")
     assert dict(rewrites("Uploads are at most 10 MB."))["at most -> or less"] == "Uploads are 10 MB or less."
+    spelled = dict(rewrites("Backups run every week at 14:00, cost $1,000.50 per month and end 2026-04-30."))
+    assert (spelled["every period -> adverb"], spelled["24h clock -> am/pm"]) == (
+        "Backups run weekly at 14:00, cost $1,000.50 per month and end 2026-04-30.",
+        "Backups run every week at 2 pm, cost $1,000.50 per month and end 2026-04-30.")
+    assert spelled["$ -> USD"] == "Backups run every week at 14:00, cost 1,000.50 USD per month and end 2026-04-30."
+    assert spelled["ISO date -> written"].endswith("and end April 30, 2026.")
+    assert dict(rewrites("It ends on April 30, 2026."))["written date -> ISO"] == "It ends on 2026-04-30."
+    assert "$ -> USD" not in dict(rewrites("Storage costs $0.08/GB.")) and "24h clock -> am/pm" not in dict(
+        rewrites("Book until 5:00 PM ET."))
     assert got["minutes -> mins"] == "Builds must not take more than 5 mins and at least 2 reviewers approve."
     assert set(got) <= set(FAMILIES)
     got = dict(rewrites("Do not keep more than 48 hours or 120 minutes of 5 GB logs at 10,000 requests per minute."))

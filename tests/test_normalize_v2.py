@@ -4481,6 +4481,18 @@ def test_or_more_with_no_unit_after_it_stays_a_bare_bound():
     assert len(extract_typed_values("Keep 3 or more " + "or more " * 2000 + "days.")) == 1
 
 
+@pytest.mark.parametrize("text, op, seconds", [
+    ("Auth0 requires at least a week of notice.", "ge", 604800.0),
+    ("S3 keeps deleted objects for a year.", "eq", 31536000.0),
+    ("EC2 instances restart within an hour.", "le", 3600.0),
+])
+def test_a_span_said_with_an_article_after_a_name_with_a_digit(text, op, seconds):
+    """The digit of a name before it ("Auth0", "S3") was taken for a rate's count ("50,000 keys a day"), so "at least a
+    week" was no value at all (``guard bench invariance`` probe "1 week -> a week")."""
+    [v] = extract_typed_values(text)
+    assert (v.bound.op, v.bound.number, v.bound.unit) == (op, seconds, "time")
+
+
 @pytest.mark.parametrize("text, version", [
     ("The AWS provider is pinned to `=5.31.0`.", "5.31.0"),
     ("The AWS provider is pinned to `~> 4.67`.", "4.67"),

@@ -628,7 +628,8 @@ def _often(g: dict) -> Bound | None:
 
 
 # "50,000 distinct KV keys a day", "40 hours a week": a count before the article makes it a rate
-_PER_DENOMINATOR = re.compile(r"(?:\d|\b" + one_of(w for w in WORD_NUMBERS if " " not in w) + r")[\d,.]*%?"
+# (a number that starts there: the "0" of "Auth0 requires at least a week" is a name's, not a rate's count)
+_PER_DENOMINATOR = re.compile(r"(?:(?<![\w.])\d|\b" + one_of(w for w in WORD_NUMBERS if " " not in w) + r")[\d,.]*%?"
                               r"(?:\s+[\w'-]+){0,3}\s+$", re.IGNORECASE)
 
 
