@@ -37,6 +37,8 @@ def test_each_family_rewrites_only_what_it_names():
     assert spelled["$ -> USD"] == "Backups run every week at 14:00, cost 1,000.50 USD per month and end 2026-04-30."
     assert spelled["ISO date -> written"].endswith("and end April 30, 2026.")
     assert dict(rewrites("It ends on April 30, 2026."))["written date -> ISO"] == "It ends on 2026-04-30."
+    assert dict(rewrites("Logs must be at least 30 days old and SSH must be disabled."))["be disabled -> not be enabled"] \
+        == "Logs must be at least 30 days old and SSH must not be enabled."
     assert "$ -> USD" not in dict(rewrites("Storage costs $0.08/GB.")) and "24h clock -> am/pm" not in dict(
         rewrites("Book until 5:00 PM ET."))
     assert got["minutes -> mins"] == "Builds must not take more than 5 mins and at least 2 reviewers approve."
