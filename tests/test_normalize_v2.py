@@ -4493,6 +4493,13 @@ def test_a_span_said_with_an_article_after_a_name_with_a_digit(text, op, seconds
     assert (v.bound.op, v.bound.number, v.bound.unit) == (op, seconds, "time")
 
 
+def test_a_range_from_one_of_a_unit_said_with_its_article():
+    """"between a week and 90 days" was two values, the first exact ("between one week and 90 days" a range)."""
+    [v] = extract_typed_values("Deleted objects stay recoverable for between a week and 90 days.")
+    assert (v.bound.op, v.bound.number, v.bound.upper) == ("range", 604800.0, 7776000.0)
+    assert [v.bound.op for v in extract_typed_values("Keep it for a day and 3 hours.")] == ["eq", "eq"]
+
+
 @pytest.mark.parametrize("text, version", [
     ("The AWS provider is pinned to `=5.31.0`.", "5.31.0"),
     ("The AWS provider is pinned to `~> 4.67`.", "4.67"),

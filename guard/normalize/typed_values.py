@@ -167,7 +167,9 @@ _OUTSIDE_NEGATED = re.compile(r"(?:\b(?:never|not)|n't)\b(?=[^.;:!?]{0,50}$)", r
 # (``_range_bound``); "between" alone takes "and".
 _RANGE_NUM = r"\d[\d,]*(?:\.\d+)?|" + one_of(w for w in WORD_NUMBERS if " " not in w)
 _RANGE_UNIT = (r"(?:business|working|calendar|work)\s+days?|" + "|".join(map(re.escape, _UNIT_ALT)))
-_RANGE_RE = (r"(?P<val>(?P<prep>between\s+)?(?P<lo>" + _RANGE_NUM + r")(?:\s?(?P<u1>" + _RANGE_UNIT + r")\b)?\s*(?P<to>-|–|to|and|through)\s*"
+# "between a week and 90 days": one of a unit, said with its article, as the range's low end (``_range_bound``)
+_RANGE_RE = (r"(?P<val>(?P<prep>between\s+)?(?P<lo>" + _RANGE_NUM + r"|an?(?=\s))(?:\s?(?P<u1>" + _RANGE_UNIT + r")\b)?\s*"
+             r"(?P<to>-|–|to|and|through)\s*"
              r"(?P<hi>" + _RANGE_NUM + r")\s?(?:(?P<pct>%)|(?P<u2>" + _RANGE_UNIT + r")\b))")
 _RANGE_FROM = re.compile(r"\bfrom\s+$", re.IGNORECASE)
 _RANGE_SAID = re.compile(r"\b(?:anywhere|ranging|ranges?|somewhere|configurable|set|settable|values?)\s+from\s+$", re.IGNORECASE)
@@ -451,6 +453,10 @@ def _range_bound(m: re.Match) -> Bound | None:
     g = m.groupdict()
     if g["to"].lower() == "and" and not g.get("prep"):
         return None          # "between 2 and 5", "2 to 5"; not "2 and 5 years"
+    if g["lo"].lower() in ("a", "an"):
+        if not (g.get("prep") and g.get("u1")):
+            return None      # only "between a week and 90 days": its unit said
+        g = {**g, "lo": "1"}
     before = m.string[max(0, m.start() - 40):m.start()]
     if not g.get("prep") and _RANGE_FROM.search(before) and not _RANGE_SAID.search(before):
         return None          # "scaled from 3 to 5 nodes": a change
