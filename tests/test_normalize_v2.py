@@ -2263,6 +2263,9 @@ def test_a_negated_need_still_forbids_in_v1(normalizer):
      "Employees have to adhere to the current travel policy when booking flights."),
     ("The Orders API must reject ListOrders calls that omit page_size.",
      "The Orders API has to reject ListOrders calls that omit page_size."),
+    # a plural the small model tags a verb before "need to" ends the subject, as before "shall"
+    ("Debug builds must never be uploaded to the app store.", "Debug builds need to never be uploaded to the app store."),
+    ("All hotel stays must be booked through our travel agent.", "All hotel stays need to be booked through our travel agent."),
     # the action as the subject: its gerund's object is what the rule is about
     ("Passwords must not be shared.", "Sharing passwords is forbidden."),
     ("Secrets must not be committed to the repository.", "Committing secrets to the repository is not allowed."),

@@ -1017,6 +1017,12 @@ _ORDER_VERBS = frozenset({"write", "send", "delete", "remove", "rotate", "encryp
 _NEED_TO = frozenset({"have", "has", "need", "needs", "ought"})
 
 
+def _plural_taken_for_a_verb(t) -> bool:
+    """A plural noun the small model tags a third person before "need to" / "have to" ("Debug builds need to …", "All
+    hotel stays need to …"), as it does before "shall" (``_before_a_modal``)."""
+    return t.tag_ == "VBZ" and t.lower_.endswith("s") and t.i > 0 and t.doc[t.i - 1].pos_ in ("NOUN", "PROPN", "ADJ")
+
+
 def _need_to_a_verb(doc, value_tok) -> int | None:
     """The index of a "have" / "need" / "ought" that says the rule's need ("have to adhere", "needs to be", "ought to
     use"), after a subject and before any "if"/"when" clause, or None."""
@@ -1024,7 +1030,8 @@ def _need_to_a_verb(doc, value_tok) -> int | None:
         if t.lower_ in _BOUNDARIES or t.i in value_tok or t.tag_ == "MD" and t.lower_ not in ("need", "ought"):
             return None
         if t.lower_ in _NEED_TO and t.tag_ in ("VBP", "VBZ", "VB", "MD") and doc[t.i + 1].lower_ == "to" \
-                and t.dep_ not in ("relcl", "acl", "advcl", "ccomp", "csubj", "pcomp", "conj") \
+                and (t.dep_ not in ("relcl", "acl", "advcl", "ccomp", "csubj", "pcomp", "conj") or _plural_taken_for_a_verb(
+                    doc[t.i - 1]) and t.head.i == t.i - 1) \
                 and (doc[t.i + 2].tag_ == "VB" or doc[t.i + 2].tag_ == "RB" and t.i + 3 < len(doc)
                      and doc[t.i + 3].tag_ == "VB"):
             return t.i
@@ -1112,7 +1119,11 @@ class ParsedV2(Parsed):
         fewer, claims_dev unchanged, long-gold subject 0.653 → 0.673."""
         p = super()._find_pivot()
         need = _need_to_a_verb(self.doc, self.value_tok)
-        if need is not None and (p is None or p > need):
+        if need is not None and (p is None or p > need or _plural_taken_for_a_verb(self.doc[need - 1])):
+            if _plural_taken_for_a_verb(before := self.doc[need - 1]):
+                low = before.lower_
+                base = next((b for b in plural_bases(low) if b in self.noun_lemmas), low[:-1])
+                before.tag_, before.pos_, before.lemma_ = "NNS", "NOUN", base if before.lemma_.lower() == low else before.lemma_
             # "Employees have to adhere to … when booking …", "The Orders API has to reject …": "have to", "need to" is
             # the rule's modal, as "must" is (v1 pivots on no "have"; past a "when" it found no pivot, and the subject
             # was "employee adhere")
