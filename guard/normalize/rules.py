@@ -812,7 +812,7 @@ class RuleNormalizer:
                 and not modal_infinitive:
             obj = StateVerb.BE
         if self.action_gerunds and obj in (StateVerb.BE, StateVerb.OTHER) and seen_modal \
-                and all(t.is_punct for t in theme_tokens[:1] if t.pos_ != "ADP") \
+                and (not theme_tokens or theme_tokens[0].is_punct or theme_tokens[0].pos_ == "ADP") \
                 and (acted := _gerund_and_object(subj_tokens)) is not None:
             # "Sharing passwords is forbidden." is "Passwords must not be shared.": the gerund's object is what the rule
             # is about and its verb the state verb (read whole, the subject was "share password", the verb "be")

@@ -40,8 +40,9 @@ from guard.normalize.sentence_case import english_words, plural_bases, sentence_
 from guard.normalize.stated_windows import read_window
 from guard.normalize.lexicon import (ADVICE_LABELS, DECISION_LEADS, HALT_PREDICATES, IMPERATIVE_PREFIXES,
                                      MODAL_PREDICATES, MODAL_VERBS, PERSON_SUBJECTS, V2_MODAL_PREDICATES)
-from guard.normalize.rules import (_BOUNDARIES, _NAMING, _RECIPIENTS, CODE_NAME, NOUN_ATTACHMENTS, VERBS, Parsed,
-                                   RuleNormalizer, _merge_hyphenated, fixed_lemma, manner_adverb, pronoun_object)
+from guard.normalize.rules import (_BOUNDARIES, _NAMING, _NEED_WORDS, _RECIPIENTS, CODE_NAME, NOUN_ATTACHMENTS, VERBS,
+                                   Parsed, RuleNormalizer, _merge_hyphenated, _to_a_verb, fixed_lemma, manner_adverb,
+                                   pronoun_object)
 from guard.normalize.typed_values import (_COMPARED_BEFORE, _COMPARED_START, _OP_NOT, ANY_UNIT, GEOGRAPHIES,
                                           POINT_UNITS, extract_typed_values)
 from guard.normalize.values import UNITS, WORD_NUMBERS, one_of
@@ -1014,7 +1015,7 @@ _ORDER_VERBS = frozenset({"write", "send", "delete", "remove", "rotate", "encryp
                           "configure", "install", "upgrade", "document", "create", "add", "include", "keep", "pin"})
 
 
-_NEED_TO = frozenset({"have", "has", "need", "needs", "ought"})
+_NEED_TO = _NEED_WORDS | {"ought"}
 
 
 def _plural_taken_for_a_verb(t) -> bool:
@@ -1029,11 +1030,9 @@ def _need_to_a_verb(doc, value_tok) -> int | None:
     for t in doc[1:-2]:
         if t.lower_ in _BOUNDARIES or t.i in value_tok or t.tag_ == "MD" and t.lower_ not in ("need", "ought"):
             return None
-        if t.lower_ in _NEED_TO and t.tag_ in ("VBP", "VBZ", "VB", "MD") and doc[t.i + 1].lower_ == "to" \
+        if t.lower_ in _NEED_TO and t.tag_ in ("VBP", "VBZ", "VB", "MD") and _to_a_verb(doc, t.i + 1) \
                 and (t.dep_ not in ("relcl", "acl", "advcl", "ccomp", "csubj", "pcomp", "conj") or _plural_taken_for_a_verb(
-                    doc[t.i - 1]) and t.head.i == t.i - 1) \
-                and (doc[t.i + 2].tag_ == "VB" or doc[t.i + 2].tag_ == "RB" and t.i + 3 < len(doc)
-                     and doc[t.i + 3].tag_ == "VB"):
+                    doc[t.i - 1]) and t.head.i == t.i - 1):
             return t.i
     return None
 
@@ -1119,8 +1118,9 @@ class ParsedV2(Parsed):
         fewer, claims_dev unchanged, long-gold subject 0.653 → 0.673."""
         p = super()._find_pivot()
         need = _need_to_a_verb(self.doc, self.value_tok)
-        if need is not None and (p is None or p > need or _plural_taken_for_a_verb(self.doc[need - 1])):
-            if _plural_taken_for_a_verb(before := self.doc[need - 1]):
+        plural = need is not None and _plural_taken_for_a_verb(before := self.doc[need - 1])
+        if need is not None and (p is None or p > need or plural):
+            if plural:
                 low = before.lower_
                 base = next((b for b in plural_bases(low) if b in self.noun_lemmas), low[:-1])
                 before.tag_, before.pos_, before.lemma_ = "NNS", "NOUN", base if before.lemma_.lower() == low else before.lemma_

@@ -789,7 +789,8 @@ def _version_in_code(v: Value) -> Value:
 
 
 # "2 or more approvals", "30 or more days", "5 or fewer retries": the v1 number's "or more" before the unit
-_COUNT_OR_MORE = re.compile(r"(?P<num>\S+) or (?P<side>more|fewer|less|greater)$", re.IGNORECASE)
+_MORE_OR_LESS = r"(?P<side>more|fewer|less|greater)"
+_COUNT_OR_MORE = re.compile(r"(?P<num>\S+) or " + _MORE_OR_LESS + "$", re.IGNORECASE)
 # "10 MB or more", "3 times or fewer", "100 applications or less", "5 copies max", "30 minutes at the latest": the
 # bound's side said after the value (and the word it counts)
 _OR_SIDE_AFTER = re.compile(r"(?:[ \t]+[a-z]{3,})?[ \t]+(?:or[ \t]+(?:(?P<ge>more|greater|longer|higher|above|over)|"
@@ -798,7 +799,7 @@ _OR_SIDE_AFTER = re.compile(r"(?:[ \t]+[a-z]{3,})?[ \t]+(?:or[ \t]+(?:(?P<ge>mor
                             # not the next value's own ("10 characters including at least 3 of …", "… max of 5")
                             r"(?![ \t]+(?:\d|(?:of|an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b)))",
                             re.IGNORECASE)
-_OR_SIDE_NEXT = re.compile(r"[ \t]+or[ \t]+(?P<side>more|fewer|less|greater)\b", re.IGNORECASE)
+_OR_SIDE_NEXT = re.compile(r"[ \t]+or[ \t]+" + _MORE_OR_LESS + r"\b", re.IGNORECASE)
 _AFTER_REACH = 40
 
 
@@ -815,7 +816,7 @@ def _unit_after_or_more(text: str, v: Value) -> Value:
         num, said, after = v.text, m.group("side"), m.end()        # "1.5 or more times": the number alone was read
     else:
         return v
-    side = "at least " if said.lower() in ("more", "greater") else "at most "
+    side = "at least " if or_so_side("or " + said) == "ge" else "at most "
     lead = side + num
     probe = next(iter(extract_typed_values(lead + text[after:after + _AFTER_REACH], sides=False)), None)
     # the value the probe reads from its number on ("at least 2 approvals", or "160 bits" with its side read before it)
