@@ -197,6 +197,11 @@ FAMILIES = ("contraction", "digits -> words", "words -> digits", "tens -> words"
             *(f for f, _ in _COMMAS), *(f for f, _ in _DASHES), *(f for f, _, _, _ in _MODAL_PHRASES))
 
 
+# the families that change the words, not the markup around them (a bullet, bold, quotes, an icon, capitals): what a
+# model learning to read a rule's phrasing is shown (``training.claim_pairs.rewritten_rows``)
+WORDING_FAMILIES = tuple(f for f in FAMILIES if f not in {m for m, _ in _MARKUP} | {"no full stop"})
+
+
 def _in_unit(m: re.Match, per: int, unit: str) -> str:
     n = int(m.group(1))
     if n % per or n == 0:

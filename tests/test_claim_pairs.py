@@ -416,3 +416,39 @@ def test_folds_by_family_hold_out_one_kind_of_document_each(shared_data):
         recipe_folds({"fold_by": "family", "folds": 5}, rows)
     with pytest.raises(ValueError, match="fold_by must be"):
         recipe_folds({"fold_by": "source"}, rows)
+
+
+def test_rewritten_rows_write_a_share_of_the_statements_another_way_the_same_way_each_time():
+    """"rewritten_statements": a statement is replaced by one of its wording rewrites (``benchmarks.rewrites``)
+    that the model reads as another text — never a markup one, never one ``model_text`` or the tokenizer's
+    lower-casing undoes; the label and id stay; the choice depends on the text and the seed only."""
+    from benchmarks.rewrites import WORDING_FAMILIES, rewrites
+    from guard.nli.model_text import model_text
+    from training.claim_pairs import rewritten_rows
+
+    def r(i, a, b):
+        return {"id": f"w-{i}", "existing": {"text": a}, "incoming": {"text": b}, "label": "contradiction",
+                "category": "modality_opposition", "source": "doc"}
+    rows = [r(0, "Contractors must not have production database access.", "Contractors can query the production database."),
+            r(1, "Backups are kept for 30 days.", "Backups are kept for 90 days."),
+            r(2, "Xyzzy.", "Plugh.")]                  # nothing to rewrite
+    every = rewritten_rows(rows, 1.0, seed=3)
+    assert [x["id"] for x in every] == ["w-0", "w-1"] and all(x["label"] == "contradiction" for x in every)
+    for new, old in zip(every, rows):
+        for side in ("existing", "incoming"):
+            before, after = old[side]["text"], new[side]["text"]
+            if after != before:
+                assert any(f in WORDING_FAMILIES and t == after for f, t in rewrites(before))
+                assert model_text(after).lower() != model_text(before).lower()
+    assert every[1]["existing"]["text"] != "Backups are kept for 30 days."      # "thirty days", "30d", …
+    assert rewritten_rows(rows, 1.0, seed=3) == every                          # deterministic
+    assert rewritten_rows(rows, 0.0) == [] and len(rewritten_rows(rows, 0.0, keep=True)) == 3
+    kept = rewritten_rows(rows, 1.0, seed=3, keep=True)
+    assert kept[2] == rows[2] and kept[:2] == every
+    # in a recipe: the same number of pairs, the labelled pairs read rewritten
+    pairs = claim_training_pairs(rows, {"rewritten_statements": 1.0, "seed": 3})
+    assert len(pairs) == len(to_nli_pairs(rows))
+    assert (model_text(every[1]["existing"]["text"]), model_text(every[1]["incoming"]["text"])) in {
+        (p.premise, p.hypothesis) for p in pairs}
+    with pytest.raises(ValueError, match="rewritten_statements must be a share"):
+        rewritten_rows(rows, 1.5)

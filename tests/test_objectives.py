@@ -441,3 +441,26 @@ def test_the_teacher_pairs_command_scores_with_a_real_model(tmp_path):
     r = subprocess.run([sys.executable, "-m", "training.teacher_pairs", "m", str(out), "--per-document", "0"],
                        check=False, capture_output=True, text=True, cwd=ROOT)
     assert r.returncode == 2 and "--per-document must be 1 or more" in r.stderr
+
+
+def test_the_teacher_scores_follow_a_statement_as_the_training_pairs_hold_it(tmp_path):
+    """The teacher table is keyed by the texts the training pairs hold: a "shall" statement as the model reads
+    it ("must", ``nli.model_text``), and with ``rewritten_statements`` each rewritten row's pairs too, so a
+    rewritten pair distils from its row's scores instead of training on the gold label alone."""
+    from training.claim_pairs import claim_training_pairs, to_nli_pairs
+    from training.objectives import teacher_table
+    from training.train import TrainConfig, _teacher
+    shall = [{**ROWS[0], "id": "s", "existing": {"text": "The API shall listen on port 8443."}}]
+    scores = tmp_path / "s.jsonl"
+    scores.write_text(json.dumps({"id": "s", "forward": {"contradiction": 0.9, "entailment": 0.05, "neutral": 0.05},
+                                  "backward": {"contradiction": 0.8, "entailment": 0.1, "neutral": 0.1}}) + "\n")
+    table = teacher_table(scores, shall)
+    assert {(p.premise, p.hypothesis) for p in to_nli_pairs(shall)} == set(table)
+    assert ("The API must listen on port 8443.", shall[0]["incoming"]["text"]) in table
+
+    scores, rows = _teacher_file(tmp_path)
+    cfg = TrainConfig(output_dir=str(tmp_path / "m"), train_files=[], objective="distill", teacher_scores=str(scores),
+                      teacher_rows=str(rows), rewritten_statements=1.0, seed=5)
+    recipe_pairs = claim_training_pairs(ROWS, {"rewritten_statements": 1.0, "seed": 5})
+    assert {(p.premise, p.hypothesis) for p in recipe_pairs} != {(p.premise, p.hypothesis) for p in to_nli_pairs(ROWS)}
+    assert all((p.premise, p.hypothesis) in _teacher(cfg) for p in recipe_pairs)

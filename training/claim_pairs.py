@@ -257,8 +257,12 @@ def claim_training_pairs(rows: list[dict], recipe: dict) -> list[Pair]:
     subject-swap neutrals (``"subject_swap_neutrals": N`` per contradiction; 0 or absent: none), the
     perturbed pairs (``"perturbed_pairs": true``), each statement against itself
     (``"identity_pairs": true``), the polarity minimal pairs (``"polarity_pairs": true``) and the pairs
-    cut to their main clauses (``"main_clause_pairs": true``)."""
-    pairs = to_nli_pairs(rows) + (main_clause_pairs(rows) if recipe.get("main_clause_pairs") else [])
+    cut to their main clauses (``"main_clause_pairs": true``); with ``"rewritten_statements": share`` about that
+    share of the statements is read rewritten (``rewritten_rows``, the recipe's seed) wherever the labelled pairs
+    hold them."""
+    share = float(recipe.get("rewritten_statements") or 0.0)
+    labelled = rewritten_rows(rows, share, int(recipe.get("seed", 42)), keep=True) if share else rows
+    pairs = to_nli_pairs(labelled) + (main_clause_pairs(rows) if recipe.get("main_clause_pairs") else [])
     n = int(recipe.get("same_document_neutrals") or 0)
     k = int(recipe.get("subject_swap_neutrals") or 0)
     return (pairs + (same_document_neutrals(rows, n) if n > 0 else [])
@@ -266,6 +270,45 @@ def claim_training_pairs(rows: list[dict], recipe: dict) -> list[Pair]:
             + (perturbed_pairs(rows) if recipe.get("perturbed_pairs") else [])
             + (identity_pairs(rows) if recipe.get("identity_pairs") else [])
             + (polarity_pairs(rows) if recipe.get("polarity_pairs") else []))
+
+
+def rewritten_rows(rows: list[dict], share: float, seed: int = 42, keep: bool = False) -> list[dict]:
+    """The rows with about ``share`` of their distinct statements written another way by one of
+    ``benchmarks.rewrites``' meaning-preserving rewrites of the words (``WORDING_FAMILIES``: "must" as "are required
+    to", "30 days" as "thirty days", "every week" as "weekly", an opening phrase without its comma …; not the markup
+    around them), the same label and id: only the
+    rows that changed where ``keep`` is False, all of them otherwise.
+
+    Why: the claim stage sees each statement of 332 documents written one way, and the model reads a
+    rule's phrasing as evidence — claims_dev's pairs change tier 24 times of 143 when "must" is written
+    "are required to" or "cannot" (README, session 87), and new documents phrase rules in ways claims_train
+    does not. A rewrite the model reads as the same text (``nli.model_text`` canonicalises it, the tokenizer
+    lower-cases it) is not chosen.
+    Deterministic: the choice for a statement depends on its text and ``seed`` only, so the teacher's scores
+    of a rewritten row (``train._teacher``) find the very pairs the training holds."""
+    import random
+
+    from benchmarks.rewrites import WORDING_FAMILIES, rewrites
+    from guard.nli.model_text import model_text
+    if not 0.0 <= share <= 1.0:
+        raise ValueError(f"rewritten_statements must be a share in [0, 1], not {share}")
+
+    def rewritten(text: str) -> str:
+        rng = random.Random(f"{seed}:{text}")
+        if rng.random() >= share:
+            return text
+        read = model_text(text).lower()        # the shipped models' tokenizers read "MUST" as "must"
+        options = sorted({new for family, new in rewrites(text)
+                          if family in WORDING_FAMILIES and model_text(new).lower() != read})
+        return rng.choice(options) if options else text
+
+    out = []
+    for r in rows:
+        a, b = rewritten(r["existing"]["text"]), rewritten(r["incoming"]["text"])
+        if (a, b) == (r["existing"]["text"], r["incoming"]["text"]) and not keep:
+            continue
+        out.append({**r, "existing": {**r["existing"], "text": a}, "incoming": {**r["incoming"], "text": b}})
+    return out
 
 
 def polarity_pairs(rows: list[dict], nlp=None, source: str = "claims:polarity") -> list[Pair]:

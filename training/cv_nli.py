@@ -133,7 +133,8 @@ def _train_cfg(recipe: dict, out_dir: Path, start: str | None = None):
         teacher_scores=str(ROOT / recipe["teacher_scores"]) if recipe.get("teacher_scores") else None,
         teacher_pairs=str(ROOT / recipe["teacher_pairs"]) if recipe.get("teacher_pairs") else None,
         distill_alpha=float(recipe.get("distill_alpha", 0.5)),
-        distill_temperature=float(recipe.get("distill_temperature", 2.0)))
+        distill_temperature=float(recipe.get("distill_temperature", 2.0)),
+        rewritten_statements=float(recipe.get("rewritten_statements", 0.0)))
 
 
 def _score(model_dir: Path, rows: list[dict], max_length: int) -> list[dict]:
@@ -254,7 +255,7 @@ def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | N
                               teacher_pair_sources=sorted({r["source"] for r in train_rows if r.get("source")}))
             t = time.time()
             if part == "final":
-                s = train(cfg, extra=claim_training_pairs(rows, recipe))
+                s = train(cfg, extra=claim_training_pairs(rows, {**recipe, "seed": seed}))
                 s["command"] = f"python -m training.cv_nli {recipe['_path']}"
                 s["recipe"] = {k2: v for k2, v in recipe.items() if not k2.startswith("_")}
                 if start and (Path(start) / "training_summary.json").is_file():     # the card's stage 1
@@ -265,7 +266,8 @@ def run(recipe_path: str | Path, work_dir: Path | None = None, out_dir: Path | N
             else:
                 f = int(part.removeprefix("fold"))
                 held = [r for r, x in zip(rows, fold) if x == f]
-                s = train_fold(cfg, claim_training_pairs(train_rows, recipe), held, f, pred_file, recipe["max_length"])
+                s = train_fold(cfg, claim_training_pairs(train_rows, {**recipe, "seed": seed}), held, f, pred_file,
+                               recipe["max_length"])
                 if recipe.get("score_training_rows"):
                     _score_training_rows(recipe, mdir, train_rows, part, seed, several, out_dir)
                 print(f"{part} seed {seed}: {len(train_rows)} train rows, {len(held)} held out, "

@@ -130,7 +130,12 @@ def freeze_lower(model, n: int) -> int:
 def teacher_table(scores: str | Path, rows: list[dict]) -> dict[tuple[str, str], np.ndarray]:
     """log p_teacher (LABELS_3WAY order) per directed claim pair: a score file's forward scores for
     (existing, incoming) and backward for (incoming, existing), joined to ``rows`` by id. Rows the
-    file does not hold are left out (their pairs train on the gold label alone)."""
+    file does not hold are left out (their pairs train on the gold label alone).
+
+    Keyed by the texts as the training pairs hold them (``nli.model_text``, as ``claim_pairs.to_nli_pairs``
+    writes them): keyed by the raw texts, the 24 claims_train rows whose model text differs (a "shall" read
+    "must") found no teacher score and trained on the gold label alone."""
+    from guard.nli.model_text import model_text
     from training.gate_data import read_predictions
     by_id = read_predictions(scores)              # temperature 1: the probabilities as stored
     out: dict[tuple[str, str], np.ndarray] = {}
@@ -138,7 +143,7 @@ def teacher_table(scores: str | Path, rows: list[dict]) -> dict[tuple[str, str],
         if r["id"] not in by_id:
             continue
         forward, backward = by_id[r["id"]]
-        a, b = r["existing"]["text"], r["incoming"]["text"]
+        a, b = model_text(r["existing"]["text"]), model_text(r["incoming"]["text"])
         for key, d in (((a, b), forward), ((b, a), backward)):
             out[key] = np.log(np.clip([float(d[lab]) for lab in LABELS_3WAY], 1e-6, 1.0))
     if not out:

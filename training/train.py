@@ -79,6 +79,8 @@ class TrainConfig:
                                            #    documents); None → every pair in the file
     distill_alpha: float = 0.5             # distill: weight of the gold label's cross-entropy
     distill_temperature: float = 2.0       # distill: both distributions softened by this in the KL term
+    rewritten_statements: float = 0.0      # share of the claim statements read rewritten (claim_pairs.rewritten_rows,
+                                           #    with this config's seed); the teacher's scores follow them
     freeze_layers: int = 0                 # keep the embeddings and the lowest N layers at their start weights
     average_from: float = 0.0              # > 0: save the mean of the weights after every step from this
                                            #    fraction of the run on (training/weight_averaging.py); 0 = off
@@ -362,12 +364,15 @@ def _teacher(cfg: TrainConfig) -> dict | None:
     if not 0.0 <= cfg.distill_alpha <= 1.0 or cfg.distill_temperature <= 0:
         raise ValueError(f"distill_alpha must be in [0, 1] and distill_temperature > 0, not "
                          f"{cfg.distill_alpha} / {cfg.distill_temperature}")
-    from training.claim_pairs import CLAIMS_TRAIN, read_rows
+    from training.claim_pairs import CLAIMS_TRAIN, read_rows, rewritten_rows
     from training.objectives import teacher_table
     for f in (cfg.teacher_scores, cfg.teacher_rows or CLAIMS_TRAIN):
         if not Path(f).is_file():
             raise ValueError(f"distill: {f} is not a file")
-    return teacher_table(cfg.teacher_scores, read_rows(Path(cfg.teacher_rows or CLAIMS_TRAIN)))
+    rows = read_rows(Path(cfg.teacher_rows or CLAIMS_TRAIN))
+    if cfg.rewritten_statements:        # a rewritten row is the row: its teacher scores are the row's
+        rows = rows + rewritten_rows(rows, cfg.rewritten_statements, cfg.seed)
+    return teacher_table(cfg.teacher_scores, rows)
 
 
 def _teacher_pairs(cfg: TrainConfig, teacher: dict | None) -> list[Pair]:
