@@ -450,5 +450,12 @@ def test_rewritten_rows_write_a_share_of_the_statements_another_way_the_same_way
     assert len(pairs) == len(to_nli_pairs(rows))
     assert (model_text(every[1]["existing"]["text"]), model_text(every[1]["incoming"]["text"])) in {
         (p.premise, p.hypothesis) for p in pairs}
+    # or beside them: the pairs as written, and the rewritten rows' pairs again
+    beside = claim_training_pairs(rows, {"rewritten_copies": 1.0, "seed": 3})
+    assert [(p.premise, p.hypothesis) for p in beside] == [(p.premise, p.hypothesis) for p in to_nli_pairs(rows)
+                                                          + to_nli_pairs(every)]
+    assert {p.source for p in beside[len(to_nli_pairs(rows)):]} == {"claims:rewritten", "claims:rewritten:swapped"}
+    with pytest.raises(ValueError, match="not both"):
+        claim_training_pairs(rows, {"rewritten_copies": 0.5, "rewritten_statements": 0.5})
     with pytest.raises(ValueError, match="rewritten_statements must be a share"):
         rewritten_rows(rows, 1.5)

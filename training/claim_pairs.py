@@ -259,10 +259,17 @@ def claim_training_pairs(rows: list[dict], recipe: dict) -> list[Pair]:
     (``"identity_pairs": true``), the polarity minimal pairs (``"polarity_pairs": true``) and the pairs
     cut to their main clauses (``"main_clause_pairs": true``); with ``"rewritten_statements": share`` about that
     share of the statements is read rewritten (``rewritten_rows``, the recipe's seed) wherever the labelled pairs
-    hold them."""
+    hold them, with ``"rewritten_copies": share`` the pairs whose statements were so rewritten are added beside
+    the pairs as written."""
     share = float(recipe.get("rewritten_statements") or 0.0)
-    labelled = rewritten_rows(rows, share, int(recipe.get("seed", 42)), keep=True) if share else rows
-    pairs = to_nli_pairs(labelled) + (main_clause_pairs(rows) if recipe.get("main_clause_pairs") else [])
+    copies = float(recipe.get("rewritten_copies") or 0.0)
+    if share and copies:
+        raise ValueError("a recipe reads its statements rewritten (rewritten_statements) or adds rewritten copies "
+                         "(rewritten_copies), not both")
+    seed = int(recipe.get("seed", 42))
+    labelled = rewritten_rows(rows, share, seed, keep=True) if share else rows
+    pairs = (to_nli_pairs(labelled) + (to_nli_pairs(rewritten_rows(rows, copies, seed), "claims:rewritten") if copies else [])
+             + (main_clause_pairs(rows) if recipe.get("main_clause_pairs") else []))
     n = int(recipe.get("same_document_neutrals") or 0)
     k = int(recipe.get("subject_swap_neutrals") or 0)
     return (pairs + (same_document_neutrals(rows, n) if n > 0 else [])

@@ -134,7 +134,7 @@ def _train_cfg(recipe: dict, out_dir: Path, start: str | None = None):
         teacher_pairs=str(ROOT / recipe["teacher_pairs"]) if recipe.get("teacher_pairs") else None,
         distill_alpha=float(recipe.get("distill_alpha", 0.5)),
         distill_temperature=float(recipe.get("distill_temperature", 2.0)),
-        rewritten_statements=float(recipe.get("rewritten_statements", 0.0)))
+        rewritten_statements=float(recipe.get("rewritten_statements") or recipe.get("rewritten_copies") or 0.0))
 
 
 def _score(model_dir: Path, rows: list[dict], max_length: int) -> list[dict]:

@@ -79,8 +79,9 @@ class TrainConfig:
                                            #    documents); None → every pair in the file
     distill_alpha: float = 0.5             # distill: weight of the gold label's cross-entropy
     distill_temperature: float = 2.0       # distill: both distributions softened by this in the KL term
-    rewritten_statements: float = 0.0      # share of the claim statements read rewritten (claim_pairs.rewritten_rows,
-                                           #    with this config's seed); the teacher's scores follow them
+    rewritten_statements: float = 0.0      # share of the claim statements read rewritten, or rewritten beside the
+                                           #    pairs as written (claim_pairs.rewritten_rows, with this config's
+                                           #    seed): the teacher's scores follow them
     freeze_layers: int = 0                 # keep the embeddings and the lowest N layers at their start weights
     average_from: float = 0.0              # > 0: save the mean of the weights after every step from this
                                            #    fraction of the run on (training/weight_averaging.py); 0 = off
