@@ -337,7 +337,23 @@ def _content(tokens, skip: set[int], names: set[int] = frozenset(), keep: frozen
         ident = _CODE.fullmatch(t.text) or "_" in t.text or re.search(r"[a-z][A-Z]", t.text)
         out.append(t.text if ident else lem)
         last = t.i
+    if participles and last is not None and out and _gerund_head(tokens, last):
+        out[-1] = out[-1] if "_" in out[-1] else next(t.lower_ for t in tokens if t.i == last)
     return out
+
+
+_ACTION_AFTER = frozenset({"dobj", "attr", "prt", "xcomp", "ccomp", "dative", "oprd"})
+
+
+def _gerund_head(tokens, i: int) -> bool:
+    """The subject's last word is a gerund after a word of its own, with no object after it: it names the thing as
+    a noun does ("Request logging", "Blob versioning", "Keep debug logging turned on"), written as it is — the
+    verb's lemma made "request log" of one and "blob versione" of another, and "Debug logging is …" and "Keep debug
+    logging …" must read alike. Not a gerund with an object ("Running tests …": an action), nor one alone."""
+    t = next(t for t in tokens if t.i == i)
+    before = [u for u in tokens if u.i < i and not u.is_punct]
+    return (t.tag_ == "VBG" and bool(before) and before[-1].pos_ in ("NOUN", "PROPN", "ADJ", "X")
+            and not any(c.i > t.i and c.dep_ in _ACTION_AFTER for c in t.children))
 
 
 def import_spacy():
@@ -1187,7 +1203,8 @@ def _head_np(tokens, trim: bool = False):
     out = []
     for t in tokens:
         hyphenated = t.i + 1 < len(t.doc) and t.doc[t.i + 1].tag_ == "HYPH"
-        if out and (t.pos_ == "ADP" and t.lower_ != "of" and not hyphenated or t.pos_ == "CCONJ" or t.dep_ in ("relcl", "acl", "mark")
+        clause = t.dep_ in ("relcl", "acl", "mark") and not (trim and _bare_gerund_after(t, out))
+        if out and (t.pos_ == "ADP" and t.lower_ != "of" and not hyphenated or t.pos_ == "CCONJ" or clause
                     or t.lower_ in (",", "which", "that", "who", "(")):
             break
         if trim and any(u.pos_ in ("NOUN", "PROPN") for u in out) and _opens_a_modifier(t, out[-1]):
@@ -1262,6 +1279,17 @@ def manner_adverb(t) -> bool:
 def _lowercase_adverb(t) -> bool:
     """An adverb in lower case ("-ly" or a common one); a capital one is part of a name ("429 Too Many Requests")."""
     return t.pos_ == "ADV" and t.text.isalpha() and t.text.islower() and (t.lower_.endswith("ly") or t.lower_ in _ADVERBS)
+
+
+def _bare_gerund_after(t, out) -> bool:
+    """A gerund the parser hangs as a clause on the noun right before it, with nothing of its own and the clause's
+    verb right after it ("Object versioning is enabled …", "Query caching is off …"): the phrase's head, as in
+    "Request logging is …", which the parser reads as one noun phrase — cut off, the subject was "object", "query".
+    Not "keep affected systems running rather than …", where the gerund says what state they are kept in."""
+    after = t.doc[t.i + 1] if t.i + 1 < len(t.doc) else None      # the clause's verb: the phrase ends with it
+    return (t.dep_ == "acl" and t.tag_ == "VBG" and bool(out) and t.head.i == out[-1].i == t.i - 1
+            and out[-1].pos_ in ("NOUN", "PROPN") and not any(True for _ in t.children)
+            and after is not None and (after.pos_ == "AUX" or after.tag_ in ("MD", "VBZ", "VBP", "VBD")))
 
 
 def _opens_a_modifier(t, before) -> bool:
