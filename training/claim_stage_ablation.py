@@ -96,11 +96,13 @@ def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[i
         for f in range(5):
             pred_file = work / f"{tag}_e{epochs}_fold{f}.jsonl"
             dev_file = work / f"dev_{tag}_e{epochs}_fold{f}.jsonl"
-            if (pred_file.exists() and (not keep_models or (work / f"model_{tag}_fold{f}").exists())
+            # a kept model's folder names its epochs as its prediction files do: a run with other --epochs
+            # trains beside it, not into it
+            mdir = work / f"model_{tag}_e{epochs}_fold{f}"
+            if (pred_file.exists() and (not keep_models or mdir.exists())
                     and (not dev or dev_file.exists())):
                 continue
             t = time.time()
-            mdir = work / f"model_{tag}_fold{f}"
             cfg = TrainConfig(output_dir=str(mdir), train_files=[], from_checkpoint=base, domain_pairs=False,
                               symmetric=False, epochs=epochs, batch_size=16, learning_rate=5e-5, max_length=128,
                               save_steps=100000, device="cpu", precision=precision, objective=obj,
@@ -171,7 +173,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--precision", default="auto", choices=PRECISIONS,
                     help="training arithmetic (training/precision.py); auto: bf16 on a CPU with AMX, else fp32")
     ap.add_argument("--keep-models", action="store_true",
-                    help="keep each fold model (work/model_<variant>_fold<k>) to score other inputs out of fold")
+                    help="keep each fold model (work/model_<variant>_e<epochs>_fold<k>) to score other inputs out of fold")
     ap.add_argument("--base", default=str(ROOT / "models" / "nli-minilm-l6"))
     ap.add_argument("--work", default=str(ROOT / "runs" / "claim-stage-ablation"))
     ap.add_argument("--out", default=str(ROOT / "results" / "claims-cv" / "claim_stage_ablation.json"))
