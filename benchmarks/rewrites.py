@@ -199,7 +199,8 @@ FAMILIES = ("contraction", "digits -> words", "words -> digits", "tens -> words"
 
 # the families that change the words, not the markup around them (a bullet, bold, quotes, an icon, capitals): what a
 # model learning to read a rule's phrasing is shown (``training.claim_pairs.rewritten_rows``)
-WORDING_FAMILIES = tuple(f for f in FAMILIES if f not in {m for m, _ in _MARKUP} | {"no full stop"})
+_NOT_WORDING = frozenset({f for f, _ in _MARKUP} | {"no full stop"})
+WORDING_FAMILIES = tuple(f for f in FAMILIES if f not in _NOT_WORDING)
 
 
 def _in_unit(m: re.Match, per: int, unit: str) -> str:

@@ -457,5 +457,9 @@ def test_rewritten_rows_write_a_share_of_the_statements_another_way_the_same_way
     assert {p.source for p in beside[len(to_nli_pairs(rows)):]} == {"claims:rewritten", "claims:rewritten:swapped"}
     with pytest.raises(ValueError, match="not both"):
         claim_training_pairs(rows, {"rewritten_copies": 0.5, "rewritten_statements": 0.5})
+    # the share the teacher's scores follow, either way
+    from training.claim_pairs import rewrite_share
+    assert rewrite_share({"rewritten_copies": 0.5}) == rewrite_share({"rewritten_statements": 0.5}) == 0.5
+    assert rewrite_share({}) == 0.0
     with pytest.raises(ValueError, match="rewritten_statements must be a share"):
         rewritten_rows(rows, 1.5)

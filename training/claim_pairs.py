@@ -261,11 +261,9 @@ def claim_training_pairs(rows: list[dict], recipe: dict) -> list[Pair]:
     share of the statements is read rewritten (``rewritten_rows``, the recipe's seed) wherever the labelled pairs
     hold them, with ``"rewritten_copies": share`` the pairs whose statements were so rewritten are added beside
     the pairs as written."""
+    rewrite_share(recipe)
     share = float(recipe.get("rewritten_statements") or 0.0)
     copies = float(recipe.get("rewritten_copies") or 0.0)
-    if share and copies:
-        raise ValueError("a recipe reads its statements rewritten (rewritten_statements) or adds rewritten copies "
-                         "(rewritten_copies), not both")
     seed = int(recipe.get("seed", 42))
     labelled = rewritten_rows(rows, share, seed, keep=True) if share else rows
     pairs = (to_nli_pairs(labelled) + (to_nli_pairs(rewritten_rows(rows, copies, seed), "claims:rewritten") if copies else [])
@@ -279,19 +277,28 @@ def claim_training_pairs(rows: list[dict], recipe: dict) -> list[Pair]:
             + (polarity_pairs(rows) if recipe.get("polarity_pairs") else []))
 
 
+def rewrite_share(recipe: dict) -> float:
+    """The share of the statements a recipe rewrites, in place (``"rewritten_statements"``) or beside the pairs as
+    written (``"rewritten_copies"``): what the teacher's scores must follow (``TrainConfig.rewritten_statements``).
+    A recipe with both is refused in one line."""
+    share, copies = float(recipe.get("rewritten_statements") or 0.0), float(recipe.get("rewritten_copies") or 0.0)
+    if share and copies:
+        raise ValueError("a recipe reads its statements rewritten (rewritten_statements) or adds rewritten copies "
+                         "(rewritten_copies), not both")
+    return share or copies
+
+
 def rewritten_rows(rows: list[dict], share: float, seed: int = 42, keep: bool = False) -> list[dict]:
     """The rows with about ``share`` of their distinct statements written another way by one of
     ``benchmarks.rewrites``' meaning-preserving rewrites of the words (``WORDING_FAMILIES``: "must" as "are required
     to", "30 days" as "thirty days", "every week" as "weekly", an opening phrase without its comma …; not the markup
-    around them), the same label and id: only the
-    rows that changed where ``keep`` is False, all of them otherwise.
+    around them), the same label and id: only the rows that changed where ``keep`` is False, all of them otherwise.
 
     Why: the claim stage sees each statement of 332 documents written one way, and the model reads a
     rule's phrasing as evidence — claims_dev's pairs change tier 24 times of 143 when "must" is written
     "are required to" or "cannot" (README, session 87), and new documents phrase rules in ways claims_train
     does not. A rewrite the model reads as the same text (``nli.model_text`` canonicalises it, the tokenizer
-    lower-cases it) is not chosen.
-    Deterministic: the choice for a statement depends on its text and ``seed`` only, so the teacher's scores
+    lower-cases it) is not chosen. Deterministic: the choice for a statement depends on its text and ``seed`` only, so the teacher's scores
     of a rewritten row (``train._teacher``) find the very pairs the training holds."""
     import random
 

@@ -35,6 +35,7 @@ from training.claim_pairs import (
     claim_training_pairs,
     grouped_folds,
     read_rows,
+    rewrite_share,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -103,20 +104,20 @@ def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[i
                     and (not dev or dev_file.exists())):
                 continue
             t = time.time()
+            recipe = {"same_document_neutrals": n, "subject_swap_neutrals": sw, "perturbed_pairs": bool(pt),
+                      "identity_pairs": bool(ip), "rewritten_statements": rw, "rewritten_copies": rc,
+                      "seed": seed}
             cfg = TrainConfig(output_dir=str(mdir), train_files=[], from_checkpoint=base, domain_pairs=False,
                               symmetric=False, epochs=epochs, batch_size=16, learning_rate=5e-5, max_length=128,
                               save_steps=100000, device="cpu", precision=precision, objective=obj,
                               freeze_layers=fz, average_from=av, seed=seed, lr_schedule=lr_schedule,
                               teacher_scores=teacher_scores if obj == "distill" else None,
                               distill_alpha=distill_alpha, distill_temperature=distill_temperature,
-                              rewritten_statements=rw or rc)
+                              rewritten_statements=rewrite_share(recipe))
             train_rows = [r for r, k in zip(rows, folds) if k != f]
             if teacher_pairs and obj == "distill":     # the fold's own documents' pairs only
                 cfg.teacher_pairs = teacher_pairs
                 cfg.teacher_pair_sources = sorted({r["source"] for r in train_rows})
-            recipe = {"same_document_neutrals": n, "subject_swap_neutrals": sw, "perturbed_pairs": bool(pt),
-                      "identity_pairs": bool(ip), "rewritten_statements": rw, "rewritten_copies": rc,
-                      "seed": seed}
             s = train_fold(cfg, claim_training_pairs(train_rows, recipe),
                            [r for r, k in zip(rows, folds) if k == f], f, pred_file, 128)
             if dev:

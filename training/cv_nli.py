@@ -20,7 +20,8 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from training.claim_pairs import CLAIMS_DEV, CLAIMS_TRAIN, claim_training_pairs, family_folds, grouped_folds, read_rows
+from training.claim_pairs import (CLAIMS_DEV, CLAIMS_TRAIN, claim_training_pairs, family_folds, grouped_folds, read_rows,
+                                  rewrite_share)
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_NLI = ROOT.parent / "shared" / "data" / "nli"
@@ -134,7 +135,7 @@ def _train_cfg(recipe: dict, out_dir: Path, start: str | None = None):
         teacher_pairs=str(ROOT / recipe["teacher_pairs"]) if recipe.get("teacher_pairs") else None,
         distill_alpha=float(recipe.get("distill_alpha", 0.5)),
         distill_temperature=float(recipe.get("distill_temperature", 2.0)),
-        rewritten_statements=float(recipe.get("rewritten_statements") or recipe.get("rewritten_copies") or 0.0))
+        rewritten_statements=rewrite_share(recipe))
 
 
 def _score(model_dir: Path, rows: list[dict], max_length: int) -> list[dict]:

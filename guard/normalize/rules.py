@@ -337,21 +337,20 @@ def _content(tokens, skip: set[int], names: set[int] = frozenset(), keep: frozen
         ident = _CODE.fullmatch(t.text) or "_" in t.text or re.search(r"[a-z][A-Z]", t.text)
         out.append(t.text if ident else lem)
         last = t.i
-    if participles and last is not None and out and _gerund_head(tokens, last):
-        out[-1] = out[-1] if "_" in out[-1] else next(t.lower_ for t in tokens if t.i == last)
+    if participles and last is not None and "_" not in out[-1] and _gerund_head(tokens, tokens[0].doc[last]):
+        out[-1] = tokens[0].doc[last].lower_
     return out
 
 
 _ACTION_AFTER = frozenset({"dobj", "attr", "prt", "xcomp", "ccomp", "dative", "oprd"})
 
 
-def _gerund_head(tokens, i: int) -> bool:
+def _gerund_head(tokens, t) -> bool:
     """The subject's last word is a gerund after a word of its own, with no object after it: it names the thing as
     a noun does ("Request logging", "Blob versioning", "Keep debug logging turned on"), written as it is — the
     verb's lemma made "request log" of one and "blob versione" of another, and "Debug logging is …" and "Keep debug
     logging …" must read alike. Not a gerund with an object ("Running tests …": an action), nor one alone."""
-    t = next(t for t in tokens if t.i == i)
-    before = [u for u in tokens if u.i < i and not u.is_punct]
+    before = [u for u in tokens if u.i < t.i and not u.is_punct]
     return (t.tag_ == "VBG" and bool(before) and before[-1].pos_ in ("NOUN", "PROPN", "ADJ", "X")
             and not any(c.i > t.i and c.dep_ in _ACTION_AFTER for c in t.children))
 
