@@ -162,6 +162,50 @@ def test_the_distillation_loss_against_its_closed_form():
             pytest.approx(want, abs=1e-4)
 
 
+def test_r_drop_is_its_objective_when_dropout_is_off_and_adds_the_two_passes_kl_when_on():
+    """Two passes of a model in eval mode are one pass: the loss is the objective's own (plain
+    cross-entropy, or the distillation's); in training mode each pass drops other units, and the
+    loss grows by exactly the weight times the symmetric KL between the two passes."""
+    import torch
+    import torch.nn.functional as F
+    from sentence_transformers.cross_encoder.losses import CrossEntropyLoss
+
+    from training.objectives import TwoPasses, make_loss
+    model, inputs, labels, keys, _, _, itself = _v1_on_claims()
+    pairs = [Pair(a, b, "neutral", "claims") for a, b in keys]
+    model.eval()
+    with torch.no_grad():
+        ce = CrossEntropyLoss(model)(inputs, labels).item()
+        rdrop, info = make_loss(model, "ce", pairs, consistency=2.0)
+        assert isinstance(rdrop, TwoPasses) and info == {"consistency": 2.0}
+        assert rdrop(inputs, labels).item() == pytest.approx(ce, abs=1e-5)
+        distilled, info = make_loss(model, "distill", pairs, itself, alpha=0.3, temperature=1.0, consistency=1.0)
+        assert info["consistency"] == 1.0 and info["teacher_scored_pairs"] == len(keys)
+        assert distilled(inputs, labels).item() == pytest.approx(0.3 * ce, abs=1e-4)
+        model.train()
+        losses = {}
+        for w in (1.0, 3.0):
+            torch.manual_seed(7)                       # the same two dropout masks for both weights
+            losses[w] = make_loss(model, "ce", pairs, consistency=w)[0](inputs, labels).item()
+        torch.manual_seed(7)
+        one = rdrop.objective._logits(keys)
+        two = rdrop.objective._logits(keys)
+        lp, lq = F.log_softmax(one, -1), F.log_softmax(two, -1)
+        kl = 0.5 * (F.kl_div(lq, lp, log_target=True, reduction="batchmean")
+                    + F.kl_div(lp, lq, log_target=True, reduction="batchmean")).item()
+    model.eval()
+    assert kl > 1e-6                                   # dropout made the passes differ
+    assert losses[3.0] - losses[1.0] == pytest.approx(2 * kl, rel=1e-4)
+
+
+def test_an_r_drop_weight_that_is_no_weight_is_refused_before_anything_loads(tmp_path):
+    from training.train import TrainConfig, train
+    for bad in (-1.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="consistency must be a finite weight >= 0"):
+            train(TrainConfig(output_dir=str(tmp_path / "m"), train_files=[], consistency=bad))
+        assert not (tmp_path / "m").exists()
+
+
 def test_distillation_without_a_usable_teacher_is_refused_before_anything_loads(tmp_path):
     from training.train import TrainConfig, train
     scores, rows = _teacher_file(tmp_path)
@@ -200,8 +244,9 @@ def test_a_real_distillation_run_records_its_teacher(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("objective,freeze", [("poe", 0), ("symmetric", 0), ("ce", 2)])
-def test_a_real_training_run_with_each_option(tmp_path, objective, freeze):
+@pytest.mark.parametrize("objective,freeze,consistency", [("poe", 0, 0.0), ("symmetric", 0, 0.0), ("ce", 2, 0.0),
+                                                         ("ce", 0, 1.0)])
+def test_a_real_training_run_with_each_option(tmp_path, objective, freeze, consistency):
     """Two steps from v1 on claim pairs: the summary names the objective (and the bias model's fit),
     and frozen layers come out with their starting weights while the layers above them move."""
     needs_training_extra()
@@ -210,11 +255,18 @@ def test_a_real_training_run_with_each_option(tmp_path, objective, freeze):
     from training.train import TrainConfig, train
     s = train(TrainConfig(output_dir=str(tmp_path / "m"), train_files=[], from_checkpoint=str(V1),
                           domain_pairs=False, symmetric=False, max_steps=2, batch_size=3, save_steps=100,
-                          device="cpu", precision="fp32", objective=objective, freeze_layers=freeze),
+                          device="cpu", precision="fp32", objective=objective, freeze_layers=freeze,
+                          consistency=consistency),
               extra=CLAIMS)
     assert s["steps"] == 2 and np.isfinite(s["train_loss"])
-    if objective != "ce":
+    if objective != "ce" or consistency:
         assert s["objective"] == objective
+    if consistency:
+        assert s["consistency"] == consistency
+        from training.card import write_card
+        write_card(tmp_path / "m", {"files": {}})
+        assert "R-Drop (two dropout passes a batch, weight 1.0 on their symmetric KL)" in \
+            (tmp_path / "m" / "README.md").read_text()
     if objective == "poe":
         assert 0 <= s["bias_training_accuracy"] <= 1
     if freeze:

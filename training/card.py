@@ -77,7 +77,9 @@ def write_card(model_dir: Path, fp32: dict, int8: dict | None = None, extra: str
              + (f", distilled from `{Path(cfg['teacher_scores']).name}` (α {cfg.get('distill_alpha')}, "
                 f"T {cfg.get('distill_temperature')}; {s.get('teacher_scored_pairs')} training pairs scored by the teacher)"
                 if cfg.get("objective") == "distill" else "")
-             + (f", objective {cfg['objective']}" if cfg.get("objective", "ce") not in ("ce", "distill") else ""),
+             + (f", objective {cfg['objective']}" if cfg.get("objective", "ce") not in ("ce", "distill") else "")
+             + (f", R-Drop (two dropout passes a batch, weight {cfg['consistency']} on their symmetric KL)"
+                if cfg.get("consistency") else ""),
              f"- optimizer steps: {s['steps']}; final training loss {s['train_loss']:.4f}; wall time "
              f"{s['wall_seconds'] / 60:.1f} min on {_where(s, '2 CPU cores')}", "",
              f"Training pairs: {s['pairs_total']} in all (`:swapped` = a contradiction with premise and hypothesis "

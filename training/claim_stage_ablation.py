@@ -2,7 +2,7 @@
 
 Run: ``python -m training.claim_stage_ablation --neutrals 0,4 [--swaps 0,1] [--perturb 0,1] [--identity 0,1]
 [--objective ce,poe,reweight,label-smoothing,symmetric,distill [--teacher-scores F] [--teacher-pairs F]] [--freeze 0,3] [--average-from 0,0.5]
-[--lr-schedule linear] [--rewrite 0,0.5] [--rewrite-copies 0,0.5] [--seed 42] [--dev]
+[--lr-schedule linear] [--rewrite 0,0.5] [--rewrite-copies 0,0.5] [--consistency 0,1] [--seed 42] [--dev]
 [--epochs 1] [--base models/nli-minilm-l6]`` (every combination of same-document neutrals, subject-swap neutrals,
 perturbed pairs, identity pairs, training objective, frozen lower layers and weight averaging is one variant;
 ``--dev`` also scores claims_dev with each fold model, which never saw it).
@@ -77,7 +77,8 @@ def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[i
         precision: str = "auto", objectives: list[str] = ("ce",), freeze: list[int] = (0,),
         dev: bool = False, seed: int = 42, average_from: list[float] = (0.0,), lr_schedule: str = "linear",
         teacher_scores: str | None = None, distill_alpha: float = 0.5, distill_temperature: float = 2.0,
-        teacher_pairs: str | None = None, rewrite: list[float] = (0.0,), rewrite_copies: list[float] = (0.0,)) -> dict:
+        teacher_pairs: str | None = None, rewrite: list[float] = (0.0,), rewrite_copies: list[float] = (0.0,),
+        consistency: list[float] = (0.0,)) -> dict:
     from training.cv_nli import score_fold, train_fold
     from training.precision import choose
     from training.train import TrainConfig
@@ -87,12 +88,12 @@ def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[i
     folds = grouped_folds(rows)
     work.mkdir(parents=True, exist_ok=True)
     report = {"base": base, "epochs": epochs, "precision": precision, "variants": {}}
-    for n, sw, pt, ip, obj, fz, av, rw, rc in itertools.product(neutrals, swaps, perturb, identity, objectives, freeze,
-                                                                average_from, rewrite, rewrite_copies):
+    for n, sw, pt, ip, obj, fz, av, rw, rc, cs in itertools.product(neutrals, swaps, perturb, identity, objectives, freeze,
+                                                                    average_from, rewrite, rewrite_copies, consistency):
         tag = (f"n{n}" + (f"_s{sw}" if sw else "") + ("_p" if pt else "") + ("_i" if ip else "")
                + (f"_{obj}" if obj != "ce" else "") + ("_tp" if teacher_pairs and obj == "distill" else "")
                + (f"_f{fz}" if fz else "") + (f"_avg{av:g}" if av else "") + (f"_rw{rw:g}" if rw else "") + (f"_rc{rc:g}" if rc else "")
-               + (f"_seed{seed}" if seed != 42 else "") + (f"_{lr_schedule}" if lr_schedule != "linear" else "")
+               + (f"_rd{cs:g}" if cs else "") + (f"_seed{seed}" if seed != 42 else "") + (f"_{lr_schedule}" if lr_schedule != "linear" else "")
                + ("_bf16" if precision == "bf16" else ""))     # fp32 keeps the names of the runs before bf16
         for f in range(5):
             pred_file = work / f"{tag}_e{epochs}_fold{f}.jsonl"
@@ -113,7 +114,7 @@ def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[i
                               freeze_layers=fz, average_from=av, seed=seed, lr_schedule=lr_schedule,
                               teacher_scores=teacher_scores if obj == "distill" else None,
                               distill_alpha=distill_alpha, distill_temperature=distill_temperature,
-                              rewritten_statements=rewrite_share(recipe))
+                              rewritten_statements=rewrite_share(recipe), consistency=cs)
             train_rows = [r for r, k in zip(rows, folds) if k != f]
             if teacher_pairs and obj == "distill":     # the fold's own documents' pairs only
                 cfg.teacher_pairs = teacher_pairs
@@ -132,7 +133,7 @@ def run(neutrals: list[int], epochs: float, base: str, work: Path, swaps: list[i
                 + (f", objective={obj}" if obj != "ce" else "") + (", teacher_pairs" if teacher_pairs and obj == "distill" else "")
                 + (f", freeze_layers={fz}" if fz else "")
                 + (f", average_from={av:g}" if av else "") + (f", rewritten_statements={rw:g}" if rw else "")
-                + (f", rewritten_copies={rc:g}" if rc else "")
+                + (f", rewritten_copies={rc:g}" if rc else "") + (f", consistency={cs:g}" if cs else "")
                 + (f", seed={seed}" if seed != 42 else "") + (f", lr_schedule={lr_schedule}" if lr_schedule != "linear" else ""))
         report["variants"][name] = figures(rows, oof)
         if dev:
@@ -167,6 +168,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="shares of the statements read rewritten (claim_pairs.rewritten_rows); 0: as written")
     ap.add_argument("--rewrite-copies", default="0",
                     help="shares of the statements rewritten into pairs added beside those as written; 0: none")
+    ap.add_argument("--consistency", default="0",
+                    help="R-Drop weights (two dropout passes a batch, the symmetric KL between them; training/objectives.py); 0: off")
     ap.add_argument("--seed", type=int, default=42)
     ap.add_argument("--dev", action="store_true",
                     help="also score claims_dev with every fold model (mean fold AUC and averaged probabilities)")
@@ -184,7 +187,8 @@ def main(argv: list[str] | None = None) -> None:
                  [int(x) for x in a.identity.split(",")], a.precision, a.objective.split(","),
                  [int(x) for x in a.freeze.split(",")], a.dev, a.seed, [float(x) for x in a.average_from.split(",")],
                  a.lr_schedule, a.teacher_scores, a.distill_alpha, a.distill_temperature, a.teacher_pairs,
-                 [float(x) for x in a.rewrite.split(",")], [float(x) for x in a.rewrite_copies.split(",")])
+                 [float(x) for x in a.rewrite.split(",")], [float(x) for x in a.rewrite_copies.split(",")],
+                 [float(x) for x in a.consistency.split(",")])
     report["command"] = " ".join(["python -m training.claim_stage_ablation", *(sys.argv[1:] if argv is None else argv)])
     Path(a.out).write_text(json.dumps(report, indent=1))
     print(json.dumps({k: {m: v[m] for m in ("roc_auc", "roc_auc_text_only", "recall_at_2pct_fp_text_only")}

@@ -135,6 +135,7 @@ def _train_cfg(recipe: dict, out_dir: Path, start: str | None = None):
         teacher_pairs=str(ROOT / recipe["teacher_pairs"]) if recipe.get("teacher_pairs") else None,
         distill_alpha=float(recipe.get("distill_alpha", 0.5)),
         distill_temperature=float(recipe.get("distill_temperature", 2.0)),
+        consistency=float(recipe.get("consistency", 0.0)),
         rewritten_statements=rewrite_share(recipe))
 
 

@@ -79,6 +79,8 @@ class TrainConfig:
                                            #    documents); None → every pair in the file
     distill_alpha: float = 0.5             # distill: weight of the gold label's cross-entropy
     distill_temperature: float = 2.0       # distill: both distributions softened by this in the KL term
+    consistency: float = 0.0               # > 0: R-Drop, two dropout passes a batch with this weight on the
+                                           #    symmetric KL between them (training/objectives.py); 0 = one pass
     rewritten_statements: float = 0.0      # share of the claim statements read rewritten, or rewritten beside the
                                            #    pairs as written (claim_pairs.rewritten_rows, with this config's
                                            #    seed): the teacher's scores follow them
@@ -232,7 +234,7 @@ def _train(cfg: TrainConfig, extra: list[Pair] | None) -> dict:
     )
 
     from training.objectives import check_objective
-    check_objective(cfg.objective)                     # before the data and the model: refused at once
+    check_objective(cfg.objective, cfg.consistency)    # before the data and the model: refused at once
     teacher = _teacher(cfg)
     unlabelled = _teacher_pairs(cfg, teacher)
     from training.weight_averaging import WeightAverage, check_average_from
@@ -315,7 +317,8 @@ def _train(cfg: TrainConfig, extra: list[Pair] | None) -> dict:
     )
     from training.objectives import freeze_lower, make_loss
     frozen = freeze_lower(model.model, cfg.freeze_layers)
-    loss, loss_info = make_loss(model, cfg.objective, pairs, teacher, cfg.distill_alpha, cfg.distill_temperature)
+    loss, loss_info = make_loss(model, cfg.objective, pairs, teacher, cfg.distill_alpha, cfg.distill_temperature,
+                                 cfg.consistency)
     averager = WeightAverage(model.model, cfg.average_from) if cfg.average_from > 0 else None
     callbacks = [c for c in (averager, _deadline(cfg.max_seconds)) if c is not None]
     trainable = lora_mod.trainable_parameters(peft_model) if peft_model is not None else None
@@ -344,7 +347,7 @@ def _train(cfg: TrainConfig, extra: list[Pair] | None) -> dict:
         "config": asdict(cfg), "pairs_total": len(ds), "pairs_by_source": counts,
         "steps": result.global_step, "planned_steps": trainer.state.max_steps, "train_loss": result.training_loss, "wall_seconds": round(wall, 1),
         "hardware": hardware(), "precision": precision,
-        **({"objective": cfg.objective, **loss_info} if cfg.objective != "ce" else {}),
+        **({"objective": cfg.objective, **loss_info} if cfg.objective != "ce" or cfg.consistency else {}),
         **({"frozen_tensors": frozen} if frozen else {}),
         **({"averaged_steps": averaged_steps} if averager else {}),
         **({"lora": {**cfg.lora, "base": lora_base, "trainable_parameters": trainable}} if peft_model is not None else {}),
