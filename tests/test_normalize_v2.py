@@ -4093,6 +4093,15 @@ def test_a_base_form_right_after_an_order_s_verb_is_a_noun_s_modifier(normalizer
     assert norm(normalizer_v2, "Run load tests before launch.").subject == "load test"
 
 
+def test_a_noun_taken_for_an_auxiliary_before_its_subject_is_the_subject_s_modifier(normalizer_v2):
+    """"Commit messages have to be …": "Commit" tagged an auxiliary of "have" made the rule about "message", where
+    "Commit messages must be …" reads "commit message"; real auxiliaries stay auxiliaries."""
+    assert norm(normalizer_v2, "Commit messages have to be written in English.").subject == "commit message"
+    assert norm(normalizer_v2, "Commit messages must be written in English.").subject == "commit message"
+    deploys = norm(normalizer_v2, "Deploys can be rolled back.")
+    assert deploys.subject == "deploy" and deploys.modality is Modality.MAY
+
+
 @pytest.mark.parametrize("text, kinds", [
     ("GPL licenses are on the denied list.", []), ("If you are on-call, respond within 15 minutes.", ["number"]),
     ("Users are on the free plan.", []),

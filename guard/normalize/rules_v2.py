@@ -1476,6 +1476,26 @@ def _noun_taken_for_a_second_verb(doc):
     return doc
 
 
+# the words an auxiliary can be; the small model also tags a noun before a subject so ("Commit messages have to …")
+_AUXILIARY_WORDS = frozenset({"be", "am", "is", "are", "was", "were", "been", "being", "have", "has", "had", "having",
+                              "do", "does", "did", "will", "would", "can", "could", "shall", "should", "may", "might",
+                              "must", "ought", "need", "dare", "ca", "wo", "sha", "'s", "'ve", "'d", "'ll", "'re", "'m",
+                              "’s", "’ve", "’d", "’ll", "’re", "’m"})
+
+
+def _noun_taken_for_an_auxiliary(doc):
+    """"Commit messages have to be written in English.": the small model tags "Commit" an auxiliary of "have", so the
+    subject lost it ("message"), where "Commit messages must be …" reads "commit message". A word that is no
+    auxiliary, tagged one right before a noun that is the subject of the same verb, is that noun's modifier."""
+    for t in doc[:-1]:
+        n = doc[t.i + 1]
+        if t.pos_ == "AUX" and t.dep_ == "aux" and t.is_alpha and t.lower_ not in _AUXILIARY_WORDS \
+                and n.tag_ in ("NN", "NNS", "NNP", "NNPS") and n.dep_ in ("nsubj", "nsubjpass") and n.head.i == t.head.i:
+            t.head, t.dep_ = n, "compound"
+            t.tag_, t.pos_, t.lemma_ = "NN", "NOUN", t.lower_
+    return doc
+
+
 def _department_taken_for_a_pronoun(doc):
     """"GSA IT manages software updates; you should not …": the small model tags "IT" written in capitals the pronoun
     "it", so the statement read as a person's and its subject came from what IT manages ("gsa IT manage software
@@ -2376,6 +2396,7 @@ def _marks_as_punctuation(doc):
 
 # the small model's misreadings put right on the statement's own Doc before it is read, in this order
 _PARSE_REPAIRS = (_marks_as_punctuation, _merge_hyphenated, _department_taken_for_a_pronoun, _noun_taken_for_a_second_verb,
+                  _noun_taken_for_an_auxiliary,
                   _degree_taken_for_a_subject, _plurals_taken_for_verbs, _acronyms_taken_for_plurals, _nouns_taken_for_verbs,
                   _subjects_taken_for_verbs, _code_names, _hyphenated_as_modifiers, _degrees_as_written, _fixed_lemmas,
                   _order_verb)
