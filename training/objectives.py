@@ -252,10 +252,7 @@ class ClaimObjective(nn.Module):
             return F.cross_entropy(logits, labels, label_smoothing=0.1)
         if self.objective == "symmetric":
             back = self._logits([(b, a) for a, b in pairs], prompt, task)
-            lp, lq = F.log_softmax(logits, -1), F.log_softmax(back, -1)
-            kl = 0.5 * (F.kl_div(lq, lp, log_target=True, reduction="batchmean")
-                        + F.kl_div(lp, lq, log_target=True, reduction="batchmean"))
-            return 0.5 * (F.cross_entropy(logits, labels) + F.cross_entropy(back, labels)) + kl
+            return 0.5 * (F.cross_entropy(logits, labels) + F.cross_entropy(back, labels)) + symmetric_kl(logits, back)
         if self.objective == "distill":
             return self._distill(pairs, logits, labels)
         uniform = np.log(np.full(len(LABELS_3WAY), 1.0 / len(LABELS_3WAY)))
@@ -295,14 +292,19 @@ class TwoPasses(nn.Module):
         self.model = objective.model
 
     def forward(self, inputs, labels, prompt=None, task=None):
-        import torch.nn.functional as F
         pairs = list(zip(inputs[0], inputs[1]))
         labels = labels.view(-1)
         one = self.objective._logits(pairs, prompt, task)
         two = self.objective._logits(pairs, prompt, task)
-        lp, lq = F.log_softmax(one, -1), F.log_softmax(two, -1)
-        kl = 0.5 * (F.kl_div(lq, lp, log_target=True, reduction="batchmean")
-                    + F.kl_div(lp, lq, log_target=True, reduction="batchmean"))
         task_loss = 0.5 * (self.objective.loss(pairs, one, labels, prompt, task)
                            + self.objective.loss(pairs, two, labels, prompt, task))
-        return task_loss + self.weight * kl
+        return task_loss + self.weight * symmetric_kl(one, two)
+
+
+def symmetric_kl(a, b):
+    """The mean of KL(p_a ‖ p_b) and KL(p_b ‖ p_a) over a batch of logits: how far two readings of one
+    batch (two directions, two dropout passes) disagree, whichever is taken as the reference."""
+    import torch.nn.functional as F
+    lp, lq = F.log_softmax(a, -1), F.log_softmax(b, -1)
+    return 0.5 * (F.kl_div(lq, lp, log_target=True, reduction="batchmean")
+                  + F.kl_div(lp, lq, log_target=True, reduction="batchmean"))
