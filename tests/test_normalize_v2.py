@@ -4093,6 +4093,40 @@ def test_a_base_form_right_after_an_order_s_verb_is_a_noun_s_modifier(normalizer
     assert norm(normalizer_v2, "Run load tests before launch.").subject == "load test"
 
 
+@pytest.mark.parametrize("order, same, opposite, subject", [
+    ("Enable audit logging for all buckets.", "Audit logging must be enabled for all buckets.",
+     "Audit logging must be disabled for all buckets.", "audit logging"),
+    ("Disable audit logging for the dev buckets.", "Audit logging is disabled for the dev buckets.",
+     "Audit logging is enabled for the dev buckets.", "audit logging"),
+    ("Turn on audit logging for all buckets.", "Audit logging is turned on for all buckets.",
+     "Audit logging is turned off for all buckets.", "audit logging"),
+    ("Enable connection pooling for the API.", "Connection pooling is enabled for the API.",
+     "Connection pooling is disabled for the API.", "connection pooling"),
+    ("Enable request tracing in production.", "Request tracing is enabled in production.",
+     "Request tracing is disabled in production.", "request tracing"),
+    ("Enable blob versioning on every storage account.", "Blob versioning is enabled on every storage account.",
+     "Blob versioning is disabled on every storage account.", "blob versioning"),
+])
+def test_an_order_to_switch_a_feature_named_by_a_gerund_is_about_the_feature(normalizer_v2, order, same, opposite,
+                                                                              subject):
+    """The gerund after the bare noun an order switches names the feature, with a phrase after it too: "Enable audit
+    logging for all buckets." was about "audit" (the gerund read as a participle opening a modifier), so it never met
+    "Audit logging must be enabled …" (a possible opposition on related subjects at LOW, where the opposite was
+    meant); the order now agrees with its restatement and opposes its opposite at HIGH."""
+    a = norm(normalizer_v2, order)
+    assert a.subject == norm(normalizer_v2, same).subject == norm(normalizer_v2, opposite).subject == subject
+    assert StructuralComparator().compare(a, order, norm(normalizer_v2, same), same).kind is VerdictKind.CONSISTENT
+    v = StructuralComparator().compare(a, order, norm(normalizer_v2, opposite), opposite)
+    assert (v.kind, v.confidence) == (VerdictKind.CONTRADICTION, Confidence.HIGH)
+
+
+def test_a_participle_after_a_thing_an_order_names_still_opens_a_modifier(normalizer_v2):
+    """Only a feature an order switches, named right after the verb with nothing but nouns before the gerund: "the
+    service running in production" is a service, and "Keep servers running …" holds servers in a state."""
+    assert norm(normalizer_v2, "Enable the service running in production.").subject == "service"
+    assert norm(normalizer_v2, "Keep servers running in production.").subject == "server"
+
+
 def test_a_noun_taken_for_an_auxiliary_before_its_subject_is_the_subject_s_modifier(normalizer_v2):
     """"Commit messages have to be …": "Commit" tagged an auxiliary of "have" made the rule about "message", where
     "Commit messages must be …" reads "commit message"; real auxiliaries stay auxiliaries."""

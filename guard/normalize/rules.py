@@ -1202,7 +1202,8 @@ def _head_np(tokens, trim: bool = False):
     out = []
     for t in tokens:
         hyphenated = t.i + 1 < len(t.doc) and t.doc[t.i + 1].tag_ == "HYPH"
-        clause = t.dep_ in ("relcl", "acl", "mark") and not (trim and _bare_gerund_after(t, out))
+        clause = t.dep_ in ("relcl", "acl", "mark") and not (trim and (_bare_gerund_after(t, out) or bool(out)
+                                                                      and _switched_feature_gerund(t, out[-1])))
         if out and (t.pos_ == "ADP" and t.lower_ != "of" and not hyphenated or t.pos_ == "CCONJ" or clause
                     or t.lower_ in (",", "which", "that", "who", "(")):
             break
@@ -1305,7 +1306,24 @@ def _opens_a_modifier(t, before) -> bool:
         return True
     # the participle takes a complement ("configured to use …", "issued on or after …", "kept by …"): the
     # small model also tags nouns as participles ("a temporary API token while …"), never with one
-    return t.tag_ in ("VBN", "VBG") and before.pos_ in ("NOUN", "PROPN") and after.pos_ in ("ADP", "PART")
+    return t.tag_ in ("VBN", "VBG") and before.pos_ in ("NOUN", "PROPN") and after.pos_ in ("ADP", "PART") \
+        and not _switched_feature_gerund(t, before)
+
+
+_SWITCH_ORDERS = frozenset({"enable", "disable", "activate", "deactivate"})
+
+
+def _switched_feature_gerund(t, before) -> bool:
+    """"Enable audit logging for all buckets.", "Turn on connection pooling for the API.": what an order switches on
+    or off is a feature, and a gerund right after the bare noun it follows names that feature ("audit logging", as
+    "Audit logging must be enabled …" reads it), even with a phrase after it — where elsewhere a participle with its
+    complement opens a modifier ("services running in production"). Only right after the order's verb (and its
+    particle), with nothing but nouns and adjectives between."""
+    doc = t.doc
+    start = 1 if doc[0].lower_ in _SWITCH_ORDERS else \
+        2 if len(doc) > 1 and doc[0].lower_ in ("turn", "switch") and doc[1].lower_ in ("on", "off") else None
+    return (start is not None and t.tag_ == "VBG" and t.i == before.i + 1 and before.tag_ in ("NN", "NNP")
+            and start <= before.i and all(u.pos_ in ("NOUN", "PROPN", "ADJ") for u in doc[start:t.i]))
 
 
 # adverbs that are no "-ly" word; the small model also calls the odd noun an adverb ("The legacy notifier …")
