@@ -1310,7 +1310,9 @@ def _opens_a_modifier(t, before) -> bool:
         and not _switched_feature_gerund(t, before)
 
 
-_SWITCH_ORDERS = frozenset({"enable", "disable", "activate", "deactivate"})
+# the lexicon's verbs that switch a state on or off by themselves; "turn" and "switch" only with their particle
+# (``_switch_particle``)
+_SWITCH_ORDERS = frozenset(w for w, (state, _) in VERBS.items() if state is StateVerb.ENABLE) - {"turn"}
 
 
 def _switched_feature_gerund(t, before) -> bool:
@@ -1321,7 +1323,7 @@ def _switched_feature_gerund(t, before) -> bool:
     particle), with nothing but nouns and adjectives between."""
     doc = t.doc
     start = 1 if doc[0].lower_ in _SWITCH_ORDERS else \
-        2 if len(doc) > 1 and doc[0].lower_ in ("turn", "switch") and doc[1].lower_ in ("on", "off") else None
+        2 if len(doc) > 1 and _switch_particle(doc[0], doc[1], False) is not None else None
     return (start is not None and t.tag_ == "VBG" and t.i == before.i + 1 and before.tag_ in ("NN", "NNP")
             and start <= before.i and all(u.pos_ in ("NOUN", "PROPN", "ADJ") for u in doc[start:t.i]))
 
