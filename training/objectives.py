@@ -200,10 +200,10 @@ def make_loss(model, objective: str, pairs: list[Pair], teacher: dict | None = N
     (``teacher_table``), ``alpha`` and ``temperature``: the ``distill`` objective's; ``consistency``:
     the weight of R-Drop's term between two dropout passes (0: one pass)."""
     check_objective(objective, consistency)
-    if consistency:
-        loss, info = make_loss(model, objective, pairs, teacher, alpha, temperature)
-        return TwoPasses(loss if isinstance(loss, ClaimObjective) else ClaimObjective(model, "ce"),
-                         consistency), {**info, "consistency": consistency}
+    if consistency:     # around the objective's own loss; plain cross-entropy as a ClaimObjective, which reads logits
+        inner, info = ((ClaimObjective(model, "ce"), {}) if objective == "ce"
+                       else make_loss(model, objective, pairs, teacher, alpha, temperature))
+        return TwoPasses(inner, consistency), {**info, "consistency": consistency}
     if objective == "ce":
         from sentence_transformers.cross_encoder.losses import CrossEntropyLoss
         return CrossEntropyLoss(model), {}
