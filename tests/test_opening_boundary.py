@@ -20,10 +20,11 @@ def test_the_shipped_model_says_what_it_was_fitted_on_and_its_threshold_was_chos
     assert "lingnli.train.jsonl" in model.fitted_on_ and "claims" not in model.fitted_on_
     cv = model.cv_
     assert cv["chosen"] == model.min_probability
-    # the threshold in use puts a comma in a wrong place no more often, of the places it finds, than the rule alone
+    # the threshold in use reads the fewest held-out sentences wrong (a wrong place, or none: each has an opening)
     rule, used = cv["rule"], cv["rule then model"][str(model.min_probability)]
-    assert used["right"] / (used["right"] + used["wrong"]) >= rule["right"] / (rule["right"] + rule["wrong"])
-    assert used["right"] > rule["right"]
+    errors = {th: c["wrong"] + c["none"] for th, c in cv["rule then model"].items()}
+    assert errors[str(model.min_probability)] == min(errors.values())
+    assert used["right"] > rule["right"] and errors[str(model.min_probability)] < rule["wrong"] + rule["none"]
     card = (MODEL_FILE.parent / "README.md").read_text()
     assert "lingnli.train.jsonl" in card and "(chosen)" in card
 
@@ -70,6 +71,58 @@ def test_the_parse_check_reads_an_opening_then_a_subject_or_an_order(normalizer_
                  "During the, holiday freeze releases are paused.",
                  "In the local dev environment the login page, is served over HTTP."):
         assert not reads_as_opening(nlp(text), text.index(","))
+
+
+@pytest.mark.parametrize("text", [
+    # a clause a wh- or time adverb opens: the parser hangs the adverb on the clause's verb, not as its marker
+    "When a build fails, the author fixes it before merging.",
+    "Once the freeze has ended, deferred releases may go out.",
+    # an order after "do not" or "please" (the check once compared spaCy tokens by identity, so no word before an
+    # order's verb ever passed)
+    "During an incident, do not restart the primary database.",
+    "During an incident, please page the secondary on-call.",
+])
+def test_the_parse_check_reads_a_clause_an_adverb_opens_and_an_order_after_do_not(normalizer_v2, text):
+    assert reads_as_opening(normalizer_v2.nlp(text), text.index(","))
+
+
+def test_the_parse_check_reads_the_main_clause_alone_where_the_sentence_s_parse_misreads_it(normalizer_v2):
+    nlp = normalizer_v2.nlp
+    # whole, the small model takes "updates" for the verb; alone, the clause starts with its subject
+    text = "For free-tier customers, status-page updates during an incident are posted hourly."
+    assert not reads_as_opening(nlp(text), text.index(","))
+    assert reads_as_opening(nlp(text), text.index(","), nlp)
+    # alone, a clause still needs one subject that is one noun phrase, and a comma inside the phrase is still none
+    for text in ("In the local dev, environment the login page is served over HTTP.",
+                 "On our Grafana, 10.2 servers the cache stays warm.",
+                 "During the, holiday freeze releases are paused.",
+                 "In production debug logging is off, which saves disk.",
+                 "When a test, fails the fix goes into the production code."):
+        assert not reads_as_opening(nlp(text), text.index(","), nlp), text
+
+
+@pytest.mark.parametrize("without, with_comma", [
+    ("For a long absence send one message to your manager, your lead and HR together.",
+     "For a long absence, send one message to your manager, your lead and HR together."),
+    ("Within any calendar year staff receive 25 days of paid leave, then unpaid leave.",
+     "Within any calendar year, staff receive 25 days of paid leave, then unpaid leave."),
+    ("When a build fails the author fixes it before merging.", "When a build fails, the author fixes it before merging."),
+    ("During an outage status-page updates are posted every 15 minutes.",
+     "During an outage, status-page updates are posted every 15 minutes."),
+])
+def test_an_opening_without_its_comma_reads_as_with_it_when_a_fragment_follows_the_first_comma(normalizer_v2, without,
+                                                                                             with_comma):
+    """The first two ran on up to the sentence's first comma, so what followed it ("your lead and HR together", "then
+    unpaid leave") was read as the rule; the last two were left whole by the old threshold."""
+    assert reading(normalizer_v2)(without) == reading(normalizer_v2)(with_comma)
+
+
+def test_a_misread_order_after_a_written_comma_keeps_its_opening(normalizer_v2):
+    """An order the small model misreads ("track" a noun) is no fragment: it has its participles, so the opening the
+    writer ended with a comma is not cut again somewhere inside."""
+    text = "Since support time is billable, track hours spent on each ticket carefully."
+    main, quals, body = normalizer_v2._prepare(text)
+    assert normalizer_v2._clause_ran_on(quals, body, normalizer_v2.nlp(main)) is None
 
 
 def _nli_folder(tmp_path):

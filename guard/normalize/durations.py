@@ -43,7 +43,7 @@ def duration_attribute(doc, start: int, end: int) -> str | None:
     tok = next((t for t in doc if start <= t.idx < end and (t.like_num or t.pos_ == "NUM")), None) \
         or next((t for t in doc if start <= t.idx < end and t.dep_ == "pobj"), None)     # "after half an hour"
     seen = 0
-    while tok is not None and tok.dep_ in _INSIDE and tok.head is not tok and seen < 4:
+    while tok is not None and tok.dep_ in _INSIDE and tok.head.i != tok.i and seen < 4:
         tok, seen = tok.head, seen + 1
     if tok is None or tok.dep_ != "pobj":
         return None

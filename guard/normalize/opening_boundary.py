@@ -34,8 +34,10 @@ _MAX_PLACES = 30        # an opening phrase longer than this is not looked for
 
 
 def opens_a_phrase(doc) -> bool:
-    """A preposition or subordinating word first, not one of a quantity ("At least two …") or a comparison."""
-    return len(doc) >= 5 and doc[0].tag_ in ("IN", "WRB") and doc[0].lower_ not in _NOT_OPENERS \
+    """A preposition or subordinating word first (or a word that opens a clause whatever its tag: "Once" is tagged an
+    adverb), not one of a quantity ("At least two …") or a comparison."""
+    return len(doc) >= 5 and (doc[0].tag_ in ("IN", "WRB") or doc[0].lower_ in _CLAUSE_OPENERS) \
+        and doc[0].lower_ not in _NOT_OPENERS \
         and doc[:2].text.lower() not in _QUANTITIES
 
 
@@ -81,26 +83,75 @@ def place_features(doc) -> list[tuple[int, list[str]]]:
     return out
 
 
-def reads_as_opening(doc, comma: int) -> bool:
+def _opening(doc):
+    """The head of the phrase or clause ``doc`` opens with, or None: the preposition of a phrase, the verb of a clause
+    its first word marks ("If it rains", "Although …"), or the verb of a clause opened by a wh- or time adverb, which
+    the parser hangs on that verb as its modifier, not as a marker ("When a test fails", "Once the window has passed",
+    "As long as beat runs": the adverb's chain of heads up to the clause's verb)."""
+    first = doc[0]
+    if first.dep_ == "prep":
+        return first
+    if first.dep_ == "mark":
+        return first.head
+    if first.dep_ == "advmod" and first.lower_ in _CLAUSE_OPENERS:
+        t = first
+        while t.head.i != t.i and t.dep_ != "advcl":
+            t = t.head
+        return t if t.dep_ == "advcl" else None
+    return None
+
+
+def _two_noun_phrases(doc, subject) -> bool:
+    """Whether the parser made one subject of two noun phrases side by side: a determiner inside it before its noun
+    ("environment the login page"), or an appositive with a determiner of its own and no comma before it ("2.45 servers
+    the WAL" — an appositive is set off: "the log, the WAL, …"; "the tool Terraform" has no determiner of its own)."""
+    if any(t.tag_ == "DT" for t in doc[subject.left_edge.i + 1:subject.i]):
+        return True
+    return any(t.dep_ == "appos" and t.left_edge.tag_ == "DT" and t.left_edge.i > 0
+               and not doc[t.left_edge.i - 1].is_punct for t in subject.children)
+
+
+def _starts_a_main_clause(doc, start: int, root, orders: bool = True) -> bool:
+    """Whether ``doc`` from token ``start`` reads as a main clause whose verb is ``root``: its subject first, or (with
+    ``orders``) an order that starts with its verb (or "do not", "please" …)."""
+    if start < len(doc) and doc[start].tag_ == "RB":
+        start += 1                  # "…, only json is enabled", "…, always use …"
+    subjects = [k for k in root.children if k.dep_ in _SUBJECTS]
+    if len(subjects) == 1 and subjects[0].left_edge.i == start and not _two_noun_phrases(doc, subjects[0]):
+        # the main clause starts with its subject ("…, the WAL stays", not "…, servers the WAL stays"), its one
+        # subject (a verb given two is a misparse: "…, environment the login page is served …")
+        return True
+    # an order's verb, which the small model tags a present tense after a comma as often ("…, prefer reversible …")
+    return orders and root.tag_ in ("VB", "VBP") and not any(k.dep_.startswith("nsubj") for k in root.children) \
+        and all(t.head == root and t.dep_ in _BEFORE_AN_ORDER for t in doc[start:root.i])
+
+
+def reads_as_opening(doc, comma: int, nlp=None) -> bool:
     """Whether ``doc`` (a sentence with a comma at character ``comma``) parses as an opening phrase or clause that
     ends at that comma, then a main clause that starts with its verb's subject (an adverb before it aside), or an order
-    that starts with its verb (or "do not", "please" …)."""
+    that starts with its verb (or "do not", "please" …).
+
+    ``nlp``: where the sentence's parse reads the opening but not the clause after it, that clause is parsed alone
+    and judged the same way — as ``normalizer.rules.v2`` reads a sentence with its opening's comma, the main clause
+    apart — where it starts with its subject: alone, a word after a wrong place reads as an order too often ("For the
+    runtime deprecation, notice the HTTP Sunset Header must be used."). Why: the small model misparses a main clause behind an opening more often than alone ("During an active
+    incident, share logs …" made "share" a noun and "logs" the verb; "For free-tier customers, status-page updates
+    … are posted …" took "updates" for a verb), so a sentence that wrote its comma was judged no opening and its
+    comma-less form was read whole."""
     c = next((t.i for t in doc if t.idx == comma and t.text == ","), None)
-    if c is None or c < 1:
+    if c is None or c < 1 or c + 1 >= len(doc):
         return False
-    first = doc[0]
-    opening = first.head if first.dep_ == "mark" else first
-    if first.dep_ not in ("prep", "mark") or opening.left_edge.i != 0 or opening.right_edge.i != c - 1:
+    opening = _opening(doc)
+    if opening is None or opening.left_edge.i != 0 or opening.right_edge.i != c - 1:
         return False
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
-    if root is None or root.i <= c:
+    if root is not None and root.i > c and _starts_a_main_clause(doc, c + 1, root):
+        return True
+    if nlp is None:
         return False
-    start = c + 1 if doc[c + 1].tag_ != "RB" else c + 2     # "…, only json is enabled", "…, always use …"
-    if any(k.dep_ in _SUBJECTS and k.left_edge.i == start for k in root.children):
-        return True         # the main clause starts with its subject ("…, the WAL stays", not "…, servers the WAL stays")
-    # an order's verb, which the small model tags a present tense after a comma as often ("…, prefer reversible …")
-    return root.tag_ in ("VB", "VBP") and not any(k.dep_.startswith("nsubj") for k in root.children) \
-        and all(t.head is root and t.dep_ in _BEFORE_AN_ORDER for t in doc[start:root.i])
+    clause = nlp(doc.text[comma + 1:].strip())
+    root = next((t for t in clause if t.dep_ == "ROOT"), None)
+    return root is not None and len(clause) >= 2 and _starts_a_main_clause(clause, 0, root, orders=False)
 
 
 class OpeningBoundary:
@@ -160,7 +211,7 @@ class OpeningBoundary:
             if not a_verb_after(doc, i):
                 continue            # no verb left for a main clause
             end = doc[i].idx + len(doc[i])
-            if reads_as_opening(nlp(text[:end] + "," + text[end:]), end):
+            if reads_as_opening(nlp(text[:end] + "," + text[end:]), end, nlp):
                 return end
         return None
 

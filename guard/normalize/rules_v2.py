@@ -1760,7 +1760,7 @@ class RuleNormalizerV2(RuleNormalizer):
 
     def _read(self, doc, main: str, quals, body: str | None, text: str, s: Scope, w: Window) -> Norm:
         """``body``: the sentence ``main`` and ``quals`` were cut from, where no short label was taken off it."""
-        if body is not None and (ran_on := self._clause_ran_on(quals, body)) is not None:
+        if body is not None and (ran_on := self._clause_ran_on(quals, body, doc)) is not None:
             main, quals = ran_on
             doc = self.nlp(main)
         label, advice = heading_label(doc), False
@@ -1876,27 +1876,42 @@ class RuleNormalizerV2(RuleNormalizer):
     def _opening_end(self, doc) -> int | None:
         """Where a comma-less opening phrase or clause of ``doc`` ends: the hand rule's boundary where the words mark
         it, else the learned model's where the parser can read it (``opening_boundary``); None where neither finds
-        one."""
+        one. None where the sentence opens with a denial that inverts its rule ("Under no circumstances should gifts
+        be given …", ``_inverted_denial``'s): that phrase is the rule's "never", not an opening to cut off."""
+        if _INVERTED.match(doc.text):
+            return None
         end = opening_without_comma(doc, self._verbs)
         if end is None and self._opening_model is not None:
             end = self._opening_model.boundary(doc, self.nlp)
         return end
 
-    def _clause_ran_on(self, quals, body: str) -> tuple[str, tuple[str, ...]] | None:
-        """(main clause, qualifiers) where the leading condition, written without its comma, ran on into the rule up
-        to the sentence's first comma: "Whenever possible production releases should proceed automatically, typically
-        after …" was read from "typically …" (no subject), "Once the sunset window has passed a deprecated resource may
-        be removed even if …, …" from what followed. The condition is cut where ``opening_without_comma`` finds its end
-        in it, and only where a rule's modal verb and a finite verb come after that end; None otherwise (the parse
-        this costs is spent on a leading condition that holds a modal word). ``body``: the sentence as cut."""
-        if not quals or not _CONDITION.match(quals[0]) or not _RULE_MODAL.search(quals[0]) \
-                or not body.startswith(quals[0]):
+    def _clause_ran_on(self, quals, body: str, main_doc=None) -> tuple[str, tuple[str, ...]] | None:
+        """(main clause, qualifiers) where the leading phrase or condition, written without its comma, ran on into the
+        rule up to the sentence's first comma: "Whenever possible production releases should proceed automatically,
+        typically after …" was read from "typically …" (no subject), "Once the sunset window has passed a deprecated
+        resource may be removed even if …, …" from what followed, "When a test fails the fix goes into the production
+        code, not into the test." from "not into the test" and "For a long PTO block send one Slack message to your
+        manager, department head and People Partner together." from "department head …". The lead is cut where
+        ``_opening_end`` finds its opening's end in it, and only where a finite verb (or an order's) comes after that end and either
+        the lead is a condition with a rule's modal verb after that end, or what followed the comma (``main_doc``) is
+        no clause of its own — not a word tagged a verb in it: a fragment, which no reading of the sentence takes for
+        its rule (an order the small model misreads, "…, track hours spent on each client …" with "track" a noun,
+        still has its participles, and its opening is not cut again). None otherwise (the parse this costs is spent only on those two kinds). ``body``: the
+        sentence as cut."""
+        if not quals or not body.startswith(quals[0]):
             return None
         lead = quals[0]
+        modal = _CONDITION.match(lead) is not None and _RULE_MODAL.search(lead) is not None
+        if not modal and not (main_doc is not None and len(main_doc) > 0
+                              and not any(t.tag_.startswith("VB") or t.tag_ == "MD" for t in main_doc)):
+            return None
         ldoc = self.nlp(lead)
         end = self._opening_end(ldoc)
-        if end is None or not any(t.tag_ in _FINITE_TAGS for t in ldoc if t.idx >= end) \
-                or not _RULE_MODAL.search(lead[end:]):
+        if end is None:
+            return None
+        after = [t for t in ldoc if t.idx >= end]
+        if not (any(t.tag_ in _FINITE_TAGS for t in after) or after and after[0].tag_ == "VB") \
+                or modal and not _RULE_MODAL.search(lead[end:]):
             return None
         return split_main_clause(body[:end] + "," + body[end:])
 
@@ -2266,7 +2281,7 @@ def _governing_verb(doc, char: int):
     while tok is not None and seen < 8:
         if tok.pos_ in ("VERB", "AUX") and tok.dep_ not in ("amod", "acl"):
             return tok
-        if tok.head is tok:
+        if tok.head.i == tok.i:
             break
         tok, seen = tok.head, seen + 1
     return None
