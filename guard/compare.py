@@ -638,6 +638,30 @@ def restates_a_conjunct(a: str, b: str) -> bool:
         re.match(r"(,\s*)?\s+and\s|,\s", long_[len(short):] + " ") is not None
 
 
+# ", not environment variables", ", not on local disk", ", not even admins": what a rule sets itself against
+_CONTRAST_NOT = re.compile(r",\s+not\s+(?:even\s+)?(?P<x>[^,.;:!?()]+)", re.IGNORECASE)
+_CONTRAST_SKIP = frozenset({"the", "a", "an", "in", "on", "into", "to", "for", "by", "with", "at", "from", "of", "any",
+                            "our", "your", "their", "its", "and", "or"})
+
+
+def excludes_what_the_other_names(a: str, b: str) -> bool:
+    """Whether one statement sets itself against a thing the other names ("Use Vault for secrets, not environment
+    variables." / "Store secrets in environment variables."): every word of the contrasted phrase, a few at most, is
+    in the other text. Why: the normaliser reads such a rule as the clause before its ", not …" (the rule's polarity
+    is not denied by it), so the two may read as one subject in two unrelated states, which structure would settle as
+    consistent; the contrast is where they meet, and the gate should see it."""
+    for text, other in ((a, b), (b, a)):
+        if ", not" not in text.lower():
+            continue
+        # what the other names outside a contrast of its own ("…, not counting lunch" in both is no meeting)
+        seen = {_stem(w) for w in re.findall(r"[a-z0-9][a-z0-9_-]*", _CONTRAST_NOT.sub(" ", other).lower())}
+        for m in _CONTRAST_NOT.finditer(text):
+            words = [w for w in re.findall(r"[a-z0-9][a-z0-9_-]*", m.group("x").lower()) if w not in _CONTRAST_SKIP]
+            if 1 <= len(words) <= 6 and all(_stem(w) in seen for w in words):
+                return True
+    return False
+
+
 def strong_attribute(attr: str | None) -> bool:
     """An attribute read from the text itself (an identifier) or from the value's kind (a port, a
     product's version, a dated event, a count of an action) names the attribute reliably; one
@@ -1150,6 +1174,16 @@ class StructuralComparator:
     """Stage 2. ``compare(existing_norm, existing_text, incoming_norm, incoming_text) -> Verdict``."""
 
     def compare(self, a: Norm, a_text: str, b: Norm, b_text: str) -> Verdict:
+        verdict = self._compare(a, a_text, b, b_text)
+        if verdict.kind is VerdictKind.CONSISTENT and verdict.reason != "the two statements say the same thing" \
+                and excludes_what_the_other_names(a_text, b_text):
+            # "Use Vault for secrets, not environment variables." / "Store secrets in environment variables.": read
+            # without its contrast, the rule seemed to agree; the thing it excludes is the other's, so the gate decides
+            return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "one statement excludes what the other names",
+                           {**verdict.evidence, "consistent_without_the_contrast": verdict.reason})
+        return verdict
+
+    def _compare(self, a: Norm, a_text: str, b: Norm, b_text: str) -> Verdict:
         if a.is_unknown or b.is_unknown:
             return Verdict(VerdictKind.UNKNOWN, Confidence.LOW, "a statement could not be normalised",
                            {"errors": [a.error, b.error]})

@@ -4716,3 +4716,47 @@ def test_an_amount_and_its_period_as_an_adverb_is_a_rate(adverb, spelled):
 def test_a_joining_word_is_no_counted_thing():
     """"8589934592 and a nightly defragmentation job" counts nothing nightly."""
     assert bound("Members run with --quota-backend-bytes=8589934592 and a nightly defragmentation job.").unit == ""
+
+
+@pytest.mark.parametrize("text", [
+    "Backups are stored in S3, not on local disk.",
+    "Use Vault for secrets, not environment variables.",
+    "Deploys are approved by the release manager, not the author.",
+    "Alerts page the primary on-call, not the whole team.",
+    "Code reviews are required, not optional.",
+    "Passwords are rotated every 90 days, not 180.",
+])
+def test_a_contrast_after_a_comma_does_not_deny_the_rule(normalizer_v2, text):
+    """", not X" sets the rule against what it is not; read as the rule's negation, "Backups are stored in S3, not on
+    local disk." forbade what "Backups must be stored in S3." requires — a contradiction at HIGH."""
+    assert norm(normalizer_v2, text).modality is Modality.MUST
+    restated = text.split(", not")[0] + "."
+    v = verdict(normalizer_v2, text, restated)
+    assert v.kind is not VerdictKind.CONTRADICTION
+
+
+def test_a_contrast_is_only_a_phrase_without_a_verb(normalizer_v2):
+    """A "not" with a verb after it says a second thing of its own ("…, not stored in plain text"), and one without a
+    comma before it is the rule's ("Backups are not stored on local disk.")."""
+    from guard.normalize.rules import _contrast_phrase
+    for text in ("Passwords are hashed, not stored in plain text.", "Backups are not stored on local disk."):
+        doc = normalizer_v2.nlp(text)
+        assert not any(_contrast_phrase(t) for t in doc), text
+    doc = normalizer_v2.nlp("Backups are stored in S3, not on local disk.")
+    assert [[doc[i].text for i in _contrast_phrase(t)] for t in doc if _contrast_phrase(t)] == [["not", "on", "local",
+                                                                                              "disk"]]
+    assert norm(normalizer_v2, "Backups are not stored on local disk.").modality is Modality.MUST_NOT
+
+
+@pytest.mark.parametrize("a, b, kind", [
+    # the contrast names what the other statement says: structure no longer settles them as consistent
+    ("Use Vault for secrets, not environment variables.", "Store secrets in environment variables.",
+     VerdictKind.UNCERTAIN),
+    # what the contrast names is not in the other statement: its restatement is consistent
+    ("Backups are stored in S3, not on local disk.", "Backups are stored in S3.", VerdictKind.CONSISTENT),
+])
+def test_a_statement_that_excludes_what_the_other_names_is_left_to_the_gate(normalizer_v2, a, b, kind):
+    v = verdict(normalizer_v2, a, b)
+    assert v.kind is kind
+    if kind is VerdictKind.UNCERTAIN:
+        assert v.confidence is Confidence.LOW and v.deferred and "excludes" in v.reason

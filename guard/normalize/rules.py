@@ -419,6 +419,7 @@ class RuleNormalizer:
     cut_subject_clauses = False       # v2 also ends the predicate at "…, and <subject> <verb> …"
     quotes_are_names = False          # v2: a negation in quotes or in a name is none ('a "Not found" page', "404 Not Found")
     relative_negations_inner = False  # v2: "… in systems where Argon2 is not available" does not deny the rule
+    contrast_not_inner = False        # v2: "Use Vault, not environment variables" does not deny the rule (``_contrast_phrase``)
     negated_need_lifts = False        # v2: "don't have to", "need not" lift an obligation (may_not), not forbid
     # v2: "free to", "refrain from", "recommend against", "exempt from", "no longer" before the verb, "Nobody may …"
     modal_phrases = False
@@ -671,6 +672,7 @@ class RuleNormalizer:
         elif p.imperative and pred_tokens and pred_tokens[0].tag_ == "VB" \
                 and Parsed._verb_lemma(pred_tokens[0]) not in MODAL_VERBS and pred_tokens[0].lower_ not in IMPERATIVE_PREFIXES:
             i = 1            # an action verb outside the state-verb set: object stays OTHER
+        contrast: set[int] = set()
         while i < len(pred_tokens):
             t = pred_tokens[i]
             low, lem = t.lower_, Parsed._verb_lemma(t)
@@ -683,7 +685,11 @@ class RuleNormalizer:
                 obligation_word = obligation_word or self.negated_need_lifts and low in _NEED_WORDS and said_not
                 i += 2
                 continue
-            if t.i in p.value_tok or t.i in apart:
+            if t.i in p.value_tok or t.i in apart or t.i in contrast:
+                i += 1
+                continue
+            if self.contrast_not_inner and (phrase := _contrast_phrase(t)):
+                contrast.update(phrase)          # ", not on local disk": said against the rule, not of it
                 i += 1
                 continue
             if t.tag_ == "MD" or low in ("must", "should", "shall", "may", "can", "cannot"):
@@ -1365,6 +1371,28 @@ def _named_tokens(doc) -> frozenset[int]:
 
 
 _RELATIVE_WORDS = frozenset({"WDT", "WP", "WP$", "WRB"})
+
+
+def _contrast_phrase(t) -> list[int]:
+    """The token indices of a contrast that ``t`` opens, or none: a "not" that sets what the rule says against what it
+    does not, after a comma and before a phrase with no verb of its own ("Use Vault for secrets, not environment
+    variables.", "Deploys are approved by the release manager, not the author.", "Code reviews are required, not
+    optional.", "… every 90 days, not 180."). The rule is the clause before it, as written without that phrase: read as
+    the rule's negation, "Backups are stored in S3, not on local disk." forbade what "Backups must be stored in S3."
+    requires, a contradiction at HIGH, and "optional" in the phrase lifted the obligation the sentence states. A "not"
+    with a verb after it (", not stored in plain text", ", not counting …") says something of its own, and is left to
+    the other readings."""
+    doc = t.doc
+    if t.lower_ != "not" or t.i == 0 or doc[t.i - 1].text != ",":
+        return []
+    rest = []
+    for u in doc[t.i + 1:]:
+        if u.is_punct and u.text not in ("-", "/", "'", "`", "%", "(", ")"):
+            break
+        rest.append(u)
+    if not rest or any(u.pos_ in ("VERB", "AUX") or u.tag_.startswith("VB") for u in rest):
+        return []
+    return [t.i, *(u.i for u in rest)]
 
 
 def _negated_phrase_of_a_noun(t) -> bool:

@@ -1632,6 +1632,7 @@ class RuleNormalizerV2(RuleNormalizer):
     cut_subject_clauses = True
     quotes_are_names = True
     relative_negations_inner = True
+    contrast_not_inner = True
     negated_need_lifts = True
     modal_phrases = True
     verb_negation_apart = True
