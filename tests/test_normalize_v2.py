@@ -4760,3 +4760,36 @@ def test_a_statement_that_excludes_what_the_other_names_is_left_to_the_gate(norm
     assert v.kind is kind
     if kind is VerdictKind.UNCERTAIN:
         assert v.confidence is Confidence.LOW and v.deferred and "excludes" in v.reason
+
+
+@pytest.mark.parametrize("text, modality", [
+    # the particle hung on a word of the thing switched, not on the verb
+    ("Turn debug logging off in production.", Modality.MUST_NOT),
+    ("The platform team will turn soft delete back off on the vault.", Modality.MUST_NOT),
+    ("The team will turn request logging on after the migration.", Modality.MUST),
+    # "switch" with its particle is "turn"'s verb of state
+    ("Switch the cache back on.", Modality.MUST),
+    ("Switch off SSH password authentication.", Modality.MUST_NOT),
+    ("Application logging is switched off for the load-test runs.", Modality.MUST_NOT),
+])
+def test_a_feature_switched_on_or_off_reads_as_enabled_or_disabled(normalizer_v2, text, modality):
+    n = norm(normalizer_v2, text)
+    assert (n.object, n.modality) == (StateVerb.ENABLE, modality)
+
+
+def test_a_feature_switched_off_is_no_contradiction_of_it_disabled(normalizer_v2):
+    """Read as turning it on, "… will turn soft delete back off …" met "Soft delete will be disabled …" as a
+    contradiction at HIGH, and "Soft delete must stay enabled …" as consistent."""
+    a = "The platform team will turn soft delete back off on the vault."
+    assert verdict(normalizer_v2, a, "Soft delete will be disabled on the vault.").kind is VerdictKind.CONSISTENT
+    assert verdict(normalizer_v2, a, "Soft delete must stay enabled on the vault.").kind is VerdictKind.CONTRADICTION
+    assert verdict(normalizer_v2, "Switch the cache back on.", "The cache must be switched off.").kind \
+        is VerdictKind.CONTRADICTION
+
+
+@pytest.mark.parametrize("text", ["Switch to TLS 1.3 for all endpoints.",
+                                  "Switch the deploy pipeline to the new runners.",
+                                  "Switch the billing job from the old queue on Monday."])
+def test_switch_without_its_particle_after_the_thing_is_no_switch_of_state(normalizer_v2, text):
+    """"switch to", "switch X to Y" move to something, and an "on" past a preposition is not the switch's."""
+    assert norm(normalizer_v2, text).object is not StateVerb.ENABLE

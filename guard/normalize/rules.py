@@ -659,8 +659,9 @@ class RuleNormalizer:
             # "Keep running the tests on every push": go on running them; "Stop using personal email for work": don't
             neg = said_not = _ASPECT_VERBS[Parsed._verb_lemma(pred_tokens[0])]
             i = 1
-        elif p.imperative and pred_tokens and Parsed._verb_lemma(pred_tokens[0]) in VERBS:
-            obj, vneg = VERBS[Parsed._verb_lemma(pred_tokens[0])]
+        elif p.imperative and pred_tokens and (Parsed._verb_lemma(pred_tokens[0]) in VERBS
+                                               or self.particles_apart and _switched(pred_tokens, 0)):
+            obj, vneg = VERBS.get(Parsed._verb_lemma(pred_tokens[0]), _SWITCH_STATE)
             neg ^= vneg
             state_neg ^= vneg
             i = 1
@@ -792,9 +793,9 @@ class RuleNormalizer:
                     and pred_tokens[i + 1].tag_ in ("VBN", "VBZ", "VBP", "VB", "VBD"):
                 i += 1       # "are typically supported …", "is automatically enabled …": how, not what state
                 continue
-            if obj is StateVerb.OTHER and verbal and lem in VERBS and not theme_tokens \
-                    and low not in POLE:
-                obj, vneg = VERBS[lem]
+            if obj is StateVerb.OTHER and verbal and (lem in VERBS or self.particles_apart and _switched(pred_tokens, i)) \
+                    and not theme_tokens and low not in POLE:
+                obj, vneg = VERBS.get(lem, _SWITCH_STATE)
                 neg ^= vneg
                 state_neg ^= vneg
                 if joined is not None:
@@ -1102,8 +1103,41 @@ def _switch_particle(verb, following, apart: bool):
         return following
     if not apart:
         return None
-    return next((c for c in verb.children if c.i > verb.i and c.lower_ in ("off", "on") and c.dep_ in ("prt", "advmod")),
-                None)
+    child = next((c for c in verb.children if c.i > verb.i and c.lower_ in ("off", "on") and c.dep_ in ("prt", "advmod")),
+                 None)
+    return child if child is not None else _particle_after_the_thing(verb)
+
+
+# "switch" is no verb of state in the lexicon ("switch to TLS 1.3" moves to it); with its "on" or "off" it is "turn"'s
+_SWITCH_STATE = (StateVerb.ENABLE, False)
+
+
+def _switched(tokens, i: int) -> bool:
+    """Whether ``tokens[i]`` is "switch" with the "on" or "off" that makes it a verb of state ("Switch the cache back
+    on.", "… will switch the old endpoint off"), which was read as an action outside the lexicon (state "other")."""
+    t = tokens[i]
+    return Parsed._verb_lemma(t) == "switch" and \
+        _switch_particle(t, tokens[i + 1] if i + 1 < len(tokens) else None, True) is not None
+
+
+# the words of a thing switched on or off, between the verb and its particle: "Turn [debug logging] off", "turn
+# [soft delete] back off", "turn [the old audit-log sink] on"
+_SWITCHED_THING_TAGS = frozenset({"DT", "PRP$", "JJ", "JJR", "NN", "NNS", "NNP", "NNPS", "VBG", "VBN", "HYPH", "CD", "POS"})
+
+
+def _particle_after_the_thing(verb):
+    """The "off" or "on" after the thing a "turn"/"switch" switches, where the small model hung it on a word of that
+    thing rather than on the verb ("Turn debug logging/VBG off/prt→logging", "turn soft delete/JJ back off/prt→delete",
+    "turn logging on after …"): read as turning it on, "Turn debug logging off in production." enabled what it
+    disables, and "… will turn soft delete back off" contradicted "Soft delete will be disabled …" at HIGH. Only across
+    a few words of the thing itself (and "back"), never past a preposition, a verb with its own subject or a stop."""
+    doc = verb.doc
+    for u in doc[verb.i + 1:verb.i + 8]:
+        if u.lower_ in ("off", "on") and u.dep_ in ("prt", "advmod") and u.i > verb.i + 1:
+            return u
+        if not (u.tag_ in _SWITCHED_THING_TAGS or u.lower_ == "back") or any(k.dep_.startswith("nsubj") for k in u.children):
+            return None
+    return None
 
 
 def _numbered_name(doc, v) -> bool:
