@@ -4793,3 +4793,21 @@ def test_a_feature_switched_off_is_no_contradiction_of_it_disabled(normalizer_v2
 def test_switch_without_its_particle_after_the_thing_is_no_switch_of_state(normalizer_v2, text):
     """"switch to", "switch X to Y" move to something, and an "on" past a preposition is not the switch's."""
     assert norm(normalizer_v2, text).object is not StateVerb.ENABLE
+
+
+@pytest.mark.parametrize("two, one", [
+    ("Do not return secret fields via GET. For example, do not return passwords in JSON.",
+     "Do not return secret fields via GET; for example, do not return passwords in JSON."),
+    ("Never deploy on Fridays. Do not skip code review either.", "Never deploy on Fridays."),
+])
+def test_a_second_sentence_does_not_undo_the_first_one_s_negation(normalizer_v2, two, one):
+    """The predicate ran on into the second sentence, whose "not" cancelled the first's: "Do not return secret fields
+    via GET. For example, do not return …" read as an obligation, and met its one-sentence form as a contradiction."""
+    assert norm(normalizer_v2, two).modality is Modality.MUST_NOT
+    assert verdict(normalizer_v2, two, one).kind not in (VerdictKind.CONTRADICTION, VerdictKind.TENSION)
+
+
+def test_a_dot_inside_a_name_is_no_sentence_end(normalizer_v2):
+    """"log.Fatal": the small model may start a sentence at "Fatal", but a stop with no space after it ends none."""
+    n = norm(normalizer_v2, "Helpers may call log.Fatal directly when config loading fails.")
+    assert n.modality is Modality.MAY and "fatal" in (n.theme or "")

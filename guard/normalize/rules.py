@@ -1489,7 +1489,8 @@ def _main_clause(tokens, subject_clauses: bool = False, negation_not_counted: bo
     "… defaults to `false` if not present" must not read the condition's "not" as the rule's
     polarity; "… and are not accessible …" is a second claim, not a negation of the first.
     ``subject_clauses`` (v2): a coordinated clause with a subject of its own ("…, and nothing can
-    run until …", "… but the team may …") is cut too — its "nothing" is not this rule's polarity.
+    run until …", "… but the team may …") is cut too — its "nothing" is not this rule's polarity — and so is a
+    second sentence.
     ``negation_not_counted`` (v2): a "to" + verb after a whole predicate is its purpose ("… are rotated
     every 90 days to limit exposure"), but a negation does not make the predicate longer: "Employees are
     not allowed to share passwords." lost "to share passwords" (and its subject) where "Employees are
@@ -1498,6 +1499,10 @@ def _main_clause(tokens, subject_clauses: bool = False, negation_not_counted: bo
     out = []
     for k, t in enumerate(tokens):
         if out and (t.lower_ in _BOUNDARIES or t.dep_ == "mark"):
+            break
+        if subject_clauses and out and t.is_sent_start and out[-1].text in (".", "!", "?") and out[-1].whitespace_:
+            # "Do not return secret fields via GET. For example, do not return …": the next sentence is a claim of its
+            # own, and its "not" undid the rule's (two negations read as none)
             break
         if out and t.pos_ == "CCONJ" and k + 1 < len(tokens) and tokens[k + 1].pos_ in ("AUX", "VERB") \
                 and tokens[k + 1].tag_ != "VBN" and not (verbs_share_object and _verbs_share_object(out, tokens[k + 1])):
