@@ -4811,3 +4811,13 @@ def test_a_dot_inside_a_name_is_no_sentence_end(normalizer_v2):
     """"log.Fatal": the small model may start a sentence at "Fatal", but a stop with no space after it ends none."""
     n = norm(normalizer_v2, "Helpers may call log.Fatal directly when config loading fails.")
     assert n.modality is Modality.MAY and "fatal" in (n.theme or "")
+
+
+def test_a_clause_of_where_the_rule_holds_is_not_its_polarity(normalizer_v2):
+    """"even where nothing needs Debian" is a condition, as "even if" is: its "nothing" made the preference a
+    dispreference once the comma before it was left out; a relative "where" describes its noun and stays."""
+    with_comma = "For new EC2 workloads, we prefer Ubuntu LTS over Amazon Linux, even where nothing needs Debian."
+    without = "For new EC2 workloads we prefer Ubuntu LTS over Amazon Linux even where nothing needs Debian."
+    assert norm(normalizer_v2, without).modality is norm(normalizer_v2, with_comma).modality is Modality.SHOULD
+    assert verdict(normalizer_v2, without, with_comma).kind not in (VerdictKind.CONTRADICTION, VerdictKind.TENSION)
+    assert norm(normalizer_v2, "Do not use MD5 in systems where Argon2 is available.").modality is Modality.MUST_NOT

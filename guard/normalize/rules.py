@@ -1500,6 +1500,12 @@ def _main_clause(tokens, subject_clauses: bool = False, negation_not_counted: bo
     for k, t in enumerate(tokens):
         if out and (t.lower_ in _BOUNDARIES or t.dep_ == "mark"):
             break
+        if subject_clauses and out and t.lower_ in ("where", "wherever") and t.tag_ == "WRB" and t.head.dep_ != "relcl" \
+                and (t.head.dep_ == "advcl" or out[-1].lower_ == "even"):
+            # "… we prefer Ubuntu LTS over Amazon Linux even where nothing needs Debian.": a clause of where the rule
+            # holds, as "if" opens one, and its "nothing" is not the rule's polarity; "in systems where it is
+            # available" describes the systems (a relative clause) and stays
+            break
         if subject_clauses and out and t.is_sent_start and out[-1].text in (".", "!", "?") and out[-1].whitespace_:
             # "Do not return secret fields via GET. For example, do not return …": the next sentence is a claim of its
             # own, and its "not" undid the rule's (two negations read as none)
