@@ -642,6 +642,7 @@ def restates_a_conjunct(a: str, b: str) -> bool:
 _CONTRAST_NOT = re.compile(r",\s+not\s+(?:even\s+)?(?P<x>[^,.;:!?()]+)", re.IGNORECASE)
 _CONTRAST_SKIP = frozenset({"the", "a", "an", "in", "on", "into", "to", "for", "by", "with", "at", "from", "of", "any",
                             "our", "your", "their", "its", "and", "or"})
+_CONTRAST_WORD = re.compile(r"[a-z0-9][a-z0-9_-]*")
 
 
 def excludes_what_the_other_names(a: str, b: str) -> bool:
@@ -654,9 +655,9 @@ def excludes_what_the_other_names(a: str, b: str) -> bool:
         if ", not" not in text.lower():
             continue
         # what the other names outside a contrast of its own ("…, not counting lunch" in both is no meeting)
-        seen = {_stem(w) for w in re.findall(r"[a-z0-9][a-z0-9_-]*", _CONTRAST_NOT.sub(" ", other).lower())}
+        seen = {_stem(w) for w in _CONTRAST_WORD.findall(_CONTRAST_NOT.sub(" ", other).lower())}
         for m in _CONTRAST_NOT.finditer(text):
-            words = [w for w in re.findall(r"[a-z0-9][a-z0-9_-]*", m.group("x").lower()) if w not in _CONTRAST_SKIP]
+            words = [w for w in _CONTRAST_WORD.findall(m.group("x").lower()) if w not in _CONTRAST_SKIP]
             if 1 <= len(words) <= 6 and all(_stem(w) in seen for w in words):
                 return True
     return False
@@ -1175,8 +1176,8 @@ class StructuralComparator:
 
     def compare(self, a: Norm, a_text: str, b: Norm, b_text: str) -> Verdict:
         verdict = self._compare(a, a_text, b, b_text)
-        if verdict.kind is VerdictKind.CONSISTENT and verdict.reason != "the two statements say the same thing" \
-                and excludes_what_the_other_names(a_text, b_text):
+        if verdict.kind is VerdictKind.CONSISTENT and excludes_what_the_other_names(a_text, b_text) \
+                and not same_statement(a_text, b_text):
             # "Use Vault for secrets, not environment variables." / "Store secrets in environment variables.": read
             # without its contrast, the rule seemed to agree; the thing it excludes is the other's, so the gate decides
             return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "one statement excludes what the other names",

@@ -134,10 +134,10 @@ def reads_as_opening(doc, comma: int, nlp=None) -> bool:
     ``nlp``: where the sentence's parse reads the opening but not the clause after it, that clause is parsed alone
     and judged the same way — as ``normalizer.rules.v2`` reads a sentence with its opening's comma, the main clause
     apart — where it starts with its subject: alone, a word after a wrong place reads as an order too often ("For the
-    runtime deprecation, notice the HTTP Sunset Header must be used."). Why: the small model misparses a main clause behind an opening more often than alone ("During an active
-    incident, share logs …" made "share" a noun and "logs" the verb; "For free-tier customers, status-page updates
-    … are posted …" took "updates" for a verb), so a sentence that wrote its comma was judged no opening and its
-    comma-less form was read whole."""
+    runtime deprecation, notice the HTTP Sunset Header must be used."). Why: the small model misparses a main clause
+    behind an opening more often than alone ("During an active incident, share logs …" made "share" a noun and "logs"
+    the verb; "For free-tier customers, status-page updates … are posted …" took "updates" for a verb), so a sentence
+    that wrote its comma was judged no opening and its comma-less form was read whole."""
     c = next((t.i for t in doc if t.idx == comma and t.text == ","), None)
     if c is None or c < 1 or c + 1 >= len(doc):
         return False

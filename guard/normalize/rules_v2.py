@@ -1893,12 +1893,12 @@ class RuleNormalizerV2(RuleNormalizer):
         resource may be removed even if …, …" from what followed, "When a test fails the fix goes into the production
         code, not into the test." from "not into the test" and "For a long PTO block send one Slack message to your
         manager, department head and People Partner together." from "department head …". The lead is cut where
-        ``_opening_end`` finds its opening's end in it, and only where a finite verb (or an order's) comes after that end and either
-        the lead is a condition with a rule's modal verb after that end, or what followed the comma (``main_doc``) is
-        no clause of its own — not a word tagged a verb in it: a fragment, which no reading of the sentence takes for
-        its rule (an order the small model misreads, "…, track hours spent on each client …" with "track" a noun,
-        still has its participles, and its opening is not cut again). None otherwise (the parse this costs is spent only on those two kinds). ``body``: the
-        sentence as cut."""
+        ``_opening_end`` finds its opening's end in it, and only where a finite verb (or an order's) comes after that
+        end and either the lead is a condition with a rule's modal verb after that end, or what followed the comma
+        (``main_doc``) is no clause of its own — not a word tagged a verb in it: a fragment, which no reading of the
+        sentence takes for its rule (an order the small model misreads, "…, track hours spent on each client …" with
+        "track" a noun, still has its participles, and its opening is not cut again). None otherwise (the parse this
+        costs is spent only on those two kinds). ``body``: the sentence as cut."""
         if not quals or not body.startswith(quals[0]):
             return None
         lead = quals[0]
