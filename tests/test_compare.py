@@ -1,6 +1,6 @@
 import pytest
 
-from guard.claims import Bound, Claim, Scope, StateVerb, Window
+from guard.claims import Bound, Claim, Scope, StateVerb, Window, comparison_text
 from guard.compare import (Confidence, StructuralComparator, SubjectMatch, VerdictKind, bounds_conflict,
                            opposition, subject_match)
 from guard.claims import Modality as M
@@ -129,6 +129,24 @@ def test_subject_match():
     assert subject_match("recovery time objective", "recovery point objective") is SubjectMatch.RELATED
     assert subject_match("mfa", "vpn access", "vpn access", "mfa") is SubjectMatch.SAME
     assert subject_match("password", "log") is SubjectMatch.DIFFERENT
+
+
+def test_letter_case_does_not_make_another_subject(normalizer_v2):
+    """A name written in another case is the one thing ("StrictModes" / "strictmodes", "GitHub" / "Github", a shouted
+    statement's "MAX_CONNECTIONS"): matched case by case, "GitHub Actions runners must not …" / "Github Actions
+    runners may …" were "possible opposition on related subjects" and "MAX_CONNECTIONS IS 500 …" / "max_connections is
+    100 …" two subjects, both clean on the fast profile. Which words match is unchanged: two names stay two."""
+    assert subject_match("StrictModes", "strictmodes") is SubjectMatch.SAME
+    assert subject_match("uWSGI default buffer-size", "uwsgi default buffer-size") is SubjectMatch.SAME
+    assert subject_match("max_connections", "Max_connections") is SubjectMatch.SAME
+    assert subject_match("max_connections", "max_user_connections") is SubjectMatch.DIFFERENT
+    assert subject_match("GitHub", "GitLab") is SubjectMatch.DIFFERENT
+    v = verdict(normalizer_v2, "Github Actions runners must not use self-hosted machines.",
+                "GitHub Actions runners may use self-hosted machines.")
+    assert v.kind is VerdictKind.CONTRADICTION and v.confidence is Confidence.HIGH, v
+    shouted = comparison_text("MAX_CONNECTIONS IS 500 ON ALL OUR REPLICAS.")     # as a write reads it
+    v = verdict(normalizer_v2, shouted, "max_connections is 100 on all our replicas.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT and v.confidence is Confidence.HIGH, v
 
 
 def test_the_word_that_makes_a_limit_does_not_name_another_thing():
