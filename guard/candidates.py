@@ -12,6 +12,7 @@ from collections import defaultdict
 import numpy as np
 
 from guard.claims import Norm
+from guard.compare import folded
 
 # Bi-encoder neighbours per claim and their cosine floor: one setting for a write's candidates and a
 # scan's (the write's: a scan used 5 at cosine >= 0.6 and missed pairs a write checks). Measured on
@@ -31,13 +32,15 @@ def blocking_keys(norm: Norm) -> tuple[set[str], set[str], set[str]]:
     whose *subject* it is ("MFA is required for VPN access" / "VPN access does not require MFA");
     two claims that merely share a theme are not paired by it."""
     exact, broad, role = set(), set(), set()
+    # each word as the comparator matches it (``compare.folded``: "StrictModes" / "strictmode" are one subject to it),
+    # or a bucket that told them apart would keep such a pair from a scan that pairs by subject only
     if norm.subject:
-        words = norm.subject.split()
+        words = [folded(w) for w in norm.subject.split()]
         exact.add(" ".join(words))
         broad.update(" ".join(words[i:]) for i in range(1, len(words)))
         broad.update("i:" + w for w in words if any(c in w for c in "_`-0123456789") and len(w) > 2)
     if norm.theme:
-        role.add(norm.theme)
+        role.add(" ".join(folded(w) for w in norm.theme.split()))
     return exact, broad, role
 
 

@@ -132,6 +132,14 @@ def _stem(word: str) -> str:
     return stem
 
 
+def folded(word: str) -> str:
+    """A subject's word as the comparator matches it: in lower case — letter case is how a name is written, not
+    which thing it is ("StrictModes" / "strictmodes", "GitHub" / "Github", a shouted "MAX_CONNECTIONS"), as with
+    an attribute (``attributes_match``) — and stemmed (``_stem``). The candidate index files subjects by the same
+    words (``candidates.blocking_keys``), so a scan pairs what the comparator would call one subject."""
+    return _stem(word.lower())
+
+
 def stems(words) -> frozenset[str]:
     """``_stem`` of each word, as a set: two phrases that say the same words in any form."""
     return frozenset(_stem(w) for w in words)
@@ -225,9 +233,7 @@ def subject_match(a: str | None, b: str | None, a_theme: str | None = None,
     ta, tb = _unqualified_settings(wa, wb), _unqualified_settings(wb, wa)
     ta, tb = _compounds_apart(ta, tb), _compounds_apart(tb, ta)
     ta, tb = _without_kind_after_a_name(ta, tb), _without_kind_after_a_name(tb, ta)
-    # letter case is how a name is written, not which thing it is ("StrictModes" / "strictmodes", "GitHub" /
-    # "Github", "MAX_CONNECTIONS" / "max_connections"), as with an attribute (``attributes_match``)
-    ta, tb = [_stem(w.lower()) for w in ta], [_stem(w.lower()) for w in tb]
+    ta, tb = [folded(w) for w in ta], [folded(w) for w in tb]
     sa, sb = set(ta), set(tb)
     if sa == sb:
         return SubjectMatch.SAME
@@ -239,7 +245,7 @@ def subject_match(a: str | None, b: str | None, a_theme: str | None = None,
     if (ka, kb) != (ta, tb) and set(ka) != set(kb):
         ta, tb, sa, sb = ka, kb, set(ka), set(kb)
     if a_theme and b_theme:
-        tha, thb = {_stem(w.lower()) for w in a_theme.split()}, {_stem(w.lower()) for w in b_theme.split()}
+        tha, thb = {folded(w) for w in a_theme.split()}, {folded(w) for w in b_theme.split()}
         if sa == thb and sb == tha:
             return SubjectMatch.SAME   # "MFA is required for VPN access" / "VPN access does not require MFA"
         if ta[-1] in thb and tb[-1] in tha:

@@ -108,6 +108,16 @@ def test_a_big_ingest_normalises_in_workers_and_reports_progress(fast_guard, tmp
     svc.close()
 
 
+def test_a_name_cased_two_ways_is_one_bucket(fast_guard):
+    """The comparator reads "StrictModes" and "strictmodes" as one subject; a scan that pairs by subject alone (no
+    neighbours) must pair them too, or the block a write would give is never found."""
+    texts = ["StrictModes must be enabled on every host.", "strictmodes must not be enabled on any host.",
+             "The docs site is built with MkDocs."]
+    claims = [Claim(text=t, id=f"c{i}") for i, t in enumerate(texts)]
+    rep = Scanner(fast_guard, ScanConfig(neighbours=0, progress=False)).scan(claims)
+    assert {(f["existing_id"], f["incoming_id"], f["tier"]) for f in rep.findings} == {("c0", "c1", "block")}
+
+
 def test_a_paraphrased_contradiction_is_a_candidate_pair(fast_guard):
     """Two statements of one conflict in other words share no subject word and are only ~0.53–0.55
     alike to the bi-encoder; the scan's old neighbour floor (cosine ≥ 0.6) never paired them, so no
