@@ -4787,6 +4787,38 @@ def test_a_feature_switched_off_is_no_contradiction_of_it_disabled(normalizer_v2
         is VerdictKind.CONTRADICTION
 
 
+@pytest.mark.parametrize("text, modality, subject", [
+    # people's own verb of state, done to a bare noun phrase (with "the" it was already read so)
+    ("We disabled password authentication.", Modality.MUST_NOT, "password authentication"),
+    ("We enabled password authentication.", Modality.MUST, "password authentication"),
+    ("We disabled logins.", Modality.MUST_NOT, "login"),
+    ("We disabled the password authentication.", Modality.MUST_NOT, "password authentication"),
+    # people holding a thing in a state, as the order "Keep … off" does
+    ("We keep password authentication off.", Modality.MUST_NOT, "password authentication"),
+    ("The team keeps debug logging switched off.", Modality.MUST_NOT, "debug logging"),
+    ("We left soft delete disabled on the test vaults.", Modality.MUST_NOT, "soft delete"),
+    # a state said of the thing stays what it was
+    ("Password authentication is disabled.", Modality.MUST_NOT, "password authentication"),
+    ("Logins stay disabled.", Modality.MUST_NOT, "login"),
+])
+def test_a_report_of_what_people_switched_reads_as_the_state(normalizer_v2, text, modality, subject):
+    """A colleague's note says what the team did: "We disabled password authentication." was read as an obligation of
+    nothing (the state word taken for "is disabled", its object as the subject) and "We keep password authentication
+    off." as keeping (store) — neither met "Password authentication must be enabled." as the contradiction it is."""
+    n = norm(normalizer_v2, text)
+    assert (n.object, n.modality, n.subject) == (StateVerb.ENABLE, modality, subject)
+
+
+def test_a_report_of_what_people_switched_meets_the_rule(normalizer_v2):
+    rule = "Password authentication must be enabled on every host."
+    for note in ("We disabled password authentication.", "We keep password authentication off."):
+        v = verdict(normalizer_v2, rule, note)
+        assert v.kind is VerdictKind.CONTRADICTION and v.confidence is Confidence.HIGH, (note, v)
+    assert verdict(normalizer_v2, rule, "We enabled password authentication.").kind is VerdictKind.CONSISTENT
+    # things that keep other things are not people holding a state
+    assert norm(normalizer_v2, "Nginx keeps connections open.").object is not StateVerb.ENABLE
+
+
 @pytest.mark.parametrize("text", ["Switch to TLS 1.3 for all endpoints.",
                                   "Switch the deploy pipeline to the new runners.",
                                   "Switch the billing job from the old queue on Monday."])

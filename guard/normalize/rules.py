@@ -453,6 +453,7 @@ class RuleNormalizer:
     aspect_keep = False               # v2: "keeps taking", "Keep running …": going on doing, not keeping (store)
     adverbs_before_verb = False       # v2: "are typically supported for 24 months": the adverb is not the state
     kept_states = False               # v2: "Keep compression switched off", "Leave X on": the state is the rule
+    pole_verbs = False                # v2: "We disabled password authentication.", "We keep X off": people's verb of state
     timed_undoing = False             # v2: "revoked within 5 days", "disabled after 90 days": when it happens, as "deleted after"
     participle_words = False          # v2: "failed logins" is the subject's name as written, not "fail login"
     compound_participles = False      # v2: "GPG-signed", "auto-merged": the state is the last word's verb
@@ -526,6 +527,12 @@ class RuleNormalizer:
         name = _tokens_within(doc, [lit])
         p.value_tok -= name
         return [v for v in values if v is not lit], [doc[i] for i in sorted(name)]
+
+    def _people_say(self, subj_tokens) -> bool:
+        """The clause's subject is only people ("We", "The team", "You"): "We keep password authentication off." says
+        what they hold the thing in, as the order "Keep password authentication off." does (v2, with ``pole_verbs``)."""
+        words = {t.lower_ for t in subj_tokens if not t.is_punct and t.pos_ != "DET"}
+        return bool(words) and words <= self.person_subjects
 
     def _speaker(self, doc, p: "Parsed", subj_tokens) -> bool:
         """"AWS recommends setting X", "Anthropic suggests reading X": an organisation that speaks
@@ -648,7 +655,8 @@ class RuleNormalizer:
         apart: set[int] = set()    # the "off" of "turn … off", read with its verb
         if self.modal_phrases and p.imperative and pred_tokens and Parsed._verb_lemma(pred_tokens[0]) == "refrain":
             i = 0                # "Refrain from deploying …": read below, as a verb that forbids
-        elif self.kept_states and p.imperative and (kept := _kept_state(pred_tokens)) is not None:
+        elif self.kept_states and (p.imperative or self.pole_verbs and self._people_say(subj_tokens)) \
+                and (kept := _kept_state(pred_tokens)) is not None:
             # "Keep compression switched off at the TLS layer.", "Leave purge protection off on dev vaults.": an order
             # to hold a thing in a state is that state's rule (it read as "keep" = store, about "compression switch")
             obj, neg, state_neg = StateVerb.ENABLE, kept[0], kept[0]
@@ -794,7 +802,7 @@ class RuleNormalizer:
                 i += 1       # "are typically supported …", "is automatically enabled …": how, not what state
                 continue
             if obj is StateVerb.OTHER and verbal and (lem in VERBS or self.particles_apart and _switched(pred_tokens, i)) \
-                    and not theme_tokens and low not in POLE:
+                    and not theme_tokens and (low not in POLE or self.pole_verbs and _acts_on_an_object(pred_tokens, i)):
                 obj, vneg = VERBS.get(lem, _SWITCH_STATE)
                 neg ^= vneg
                 state_neg ^= vneg
@@ -1072,8 +1080,8 @@ def _kept_state(pred_tokens) -> tuple[bool, set[int]] | None:
     """(whether the state is off, the state's words) where an order holds its object in a state — "Keep compression
     switched off …", "Leave purge protection off …", "Keep the firewall enabled" — the state said right after the
     object's noun, optionally after "switched", "turned" or "set"; else None."""
-    if len(pred_tokens) < 3 or pred_tokens[0].lower_ not in _HOLDING_VERBS:
-        return None
+    if len(pred_tokens) < 3 or Parsed._verb_lemma(pred_tokens[0]) not in _HOLDING_VERBS:
+        return None                # "Keep …", and people's "keeps", "kept", "leaves", "left" (``_people_say``)
 
     def noun(t) -> bool:       # "debug logging": a gerund after the order's verb is a noun of the object
         return t.pos_ in ("NOUN", "PROPN") or t.tag_ == "VBG" and t.i > pred_tokens[1].i
@@ -1110,6 +1118,23 @@ def _switch_particle(verb, following, apart: bool):
 
 # "switch" is no verb of state in the lexicon ("switch to TLS 1.3" moves to it); with its "on" or "off" it is "turn"'s
 _SWITCH_STATE = (StateVerb.ENABLE, False)
+
+
+def _acts_on_an_object(pred_tokens, i: int) -> bool:
+    """The state word at ``i`` is the clause's own verb, done to a thing named after it: "We disabled password
+    authentication.", "We have disabled logins.", "The team enabled soft delete." A state word is otherwise read as
+    what a copula gives the subject ("… is disabled", "… remains closed"), and read so here, before a bare noun
+    phrase, it was no state at all: "We disabled password authentication." was about it with no verb (an obligation
+    of nothing), while "We disabled the password authentication." — its noun phrase after a determiner — was read as
+    "… is disabled". A past participle counts only after "have" ("have disabled", which the small model tags an
+    adjective as often as a participle), never after a copula ("is disabled password authentication" is no clause)."""
+    t = pred_tokens[i]
+    if i + 1 >= len(pred_tokens) or pred_tokens[i + 1].dep_ not in ("dobj", "compound", "amod", "det", "nummod", "poss") \
+            and pred_tokens[i + 1].pos_ not in ("NOUN", "PROPN"):
+        return False
+    if t.tag_ in ("VBD", "VBZ", "VBP"):
+        return not any(p.lower_ in _COPULAS for p in pred_tokens[:i])
+    return t.tag_ in ("VBN", "JJ") and i > 0 and pred_tokens[i - 1].lemma_.lower() == "have"
 
 
 def _switched(tokens, i: int) -> bool:

@@ -1651,6 +1651,7 @@ class RuleNormalizerV2(RuleNormalizer):
     timed_undoing = True
     finite_person_verbs = True
     kept_states = True
+    pole_verbs = True
     aspect_keep = True
     adverbs_before_verb = True
     compound_participles = True
