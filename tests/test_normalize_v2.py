@@ -3365,6 +3365,20 @@ def test_a_leading_phrase_without_its_comma_does_not_swallow_the_statement(norma
     assert norm(normalizer_v2, text).subject == subject
 
 
+@pytest.mark.parametrize("text, modality, subject", [
+    ("In dev prefer the latest image tag.", Modality.SHOULD, "latest image tag"),
+    ("In staging avoid the latest image tag.", Modality.SHOULD_NOT, "latest image tag"),
+    ("In dev, prefer the latest image tag.", Modality.SHOULD, "latest image tag"),
+    # a wrong place in the whole sentence ("For P0 | incidents post …") leaves more than the verb in the lead: not cut
+    ("For P0 incidents post an update in the incident channel every 15 minutes.", Modality.MUST, "update"),
+])
+def test_an_order_s_verb_run_into_a_leading_phrase_is_the_order_s(normalizer_v2, text, modality, subject):
+    """"In dev prefer the `latest` image tag …": cut before its first determiner, the leading phrase took "prefer" with
+    it, and the rule was "the latest image tag" with no verb — an obligation where the comma-written form advises."""
+    n = norm(normalizer_v2, text)
+    assert (n.modality, n.subject) == (modality, subject)
+
+
 @pytest.mark.parametrize("text", ["For tasks that use the Fargate launch type, the max stop timeout value is 120 seconds.",
                                   "To ensure your travel insurance is valid, HR recommends the corporate booking portal."])
 def test_a_leading_phrase_with_a_clause_of_its_own_is_still_cut(text):

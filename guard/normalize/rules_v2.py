@@ -1909,6 +1909,19 @@ class RuleNormalizerV2(RuleNormalizer):
             return None
         ldoc = self.nlp(lead)
         end = self._opening_end(ldoc)
+        if end is None and not modal:
+            # the lead alone may be too short to read as an opening and the clause after it ("In dev prefer": an
+            # order's verb and nothing more), while the whole sentence reads so ("In dev prefer the `latest` image tag
+            # …" was about "the latest image tag" with no verb, an obligation where it advises): its opening's end,
+            # where that lies inside the lead
+            ldoc = self.nlp(body)
+            end = self._opening_end(ldoc)
+            if end is None or end >= len(lead):
+                return None
+            ldoc = ldoc[:next((t.i for t in ldoc if t.idx >= len(lead)), len(ldoc))]
+            rest = [t for t in ldoc if t.idx >= end]
+            if len(rest) != 1 or rest[0].tag_ not in ("VB", "VBP"):
+                return None      # only the order's verb ran into the lead ("For P0 | incidents post": a wrong place)
         if end is None:
             return None
         after = [t for t in ldoc if t.idx >= end]
