@@ -192,14 +192,44 @@ _MODAL_PHRASES = (("must -> are required to", "must", "are required to", "is req
                   ("may -> are allowed to", "may", "are allowed to", "is allowed to"),
                   ("must -> have to", "must", "have to", "has to"),
                   ("should -> are encouraged to", "should", "are encouraged to", "is encouraged to"))
+# a thing's state said as what people did to it, as a colleague's note says it ("Debug logging is disabled in
+# production." / "We disabled debug logging in production.", "Telemetry is turned off by default." / "We turned off
+# telemetry by default."): where the statement opens with a plain subject and its state, not with a condition, and
+# the state is not said by whom ("… is disabled by the admin"). The subject's first letter is lower-cased only where
+# the first word opens a phrase of common words ("The health UI endpoint", "Debug logging"), not a name ("Cloud
+# Storage soft delete")
+_STATE_REPORT = re.compile(r"^(?P<subject>(?!(?:if|when|once|where|while|unless|whenever|although|because|as)\b)"
+                           r"[A-Z][^,;:()]{1,60}?) (?:is|are) (?:(?:now|always|still) )?"
+                           r"(?P<state>disabled|enabled|turned off|turned on|switched off|switched on)"
+                           r"(?P<rest>(?! by (?!default\b))[ ,.(][^;]*)$", re.IGNORECASE)
+STATE_REPORT = "state -> people's report"
+# a second verb of the same subject after the state ("… is enabled by default on all buckets and has a retention …"):
+# "We enabled … and has" would be no sentence
+_SUBJECT_GOES_ON = re.compile(r"\band (?:has|have|is|are|was|were|can|cannot|must|should|will)\b")
+
+
+def _state_report(text: str) -> str:
+    m = _STATE_REPORT.match(text)
+    if m is None or _SUBJECT_GOES_ON.search(m.group("rest")):
+        return text
+    subject = m.group("subject")
+    words = subject.split()
+    if re.fullmatch(r"(?:The|Our|All|Every|Each|Any)|[A-Z][a-z]+", words[0]) and (len(words) == 1 or words[1][:1].islower()
+                                                                              or words[0] in ("The", "Our", "All", "Every", "Each", "Any")):
+        subject = subject[:1].lower() + subject[1:]
+    return f"We {m.group('state')} {subject}{m.group('rest')}"
+
+
 FAMILIES = ("contraction", "digits -> words", "words -> digits", "tens -> words", "no full stop", *(f for f, _, _ in _SAME),
             *(f for f, _, _, _ in _IN_UNITS), "backticks off", "backticks on", *(f for f, _ in _MARKUP),
-            *(f for f, _ in _COMMAS), *(f for f, _ in _DASHES), *(f for f, _, _, _ in _MODAL_PHRASES))
+            *(f for f, _ in _COMMAS), *(f for f, _ in _DASHES), *(f for f, _, _, _ in _MODAL_PHRASES), STATE_REPORT)
 
 
 # the families that change the words, not the markup around them (a bullet, bold, quotes, an icon, capitals): what a
-# model learning to read a rule's phrasing is shown (``training.claim_pairs.rewritten_rows``)
-_NOT_WORDING = frozenset({f for f, _ in _MARKUP} | {"no full stop"})
+# model learning to read a rule's phrasing is shown (``training.claim_pairs.rewritten_rows``). Not the people's report
+# either: it says what was done, not the rule's words another way, and the recipes that read rewritten rows were
+# written before it (a new family would change what they train on)
+_NOT_WORDING = frozenset({f for f, _ in _MARKUP} | {"no full stop", STATE_REPORT})
 WORDING_FAMILIES = tuple(f for f in FAMILIES if f not in _NOT_WORDING)
 
 
@@ -235,4 +265,5 @@ def rewrites(text: str) -> list[tuple[str, str]]:
         out += [(family, pattern.sub(r"\1 ", text, count=1)) for family, pattern in _COMMAS]
         out += [(family, rewrite(text)) for family, rewrite in _DASHES]
         out += [(family, _modal_phrase(text, modal, many, one)) for family, modal, many, one in _MODAL_PHRASES]
+        out.append((STATE_REPORT, _state_report(text)))
     return [(family, new) for family, new in out if new != text]

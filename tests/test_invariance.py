@@ -88,6 +88,38 @@ def test_each_family_rewrites_only_what_it_names():
     assert not {f for f, _ in rewrites("Changes to main must be reviewed.")} & {"must -> are required to", "must -> need to"}
 
 
+def test_a_state_is_rewritten_as_what_people_did_only_where_the_statement_opens_with_it():
+    from benchmarks.rewrites import STATE_REPORT, WORDING_FAMILIES
+
+    def said(text: str) -> str | None:
+        return dict(rewrites(text)).get(STATE_REPORT)
+
+    assert said("Debug logging is disabled in production.") == "We disabled debug logging in production."
+    assert said("The health UI endpoint is enabled.") == "We enabled the health UI endpoint."
+    assert said("TLS session tickets are turned off (`ssl_session_tickets off`).") \
+        == "We turned off TLS session tickets (`ssl_session_tickets off`)."
+    assert said("Telemetry is turned off by default.") == "We turned off telemetry by default."
+    assert said("Cloud Storage soft delete is enabled.") == "We enabled Cloud Storage soft delete."    # a name's capitals
+    for text in ("If MFA is enabled, passwords shorter than 8 characters are weak.",      # a condition
+                 "The account is disabled by the IdP.",                                   # said by whom
+                 "Soft delete is enabled by default on all buckets and has a retention of seven days.",
+                 "Debug logging must be disabled."):                                      # a rule's modal
+        assert said(text) is None, text
+    assert STATE_REPORT not in WORDING_FAMILIES      # what the models are shown as a rule's wording is unchanged
+
+
+def test_v2_reads_a_state_as_what_people_did_to_it():
+    """The people's report of a state: v2 read "We disabled zone_reclaim_mode by default." as disabled only from session
+    91 (it was an obligation of nothing), and "We enabled debug logging …" as about "debug", the gerund taken for a
+    verb of its own."""
+    statements = ["Debug logging is enabled in development.", "zone_reclaim_mode is disabled by default.",
+                  "Application logging is switched off entirely for the load-test runs in the CI environment.",
+                  "TLS session tickets are turned off (`ssl_session_tickets off`).", "The health UI endpoint is disabled."]
+    r = evaluate("normalizer.rules.v2", statements)["by_family"]["state -> people's report"]
+    assert r["rewrites"] == len(statements)
+    assert (r["conflict"], r["subject"], r["modality"]) == (0, 0, 0), r
+
+
 def test_a_rewrite_that_changes_the_reading_is_counted():
     """The benchmark can fail: v1 reads "no less than $100" as at most $100 under a prohibition."""
     r = evaluate("normalizer.rules.v1", ["Invoices must be at least $100."])

@@ -1385,12 +1385,24 @@ def _switched_feature_gerund(t, before) -> bool:
     or off is a feature, and a gerund right after the bare noun it follows names that feature ("audit logging", as
     "Audit logging must be enabled …" reads it), even with a phrase after it — where elsewhere a participle with its
     complement opens a modifier ("services running in production"). Only right after the order's verb (and its
-    particle), with nothing but nouns and adjectives between."""
+    particle), with nothing but nouns and adjectives between — or after people's switching it ("We enabled debug
+    logging in development.", "We switched off application logging …": their report of it, as the order is)."""
     doc = t.doc
-    start = 1 if doc[0].lower_ in _SWITCH_ORDERS else \
-        2 if len(doc) > 1 and _switch_particle(doc[0], doc[1], False) is not None else None
+    start = _after_a_switch(doc, 0)
+    if start is None and len(doc) > 2 and doc[0].lower_ in ("we", "you", "they"):
+        start = _after_a_switch(doc, 1)
     return (start is not None and t.tag_ == "VBG" and t.i == before.i + 1 and before.tag_ in ("NN", "NNP")
             and start <= before.i and all(u.pos_ in ("NOUN", "PROPN", "ADJ") for u in doc[start:t.i]))
+
+
+def _after_a_switch(doc, at: int) -> int | None:
+    """Where what a verb that switches a state ("enable", "disabled", "turn off", "switched on") at ``at`` acts on
+    begins; None where no such verb is there."""
+    if doc[at].lower_ in _SWITCH_ORDERS or at and doc[at].lemma_.lower() in _SWITCH_ORDERS:
+        return at + 1
+    if len(doc) > at + 1 and _switch_particle(doc[at], doc[at + 1], False) is not None:
+        return at + 2
+    return None
 
 
 # adverbs that are no "-ly" word; the small model also calls the odd noun an adverb ("The legacy notifier …")
