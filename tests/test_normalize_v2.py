@@ -4807,6 +4807,9 @@ def test_a_feature_switched_off_is_no_contradiction_of_it_disabled(normalizer_v2
     ("We enabled password authentication.", Modality.MUST, "password authentication"),
     ("We disabled logins.", Modality.MUST_NOT, "login"),
     ("We disabled the password authentication.", Modality.MUST_NOT, "password authentication"),
+    # the perfect, "have" the small model's root or left before the state word
+    ("We have disabled logins.", Modality.MUST_NOT, "login"),
+    ("We have enabled soft delete.", Modality.MUST, "soft delete"),
     # people holding a thing in a state, as the order "Keep … off" does
     ("We keep password authentication off.", Modality.MUST_NOT, "password authentication"),
     ("The team keeps debug logging switched off.", Modality.MUST_NOT, "debug logging"),

@@ -697,6 +697,11 @@ class RuleNormalizer:
             if t.i in p.value_tok or t.i in apart or t.i in contrast:
                 i += 1
                 continue
+            if self.pole_verbs and low in ("have", "has", "'ve") and obj is StateVerb.OTHER and not theme_tokens \
+                    and i + 1 < len(pred_tokens) and pred_tokens[i + 1].lower_ in POLE \
+                    and _acts_on_an_object(pred_tokens, i + 1):
+                i += 1          # "We have disabled logins.": the perfect's "have" (the small model's root, "disabled"
+                continue        # an adjective), the state word its verb
             if self.contrast_not_inner and (phrase := _contrast_phrase(t)):
                 contrast.update(phrase)          # ", not on local disk": said against the rule, not of it
                 i += 1
@@ -856,7 +861,10 @@ class RuleNormalizer:
         kind = SubjectKind.PRESENT
         # v2: an adverb between the person and the verb ("We strongly recommend …", "We also require …") does
         # not make the person part of what the rule is about
-        lowered = [t.lower_ for t in subj_tokens if not t.is_punct and not (self.person_adverbs and t.pos_ == "ADV")]
+        # v2 (``pole_verbs``): the perfect's "have" left before the state word ("We have enabled soft delete.") is no
+        # word of who acts
+        lowered = [t.lower_ for t in subj_tokens if not t.is_punct and not (self.person_adverbs and t.pos_ == "ADV")
+                   and not (self.pole_verbs and t.pos_ == "AUX" and t.lower_ in ("have", "has", "'ve"))]
         subj_missing, chosen, acted_on_pronoun = False, None, False
         if first is not None and first.lower_ == "be":
             subj_words, subj_missing = [], True
@@ -1134,7 +1142,8 @@ def _acts_on_an_object(pred_tokens, i: int) -> bool:
         return False
     if t.tag_ in ("VBD", "VBZ", "VBP"):
         return not any(p.lower_ in _COPULAS for p in pred_tokens[:i])
-    return t.tag_ in ("VBN", "JJ") and i > 0 and pred_tokens[i - 1].lemma_.lower() == "have"
+    before = t.doc[t.i - 1] if t.i else None       # the sentence's word before it, "have" often outside the predicate
+    return t.tag_ in ("VBN", "JJ") and before is not None and before.lower_ in ("have", "has", "'ve")
 
 
 def _switched(tokens, i: int) -> bool:
