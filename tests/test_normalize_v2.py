@@ -4826,6 +4826,21 @@ def test_a_report_of_what_people_switched_reads_as_the_state(normalizer_v2, text
     assert (n.object, n.modality, n.subject) == (StateVerb.ENABLE, modality, subject)
 
 
+@pytest.mark.parametrize("text, modality", [
+    ("Caching was disabled yesterday.", Modality.MUST_NOT),
+    ("Soft delete is disabled tonight for the migration.", Modality.MUST_NOT),
+    ("Debug logging was enabled last week.", Modality.MUST),
+])
+def test_a_noun_of_when_after_a_state_leaves_it_the_state(normalizer_v2, text, modality):
+    """"Caching was disabled yesterday." read "disabled yesterday" as a value of "be" (a noun after the state word was
+    taken for the thing it describes, as in "is public beta"): an obligation to be it, never met by "Caching must be
+    enabled." as the contradiction it is."""
+    n = norm(normalizer_v2, text)
+    assert (n.object, n.modality) == (StateVerb.ENABLE, modality)
+    assert verdict(normalizer_v2, "Caching must be enabled.", "Caching was disabled yesterday.").kind \
+        is VerdictKind.CONTRADICTION
+
+
 def test_a_report_of_what_people_switched_meets_the_rule(normalizer_v2):
     rule = "Password authentication must be enabled on every host."
     for note in ("We disabled password authentication.", "We keep password authentication off."):

@@ -454,6 +454,7 @@ class RuleNormalizer:
     adverbs_before_verb = False       # v2: "are typically supported for 24 months": the adverb is not the state
     kept_states = False               # v2: "Keep compression switched off", "Leave X on": the state is the rule
     pole_verbs = False                # v2: "We disabled password authentication.", "We keep X off": people's verb of state
+    adverbial_nouns = False           # v2: "Caching was disabled yesterday.": a noun of when is no noun the state describes
     timed_undoing = False             # v2: "revoked within 5 days", "disabled after 90 days": when it happens, as "deleted after"
     participle_words = False          # v2: "failed logins" is the subject's name as written, not "fail login"
     compound_participles = False      # v2: "GPG-signed", "auto-merged": the state is the last word's verb
@@ -826,7 +827,9 @@ class RuleNormalizer:
         theme_words = _content(theme_tokens, p.value_tok)
         head = next((t for t in theme_tokens if t.i not in p.value_tok and _content([t], set())), None)
         predicative = head is not None and obj in (StateVerb.BE, StateVerb.OTHER) and not (
-            head.i + 1 < len(doc) and doc[head.i + 1].pos_ in ("NOUN", "PROPN")) and not (
+            head.i + 1 < len(doc) and doc[head.i + 1].pos_ in ("NOUN", "PROPN")
+            # v2: a noun of when after the state is no noun it describes ("was disabled yesterday", "is public today")
+            and not (self.adverbial_nouns and doc[head.i + 1].dep_ == "npadvmod")) and not (
             # v2: "are scheduled every Saturday", "… with Dagster": an event set for a time or by a means is no
             # state opposite to "continuous"; only "Backups are scheduled." (nothing after it) is
             self.event_poles and head.lower_ in _EVENT_POLES and any(not t.is_punct for t in doc[head.i + 1:]))

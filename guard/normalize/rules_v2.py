@@ -1652,6 +1652,7 @@ class RuleNormalizerV2(RuleNormalizer):
     finite_person_verbs = True
     kept_states = True
     pole_verbs = True
+    adverbial_nouns = True
     aspect_keep = True
     adverbs_before_verb = True
     compound_participles = True
