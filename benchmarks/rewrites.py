@@ -205,6 +205,7 @@ _STATE_REPORT = re.compile(r"^(?P<subject>(?!(?:if|when|once|where|while|unless|
 STATE_REPORT = "state -> people's report"
 # a second verb of the same subject after the state ("… is enabled by default on all buckets and has a retention …"):
 # "We enabled … and has" would be no sentence
+_DETERMINERS = ("The", "Our", "All", "Every", "Each", "Any")
 _SUBJECT_GOES_ON = re.compile(r"\band (?:has|have|is|are|was|were|can|cannot|must|should|will)\b")
 
 
@@ -214,8 +215,7 @@ def _state_report(text: str) -> str:
         return text
     subject = m.group("subject")
     words = subject.split()
-    if re.fullmatch(r"(?:The|Our|All|Every|Each|Any)|[A-Z][a-z]+", words[0]) and (len(words) == 1 or words[1][:1].islower()
-                                                                              or words[0] in ("The", "Our", "All", "Every", "Each", "Any")):
+    if words[0] in _DETERMINERS or re.fullmatch(r"[A-Z][a-z]+", words[0]) and (len(words) == 1 or words[1][:1].islower()):
         subject = subject[:1].lower() + subject[1:]
     return f"We {m.group('state')} {subject}{m.group('rest')}"
 

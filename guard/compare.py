@@ -133,9 +133,9 @@ def _stem(word: str) -> str:
 
 
 def folded(word: str) -> str:
-    """A subject's word as the comparator matches it: in lower case — letter case is how a name is written, not
-    which thing it is ("StrictModes" / "strictmodes", "GitHub" / "Github", a shouted "MAX_CONNECTIONS"), as with
-    an attribute (``attributes_match``) — and stemmed (``_stem``). The candidate index files subjects by the same
+    """A subject's or an attribute's word as the comparator matches it: in lower case — letter case is how a name is
+    written, not which thing it is ("StrictModes" / "strictmodes", "GitHub" / "Github", a shouted "MAX_CONNECTIONS")
+    — and stemmed (``_stem``). The candidate index files subjects by the same
     words (``candidates.blocking_keys``), so a scan pairs what the comparator would call one subject."""
     return _stem(word.lower())
 
@@ -179,12 +179,12 @@ def _compounds_apart(words: list[str], other: list[str]) -> list[str]:
     ("auto_start_machines" / "auto_stop_machines", "readOnlyRootFilesystem" / "root filesystem")."""
     if not any(_JOINED.search(w) for w in words):
         return words          # the usual subject: nothing joined, nothing to stem twice
-    apart = {_stem(w.lower()) for w in other}
+    apart = {folded(w) for w in other}
     out = []
     for w in words:
         parts = [x for x in _JOINED.split(w) if x]
         if len(parts) > 1 and not w.startswith(("-", "_")) and "." not in w \
-                and all(_stem(x.lower()) in apart for x in parts):
+                and all(folded(x) in apart for x in parts):
             out.extend(x.lower() for x in parts)
         else:
             out.append(w)
@@ -562,8 +562,8 @@ def attributes_match(a: str, b: str) -> bool:
     """One attribute named twice: equal after stemming, or one a qualified form of the other
     ("retry count" / "job retry count")."""
     wa, wb = a.split(), b.split()
-    ta = [_stem(w.lower()) for w in _unqualified_settings(wa, wb)]
-    tb = [_stem(w.lower()) for w in _unqualified_settings(wb, wa)]
+    ta = [folded(w) for w in _unqualified_settings(wa, wb)]
+    tb = [folded(w) for w in _unqualified_settings(wb, wa)]
     return ta == tb or (ta[-1] == tb[-1] and (set(ta) <= set(tb) or set(tb) <= set(ta)))
 
 

@@ -698,7 +698,7 @@ class RuleNormalizer:
             if t.i in p.value_tok or t.i in apart or t.i in contrast:
                 i += 1
                 continue
-            if self.pole_verbs and low in ("have", "has", "'ve") and obj is StateVerb.OTHER and not theme_tokens \
+            if self.pole_verbs and low in _PERFECT and obj is StateVerb.OTHER and not theme_tokens \
                     and i + 1 < len(pred_tokens) and pred_tokens[i + 1].lower_ in POLE \
                     and _acts_on_an_object(pred_tokens, i + 1):
                 i += 1          # "We have disabled logins.": the perfect's "have" (the small model's root, "disabled"
@@ -867,7 +867,7 @@ class RuleNormalizer:
         # v2 (``pole_verbs``): the perfect's "have" left before the state word ("We have enabled soft delete.") is no
         # word of who acts
         lowered = [t.lower_ for t in subj_tokens if not t.is_punct and not (self.person_adverbs and t.pos_ == "ADV")
-                   and not (self.pole_verbs and t.pos_ == "AUX" and t.lower_ in ("have", "has", "'ve"))]
+                   and not (self.pole_verbs and t.pos_ == "AUX" and t.lower_ in _PERFECT)]
         subj_missing, chosen, acted_on_pronoun = False, None, False
         if first is not None and first.lower_ == "be":
             subj_words, subj_missing = [], True
@@ -1129,6 +1129,8 @@ def _switch_particle(verb, following, apart: bool):
 
 # "switch" is no verb of state in the lexicon ("switch to TLS 1.3" moves to it); with its "on" or "off" it is "turn"'s
 _SWITCH_STATE = (StateVerb.ENABLE, False)
+# the perfect's auxiliary before a state word people's verb ("We have disabled logins.")
+_PERFECT = frozenset({"have", "has", "'ve"})
 
 
 def _acts_on_an_object(pred_tokens, i: int) -> bool:
@@ -1146,7 +1148,7 @@ def _acts_on_an_object(pred_tokens, i: int) -> bool:
     if t.tag_ in ("VBD", "VBZ", "VBP"):
         return not any(p.lower_ in _COPULAS for p in pred_tokens[:i])
     before = t.doc[t.i - 1] if t.i else None       # the sentence's word before it, "have" often outside the predicate
-    return t.tag_ in ("VBN", "JJ") and before is not None and before.lower_ in ("have", "has", "'ve")
+    return t.tag_ in ("VBN", "JJ") and before is not None and before.lower_ in _PERFECT
 
 
 def _switched(tokens, i: int) -> bool:
