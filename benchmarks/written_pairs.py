@@ -14,7 +14,9 @@ possessors kept out of the action); ``held`` after the last change to what it te
 changed for it after. Session 56 wrote ``access``, ``assignment`` and ``everyday``; session 57
 ``schedule``, ``choice``, ``place``, ``version``, ``limit`` and ``policy`` (design), then held
 schedules once how often a thing happens was read; session 64 ``force`` (design): the ways English gives a
-rule its force ("no longer", "free to", "exempt from", "refrain from", "Nobody may", "may not disable"). A pair
+rule its force ("no longer", "free to", "exempt from", "refrain from", "Nobody may", "may not disable"); session 92
+``money``, ``lifecycle``, ``retention`` and ``state`` (design, then held: the held pairs were written before the
+design pairs were first run, and read by nothing until that session's last change). A pair
 is right when a contradiction blocks and a compatible pair is clean (a warn is wrong both ways).
 """
 from __future__ import annotations

@@ -1173,6 +1173,15 @@ def _a_day_named_against_days(a: Norm, b: Norm) -> tuple[str, str, bool] | None:
     return None
 
 
+# the attributes of the day a thing's life ends (``rules_v2._attribute``)
+_END_DATE_ATTRIBUTES = frozenset({"end of support date", "deprecation date"})
+
+
+def _end_dates(a: Norm, b: Norm, vp: tuple[tuple, tuple]) -> bool:
+    """Both values are dates on which one attribute of a thing's life ends (its support, its availability)."""
+    return all(v[0] == "date" for v in vp) and a.attribute == b.attribute and a.attribute in _END_DATE_ATTRIBUTES
+
+
 def _another_value_negated(ev: dict, vp: tuple[tuple, tuple]) -> Verdict:
     """"listens on 6379" / "does not listen on 6380": denying another value opposes nothing."""
     return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH, "the negation is of a different value",
@@ -1340,6 +1349,16 @@ class StructuralComparator:
                 # a value of its own kind (a day, a time of day), so the two speak of different aspects
                 return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "opposing modality on values of different kinds",
                                {**ev, "values": [a.value, b.value]})
+            if vp is not None and _end_dates(a, b, vp):
+                # "Ubuntu 22.04 receives security updates until April 2027." / "… stops getting security updates in
+                # 2025.": what ends on a day is what goes on until it, so the two stances say one thing, the day
+                # it ends, and only the days can differ
+                if values_conflict(a, b, vp, (a_text, b_text)):
+                    return Verdict(VerdictKind.VALUE_CONFLICT, strong,
+                                   f"'{b.subject}' ends on {vp[0][1]} in one claim and on {vp[1][1]} in the other",
+                                   {**ev, "values": [vp[0][1], vp[1][1]]})
+                return Verdict(VerdictKind.CONSISTENT, strong, "the same end, said as what goes on until it and as "
+                               "what stops", {**ev, "values": [vp[0][1], vp[1][1]]})
             if vp is not None and values_conflict(a, b, vp, (a_text, b_text)):
                 return _another_value_negated(ev, vp)
             return Verdict(VerdictKind.CONTRADICTION, strong,

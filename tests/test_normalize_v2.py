@@ -61,10 +61,17 @@ def test_bounds_compare_across_units_and_month_precision():
 
 @pytest.mark.parametrize("text, number, op", [
     ("Node 18 is supported until 2026.", 20260000, "eq"),
-    ("PHP 7.4 gets security patches through the end of 2023.", 20230000, "eq"),
+    # the end or the start of a year is its last or its first day (session 92; it was the year, so "until the end of
+    # 2027" and "on March 1, 2027" were one value at year precision)
+    ("PHP 7.4 gets security patches through the end of 2023.", 20231231, "eq"),
+    ("Support runs until the beginning of 2026.", 20260101, "eq"),
+    ("Support runs until mid-2026.", 20260000, "eq"),
     ("Ubuntu 20.04 standard support ends in 2027.", 20270000, "eq"),
     ("Debian 10 reached end of life in 2024.", 20240000, "eq"),
     ("The migration must be finished by 2025.", 20250000, "le"),
+    # after a bare "in" where the statement is about a release's life (session 92)
+    ("Ubuntu 22.04 stops getting security updates in 2025.", 20250000, "eq"),
+    ("The v2 API was launched in 2019.", 20190000, "eq"),
 ])
 def test_a_year_alone_is_a_date_where_its_words_make_it_a_point_in_time(text, number, op):
     assert bound(text) == Bound(op, number, "date")
@@ -72,6 +79,7 @@ def test_a_year_alone_is_a_date_where_its_words_make_it_a_point_in_time(text, nu
 
 @pytest.mark.parametrize("text", [
     "The office moved to Berlin in 2019.",          # the year of an event, after a bare "in"
+    "The team was founded in 2015 and now has 40 engineers.",
     "RFC 3501 kicked off the 2024 Edition.",          # a name
     "Uptime must stay above 99.9% until 2026%.",      # no year
     "The style guide was written for 2030s hardware.",
@@ -1026,6 +1034,30 @@ def test_a_value_inside_the_others_bound_is_not_the_same_value(normalizer_v2):
     assert v.kind is VerdictKind.VALUE_CONFLICT, v
     v = verdict(normalizer_v2, "Python 3.8 is supported until October 2024.", "Python 3.8 is supported until 2024.")
     assert v.kind is VerdictKind.CONSISTENT, v
+
+
+@pytest.mark.parametrize("a, b, kind", [
+    # what stops on a day went on until it: opposing stances on one end, where only the days can differ (session 92:
+    # the first was "the negation is of a different value", consistent at HIGH, and so clean)
+    ("Ubuntu 22.04 receives security updates until April 2027.", "Ubuntu 22.04 stops getting security updates in 2025.",
+     VerdictKind.VALUE_CONFLICT),
+    ("Ubuntu 22.04 receives security updates until April 2027.",
+     "Ubuntu 22.04 stops getting security updates in April 2027.", VerdictKind.CONSISTENT),
+    # the end of a thing's availability is its shut-down day (it was a "release date", another setting)
+    ("The v1 API will be shut down on March 1, 2027.", "The v1 API remains available until the end of 2027.",
+     VerdictKind.VALUE_CONFLICT),
+    ("The v1 API will be shut down on December 31, 2027.", "The v1 API remains available until the end of 2027.",
+     VerdictKind.CONSISTENT),
+])
+def test_a_life_that_ends_on_a_day_against_one_that_goes_on_until_one(normalizer_v2, a, b, kind):
+    v = verdict(normalizer_v2, a, b)
+    assert v.kind is kind, v
+
+
+def test_another_negated_value_still_opposes_nothing_outside_a_life_s_end(normalizer_v2):
+    """The end-of-life reading is for dates of a life's end only: a port denied is another value, as before."""
+    v = verdict(normalizer_v2, "The cache listens on port 6379.", "The cache does not listen on port 6380.")
+    assert v.kind is VerdictKind.CONSISTENT and v.reason == "the negation is of a different value", v
 
 
 def test_one_quantity_in_two_spellings_of_one_subject_is_sure(normalizer_v2):

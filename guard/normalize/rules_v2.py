@@ -192,6 +192,10 @@ _EOS = re.compile(r"\b(end[- ]of[- ]life|eol|supported|support ends?|long[- ]ter
                   r"|maintained)\b", re.I)
 _RELEASE = re.compile(r"\b(released?|general availability|ga|launch(?:es|ed)?|available)\b", re.I)
 _DEPRECATE = re.compile(r"\b(deprecat\w*|sunset\w*|retire\w*|remov\w*|shut\w* down)\b", re.IGNORECASE)
+# the end of a thing's availability is when it goes away ("remains available until the end of 2027" / "will be shut
+# down on March 1, 2027"), not when it was released
+_AVAILABLE_UNTIL = re.compile(r"\b(?:available|online|accessible|usable|operational|up)\s+(?:until|till|through|thru)\b",
+                              re.IGNORECASE)
 _UNIT_WORDS = set(UNITS) | {u + "s" for u in UNITS} | {"time", "times", "per", "week", "weeks", "month", "months",
                                                         "default", "value", "number", "setting", "amount", "total"}
 
@@ -2008,7 +2012,7 @@ class RuleNormalizerV2(RuleNormalizer):
         if primary.kind == "version":
             return _version_attribute(primary.text)
         if primary.kind == "date":
-            if _DEPRECATE.search(text):
+            if _DEPRECATE.search(text) or _AVAILABLE_UNTIL.search(text):
                 return "deprecation date"
             if _EOS.search(text):
                 return "end of support date"

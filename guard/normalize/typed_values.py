@@ -70,10 +70,16 @@ _BOUND_PREPS = "by|before|after|until|till|through|from|since|as of|no(?:t)? lat
 _NO_LATER, _NO_EARLIER = ("no later than", "not later than"), ("no earlier than", "not earlier than")
 # what makes a year alone a point in time: a bound's preposition, the end or a part of a year, or an end
 # said with "in" ("support ends in 2027", "reached end of life in 2023", "is deprecated in 2025")
-_YEAR_BEFORE = (r"(?:(?P<prep>\b(?:" + _BOUND_PREPS + r")\s+)(?:the\s+)?(?:(?:end|start|beginning|middle)\s+of\s+|"
+_YEAR_BEFORE = (r"(?:(?P<prep>\b(?:" + _BOUND_PREPS + r")\s+)(?:the\s+)?(?:(?:(?P<part>end|start|beginning)|middle)\s+of\s+|"
                 r"(?:early|mid|late)[- ]\s*)?|"
                 r"\b(?:ends?|ended|ending|expires?|expired|(?:reach(?:es|ed)?\s+(?:its\s+)?)?end[- ]of[- ](?:life|support)|"
                 r"EOL|deprecated|retired|removed|sunset|released|discontinued)\s+in\s+(?:(?:early|mid|late)[- ]\s*)?)")
+
+
+# the words of a statement about a release's life: its support, its end, its release or its removal
+_LIFECYCLE = (r"\b(?:end[- ]of[- ](?:life|support)|eol|lts|supported|support|security (?:updates|patches|fixes)|maintained|"
+              r"maintenance|deprecated|deprecation|retired|sunset|discontinued|shut\s+down|released|launched|"
+              r"general availability|available)\b")
 
 
 def _prep(first: str) -> str:
@@ -228,6 +234,11 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     # Berlin in 2019", "created in 2013": the year of an event, which no rule of the store is about) nor
     # as a name ("the 2024 Edition", "ISO 27001")
     ("date", Guarded(_YEAR_BEFORE, r"(?P<val>(?:19[89]\d|20\d\d))\b(?![-/.]\d|\s*%|[-\w])", re.IGNORECASE)),
+    # and after a bare "in" in a statement about a release's life ("stops getting security updates in 2025", "was
+    # launched in 2019", "LTS until … and maintained in 2027"): there the year is when that life begins or ends, the
+    # point such statements compare (``_LIFECYCLE``); elsewhere it stays the year of an event, as above
+    ("date", Guarded(r"(?P<prep>\bin\s+)(?:(?:early|mid|late)[- ]\s*)?", r"(?P<val>(?:19[89]\d|20\d\d))\b(?![-/.]\d|\s*%|[-\w])",
+                     re.IGNORECASE, needs=_LIFECYCLE)),
     # which day of the month ("Payroll runs on the 15th of each month." / "… on the last business day of the
     # month.", "invoices are sent on the 1st"): a point in the month, as a weekday is one in the week.
     # Said with "of the month", or as "on the 1st" with nothing after it ("on the 3rd floor" is no day);
@@ -524,6 +535,9 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         n = (date_number if kind == "date" else yearday_number)(g["val"])
         if n is None:
             return None
+        if g.get("part") and n % 10000 == 0:
+            # "until the end of 2027" is its last day, not the year: "shut down on March 1, 2027" falls before it
+            n += 1231 if g["part"].lower() == "end" else 101
         return Bound(_prep_op(g, ("by", "before", *_NO_LATER), ("after", "from", "since", "as of", *_NO_EARLIER)), n, kind)
     if kind == "money":
         amount = _number(g["num"])
