@@ -351,6 +351,7 @@ def _numbers(a: Bound, b: Bound) -> tuple[float, float]:
     return x, y
 
 
+_MONEY = frozenset({"usd", "eur", "gbp"})    # typed_values' currencies
 _CALENDAR_SLACK = 0.015           # 12 months of 30 days against a 365-day year: 1.4 %
 _CALENDAR_FLOOR = 28 * 86400      # below a month, durations are counted exactly ("99 seconds" is not "100 seconds")
 
@@ -358,11 +359,14 @@ _CALENDAR_FLOOR = 28 * 86400      # below a month, durations are counted exactly
 def same_number(x: float, y: float, unit: str) -> bool:
     """One number, also where calendar units were converted: a month is counted as 30 days and a year
     as 365, so "24 months" and "two years", "18 months" and "a year and a half", "52 weeks" and "one
-    year" come out up to 1.4 % apart — one span, said in two units."""
+    year" come out up to 1.4 % apart — one span, said in two units. So do one price said per month and per year
+    ("$100 per month" / "$1,200 a year", "$20 per user per month" / "$240 per user per year"): money per time."""
     if x == y:
         return True
     if math.isinf(x) or math.isinf(y):      # "indefinitely" is no span a slack reaches (inf - y <= inf)
         return False
+    if unit.split("/")[0] in _MONEY and "/time" in unit:
+        return abs(x - y) <= _CALENDAR_SLACK * max(x, y)
     return unit in ("time", "period") and min(x, y) >= _CALENDAR_FLOOR and abs(x - y) <= _CALENDAR_SLACK * max(x, y)
 
 

@@ -122,6 +122,37 @@ def test_money_keeps_its_period_apart_from_a_one_off_amount():
     assert bound("The laptop budget is $300.").unit == "usd"
 
 
+@pytest.mark.parametrize("text", ["The Pro plan costs $20 per user per month.", "Pro is $20/seat/month.",
+                                  "Pro is billed at $20 a month for each seat.", "Pro costs $20 per month per member.",
+                                  "Pro costs $240 per licence per year.", "Pro is 20 dollars per user per month."])
+def test_a_price_per_head_is_its_own_quantity_in_any_order_of_words(text):
+    """Session 92: "$20 per user per month" was a one-off $20 (the head stopped the period being read) and "$25 per
+    month per user" the plan's whole monthly price, so per-seat prices never met and met plans' totals instead."""
+    b = bound(text)
+    assert b.unit == "usd/time/user" and b.number == pytest.approx(20 / (30 * 86400), rel=0.015), (text, b)
+    assert bound("Pro costs $10 per user.").unit == "usd/user"
+    assert bound("Each node costs $5 per month.").unit == "usd/time"        # the head is the subject's, not the price's
+    assert bound("Hosting is $5 per server per month.").unit == "usd/time/host"
+
+
+def test_prices_per_head_meet_each_other_and_not_a_whole_price(normalizer_v2):
+    v = verdict(normalizer_v2, "The Pro plan costs $20 per user per month.", "Pro is billed at $25 a month for each seat.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v
+    v = verdict(normalizer_v2, "The Pro plan costs $20 per user per month.", "The Pro plan costs $240 per user per year.")
+    assert v.kind is VerdictKind.CONSISTENT, v
+    v = verdict(normalizer_v2, "The Pro plan costs $20 per user per month.", "The Pro plan costs $200 per month.")
+    assert v.kind is not VerdictKind.VALUE_CONFLICT, v
+
+
+def test_one_price_per_month_and_per_year_is_one_value(normalizer_v2):
+    """A month is 30 days and a year 365 for money as for spans (session 92: "$100 per month" / "$1,200 a year" was a
+    HIGH value conflict, 1.4 % apart); a price that differs by more is still one."""
+    v = verdict(normalizer_v2, "The stipend is $100 per month.", "The stipend is $1,200 a year.")
+    assert v.kind is VerdictKind.CONSISTENT, v
+    v = verdict(normalizer_v2, "The stipend is $100 per month.", "The stipend is $1,250 a year.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v
+
+
 def test_and_is_not_a_rate():
     kinds = [(v.kind, v.text) for v in extract_typed_values("Port 8443, TLS 1.2 and 99.9% uptime")]
     assert ("version", "TLS 1.2") in kinds and all("and" not in t for _, t in kinds)

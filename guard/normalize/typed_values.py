@@ -76,10 +76,19 @@ _YEAR_BEFORE = (r"(?:(?P<prep>\b(?:" + _BOUND_PREPS + r")\s+)(?:the\s+)?(?:(?:(?
                 r"EOL|deprecated|retired|removed|sunset|released|discontinued)\s+in\s+(?:(?:early|mid|late)[- ]\s*)?)")
 
 
+# what a price is paid for, each (a head or a machine), and its period, in either order
+_EACH_WORDS = r"(?:users?|seats?|members?|persons?|people|employees?|agents?|licen[cs]es?|hosts?|nodes?|servers?|instances?)"
+_MONEY_BASIS = (r"(?:" + _PER + r"(?P<each>" + _EACH_WORDS + r")\b)?(?:" + _PER + r"(?P<per>" + _PERIOD_RE + r")\b)?"
+                r"(?:(?:" + _PER + r"|\s+for\s+(?:each|every)\s+)(?P<each_after>" + _EACH_WORDS + r")\b)?")
+# one name for each kind of head a price is paid for: a seat, a member or a licence is a user's
+_EACH_KINDS = {"seat": "user", "member": "user", "person": "user", "people": "user", "employee": "user", "agent": "user",
+               "license": "user", "licence": "user", "node": "host", "server": "host", "instance": "host"}
+
+
 # the words of a statement about a release's life: its support, its end, its release or its removal
-_LIFECYCLE = (r"\b(?:end[- ]of[- ](?:life|support)|eol|lts|supported|support|security (?:updates|patches|fixes)|maintained|"
-              r"maintenance|deprecated|deprecation|retired|sunset|discontinued|shut\s+down|released|launched|"
-              r"general availability|available)\b")
+_LIFECYCLE = re.compile(r"\b(?:end[- ]of[- ](?:life|support)|eol|lts|supported|support|security (?:updates|patches|fixes)|"
+                        r"maintained|maintenance|deprecated|deprecation|retired|sunset|discontinued|shut\s+down|released|"
+                        r"launched|general availability|available)\b", re.IGNORECASE)
 
 
 def _prep(first: str) -> str:
@@ -235,10 +244,11 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     # as a name ("the 2024 Edition", "ISO 27001")
     ("date", Guarded(_YEAR_BEFORE, r"(?P<val>(?:19[89]\d|20\d\d))\b(?![-/.]\d|\s*%|[-\w])", re.IGNORECASE)),
     # and after a bare "in" in a statement about a release's life ("stops getting security updates in 2025", "was
-    # launched in 2019", "LTS until … and maintained in 2027"): there the year is when that life begins or ends, the
-    # point such statements compare (``_LIFECYCLE``); elsewhere it stays the year of an event, as above
-    ("date", Guarded(r"(?P<prep>\bin\s+)(?:(?:early|mid|late)[- ]\s*)?", r"(?P<val>(?:19[89]\d|20\d\d))\b(?![-/.]\d|\s*%|[-\w])",
-                     re.IGNORECASE, needs=_LIFECYCLE)),
+    # launched in 2019"): there the year is when that life begins or ends, the point such statements compare; elsewhere
+    # it stays the year of an event, as above. A date; searched only in a text with a word of such a life
+    # (``_LIFECYCLE``, in ``extract_typed_values``)
+    ("life_year", Guarded(r"(?P<prep>\bin\s+)(?:(?:early|mid|late)[- ]\s*)?",
+                          r"(?P<val>(?:19[89]\d|20\d\d))\b(?![-/.]\d|\s*%|[-\w])", re.IGNORECASE)),
     # which day of the month ("Payroll runs on the 15th of each month." / "… on the last business day of the
     # month.", "invoices are sent on the 1st"): a point in the month, as a weekday is one in the week.
     # Said with "of the month", or as "on the 1st" with nothing after it ("on the 3rd floor" is no day);
@@ -250,10 +260,12 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("monthday", Guarded(r"(?P<prep>\b(?:on|by|before|after|until)\s+)",
                          r"the\s+(?P<val>(?P<nth>[1-9]|[12]\d|3[01])(?:st|nd|rd|th))(?=\s*(?:[.,;:)]|$))", re.IGNORECASE)),
     # the currency before the amount, as a sign or as its code ("$5,000", "EUR 5,000", "USD 250 per month")
+    # with whom or what it is paid for, before or after its period ("$20 per user per month", "$20/seat/month", "$25 a
+    # month for each seat"): a price per head is another quantity than a plan's whole price
     ("money", Guarded(_OP, r"(?P<val>(?P<cur>[$€£]|\b(?-i:USD|EUR|GBP)(?=\s?\d))\s?" + _AMOUNT + r"(?P<scale>\s?[kKmM]\b)?"
-                      r"(?:" + _PER + r"(?P<per>" + _PERIOD_RE + r")\b)?)", re.I)),
-    ("money", Guarded(_OP, r"(?P<val>" + _AMOUNT + r"\s?(?P<cur>usd|eur|gbp|dollars?|euros?|pounds?)\b"
-                      r"(?:" + _PER + r"(?P<per>" + _PERIOD_RE + r")\b)?)", re.I)),
+                      + _MONEY_BASIS + r")", re.I)),
+    ("money", Guarded(_OP, r"(?P<val>" + _AMOUNT + r"\s?(?P<cur>usd|eur|gbp|dollars?|euros?|pounds?)\b" + _MONEY_BASIS + r")",
+                      re.I)),
     # "5 MB" and "5 megabytes" (the unit said in full was no unit: a bare 5 against 5 MB)
     ("size", Guarded(_OP, r"(?P<val>" + _AMOUNT + r"\s?(?P<unit>[kmgtp]i?b|bytes?|bits?|kib|mib|gib|tib|"
                      r"(?:kilo|mega|giga|tera|peta)bytes?)\b)", re.I)),
@@ -531,14 +543,15 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
     if kind == "count_range":
         lo, hi = float(g["lo"]), float(g["hi"])
         return Bound("range", lo, "", hi) if lo < hi else None
-    if kind in ("date", "yearday"):       # a date with its year, or a day of any year
-        n = (date_number if kind == "date" else yearday_number)(g["val"])
+    if kind in ("date", "yearday", "life_year"):       # a date with its year, or a day of any year
+        n = (yearday_number if kind == "yearday" else date_number)(g["val"])
         if n is None:
             return None
         if g.get("part") and n % 10000 == 0:
             # "until the end of 2027" is its last day, not the year: "shut down on March 1, 2027" falls before it
             n += 1231 if g["part"].lower() == "end" else 101
-        return Bound(_prep_op(g, ("by", "before", *_NO_LATER), ("after", "from", "since", "as of", *_NO_EARLIER)), n, kind)
+        return Bound(_prep_op(g, ("by", "before", *_NO_LATER), ("after", "from", "since", "as of", *_NO_EARLIER)), n,
+                     "yearday" if kind == "yearday" else "date")
     if kind == "money":
         amount = _number(g["num"])
         scale = (g.get("scale") or "").strip().lower()
@@ -546,9 +559,11 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         cur = _CURRENCY.get(g["cur"].lower().rstrip("s"), {"dollar": "usd", "euro": "eur", "pound": "gbp"}.get(
             g["cur"].lower().rstrip("s"), g["cur"].lower()))
         per = (g.get("per") or "").lower()
+        each = (g.get("each") or g.get("each_after") or "").lower()
+        each = "" if not each else "/" + _EACH_KINDS.get(each if each == "people" else each.rstrip("s"), each.rstrip("s"))
         if per:
-            return Bound(_op(m), amount / _PERIOD[per], f"{cur}/time")
-        return Bound(_op(m), amount, cur)
+            return Bound(_op(m), amount / _PERIOD[per], f"{cur}/time{each}")
+        return Bound(_op(m), amount, cur + each)
     if kind == "size":
         unit = g["unit"].lower()
         return Bound(_op(m), _number(g["num"]) * _SIZES[unit if unit in _SIZES else unit.removesuffix("s")], "bytes")
@@ -859,6 +874,8 @@ def extract_typed_values(text: str, sides: bool = True) -> list[Value]:
     found: list[Value] = []
     taken: list[tuple[int, int]] = []
     for kind, pat in TYPED_PATTERNS:
+        if kind == "life_year" and _LIFECYCLE.search(text) is None:
+            continue            # a year after "in" is a date only in a statement about a release's life
         for m in pat.finditer(text):
             s, e = m.start("val"), m.end("val")
             if any(s < te and e > ts for ts, te in taken):
@@ -872,7 +889,7 @@ def extract_typed_values(text: str, sides: bool = True) -> list[Value]:
             found.append(Value("number" if kind in ("money", "size", "rate", "count", "grouped", "days", "range", "count_range", "named_unit",
                                                     "duration", "halves",
                                                     "unlimited", "compound", "decimal", "fraction", "forever")
-                               else "weekday" if kind == "weekdays" else kind,
+                               else "weekday" if kind == "weekdays" else "date" if kind == "life_year" else kind,
                                m.group("val").strip(), s, e, b, negation or None))
             taken.append((m.start(), m.end()))
     found += extract_values(text, taken)
