@@ -135,6 +135,22 @@ def test_a_price_per_head_is_its_own_quantity_in_any_order_of_words(text):
     assert bound("Hosting is $5 per server per month.").unit == "usd/time/host"
 
 
+@pytest.mark.parametrize("text, op", [
+    ("The meal allowance is $40 per day.", "le"), ("The travel budget is $2,000 per year.", "le"),
+    ("Each team has a budget of $500.", "le"), ("The storage quota is 10 GB.", "le"),
+    ("The on-call stipend is $300 per week.", "eq"),      # a payment, not what may be spent
+    ("The meal allowance is not less than $40 per day.", "ge"),
+    # a negated comparison outside the value's own words turns round (it stayed "le": session 92) …
+    ("Uploads are not less than 25 MB.", "ge"), ("Uploads are never more than 25 MB.", "le"),
+    # … unless the comparison is one already read whole
+    ("Uploads are not more than 25 MB.", "le"), ("Uploads are no less than 25 MB.", "ge"),
+])
+def test_an_allowance_a_budget_or_a_quota_is_what_may_be_spent(text, op):
+    """Session 92: "The meal allowance is $40 per day." was the amount itself, which "Travelers can spend up to $60 a
+    day on meals." kept (40 within 60): the gate read the values as agreeing and let the pair through clean."""
+    assert bound(text).op == op, bound(text)
+
+
 def test_prices_per_head_meet_each_other_and_not_a_whole_price(normalizer_v2):
     v = verdict(normalizer_v2, "The Pro plan costs $20 per user per month.", "Pro is billed at $25 a month for each seat.")
     assert v.kind is VerdictKind.VALUE_CONFLICT, v

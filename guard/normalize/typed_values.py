@@ -690,12 +690,13 @@ def _clock(g: dict) -> Bound | None:
 _NOT = r"(?:\bnot|\bnever|(?<=\bcan)not|(?<=\w)n['’]t)"
 _NOT_RE = re.compile(_NOT + r"\b", re.IGNORECASE)
 # bound words v1's selectors do not know (v1's norms stay as they were): "capped at 40 hours",
-# "limited to 5 recipients", "must not exceed 30 days", "a rate limit of 20 requests per second",
+# "limited to 5 recipients", "must not exceed 30 days", "a rate limit of 20 requests per second", what an allowance,
+# a budget or a quota is ("The meal allowance is $40 per day": spend up to that, as "can spend up to $40 a day" says),
 # "no later than 60 minutes" are upper bounds, "not less than 8 characters" a lower one
 # ("PTO that exceeds 10 days needs approval" is a lower bound: more than 10), and a negated comparison
 # word turns round ("not less than 8 characters", "never more than 3 retries")
 _MORE_LE = re.compile(r"(?:" + _NOT + r"\s+exceed(?:s|ing)?|\b(?:capped at|limited to|(?:caps|limits|capping|limiting)\s+(?:[\w-]+\s+){1,6}(?:at|to)|no longer than|not longer than|not to exceed|"
-                      r"no later than|(?<!\bnot )(?<!n.t )(?:allow(?:s|ed)?|permit(?:s|ted)?)(?:\s+(?:each|every|per)\s+[\w-]+)?|(?:rate |hard |upper )?(?:limit|cap|ceiling) of|(?<!no )(?<!any )(?<!without )(?<!lower )(?<!minimum )(?:limit|cap|ceiling)s?(?:\s+(?:for|on|per)(?:\s+[\w.-]+){1,3}?)?\s+(?:is|are)|(?<!no )(?<!not )(?:smaller|shorter|lower) than|"
+                      r"no later than|(?<!\bnot )(?<!n.t )(?:allow(?:s|ed)?|permit(?:s|ted)?)(?:\s+(?:each|every|per)\s+[\w-]+)?|(?:rate |hard |upper )?(?:limit|cap|ceiling|allowance|budget|quota) of|(?<!no )(?<!any )(?<!without )(?<!lower )(?<!minimum )(?:limit|cap|ceiling|allowance|budget|quota)s?(?:\s+(?:for|on|per)(?:\s+[\w.-]+){1,3}?)?\s+(?:is|are)|(?<!no )(?<!not )(?:smaller|shorter|lower) than|"
                       # "… and the maximum is 12 hours", "the maximum value is 1000", "The maximum size of an Azure
                       # Cosmos DB item is 2 MB", "Maximum line length is 80 characters"
                       r"(?:^|(?:the|its|a)\s+)max(?:imum)?(?:\s+[\w.-]+){0,8}?\s+(?:is|are|of)))\s+$", re.IGNORECASE)
@@ -705,6 +706,9 @@ _MORE_GE = re.compile(r"\b(?:no shorter than|not shorter than|(?:lower )?floor o
                       re.IGNORECASE)
 _NEGATED_OP = re.compile(r"\b(?:not|never)\s+$", re.IGNORECASE)
 _TURNED = re.compile(r"(?:less|fewer|more) than\b", re.IGNORECASE)
+_TURNED_BEFORE = re.compile(r"\b(?:less|fewer|more) than\s+$", re.IGNORECASE)
+# the negated comparisons ``_LE`` and ``_GE`` read whole
+_OP_PHRASES = frozenset(w for w in re.findall(r"[a-z ]+", _LE + "|" + _GE) if w.startswith(("no ", "not ")))
 
 
 def _more_bound_words(text: str, v: Value) -> Value:
@@ -715,7 +719,12 @@ def _more_bound_words(text: str, v: Value) -> Value:
     # and a word the window cuts into is no word of its own
     cut = max(0, v.start - 60)
     if v.bound.op != "eq":
-        m = _NEGATED_OP.search(text, cut, v.start) if _TURNED.match(v.text) else None
+        # the comparison inside the value ("less than 8 characters") or just before it, where a money or size
+        # selector left it out ("not less than $40 per day", "not more than 25 MB": turned round as well)
+        said = v.start if _TURNED.match(v.text) else (t.start() if (t := _TURNED_BEFORE.search(text, cut, v.start)) else None)
+        m = _NEGATED_OP.search(text, cut, said) if said is not None else None
+        if m is not None and said != v.start and " ".join(text[m.start():v.start].lower().split()) in _OP_PHRASES:
+            m = None            # "not more than 25 MB": the comparison's own words, already read as its bound
         op = "ge" if v.bound.op == "le" else "le"
     else:
         m = _MORE_LE.search(text, cut, v.start)
