@@ -25,7 +25,13 @@ from guard.normalize.lead_phrases import names_apart
 from guard.normalize.lexicon import POLE
 from guard.normalize.naming_styles import different_name_kinds, naming_style
 from guard.normalize.subject_phrases import PREDICATE_KIND
-from guard.normalize.typed_values import ANY_UNIT, GEOGRAPHIES, POINT_UNITS, WEEKDAYS
+from guard.normalize.typed_values import (
+    ANY_UNIT,
+    GEOGRAPHIES,
+    POINT_UNITS,
+    VERSION_FLOOR,
+    WEEKDAYS,
+)
 from guard.normalize.values import UNITS
 
 
@@ -765,7 +771,41 @@ def different_variants(a: Norm, b: Norm, a_text: str = "", b_text: str = "") -> 
 
 
 def _product(v: str) -> str:
-    return re.sub(r"[^a-z]", "", v.lower().replace("node.js", "node")).rstrip("v")
+    return re.sub(r"[^a-z]", "", version_base(v).lower().replace("node.js", "node")).rstrip("v")
+
+
+def version_base(v: str) -> str:
+    """A version without the words that make it a floor ("Node.js 20 or later", "Node 18+": "Node.js 20", "Node 18")."""
+    return VERSION_FLOOR.sub("", v.strip())
+
+
+def _version_parts(v: str) -> tuple[bool, tuple[int, ...]]:
+    """(whether it is a floor, its numbers): "Python 3.10 or newer" → (True, (3, 10)), "TLS 1.2" → (False, (1, 2))."""
+    return bool(VERSION_FLOOR.search(v.strip())), tuple(int(n) for n in re.findall(r"\d+", version_base(v)))
+
+
+def _versions_differ(a: str, b: str) -> bool:
+    """Two versions of one product that cannot both hold: a version below the other's floor ("Node.js 20 or later" /
+    "Node.js 18", where "Node.js 22" keeps it), two floors that differ, or two versions written differently. Not
+    one version said with fewer parts against one with more: "Google APIs use v1, not v1.0, v1.1 …" / "… pin to
+    /v1.2/" is a conflict (claims_train)."""
+    (fa, pa), (fb, pb) = _version_parts(a), _version_parts(b)
+    if fa == fb or not pa or not pb:
+        return _canon(version_base(a)) != _canon(version_base(b))
+    floor, other = (pa, pb) if fa else (pb, pa)
+    return other < floor[:len(other)] if len(other) < len(floor) else other[:len(floor)] < floor
+
+
+# a statement that gives its version as the least one ("Node.js 20 is the minimum supported version", "at least Node 18")
+_LEAST_VERSION_SAID = re.compile(r"\b(?:minimum|min\.|at least|oldest supported|lowest supported|earliest supported)\b",
+                                 re.IGNORECASE)
+
+
+def _floored(v: tuple, text: str) -> tuple:
+    """A version value as a floor where its statement says it is the least one, though not in the words after it."""
+    if v[0] != "version" or VERSION_FLOOR.search(v[1].strip()) or not _LEAST_VERSION_SAID.search(text):
+        return v
+    return (v[0], v[1].strip() + "+", *v[2:])
 
 
 # the side ports a service keeps beside its own (a closed list: "the default port", "falls back to port
@@ -904,6 +944,8 @@ def _values_differ(va: tuple, vb: tuple) -> bool:
         return sa != sb        # one setting's value in two spellings: "SameSite=None" / "sameSite: 'none'"
     if va[0] == vb[0] == "naming":
         return naming_style(va[1]) != naming_style(vb[1])      # "lower_snake_case" is "snake_case"
+    if va[0] == vb[0] == "version":
+        return _versions_differ(va[1], vb[1])
     if va[0] == vb[0] == "name":
         # a noun read as the value, once singular and once plural, is one value: "must log every
         # failed login" / "must not log failed logins" deny the same thing
@@ -960,7 +1002,11 @@ def default_against_override(a: Norm, a_text: str, b: Norm, b_text: str) -> bool
 
 
 def values_conflict(a: Norm, b: Norm, pair: tuple[tuple, tuple], texts: tuple[str, str] | None = None) -> bool:
-    """The two compared values differ, and not merely as two picks among the same quantities."""
+    """The two compared values differ, and not merely as two picks among the same quantities. A version is a floor
+    where its text says it is the least one (``_floored``): "Node.js 18+ is required." / "Node.js 20 is the minimum
+    supported version." are two floors that differ."""
+    if texts is not None and pair[0][0] == pair[1][0] == "version":
+        pair = (_floored(pair[0], texts[0]), _floored(pair[1], texts[1]))
     return _values_differ(*pair) and not same_quantities(a, b, texts)
 
 
@@ -1371,7 +1417,9 @@ class StructuralComparator:
         if pair is not None:
             va, vb = pair
             vev = {**ev, "values": [va[1], vb[1]]}
-            if _values_differ(va, vb):
+            # a version is a floor where its statement says it is the least one ("… is the minimum supported version")
+            floored = (_floored(va, a_text), _floored(vb, b_text)) if va[0] == vb[0] == "version" else (va, vb)
+            if _values_differ(*floored):
                 if same_quantities(a, b, (a_text, b_text)):
                     return Verdict(VerdictKind.CONSISTENT, Confidence.MED, "both state the same quantities", vev)
                 if not (_grounded(va[1], a_text) and _grounded(vb[1], b_text)):

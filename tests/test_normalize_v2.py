@@ -4964,3 +4964,26 @@ def test_a_clause_of_where_the_rule_holds_is_not_its_polarity(normalizer_v2):
     assert norm(normalizer_v2, without).modality is norm(normalizer_v2, with_comma).modality is Modality.SHOULD
     assert verdict(normalizer_v2, without, with_comma).kind not in (VerdictKind.CONTRADICTION, VerdictKind.TENSION)
     assert norm(normalizer_v2, "Do not use MD5 in systems where Argon2 is available.").modality is Modality.MUST_NOT
+
+
+@pytest.mark.parametrize("text, version", [("Node.js 20 or later is required.", "Node.js 20 or later"),
+                                           ("Python 3.8 and above are supported.", "Python 3.8 and above"),
+                                           ("Node.js 20+ is required.", "Node.js 20+")])
+def test_a_version_floor_is_read_with_its_words(text, version):
+    assert [v.text for v in extract_typed_values(text) if v.kind == "version"] == [version]
+
+
+@pytest.mark.parametrize("a, b, conflict", [
+    # session 92: a floor was read as its version alone, so a newer version was a HIGH value conflict with it
+    ("Node.js 20 or later is required.", "The service runs on Node.js 22.", False),
+    ("Node.js 20 or later is required.", "The service runs on Node.js 18.", True),
+    ("The service requires Python 3.10+.", "The service runs on Python 3.9.", True),
+    ("The service requires Python 3.10 or newer.", "The service runs on Python 3.12.", False),
+    # a version its statement calls the least one is a floor too, and two floors that differ conflict (claims_dev)
+    ("Node.js 18+ is required.", "Node.js 20 is the minimum supported version.", True),
+    # one version said with fewer parts is not the other's floor: "use v1, not v1.0, v1.1" (claims_train)
+    ("The API version is v1.", "The API version is v1.2.", True),
+])
+def test_a_version_floor_holds_every_version_above_it(normalizer_v2, a, b, conflict):
+    v = verdict(normalizer_v2, a, b)
+    assert (v.kind is VerdictKind.VALUE_CONFLICT) is conflict, v

@@ -814,6 +814,20 @@ def _switch_in_code(v: Value) -> Value:
 _VERSION_IN_CODE = re.compile(r"(?:[=^~]|[<>]=?|~>)?\s?(?P<version>v?\d+(?:\.\d+)+)\+?")
 
 
+# what makes a version a floor, said after it: "Node.js 20 or later", "Python 3.10 or newer", "iOS 15 and above", "18+"
+VERSION_FLOOR = re.compile(r"(?:\+|\s+(?:or|and)\s+(?:later|newer|higher|above|up|greater))$", re.IGNORECASE)
+_FLOOR_AFTER = re.compile(r"\s+(?:or|and)\s+(?:later|newer|higher|above|up|greater)\b", re.IGNORECASE)
+
+
+def _version_floor(text: str, v: Value) -> Value:
+    """A version with the words after it that make it a floor, as one value ("Node.js 20 or later"): read without
+    them, "Node.js 20 or later is required." / "The service runs on Node.js 22." were two versions, a HIGH conflict.
+    The words join the value's own text, as a "+" already did ("Node.js 20+")."""
+    if v.kind != "version" or (m := _FLOOR_AFTER.match(text, v.end)) is None:
+        return v
+    return replace(v, text=text[v.start:m.end()], end=m.end())
+
+
 def _version_in_code(v: Value) -> Value:
     """A version in code: the version, as "pinned to =5.40.0" written plainly reads (a pin's or a constraint's sign
     aside, as there). As a literal, "pinned to `=5.31.0`" met no version: a statement of a pin with its backticks and
@@ -902,7 +916,7 @@ def extract_typed_values(text: str, sides: bool = True) -> list[Value]:
                                m.group("val").strip(), s, e, b, negation or None))
             taken.append((m.start(), m.end()))
     found += extract_values(text, taken)
-    found = [_version_in_code(_switch_in_code(v)) for v in found
+    found = [_version_floor(text, _version_in_code(_switch_in_code(v))) for v in found
              if not _path_segment(text, v) and not _preposition_taken_for_a_switch(text, v)]
     found = _word_counts(text, [_span_after_words(text, v, found) for v in found])
     found.sort(key=lambda v: v.start)
