@@ -1232,6 +1232,46 @@ def _end_dates(a: Norm, b: Norm, vp: tuple[tuple, tuple]) -> bool:
     return all(v[0] == "date" for v in vp) and a.attribute == b.attribute and a.attribute in _END_DATE_ATTRIBUTES
 
 
+# a threshold on the subject's own noun, which says which of its things a rule is about ("Expenses over $500 need …",
+# "Purchases above $1,000 …"), and one thing of that kind given with its amount ("A $200 expense needs …")
+_THRESHOLD_WORDS = r"(?:over|above|under|below|exceeding|(?:of\s+)?(?:more|less|greater|fewer)\s+than)"
+
+
+def _threshold_against_case(a: Norm, va: tuple, a_text: str, b: Norm, vb: tuple, b_text: str) -> Verdict | None:
+    """One statement's value is a threshold on its subject ("Expenses over $500 need finance approval.") and the
+    other's a case of that subject with its amount ("A $200 expense needs only manager approval."): the threshold says
+    which expenses the rule is about, so a case outside it is none of them (it was a HIGH value conflict, $500 against
+    $200), and a case inside it that says what the rule says keeps it. None where the values are not such a pair (two
+    thresholds are compared as values: "Expenses over £100 …" / "… over £500 …"), or the case is inside and says
+    something else ("A $700 expense needs only manager approval.": a conflict, as before)."""
+    head = (a.subject or "").split()[-1:] == (b.subject or "").split()[-1:] and (a.subject or "").split()[-1:]
+    if not head or va[2] is None or vb[2] is None or va[2].unit != vb[2].unit:
+        return None
+    noun = re.escape(head[0])
+
+    def threshold(v: tuple, text: str) -> bool:
+        return v[2].op in ("ge", "le") and re.search(rf"\b{noun}\w*\s+{_THRESHOLD_WORDS}\s+{re.escape(v[1])}", text,
+                                                     re.IGNORECASE) is not None
+
+    def case(v: tuple, text: str) -> bool:
+        return v[2].op == "eq" and re.search(rf"\b(?:an?|one|the)\s+{re.escape(v[1])}\s+(?:[\w-]+\s+){{0,2}}?{noun}\b", text,
+                                             re.IGNORECASE) is not None
+
+    for (t, tt), (c, ct) in (((va, a_text), (vb, b_text)), ((vb, b_text), (va, a_text))):
+        if threshold(t, tt) and case(c, ct):
+            ev = {"values": [va[1], vb[1]], "threshold": t[1], "case": c[1]}
+            if bounds_conflict(t[2], c[2]):
+                # as sure as disjoint scopes: the rule is about none of the things the other statement is about
+                return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH,
+                               f"the rule's threshold ({t[1]}) does not reach the other's case ({c[1]})", ev)
+            if a.theme and set(a.theme.split()) == set((b.theme or "").split()):
+                # "A $700 expense needs finance approval.": a case the rule is about, which keeps it
+                return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH,
+                               f"the other's case ({c[1]}) falls under the rule's threshold ({t[1]}) and keeps it", ev)
+            return None        # a case the rule is about, which says something else of it: the values decide, as before
+    return None
+
+
 def _another_value_negated(ev: dict, vp: tuple[tuple, tuple]) -> Verdict:
     """"listens on 6379" / "does not listen on 6380": denying another value opposes nothing."""
     return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH, "the negation is of a different value",
@@ -1417,6 +1457,8 @@ class StructuralComparator:
         if pair is not None:
             va, vb = pair
             vev = {**ev, "values": [va[1], vb[1]]}
+            if (case := _threshold_against_case(a, va, a_text, b, vb, b_text)) is not None:
+                return case
             # a version is a floor where its statement says it is the least one ("… is the minimum supported version")
             floored = (_floored(va, a_text), _floored(vb, b_text)) if va[0] == vb[0] == "version" else (va, vb)
             if _values_differ(*floored):

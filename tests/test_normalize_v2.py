@@ -4987,3 +4987,21 @@ def test_a_version_floor_is_read_with_its_words(text, version):
 def test_a_version_floor_holds_every_version_above_it(normalizer_v2, a, b, conflict):
     v = verdict(normalizer_v2, a, b)
     assert (v.kind is VerdictKind.VALUE_CONFLICT) is conflict, v
+
+
+@pytest.mark.parametrize("a, b, kind", [
+    # session 92: a threshold on the subject says which things a rule is about; a case outside it is none of them
+    # (each of these was a HIGH value conflict: $500 against $200)
+    ("Expenses over $500 need finance approval.", "A $200 expense needs only manager approval.", VerdictKind.CONSISTENT),
+    ("Purchases above $1,000 require a director's sign-off.", "A $250 purchase requires a director's sign-off.",
+     VerdictKind.CONSISTENT),
+    ("Expenses under $50 need no receipt.", "An $80 expense needs no receipt.", VerdictKind.CONSISTENT),
+    # a case inside it that says what the rule says keeps it
+    ("Expenses over $500 need finance approval.", "A $700 expense needs finance approval.", VerdictKind.CONSISTENT),
+    # two thresholds are two values, as before
+    ("Expenses over $500 need finance approval.", "Expenses over $1,000 need finance approval.",
+     VerdictKind.VALUE_CONFLICT),
+])
+def test_a_threshold_on_the_subject_against_a_case_of_it(normalizer_v2, a, b, kind):
+    v = verdict(normalizer_v2, a, b)
+    assert v.kind is kind, v
