@@ -1272,6 +1272,25 @@ def _threshold_against_case(a: Norm, va: tuple, a_text: str, b: Norm, vb: tuple,
     return None
 
 
+def _switch_states(a: Norm, b: Norm) -> tuple[bool, bool] | None:
+    """(whether each is on) where one statement gives a switch's state as its value ("is off", "is on by default")
+    and the other says it with the verb ("is disabled", "enabled"), both as a rule or a fact; None for any other
+    pair, which the stances decide as before."""
+    def state(n: Norm) -> bool | None:
+        return (n.value.lower() == "on") != n.modality.negated \
+            if n.value_kind == "boolean" and (n.value or "").lower() in ("on", "off") and n.object is StateVerb.BE else None
+
+    def verb(n: Norm) -> bool | None:
+        return not n.modality.negated if n.object is StateVerb.ENABLE and not n.value else None
+
+    if a.modality.strength != "must" or b.modality.strength != "must":
+        return None         # "may be enabled", "should be off": what is allowed or advised, which the stances weigh
+    for x, y in ((a, b), (b, a)):
+        if (sx := state(x)) is not None and (vy := verb(y)) is not None:
+            return (sx, vy) if x is a else (vy, sx)
+    return None
+
+
 def _another_value_negated(ev: dict, vp: tuple[tuple, tuple]) -> Verdict:
     """"listens on 6379" / "does not listen on 6380": denying another value opposes nothing."""
     return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH, "the negation is of a different value",
@@ -1357,6 +1376,19 @@ class StructuralComparator:
         strong = _MATCH_CONFIDENCE[match]
         related = match is SubjectMatch.RELATED
         opp = opposition(a.modality, b.modality)
+        if match in (SubjectMatch.SAME, SubjectMatch.NEAR) and (sw := _switch_states(a, b)) is not None \
+                and not default_against_override(a, a_text, b, b_text):
+            # "Telemetry is off." / "Telemetry is disabled.": one switch said as its state and as its verb. Read
+            # apart, the state was a "must" and the verb a "must not", an opposition at HIGH, while "is off" /
+            # "is enabled" was the same stance
+            if sw[0] == sw[1]:
+                # not sure enough to decide alone: where each holds may differ ("only has to be on for the source
+                # account" / "must be enabled for the destination storage account", claims_train), so the gate reads it
+                return Verdict(VerdictKind.CONSISTENT, Confidence.MED if match is SubjectMatch.SAME else Confidence.LOW,
+                               "one switch state, said as a state and as a verb", ev)
+            return Verdict(VerdictKind.CONTRADICTION, strong,
+                           f"opposite switch states on '{b.subject}': {'on' if sw[0] else 'off'} vs "
+                           f"{'on' if sw[1] else 'off'}", ev)
         if not objects_compatible(a, b):
             # the very same subject in two states no verb family joins ("listens on port 6379" /
             # "logs are retained for 7 days"): two facts about one thing, decided here — unless both

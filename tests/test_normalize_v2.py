@@ -5005,3 +5005,26 @@ def test_a_version_floor_holds_every_version_above_it(normalizer_v2, a, b, confl
 def test_a_threshold_on_the_subject_against_a_case_of_it(normalizer_v2, a, b, kind):
     v = verdict(normalizer_v2, a, b)
     assert v.kind is kind, v
+
+
+@pytest.mark.parametrize("a, b, kind, confidence", [
+    # session 92: a switch's state as a value against the verb — "is off" was a "must" with value off, "is disabled"
+    # a "must not enable": an opposition at HIGH; "is off" / "is enabled" was the same stance
+    ("Telemetry is off.", "Telemetry is disabled.", VerdictKind.CONSISTENT, Confidence.MED),
+    ("Telemetry is off by default.", "Telemetry is disabled unless you opt in.", VerdictKind.CONSISTENT, Confidence.MED),
+    ("Telemetry is off.", "Telemetry is enabled.", VerdictKind.CONTRADICTION, Confidence.HIGH),
+    ("Telemetry is on.", "Telemetry is disabled.", VerdictKind.CONTRADICTION, Confidence.HIGH),
+    # "must be off" kept no state at all (the "off" was dropped): now the state, as "is off"
+    ("Debug mode must be off in production.", "Debug mode is enabled in production.", VerdictKind.CONTRADICTION,
+     Confidence.HIGH),
+])
+def test_a_switch_said_as_its_state_and_as_its_verb(normalizer_v2, a, b, kind, confidence):
+    v = verdict(normalizer_v2, a, b)
+    assert (v.kind, v.confidence) == (kind, confidence), v
+
+
+def test_a_switch_that_may_be_on_is_not_set_against_one_that_is_off(normalizer_v2):
+    v = verdict(normalizer_v2, "Telemetry is off.", "Telemetry may be enabled.")
+    assert v.kind is not VerdictKind.CONTRADICTION, v
+    assert [v.text for v in extract_typed_values("Engineers must be on call.")] == []
+    assert [(v.kind, v.text) for v in extract_typed_values("Debug mode stays on.")] == [("boolean", "on")]

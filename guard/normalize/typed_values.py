@@ -158,7 +158,7 @@ GEOGRAPHIES: dict[str, tuple[str, ...]] = {
     "united states": ("us",), "north america": ("us", "ca"), "apac": ("ap",), "asia": ("ap",),
     "asia pacific": ("ap",), "asia-pacific": ("ap",), "south america": ("sa",), "canada": ("ca",),
     "middle east": ("me",), "africa": ("af",)}
-_BOUNDLESS = frozenset({"region", "email", "url", "literal", "naming", "holiday"})      # kinds compared as written (by ``compare``), with no number
+_BOUNDLESS = frozenset({"region", "email", "url", "literal", "naming", "holiday", "switch"})      # kinds compared as written (by ``compare``), with no number
 # where mail goes or comes from, and where a page is: "reports go to security@example.com" / "… to
 # abuse@example.com" are one question's two answers, and "sent from noreply@example.com" / "sent
 # through SendGrid" two facts. v1's domain selector never read them (an "@" or "/" before the name)
@@ -260,6 +260,11 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("monthday", Guarded(r"(?P<prep>\b(?:on|by|before|after|until)\s+)",
                          r"the\s+(?P<val>(?P<nth>[1-9]|[12]\d|3[01])(?:st|nd|rd|th))(?=\s*(?:[.,;:)]|$))", re.IGNORECASE)),
     # the currency before the amount, as a sign or as its code ("$5,000", "EUR 5,000", "USD 250 per month")
+    # a switch's state after a verb of being that v1's "is on"/"are off" leaves unread ("must be off in production",
+    # "stays on", "remains off unless …"): the state, as "is off" is read; not "be on call", "be on time"
+    ("switch", Guarded(r"", r"\b(?:be|stay|stays|stayed|remain|remains|remained)\s+(?P<val>on|off)\b(?=\s*(?:[.,;:)!]|$)|"
+                       r"\s+(?:in|for|by|during|unless|when|until|except|at|outside|across|and|or|but|everywhere)\b)",
+                       re.IGNORECASE)),
     # with whom or what it is paid for, before or after its period ("$20 per user per month", "$20/seat/month", "$25 a
     # month for each seat"): a price per head is another quantity than a plan's whole price
     ("money", Guarded(_OP, r"(?P<val>(?P<cur>[$€£]|\b(?-i:USD|EUR|GBP)(?=\s?\d))\s?" + _AMOUNT + r"(?P<scale>\s?[kKmM]\b)?"
@@ -912,7 +917,8 @@ def extract_typed_values(text: str, sides: bool = True) -> list[Value]:
             found.append(Value("number" if kind in ("money", "size", "rate", "count", "grouped", "days", "range", "count_range", "named_unit",
                                                     "duration", "halves",
                                                     "unlimited", "compound", "decimal", "fraction", "forever")
-                               else "weekday" if kind == "weekdays" else "date" if kind == "life_year" else kind,
+                               else "weekday" if kind == "weekdays" else "date" if kind == "life_year"
+                               else "boolean" if kind == "switch" else kind,
                                m.group("val").strip(), s, e, b, negation or None))
             taken.append((m.start(), m.end()))
     found += extract_values(text, taken)
