@@ -1027,6 +1027,20 @@ def any_value_conflict(a: Norm, b: Norm, pair: tuple[tuple, tuple], texts: tuple
     return False
 
 
+def _another_quantity_differs(a: Norm, b: Norm, va: tuple, vb: tuple) -> tuple[str, str] | None:
+    """The two values, as written, of a quantity of another unit than the compared pair's that each statement gives
+    exactly once, where they conflict ("on Sundays" / "on Saturdays" beside one time of day); None otherwise. With
+    more than one of a unit on a side, which goes with which is unknown (``any_value_conflict``)."""
+    compared = {v[2].unit for v in (va, vb) if v[2] is not None}
+    ma = [(t, q) for t, q in _mentions(a) if q.unit not in compared]
+    mb = [(t, q) for t, q in _mentions(b) if q.unit not in compared]
+    for unit in {q.unit for _, q in ma} & {q.unit for _, q in mb}:
+        xa, xb = [m for m in ma if m[1].unit == unit], [m for m in mb if m[1].unit == unit]
+        if len(xa) == len(xb) == 1 and bounds_conflict(xa[0][1], xb[0][1]):
+            return xa[0][0], xb[0][0]
+    return None
+
+
 def forbids_what_the_other_leaves_out(a: Norm, b: Norm, pair: tuple[tuple, tuple]) -> bool:
     """One statement forbids an exact value that the other's required bound leaves out ("Nothing merges with failing
     CI or zero reviews." / "Require at least one review and green CI before merge.": 0 reviews forbidden, at least 1
@@ -1554,6 +1568,13 @@ class StructuralComparator:
             # one quantity in two spellings ("every 10 minutes" / "six times an hour", "a five minute timeout"
             # / "300 seconds") of the very same subject is as sure as two differing ones are a conflict; a
             # name or a place said by both may be a condition both share ("Orders from Canada ship with …")
+            if (other := _another_quantity_differs(a, b, va, vb)) is not None:
+                # "Maintenance windows are on Sundays from 2am to 4am UTC." / "Maintenance runs on Saturdays at 2am
+                # UTC.": the compared times agree, the days do not — one quantity each states once, as
+                # ``any_value_conflict`` reads it for the gate; it was "same value"
+                return Verdict(VerdictKind.VALUE_CONFLICT, strong,
+                               f"'{b.subject or b.attribute}' is {other[0]} in one claim and {other[1]} in the other",
+                               {**ev, "values": list(other)})
             sure = strong is Confidence.HIGH and va[2] is not None and vb[2] is not None
             return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH if sure else Confidence.MED, "same value", vev)
         if a.modality.negated == b.modality.negated:     # implied by same_stance, so it alone decides

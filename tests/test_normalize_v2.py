@@ -5028,3 +5028,23 @@ def test_a_switch_that_may_be_on_is_not_set_against_one_that_is_off(normalizer_v
     assert v.kind is not VerdictKind.CONTRADICTION, v
     assert [v.text for v in extract_typed_values("Engineers must be on call.")] == []
     assert [(v.kind, v.text) for v in extract_typed_values("Debug mode stays on.")] == [("boolean", "on")]
+
+
+def test_agreeing_values_with_another_quantity_that_differs(normalizer_v2):
+    """Session 92: the compared times of day agreed and the days did not, which was "same value", consistent."""
+    v = verdict(normalizer_v2, "Maintenance runs on Sundays at 2am UTC.", "Maintenance runs on Saturdays at 2am UTC.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT and "Sundays" in v.reason, v
+    v = verdict(normalizer_v2, "Maintenance runs on Sundays at 2am UTC.", "Maintenance runs on Sunday at 2am UTC.")
+    assert v.kind is VerdictKind.CONSISTENT, v
+
+
+@pytest.mark.parametrize("a, b, kind", [
+    # a part of the world before the subject's noun says which of its things (session 92: related subjects, a value
+    # conflict the gate blocked), as "customer data from the EU" does
+    ("EU customer data stays in Frankfurt.", "US customer data stays in Virginia.", VerdictKind.COEXIST),
+    ("US employees get 15 days of vacation.", "EU employees get 25 days of vacation.", VerdictKind.COEXIST),
+    ("EU customer data stays in Frankfurt.", "European customer data stays in Frankfurt.", VerdictKind.CONSISTENT),
+])
+def test_a_part_of_the_world_before_the_subject_narrows_it(normalizer_v2, a, b, kind):
+    v = verdict(normalizer_v2, a, b)
+    assert v.kind is kind, v

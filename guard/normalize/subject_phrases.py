@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from guard.normalize.actors import sentence_root
+from guard.normalize.typed_values import GEOGRAPHIES
 
 # not "over"/"under": "Expenses over £100 …" / "… over £500 …" name thresholds, which conflict
 _PREPOSITIONS = {"from", "in", "for", "to", "with", "on", "at", "via", "through"}
@@ -25,6 +26,12 @@ def subject_phrases(doc) -> tuple[tuple[str, str], ...]:
     if subj is None:
         return ()
     out = []
+    for mod in subj.children:
+        # a part of the world before the subject's noun ("EU customer data" / "US customer data"): which of its
+        # things, as "customer data from the EU" would say (session 92: the two were related subjects, a value
+        # conflict the gate blocked at p 0.99)
+        if mod.dep_ in ("compound", "amod", "nmod") and mod.i < subj.i and mod.lower_ in GEOGRAPHIES:
+            out.append(("geography-phrase", GEOGRAPHIES[mod.lower_][0]))
     for prep in subj.children:
         obj = next((c for c in prep.children if c.dep_ == "pobj"), None) if prep.dep_ == "prep" else None
         if obj is None or prep.lower_ not in _PREPOSITIONS:
