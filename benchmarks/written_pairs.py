@@ -15,8 +15,9 @@ changed for it after. Session 56 wrote ``access``, ``assignment`` and ``everyday
 ``schedule``, ``choice``, ``place``, ``version``, ``limit`` and ``policy`` (design), then held
 schedules once how often a thing happens was read; session 64 ``force`` (design): the ways English gives a
 rule its force ("no longer", "free to", "exempt from", "refrain from", "Nobody may", "may not disable"); session 92
-``money``, ``lifecycle``, ``retention`` and ``state`` (design, then held: the held pairs were written before the
-design pairs were first run, and read by nothing until that session's last change). A pair
+``money``, ``lifecycle``, ``retention``, ``state``, ``sla``, ``security``, ``notice``, ``approval``, ``percent``,
+``counts``, ``window`` and ``residency``, and more ``version`` pairs (design, then held: each held set was written
+with its design set, before that was first judged, and judged once). A pair
 is right when a contradiction blocks and a compatible pair is clean (a warn is wrong both ways).
 """
 from __future__ import annotations
