@@ -27,6 +27,7 @@ from guard.normalize.naming_styles import different_name_kinds, naming_style
 from guard.normalize.subject_phrases import PREDICATE_KIND
 from guard.normalize.typed_values import (
     ANY_UNIT,
+    COUNTRIES,
     GEOGRAPHIES,
     POINT_UNITS,
     VERSION_FLOOR,
@@ -889,20 +890,43 @@ def _comparable(va: tuple, vb: tuple) -> bool:
 
 def geographies(region: str) -> set[str] | None:
     """The cloud-region prefixes a region stands for: "eu-west-1" → {"eu"}, "the EU" → {"eu"},
-    "North America" → {"us", "ca"}; None for anything else."""
+    "North America" → {"us", "ca"}, "Germany" → {"eu"}; None for anything else."""
     low = region.lower().strip()
     if low in GEOGRAPHIES:
         return set(GEOGRAPHIES[low])
+    if low in COUNTRIES:
+        return {COUNTRIES[low]}
     m = re.fullmatch(r"([a-z]{2})-[a-z]+-\d+", low)
     return {m.group(1)} if m else None
 
 
+# the country each AWS region code is in, where the code is one a country's name is said against
+COUNTRY_OF_REGION = {
+    "eu-central-1": "germany", "eu-west-1": "ireland", "eu-west-3": "france", "eu-north-1": "sweden",
+    "eu-south-1": "italy", "eu-south-2": "spain", "ap-southeast-2": "australia", "ap-southeast-4": "australia",
+    "ap-southeast-1": "singapore", "ap-northeast-1": "japan", "ap-northeast-3": "japan", "ap-south-1": "india",
+    "ap-south-2": "india", "ap-northeast-2": "south korea", "ap-southeast-3": "indonesia", "sa-east-1": "brazil"}
+
+
 def _regions_differ(a: str, b: str) -> bool | None:
     """A region code against a part of the world: the code lies in it or not ("us-east-1" is not in
-    the EU, "eu-west-1" is in Europe); None where neither is a part of the world (two codes, or
-    anything else), which compare as written."""
+    the EU, "eu-west-1" is in Europe); a country against a part of the world likewise ("Germany" is in
+    the EU), against another country by name, and against a code by the code's country ("Australia" /
+    "ap-southeast-2"); None where neither is a part of the world nor a country (two codes, or anything
+    else), or a code's country is not known, which compare as written."""
+    la, lb = a.lower().strip(), b.lower().strip()
+    ca, cb = la.removeprefix("the ") in COUNTRIES, lb.removeprefix("the ") in COUNTRIES
+    if ca or cb:
+        if ca and cb:
+            return la.removeprefix("the ") != lb.removeprefix("the ")
+        country, other = (la, lb) if ca else (lb, la)
+        if other in COUNTRY_OF_REGION:
+            return COUNTRY_OF_REGION[other] != country.removeprefix("the ")
+        if other in GEOGRAPHIES:
+            return COUNTRIES[country.removeprefix("the ")] not in GEOGRAPHIES[other]
+        return None
     ga, gb = geographies(a), geographies(b)
-    if ga is None or gb is None or (a.lower() not in GEOGRAPHIES and b.lower() not in GEOGRAPHIES):
+    if ga is None or gb is None or (la not in GEOGRAPHIES and lb not in GEOGRAPHIES):
         return None
     return not (ga & gb)
 

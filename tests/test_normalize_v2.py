@@ -5048,3 +5048,18 @@ def test_agreeing_values_with_another_quantity_that_differs(normalizer_v2):
 def test_a_part_of_the_world_before_the_subject_narrows_it(normalizer_v2, a, b, kind):
     v = verdict(normalizer_v2, a, b)
     assert v.kind is kind, v
+
+
+@pytest.mark.parametrize("a, b, kind", [
+    # session 92: a country is a place within its part of the world, and another country is another place
+    ("Payment data is processed in Germany.", "Payment data is processed in the EU.", VerdictKind.CONSISTENT),
+    ("Payment data is processed in Germany.", "Payment data is processed in Ireland.", VerdictKind.VALUE_CONFLICT),
+    ("Health records are stored only in Australia.", "Health records are stored in ap-southeast-2.", VerdictKind.CONSISTENT),
+    ("Payment data is processed in Germany.", "Payment data is processed in eu-west-1.", VerdictKind.VALUE_CONFLICT),
+    ("Customer data must stay in the EU.", "Customer data is stored in Brazil.", VerdictKind.VALUE_CONFLICT),
+    # where logins come from names which logins, as before: not a place they must be
+    ("Logins from Russia are blocked.", "Logins from Germany are allowed.", VerdictKind.COEXIST),
+])
+def test_a_country_is_a_place_within_its_part_of_the_world(normalizer_v2, a, b, kind):
+    v = verdict(normalizer_v2, a, b)
+    assert v.kind is kind, v

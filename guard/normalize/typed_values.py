@@ -158,15 +158,29 @@ GEOGRAPHIES: dict[str, tuple[str, ...]] = {
     "united states": ("us",), "north america": ("us", "ca"), "apac": ("ap",), "asia": ("ap",),
     "asia pacific": ("ap",), "asia-pacific": ("ap",), "south america": ("sa",), "canada": ("ca",),
     "middle east": ("me",), "africa": ("af",)}
+# a country, within a part of the world (its cloud-region prefix): "processed in Germany" is processed in the EU, and
+# "stored only in Australia" in ap-southeast-2 (``compare.COUNTRY_OF_REGION``). Not the UK: "eu-west-2" is London, and
+# a rule to stay in the EU is not kept there
+COUNTRIES: dict[str, str] = {
+    "germany": "eu", "france": "eu", "ireland": "eu", "netherlands": "eu", "the netherlands": "eu", "sweden": "eu",
+    "spain": "eu", "italy": "eu", "belgium": "eu", "austria": "eu", "poland": "eu", "finland": "eu", "denmark": "eu",
+    "australia": "ap", "singapore": "ap", "japan": "ap", "india": "ap", "south korea": "ap", "indonesia": "ap",
+    "brazil": "sa"}
 _BOUNDLESS = frozenset({"region", "email", "url", "literal", "naming", "holiday", "switch"})      # kinds compared as written (by ``compare``), with no number
 # where mail goes or comes from, and where a page is: "reports go to security@example.com" / "… to
 # abuse@example.com" are one question's two answers, and "sent from noreply@example.com" / "sent
 # through SendGrid" two facts. v1's domain selector never read them (an "@" or "/" before the name)
 _EMAIL_RE = r"(?<![\w.+`-])(?P<val>[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,})(?![\w-])"
 _URL_RE = r"(?<![\w`])(?P<val>https?://[^\s<>()`\"']+[^\s<>()`\"'.,;:!?])"
-_GEO_NAMES = (r"(?P<val>EU|European Union|Europe|EEA|US|USA|United States|North America|APAC|Asia[- ]Pacific|Asia|"
-              r"South America|Canada|Middle East|Africa)(?![\w-])")
-_GEO_RE = r"(?P<prep>\b(?i:in|into|to|within|inside|outside|from|across)\s+(?:the\s+)?)" + _GEO_NAMES
+_PARTS_OF_THE_WORLD = (r"EU|European Union|Europe|EEA|US|USA|United States|North America|APAC|Asia[- ]Pacific|Asia|"
+                       r"South America|Canada|Middle East|Africa")
+_COUNTRY_NAMES = (r"Germany|France|Ireland|Netherlands|Sweden|Spain|Italy|Belgium|Austria|Poland|Finland|Denmark|"
+                  r"Australia|Singapore|Japan|India|South Korea|Indonesia|Brazil")
+_GEO_NAMES = r"(?P<val>" + _PARTS_OF_THE_WORLD + "|" + _COUNTRY_NAMES + r")(?![\w-])"
+# not where a thing comes from: "Logins from Germany are allowed." names which logins (a subject's variant), not a
+# place they must be
+_GEO_RE = (r"(?P<prep>\b(?i:in|into|to|within|inside|outside|across)\s+(?:the\s+)?|\b(?i:from)\s+(?:the\s+)?"
+           r"(?=(?:" + _PARTS_OF_THE_WORLD + r")(?![\w-])))" + _GEO_NAMES)
 # "must never leave the EU" is "must stay in the EU": the "never leave" is the value's, not the
 # claim's negation, else "… must stay in the EU" reads as its opposite. Likewise a "not" before
 # "outside the EU" ("must not be stored outside the EU" = stored only in the EU); "outside" with no
