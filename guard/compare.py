@@ -32,6 +32,7 @@ from guard.normalize.typed_values import (
     POINT_UNITS,
     VERSION_FLOOR,
     WEEKDAYS,
+    version_base,
 )
 from guard.normalize.values import UNITS
 
@@ -775,11 +776,6 @@ def _product(v: str) -> str:
     return re.sub(r"[^a-z]", "", version_base(v).lower().replace("node.js", "node")).rstrip("v")
 
 
-def version_base(v: str) -> str:
-    """A version without the words that make it a floor ("Node.js 20 or later", "Node 18+": "Node.js 20", "Node 18")."""
-    return VERSION_FLOOR.sub("", v.strip())
-
-
 def _version_parts(v: str) -> tuple[bool, tuple[int, ...]]:
     """(whether it is a floor, its numbers): "Python 3.10 or newer" → (True, (3, 10)), "TLS 1.2" → (False, (1, 2))."""
     return bool(VERSION_FLOOR.search(v.strip())), tuple(int(n) for n in re.findall(r"\d+", version_base(v)))
@@ -915,15 +911,15 @@ def _regions_differ(a: str, b: str) -> bool | None:
     "ap-southeast-2"); None where neither is a part of the world nor a country (two codes, or anything
     else), or a code's country is not known, which compare as written."""
     la, lb = a.lower().strip(), b.lower().strip()
-    ca, cb = la.removeprefix("the ") in COUNTRIES, lb.removeprefix("the ") in COUNTRIES
-    if ca or cb:
-        if ca and cb:
-            return la.removeprefix("the ") != lb.removeprefix("the ")
-        country, other = (la, lb) if ca else (lb, la)
+    na, nb = la.removeprefix("the "), lb.removeprefix("the ")
+    if na in COUNTRIES or nb in COUNTRIES:
+        if na in COUNTRIES and nb in COUNTRIES:
+            return na != nb
+        country, other = (na, lb) if na in COUNTRIES else (nb, la)
         if other in COUNTRY_OF_REGION:
-            return COUNTRY_OF_REGION[other] != country.removeprefix("the ")
+            return COUNTRY_OF_REGION[other] != country
         if other in GEOGRAPHIES:
-            return COUNTRIES[country.removeprefix("the ")] not in GEOGRAPHIES[other]
+            return COUNTRIES[country] not in GEOGRAPHIES[other]
         return None
     ga, gb = geographies(a), geographies(b)
     if ga is None or gb is None or (la not in GEOGRAPHIES and lb not in GEOGRAPHIES):
@@ -1029,9 +1025,14 @@ def values_conflict(a: Norm, b: Norm, pair: tuple[tuple, tuple], texts: tuple[st
     """The two compared values differ, and not merely as two picks among the same quantities. A version is a floor
     where its text says it is the least one (``_floored``): "Node.js 18+ is required." / "Node.js 20 is the minimum
     supported version." are two floors that differ."""
+    return _differ_as_said(pair, texts) and not same_quantities(a, b, texts)
+
+
+def _differ_as_said(pair: tuple[tuple, tuple], texts: tuple[str, str] | None) -> bool:
+    """``_values_differ``, with a version read as a floor where its statement's text says it is the least one."""
     if texts is not None and pair[0][0] == pair[1][0] == "version":
         pair = (_floored(pair[0], texts[0]), _floored(pair[1], texts[1]))
-    return _values_differ(*pair) and not same_quantities(a, b, texts)
+    return _values_differ(*pair)
 
 
 def any_value_conflict(a: Norm, b: Norm, pair: tuple[tuple, tuple], texts: tuple[str, str] | None = None) -> bool:
@@ -1043,22 +1044,18 @@ def any_value_conflict(a: Norm, b: Norm, pair: tuple[tuple, tuple], texts: tuple
         return False
     if _values_differ(*pair):
         return True
-    qa, qb = _quantities(a), _quantities(b)
-    for unit in {q.unit for q in qa} & {q.unit for q in qb}:
-        xa, xb = [q for q in qa if q.unit == unit], [q for q in qb if q.unit == unit]
-        if len(xa) == len(xb) == 1 and bounds_conflict(xa[0], xb[0]):
-            return True
-    return False
+    return _said_once_apart(a, b) is not None
 
 
-def _another_quantity_differs(a: Norm, b: Norm, va: tuple, vb: tuple) -> tuple[str, str] | None:
-    """The two values, as written, of a quantity of another unit than the compared pair's that each statement gives
-    exactly once, where they conflict ("on Sundays" / "on Saturdays" beside one time of day); None otherwise. With
-    more than one of a unit on a side, which goes with which is unknown (``any_value_conflict``)."""
-    compared = {v[2].unit for v in (va, vb) if v[2] is not None}
-    ma = [(t, q) for t, q in _mentions(a) if q.unit not in compared]
-    mb = [(t, q) for t, q in _mentions(b) if q.unit not in compared]
-    for unit in {q.unit for _, q in ma} & {q.unit for _, q in mb}:
+def _said_once_apart(a: Norm, b: Norm, besides: tuple[tuple, tuple] | None = None) -> tuple[str, str] | None:
+    """The two values, as written, of a quantity of a unit each statement gives exactly once, where they conflict
+    ("in April" / "in October", "on Sundays" / "on Saturdays"); None otherwise. With more than one of a unit on a
+    side, which goes with which is unknown. ``besides``: a compared pair, whose units are left out (the quantities
+    beside it: "on Sundays" / "on Saturdays" beside one time of day)."""
+    skip = {v[2].unit for v in besides or () if v[2] is not None}
+    ma = [(t, q) for t, q in _mentions(a) if q.unit not in skip]
+    mb = [(t, q) for t, q in _mentions(b) if q.unit not in skip]
+    for unit in sorted({q.unit for _, q in ma} & {q.unit for _, q in mb}):
         xa, xb = [m for m in ma if m[1].unit == unit], [m for m in mb if m[1].unit == unit]
         if len(xa) == len(xb) == 1 and bounds_conflict(xa[0][1], xb[0][1]):
             return xa[0][0], xb[0][0]
@@ -1282,8 +1279,8 @@ def _threshold_against_case(a: Norm, va: tuple, a_text: str, b: Norm, vb: tuple,
     $200), and a case inside it that says what the rule says keeps it. None where the values are not such a pair (two
     thresholds are compared as values: "Expenses over £100 …" / "… over £500 …"), or the case is inside and says
     something else ("A $700 expense needs only manager approval.": a conflict, as before)."""
-    head = (a.subject or "").split()[-1:] == (b.subject or "").split()[-1:] and (a.subject or "").split()[-1:]
-    if not head or va[2] is None or vb[2] is None or va[2].unit != vb[2].unit:
+    head = (a.subject or "").split()[-1:]
+    if not head or head != (b.subject or "").split()[-1:] or va[2] is None or vb[2] is None or va[2].unit != vb[2].unit:
         return None
     noun = re.escape(head[0])
 
@@ -1529,9 +1526,7 @@ class StructuralComparator:
             vev = {**ev, "values": [va[1], vb[1]]}
             if (case := _threshold_against_case(a, va, a_text, b, vb, b_text)) is not None:
                 return case
-            # a version is a floor where its statement says it is the least one ("… is the minimum supported version")
-            floored = (_floored(va, a_text), _floored(vb, b_text)) if va[0] == vb[0] == "version" else (va, vb)
-            if _values_differ(*floored):
+            if _differ_as_said(pair, (a_text, b_text)):     # a version may be a floor ("… the minimum supported version")
                 if same_quantities(a, b, (a_text, b_text)):
                     return Verdict(VerdictKind.CONSISTENT, Confidence.MED, "both state the same quantities", vev)
                 if not (_grounded(va[1], a_text) and _grounded(vb[1], b_text)):
@@ -1592,7 +1587,7 @@ class StructuralComparator:
             # one quantity in two spellings ("every 10 minutes" / "six times an hour", "a five minute timeout"
             # / "300 seconds") of the very same subject is as sure as two differing ones are a conflict; a
             # name or a place said by both may be a condition both share ("Orders from Canada ship with …")
-            if (other := _another_quantity_differs(a, b, va, vb)) is not None:
+            if (other := _said_once_apart(a, b, besides=(va, vb))) is not None:
                 # "Maintenance windows are on Sundays from 2am to 4am UTC." / "Maintenance runs on Saturdays at 2am
                 # UTC.": the compared times agree, the days do not — one quantity each states once, as
                 # ``any_value_conflict`` reads it for the gate; it was "same value"

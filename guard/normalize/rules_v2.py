@@ -44,7 +44,7 @@ from guard.normalize.rules import (_BOUNDARIES, _NAMING, _NEED_WORDS, _RECIPIENT
                                    Parsed, RuleNormalizer, _merge_hyphenated, _to_a_verb, fixed_lemma, manner_adverb,
                                    pronoun_object)
 from guard.normalize.typed_values import (_COMPARED_BEFORE, _COMPARED_START, _OP_NOT, ANY_UNIT, GEOGRAPHIES,
-                                          POINT_UNITS, VERSION_FLOOR, extract_typed_values)
+                                          POINT_UNITS, extract_typed_values, version_base)
 from guard.normalize.values import UNITS, WORD_NUMBERS, one_of
 
 _PAREN = re.compile(r"\s*\([^()]{1,200}\)")
@@ -2194,7 +2194,7 @@ def _compound_of(tok, top: int) -> bool:
 
 def _version_attribute(version: str) -> str:
     """"Python 3.12" is the python version; a version without its product ("3.12", "v2") is a version."""
-    product = re.sub(r"[\d.+\s]+$", "", VERSION_FLOOR.sub("", version.strip())).strip().lower()
+    product = re.sub(r"[\d.+\s]+$", "", version_base(version)).strip().lower()
     return f"{product} version" if product and product != "v" else "version"
 
 

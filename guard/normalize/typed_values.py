@@ -579,7 +579,8 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
             g["cur"].lower().rstrip("s"), g["cur"].lower()))
         per = (g.get("per") or "").lower()
         each = (g.get("each") or g.get("each_after") or "").lower()
-        each = "" if not each else "/" + _EACH_KINDS.get(each if each == "people" else each.rstrip("s"), each.rstrip("s"))
+        each = each.rstrip("s")
+        each = "/" + _EACH_KINDS.get(each, each) if each else ""
         if per:
             return Bound(_op(m), amount / _PERIOD[per], f"{cur}/time{each}")
         return Bound(_op(m), amount, cur + each)
@@ -834,8 +835,14 @@ _VERSION_IN_CODE = re.compile(r"(?:[=^~]|[<>]=?|~>)?\s?(?P<version>v?\d+(?:\.\d+
 
 
 # what makes a version a floor, said after it: "Node.js 20 or later", "Python 3.10 or newer", "iOS 15 and above", "18+"
-VERSION_FLOOR = re.compile(r"(?:\+|\s+(?:or|and)\s+(?:later|newer|higher|above|up|greater))$", re.IGNORECASE)
-_FLOOR_AFTER = re.compile(r"\s+(?:or|and)\s+(?:later|newer|higher|above|up|greater)\b", re.IGNORECASE)
+_FLOOR_WORDS = r"\s+(?:or|and)\s+(?:later|newer|higher|above|up|greater)"
+VERSION_FLOOR = re.compile(r"(?:\+|" + _FLOOR_WORDS + r")$", re.IGNORECASE)
+_FLOOR_AFTER = re.compile(_FLOOR_WORDS + r"\b", re.IGNORECASE)
+
+
+def version_base(v: str) -> str:
+    """A version without the words that make it a floor ("Node.js 20 or later", "Node 18+": "Node.js 20", "Node 18")."""
+    return VERSION_FLOOR.sub("", v.strip())
 
 
 def _version_floor(text: str, v: Value) -> Value:
