@@ -20,6 +20,7 @@ from guard.claims import (
     SubjectKind,
     Window,
 )
+from guard.excepted_cases import excepted_case
 from guard.normalize.lead_phrases import KIND as LEAD_PHRASE
 from guard.normalize.lead_phrases import names_apart
 from guard.normalize.lexicon import POLE
@@ -32,6 +33,9 @@ from guard.normalize.typed_values import (
     POINT_UNITS,
     VERSION_FLOOR,
     WEEKDAYS,
+    currency_code,
+    measure_symbol,
+    time_zone,
     version_base,
 )
 from guard.normalize.values import UNITS
@@ -960,6 +964,12 @@ def _values_differ(va: tuple, vb: tuple) -> bool:
         return bounds_conflict(va[2], vb[2])
     if va[0] == vb[0] == "region" and (d := _regions_differ(va[1], vb[1])) is not None:
         return d
+    if va[0] == vb[0] == "currency":
+        return currency_code(va[1]) != currency_code(vb[1])      # "EUR" / "euros"
+    if va[0] == vb[0] == "measure":
+        return measure_symbol(va[1]) != measure_symbol(vb[1])    # "kilometres" / "km"
+    if va[0] == vb[0] == "timezone":
+        return time_zone(va[1]) != time_zone(vb[1])              # "UTC" / "GMT"
     if va[0] == vb[0] == "literal" and (sa := setting_of(va[1])) and (sb := setting_of(vb[1])):
         return sa != sb        # one setting's value in two spellings: "SameSite=None" / "sameSite: 'none'"
     if va[0] == vb[0] == "naming":
@@ -1384,6 +1394,9 @@ class StructuralComparator:
                            {"named": [sorted(na_), sorted(nb_)]})
         if restates_a_conjunct(a_text, b_text):
             return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH, "one statement restates part of the other")
+        if (exception := excepted_case(a, a_text, b, b_text)) is not None:
+            return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH,
+                           f"one statement speaks of the case the other's rule excepts ('{exception}')")
         sa, sb = effective_scope(a), effective_scope(b)
         if not sa.overlaps(sb):
             return Verdict(VerdictKind.COEXIST, Confidence.MED, "scopes stated in the texts are disjoint",

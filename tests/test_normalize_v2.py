@@ -5063,3 +5063,83 @@ def test_a_part_of_the_world_before_the_subject_narrows_it(normalizer_v2, a, b, 
 def test_a_country_is_a_place_within_its_part_of_the_world(normalizer_v2, a, b, kind):
     v = verdict(normalizer_v2, a, b)
     assert v.kind is kind, v
+
+
+@pytest.mark.parametrize("a, b, kind", [
+    # session 93: a currency named alone is a value of its own, compared by its code ("issued in euros" was no value,
+    # so "in EUR" / "in euros" reached the gate as two statements, which blocked them at NLI 1.00)
+    ("Invoices are issued in EUR.", "Invoices are issued in euros.", VerdictKind.CONSISTENT),
+    ("Invoices are in GBP.", "Invoices are in USD.", VerdictKind.VALUE_CONFLICT),
+    ("Salaries are paid in US dollars.", "Salaries are paid in euros.", VerdictKind.VALUE_CONFLICT),
+    # so is the unit a quantity is given in
+    ("Distances are shown in kilometres.", "Distances are displayed in miles.", VerdictKind.VALUE_CONFLICT),
+    ("Temperatures are shown in Celsius.", "Temperatures are displayed in degrees Celsius.", VerdictKind.CONSISTENT),
+    ("Distances are shown in kilometres.", "Distances are shown in km.", VerdictKind.CONSISTENT),
+])
+def test_a_currency_or_a_unit_named_alone_is_a_value(normalizer_v2, a, b, kind):
+    v = verdict(normalizer_v2, a, b)
+    assert v.kind is kind, v
+
+
+def test_currency_and_unit_words_that_are_no_such_value():
+    kinds = lambda t: [(v.kind, v.text) for v in extract_typed_values(t)]
+    assert ("currency", "EUR") in kinds("The default currency is EUR.")
+    assert kinds("The fee is USD 250.")[0][0] == "number"                     # a code before an amount is the amount's
+    assert not any(k == "currency" for k, _ in kinds("Parcels are weighed in pounds."))   # a weight, not sterling
+    assert not any(k == "measure" for k, _ in kinds("The route is 10 km long."))      # an amount, not a unit named alone
+    assert ("measure", "pounds") in kinds("Parcels are weighed in pounds.")
+
+
+@pytest.mark.parametrize("text, op", [
+    # session 93: what a setting can be raised to is the most it may be, not its value; what it was raised to is
+    ("The timeout can be raised to 120 seconds.", "le"),
+    ("Retention may be increased up to 90 days.", "le"),
+    ("The retention can be reduced to 7 days.", "ge"),
+    ("The timeout was raised to 120 seconds.", "eq"),
+])
+def test_what_a_setting_can_be_raised_to_is_a_bound(normalizer_v2, text, op):
+    assert norm(normalizer_v2, text).bound.op == op
+
+
+def test_a_default_against_what_it_can_be_raised_to(normalizer_v2):
+    """"The default timeout is 30 seconds." / "The timeout can be raised to 120 seconds." was a value conflict (30
+    against 120) that the gate blocked at NLI 1.00."""
+    v = verdict(normalizer_v2, "The default timeout is 30 seconds.", "The timeout can be raised to 120 seconds.")
+    assert v.kind is not VerdictKind.VALUE_CONFLICT, v
+    v = verdict(normalizer_v2, "The timeout is 150 seconds.", "The timeout can be raised to 120 seconds.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v
+
+
+@pytest.mark.parametrize("text, minutes", [
+    # session 93: the part of the day said in words is the hour it names (it was the bare number 10)
+    ("Core hours start at 10 in the morning and end at 3pm.", 600),
+    ("Support closes at 5 in the afternoon.", 1020),
+    ("The shop closes at 8:30 in the evening.", 1230),
+])
+def test_an_hour_with_its_part_of_the_day_in_words_is_a_time_of_day(text, minutes):
+    clock = [v for v in extract_typed_values(text) if v.kind == "clock"]
+    assert clock and clock[0].bound.number == minutes, clock
+
+
+def test_core_hours_said_in_words_and_in_figures_agree(normalizer_v2):
+    v = verdict(normalizer_v2, "Core hours are 10am to 3pm.", "Core hours start at 10 in the morning and end at 3pm.")
+    assert v.kind is VerdictKind.CONSISTENT, v
+    v = verdict(normalizer_v2, "Core hours are 10am to 3pm.", "Core hours start at 9 in the morning and end at 3pm.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v
+
+
+@pytest.mark.parametrize("a, b, kind", [
+    # session 93: a time zone named alone is a value, UTC and GMT one zone
+    ("Reports use the Europe/Berlin time zone.", "All reports are in UTC.", VerdictKind.VALUE_CONFLICT),
+    ("Log timestamps are in UTC.", "Log timestamps use GMT.", VerdictKind.CONSISTENT),
+    ("The Date header must use Greenwich Mean Time.", "Our Date header is emitted in local time.", VerdictKind.VALUE_CONFLICT),
+])
+def test_a_time_zone_named_alone_is_a_value(normalizer_v2, a, b, kind):
+    v = verdict(normalizer_v2, a, b)
+    assert v.kind is kind, v
+
+
+def test_a_zone_after_a_time_of_day_or_before_offset_is_no_zone_of_its_own():
+    kinds = lambda t: [(v.kind, v.text) for v in extract_typed_values(t)]
+    assert kinds("Backups run at 02:00 UTC.") == [("clock", "02:00 UTC")]
+    assert not any(k == "timezone" for k, _ in kinds("Timestamps are written with the UTC offset stripped."))

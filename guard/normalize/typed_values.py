@@ -166,7 +166,40 @@ COUNTRIES: dict[str, str] = {
     "spain": "eu", "italy": "eu", "belgium": "eu", "austria": "eu", "poland": "eu", "finland": "eu", "denmark": "eu",
     "australia": "ap", "singapore": "ap", "japan": "ap", "india": "ap", "south korea": "ap", "indonesia": "ap",
     "brazil": "sa"}
-_BOUNDLESS = frozenset({"region", "email", "url", "literal", "naming", "holiday", "switch"})      # kinds compared as written (by ``compare``), with no number
+# a currency's code from any of its names (the "currency" kind below)
+CURRENCIES: dict[str, str] = {"usd": "USD", "dollars": "USD", "us dollars": "USD", "u.s. dollars": "USD",
+                              "american dollars": "USD", "eur": "EUR", "euros": "EUR", "gbp": "GBP",
+                              "pounds sterling": "GBP", "british pounds sterling": "GBP", "sterling": "GBP", "jpy": "JPY",
+                              "yen": "JPY", "japanese yen": "JPY", "chf": "CHF", "swiss francs": "CHF", "cad": "CAD",
+                              "canadian dollars": "CAD", "aud": "AUD", "australian dollars": "AUD"}
+
+
+def currency_code(name: str) -> str:
+    return CURRENCIES.get(" ".join(name.lower().split()), name.upper())
+
+
+# a unit of measure's symbol from its names (the "measure" kind below)
+MEASURES: dict[str, str] = {"celsius": "C", "degrees celsius": "C", "fahrenheit": "F", "degrees fahrenheit": "F",
+                            "kilometres": "km", "kilometers": "km", "km": "km", "miles": "mi", "metres": "m", "meters": "m",
+                            "feet": "ft", "inches": "in", "centimetres": "cm", "centimeters": "cm", "kilograms": "kg",
+                            "kg": "kg", "pounds": "lb", "lbs": "lb", "litres": "l", "liters": "l", "gallons": "gal"}
+
+
+_UTC = frozenset({"utc", "gmt", "greenwich mean time", "coordinated universal time", "etc/utc", "etc/gmt"})
+
+
+def time_zone(name: str) -> str:
+    """A zone's one name: "utc" for UTC, GMT and their names in words, "local" for the local time of whoever reads it,
+    else the name as written, lower-cased ("europe/berlin")."""
+    low = " ".join(name.lower().split())
+    return "utc" if low in _UTC else "local" if low.startswith("local") else low
+
+
+def measure_symbol(name: str) -> str:
+    return MEASURES.get(" ".join(name.lower().split()), name.lower())
+
+
+_BOUNDLESS = frozenset({"region", "email", "url", "literal", "naming", "holiday", "switch", "currency", "measure", "timezone"})      # kinds compared as written (by ``compare``), with no number
 # where mail goes or comes from, and where a page is: "reports go to security@example.com" / "… to
 # abuse@example.com" are one question's two answers, and "sent from noreply@example.com" / "sent
 # through SendGrid" two facts. v1's domain selector never read them (an "@" or "/" before the name)
@@ -370,6 +403,11 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     # a number and a half of a unit: "three and a half years", "2 and a half hours" (read as "three" years before)
     ("halves", Guarded(_OP, r"(?P<val>" + _NUM + r"\s+and\s+a\s+half\s+(?P<unit>minute|hour|day|week|month|year)s?)\b",
                        re.IGNORECASE)),
+    # the part of the day said in words ("start at 10 in the morning", "until 5 in the afternoon"): the hour it names,
+    # as "10am" is; read as the bare number 10, "Core hours start at 10 in the morning and end at 3pm." set its 3pm
+    # against "10am to 3pm"'s 10am
+    ("clock", Guarded(_CLOCK_PREP, r"(?<![\d:.])(?P<val>(?P<h>1[0-2]|0?[1-9])(?::(?P<m>[0-5]\d))?\s+(?:o['’]clock\s+)?"
+                      r"in\s+the\s+(?P<part>morning|afternoon|evening))\b", re.IGNORECASE)),
     # times of day: "02:00 UTC" = "2am UTC", "14:00" = "2 p.m." (a ratio "3:1" and "10:30:15" are not)
     ("clock", Guarded(_CLOCK_PREP, r"(?<![\d:.])(?P<val>(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)(?![\d:])"
                       r"(?:\s*(?P<ampm>[ap]\.?m\.?)(?![a-z]))?" + _TZ + ")", re.IGNORECASE)),
@@ -405,6 +443,29 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
                         needs="indefinitely|forever|perpetuity|permanently")),
     # a naming convention ("kebab-case", "lowerCamelCase"): one style per kind of name (``naming_styles``)
     ("naming", Guarded("", NAMING_RE, re.IGNORECASE, needs="case|kebab")),
+    # a currency named alone, by its code ("The default currency is USD.") or after "in" by its name ("Invoices are
+    # issued in euros."): one of a few, compared by its code (``CURRENCIES``), so "in EUR" / "in euros" is one value
+    # and "in GBP" / "in USD" two. Not "in pounds" (a weight); a code before an amount is the amount's ("USD 250")
+    ("currency", Guarded("", r"(?<![\w$€£-])(?P<val>(?-i:USD|EUR|GBP|JPY|CHF|CAD|AUD))(?![\w-])(?!\s?\d)",
+                         needs="USD|EUR|GBP|JPY|CHF|CAD|AUD")),
+    ("currency", Guarded(r"(?P<prep>\b(?:in|into)\s+)", r"(?P<val>(?:US\s+|U\.S\.\s+|American\s+|Canadian\s+|"
+                         r"Australian\s+)?dollars|euros|(?:British\s+)?pounds\s+sterling|sterling|(?:Japanese\s+)?yen|"
+                         r"Swiss\s+francs)\b", re.IGNORECASE, needs="dollars|euros|sterling|yen|francs")),
+    # a time zone named alone ("Timestamps are in UTC.", "GMT must be used as the time zone reference", "in the
+    # server's local time zone (Europe/Berlin)"): compared by its name (``time_zone``), UTC and GMT one zone; a zone
+    # after a time of day is that time's (read above), and "the UTC offset" is no zone
+    ("timezone", Guarded("", r"\b(?P<val>(?-i:UTC|GMT)|Greenwich\s+Mean\s+Time|Coordinated\s+Universal\s+Time|"
+                         r"(?-i:(?:Africa|America|Asia|Atlantic|Australia|Europe|Pacific|Etc)/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?)|"
+                         r"local\s+time(?:\s*zone)?)\b(?!\s+offset)(?![/-])", re.IGNORECASE,
+                         needs="UTC|GMT|Greenwich|Universal|/|local time")),
+    # the unit a quantity is given in ("Distances are shown in kilometres.", "Temperatures are displayed in degrees
+    # Celsius."): one of a few, compared by its symbol (``MEASURES``), so "in kilometres" / "in km" is one value and
+    # "in kilometres" / "in miles" two; after "in" with no number before it ("is 10 km" is an amount)
+    ("measure", Guarded(r"(?<![\d.])(?P<prep>\s+in\s+)", r"(?P<val>(?:degrees\s+)?(?:Celsius|Fahrenheit)|kilomet(?:re|er)s|"
+                        r"km|miles|met(?:re|er)s|feet|inches|centimet(?:re|er)s|kilograms|kg|pounds|lbs|lit(?:re|er)s|gallons)"
+                        r"(?![\w-])", re.IGNORECASE,
+                        needs="celsius|fahrenheit|kilomet|km|miles|metres|meters|feet|inches|centimet|kilogram|kg|pounds|lbs|"
+                              "litres|liters|gallons")),
     ("region", Guarded("", _GEO_LEAVE)),
     ("region", Guarded("", _GEO_RE)),
     ("email", Guarded("", _EMAIL_RE, re.IGNORECASE)),
@@ -695,6 +756,8 @@ def _clock(g: dict) -> Bound | None:
     else:
         h, mins = int(g["h"]), int(g.get("m") or 0)
         ampm = (g.get("ampm") or "").lower().replace(".", "")
+        if g.get("part"):
+            ampm = "am" if g["part"].lower() == "morning" else "pm"
         if ampm:
             if not 1 <= h <= 12:
                 return None         # "14:00 pm"
@@ -719,10 +782,15 @@ _MORE_LE = re.compile(r"(?:" + _NOT + r"\s+exceed(?:s|ing)?|\b(?:capped at|limit
                       r"no later than|(?<!\bnot )(?<!n.t )(?:allow(?:s|ed)?|permit(?:s|ted)?)(?:\s+(?:each|every|per)\s+[\w-]+)?|(?:rate |hard |upper )?(?:limit|cap|ceiling|allowance|budget|quota) of|(?<!no )(?<!any )(?<!without )(?<!lower )(?<!minimum )(?:limit|cap|ceiling|allowance|budget|quota)s?(?:\s+(?:for|on|per)(?:\s+[\w.-]+){1,3}?)?\s+(?:is|are)|(?<!no )(?<!not )(?:smaller|shorter|lower) than|"
                       # "… and the maximum is 12 hours", "the maximum value is 1000", "The maximum size of an Azure
                       # Cosmos DB item is 2 MB", "Maximum line length is 80 characters"
-                      r"(?:^|(?:the|its|a)\s+)max(?:imum)?(?:\s+[\w.-]+){0,8}?\s+(?:is|are|of)))\s+$", re.IGNORECASE)
+                      r"(?:^|(?:the|its|a)\s+)max(?:imum)?(?:\s+[\w.-]+){0,8}?\s+(?:is|are|of)|"
+                      # what a setting may be raised to is the most it may be ("The timeout can be raised to 120
+                      # seconds."), not its value; "was raised to" is the change made, its value
+                      r"\b(?:can|may|could)\s+(?:be\s+)?(?:raised|increased|extended|bumped|lengthened)\s+(?:up\s+)?to))\s+$",
+                      re.IGNORECASE)
 _MORE_GE = re.compile(r"\b(?:no shorter than|not shorter than|(?:lower )?floor of|(?<!not )(?<!never )(?<!n't )(?<!n’t )exceed(?:s|ing)?|"
                       r"(?<!no )(?<!not )(?:larger|greater|bigger|longer|higher) than|"
-                      r"(?:^|(?:the|its|a)\s+)min(?:imum)?(?:\s+[\w.-]+){0,8}?\s+(?:is|are))\s+$",
+                      r"(?:^|(?:the|its|a)\s+)min(?:imum)?(?:\s+[\w.-]+){0,8}?\s+(?:is|are)|"
+                      r"\b(?:can|may|could)\s+(?:be\s+)?(?:lowered|reduced|decreased|shortened)\s+(?:down\s+)?to)\s+$",
                       re.IGNORECASE)
 _NEGATED_OP = re.compile(r"\b(?:not|never)\s+$", re.IGNORECASE)
 _TURNED = re.compile(r"(?:less|fewer|more) than\b", re.IGNORECASE)
