@@ -426,6 +426,21 @@ def _same_working_time(p: tuple[str, Bound], q: tuple[str, Bound]) -> bool:
     return False
 
 
+# a span counted in business days against one in weeks: a working week is five of them ("within 10 business days" /
+# "within two weeks", "5 business days" / "a working week"), whatever the statements are about. Not against calendar
+# days, which a business day is not ("3 business days" / "3 days" are two deadlines)
+_BUSINESS_DAYS = re.compile(r"\b(?:business|working|work)\s+days?\b", re.IGNORECASE)
+
+
+def _same_business_time(p: tuple[str, Bound], q: tuple[str, Bound]) -> bool:
+    for x, y in ((p, q), (q, p)):
+        if _BUSINESS_DAYS.search(x[0]) and not _BUSINESS_DAYS.search(y[0]):
+            wx, wy = _in_working_units(*x), _in_working_units(*y)
+            if wx is not None and wy is not None and wx[1] == "day" and wy[1] == "week":
+                return abs(wx[0] - 5 * wy[0]) <= 1e-6 * wx[0]
+    return False
+
+
 def same_quantities(a: Norm, b: Norm, texts: tuple[str, str] | None = None) -> bool:
     """Both statements state the same quantities, each of one in the other ("10 minutes for
     out-of-band codes and 30 seconds for TOTP" / "half a minute for TOTP, 600 seconds out of band").
@@ -437,7 +452,7 @@ def same_quantities(a: Norm, b: Norm, texts: tuple[str, str] | None = None) -> b
     working = texts is not None and all(t and _TIME_OFF.search(t) for t in texts)
 
     def same(p, q):
-        return _same_bound_number(p[1], q[1]) or working and _same_working_time(p, q)
+        return _same_bound_number(p[1], q[1]) or working and _same_working_time(p, q) or _same_business_time(p, q)
     return bool(qa) and bool(qb) and all(any(same(p, q) for q in qb) for p in qa) \
         and all(any(same(q, p) for p in qa) for q in qb)
 

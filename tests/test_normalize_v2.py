@@ -5143,3 +5143,54 @@ def test_a_zone_after_a_time_of_day_or_before_offset_is_no_zone_of_its_own():
     kinds = lambda t: [(v.kind, v.text) for v in extract_typed_values(t)]
     assert kinds("Backups run at 02:00 UTC.") == [("clock", "02:00 UTC")]
     assert not any(k == "timezone" for k, _ in kinds("Timestamps are written with the UTC offset stripped."))
+
+
+@pytest.mark.parametrize("a, b, kind", [
+    # session 93: a working week is five business days, whatever the statements are about ("within 10 business days"
+    # against "within two weeks" was a value conflict, 10 days against 14, that the gate blocked)
+    ("Post-mortems are published within 10 business days.", "Post-mortems are published within two weeks.",
+     VerdictKind.CONSISTENT),
+    ("Root cause analyses are published within five business days.", "Root cause analyses are published within a week.",
+     VerdictKind.CONSISTENT),
+    ("Post-mortems are published within 10 business days.", "Post-mortems are published within one week.",
+     VerdictKind.VALUE_CONFLICT),
+])
+def test_business_days_against_weeks(normalizer_v2, a, b, kind):
+    v = verdict(normalizer_v2, a, b)
+    assert v.kind is kind, v
+
+
+def test_what_customers_get_is_what_the_statement_is_about(normalizer_v2):
+    """Session 93: "Enterprise customers get a 99.9% SLA." was about the customers, so "For enterprise customers, the
+    SLA is 99.99%." met it as another subject (the gate let the pair through at NLI 0.97 / 0.00)."""
+    assert norm(normalizer_v2, "Enterprise customers get a 99.9% SLA.").subject == "sla"
+    v = verdict(normalizer_v2, "For enterprise customers, the SLA is 99.99%.", "Enterprise customers get a 99.9% SLA.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v
+
+
+@pytest.mark.parametrize("a, b, kind", [
+    # session 93: two teams named before the subject's noun are two subjects (the gate blocked the first at p 0.91)
+    ("The mobile team releases every two weeks.", "The web team releases daily.", VerdictKind.COEXIST),
+    ("The mobile team releases every two weeks.", "The mobile team releases every week.", VerdictKind.VALUE_CONFLICT),
+    # a team that acts on a thing is who acts, not which thing: an owner's conflict stays
+    ("The data team owns the warehouse.", "The analytics team owns the warehouse.", VerdictKind.VALUE_CONFLICT),
+])
+def test_two_teams_are_two_subjects(normalizer_v2, a, b, kind):
+    v = verdict(normalizer_v2, a, b)
+    assert v.kind is kind, v
+
+
+@pytest.mark.parametrize("text, subject", [
+    # session 93: a rule for managers is about what they act on, as one for admins or employees is
+    ("Line managers can sign off up to five days of paid compassionate leave without involving a director.",
+     "paid compassionate leave"),
+    ("Managers approve vacation requests in Rippling before the time off starts.", "vacation request"),
+    ("Managers hold one-on-ones once a month.", "one-on-ones"),
+])
+def test_a_rule_for_managers_is_about_what_they_act_on(normalizer_v2, text, subject):
+    assert norm(normalizer_v2, text).subject == subject
+
+
+def test_how_often_managers_hold_a_meeting_meets_how_often_it_happens(normalizer_v2):
+    v = verdict(normalizer_v2, "One-on-ones happen weekly.", "Managers hold one-on-ones once a month.")
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v

@@ -1665,7 +1665,8 @@ class RuleNormalizerV2(RuleNormalizer):
     # "Everyone logs their daily hours …", "Anyone off sick … has to send a fit note": a rule for
     # whoever does it is about what they do (v1 read such a subject as vague, and found none)
     # "Nobody may push …", "No one may push …": a rule for no one is as much about what they do
-    person_subjects = frozenset(PERSON_SUBJECTS | {"everyone", "everybody", "anyone", "anybody", "someone", "somebody",
+    person_subjects = frozenset(PERSON_SUBJECTS | {"customer", "customers", "manager", "managers",
+                                                   "everyone", "everybody", "anyone", "anybody", "someone", "somebody",
                                                    "nobody", "one"})
     modal_predicates = MODAL_PREDICATES | HALT_PREDICATES | V2_MODAL_PREDICATES
     predicate_infinitives = True
@@ -1810,7 +1811,7 @@ class RuleNormalizerV2(RuleNormalizer):
         if variant is not None and variant not in variants:
             variants += (variant,)
         named = {n for _, n in variants}         # a region or a plan already says which ("Customers in the EU")
-        variants += tuple(v for v in subject_phrases(doc) if v[1] not in named)
+        variants += tuple(v for v in subject_phrases(doc, norm.subject) if v[1] not in named)
         said = tuple(x for x in (norm.value, *(v[1] for v in norm.values)) if x)
         # a phrase that names a plan or a region already read says no more ("Users on the Free or Pro plan …")
         variants += tuple(v for v in predicate_phrases(doc, said) if not named & set(v[1].split()))
