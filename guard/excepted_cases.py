@@ -37,11 +37,13 @@ _STANCE = {Modality.MUST: "obliged", Modality.SHOULD: "obliged", Modality.MUST_N
 
 
 def _stem(word: str) -> str:
-    """Plural and -ing/-ed forms as one word ("hotfixes" / "hotfix", "merging" / "merge"), hyphens apart."""
-    for suffix, keep in (("ies", "y"), ("es", ""), ("s", ""), ("ing", ""), ("ed", "")):
+    """A word's plural, verb forms and the noun of its action as one ("hotfixes" / "hotfix", "merging" / "merge",
+    "approves" / "approval"): the suffix and a final "e" off."""
+    for suffix, keep in (("ies", "y"), ("es", ""), ("s", ""), ("ing", ""), ("ed", ""), ("al", "")):
         if len(word) > len(suffix) + 3 and word.endswith(suffix) and not word.endswith("ss"):
-            return word[: -len(suffix)] + keep
-    return word
+            word = word[: -len(suffix)] + keep
+            break
+    return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
 def _words(text: str) -> set[str]:

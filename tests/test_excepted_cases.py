@@ -59,3 +59,13 @@ def test_a_statement_with_no_modality_is_no_rule(normalizer_v2):
     from dataclasses import replace
     assert excepted_case(replace(na, modality=Modality.UNKNOWN), "Deploys are not allowed on Fridays, except for "
                          "hotfixes.", nb, "Hotfixes can be deployed on Fridays.") is None
+
+
+def test_the_exception_and_the_case_in_other_forms_of_one_word(normalizer_v2):
+    """Found on a held pair (session 93): "approves" in the exception, "approval" in the case."""
+    rule = "Unless the on-call engineer approves it, no production deploy may start after 4pm on a Friday."
+    case = "Production deploys can start at 5pm on Fridays with the on-call engineer's approval."
+    v = _verdict(normalizer_v2, rule, case)
+    assert v.kind is VerdictKind.CONSISTENT and "excepts" in v.reason, v
+    v = _verdict(normalizer_v2, rule, "Production deploys can start at 5pm on Fridays.")
+    assert v.kind is VerdictKind.CONTRADICTION, v

@@ -5194,3 +5194,25 @@ def test_a_rule_for_managers_is_about_what_they_act_on(normalizer_v2, text, subj
 def test_how_often_managers_hold_a_meeting_meets_how_often_it_happens(normalizer_v2):
     v = verdict(normalizer_v2, "One-on-ones happen weekly.", "Managers hold one-on-ones once a month.")
     assert v.kind is VerdictKind.VALUE_CONFLICT, v
+
+
+@pytest.mark.parametrize("a, b, kind", [
+    # session 93: a weekday after "every" says how often too (found on held pairs: "every Sunday" / "nightly" was two
+    # kinds of value, the gate's block capped; "every Thursday" / "every other Thursday" one value)
+    ("The staging database is reset every Sunday.", "The staging database is reset nightly.", VerdictKind.VALUE_CONFLICT),
+    ("Design reviews are held every Thursday.", "Design reviews take place every other Thursday.",
+     VerdictKind.VALUE_CONFLICT),
+    ("Design reviews are held every Thursday.", "Design reviews take place on Thursdays.", VerdictKind.CONSISTENT),
+    ("Backups run every Friday.", "Backups run every Monday.", VerdictKind.VALUE_CONFLICT),
+])
+def test_a_weekday_after_every_says_how_often(normalizer_v2, a, b, kind):
+    v = verdict(normalizer_v2, a, b)
+    assert v.kind is kind, v
+
+
+def test_the_day_stays_the_value_beside_how_often_it_recurs(normalizer_v2):
+    n = norm(normalizer_v2, "Backups run every Friday.")
+    assert (n.value_kind, n.value) == ("weekday", "Friday")
+    assert ("frequency", "every Friday") in [(k, t) for k, t, _ in n.values]
+    # no how often where no "every" says it
+    assert not any(k == "frequency" for k, _, _ in norm(normalizer_v2, "No deploys on Fridays.").values)

@@ -1015,7 +1015,7 @@ def extract_typed_values(text: str, sides: bool = True) -> list[Value]:
              if not _path_segment(text, v) and not _preposition_taken_for_a_switch(text, v)]
     found = _word_counts(text, [_span_after_words(text, v, found) for v in found])
     found.sort(key=lambda v: v.start)
-    found = _named_units(text, _shared_units(text, _counted_compounds(text, one_style(found))))
+    found = _weekly_days(text, _named_units(text, _shared_units(text, _counted_compounds(text, one_style(found)))))
     if sides:
         found = [_or_side_after(text, _unit_after_or_more(text, v)) for v in found]
     return [_lead_time(text, _rejected_beyond(text, _more_bound_words(text, _op_negation(text, _or_more_sign(text, v)))))
@@ -1257,6 +1257,29 @@ def _named_unit(text: str, v: Value) -> tuple[str, float] | None:
         if (unit := _unit_factor(word)) is not None and unit[0] == "time" and len(word) > 3:    # "hours", not "h"
             return unit
     return None
+
+
+# "every Sunday", "each Monday", "every other Thursday": how often as well as which day — once a week, or once in two
+# weeks. Read as the day alone, "The staging database is reset every Sunday." / "… reset nightly." were two kinds of
+# value (two facts, the gate's block capped) and "… every Thursday" / "… every other Thursday" one value. Only after
+# "every"/"each": "not on Fridays" says no how often
+_EVERY_DAY_BEFORE = re.compile(r"\b(?:every|each)\s+(?P<other>(?:other|second|alternate)\s+)?$", re.IGNORECASE)
+_WEEK = 7 * 86400.0
+
+
+def _weekly_days(text: str, found: list[Value]) -> list[Value]:
+    """A weekday after "every" also gives how often, as a value of its own on the day's span (written "every Sunday",
+    once a week; "every other Thursday", once in two), which the day's value is chosen before
+    (``values.primary_value``)."""
+    out = []
+    for v in found:
+        out.append(v)
+        if v.kind == "weekday" and v.bound is not None and v.bound.op == "eq" \
+                and (m := _EVERY_DAY_BEFORE.search(text, max(0, v.start - 30), v.start)) is not None:
+            other = bool(m.group("other"))
+            out.append(Value("frequency", text[m.start():v.end], v.start, v.end,
+                             Bound("eq", 2 * _WEEK if other else _WEEK, "period"), None))
+    return out
 
 
 def _named_units(text: str, found: list[Value]) -> list[Value]:

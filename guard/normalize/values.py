@@ -220,6 +220,10 @@ def primary_value(values: list[Value]) -> Value | None:
     if not values:
         return None
     values = [v for v in values if not _spelled_count(v)] or values
+    # how often a day recurs, read on the day's own span ("every Sunday": v2's ``typed_values._weekly_days``), is said
+    # by the day, which stays the value
+    days = {v.start for v in values if v.kind == "weekday"}
+    values = [v for v in values if not (v.kind == "frequency" and v.start in days)] or values
     order = ["port", "version", "number", "literal", "region", "email", "url", "domain", "boolean", "colour"]
     # how often in one word (v2's "daily", "weekly") is what a statement says only when it says nothing
     # more exact ("Backups run nightly at 02:00 UTC" is about 02:00); with a number ("every 20 minutes",
