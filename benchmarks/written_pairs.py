@@ -17,7 +17,10 @@ schedules once how often a thing happens was read; session 64 ``force`` (design)
 rule its force ("no longer", "free to", "exempt from", "refrain from", "Nobody may", "may not disable"); session 92
 ``money``, ``lifecycle``, ``retention``, ``state``, ``sla``, ``security``, ``notice``, ``approval``, ``percent``,
 ``counts``, ``window`` and ``residency``, and more ``version`` pairs (design, then held: each held set was written
-with its design set, before that was first judged, and judged once). A pair
+with its design set, before that was first judged, and judged once); session 93 ``leave``, ``format``, ``logging``,
+``meeting``, ``office``, ``exceptions``, ``defaults``, ``backup``, ``password``, ``locale``, then ``long`` (handbook
+sentences against short notes) and ``scope`` (teams, environments, plans), each as a design and a held set written
+together, the held judged once. A pair
 is right when a contradiction blocks and a compatible pair is clean (a warn is wrong both ways).
 """
 from __future__ import annotations

@@ -1665,7 +1665,7 @@ class RuleNormalizerV2(RuleNormalizer):
     # "Everyone logs their daily hours …", "Anyone off sick … has to send a fit note": a rule for
     # whoever does it is about what they do (v1 read such a subject as vague, and found none)
     # "Nobody may push …", "No one may push …": a rule for no one is as much about what they do
-    person_subjects = frozenset(PERSON_SUBJECTS | {"customer", "customers", "manager", "managers",
+    person_subjects = frozenset(PERSON_SUBJECTS | {"manager", "managers",
                                                    "everyone", "everybody", "anyone", "anybody", "someone", "somebody",
                                                    "nobody", "one"})
     modal_predicates = MODAL_PREDICATES | HALT_PREDICATES | V2_MODAL_PREDICATES
