@@ -33,9 +33,7 @@ from guard.normalize.typed_values import (
     POINT_UNITS,
     VERSION_FLOOR,
     WEEKDAYS,
-    currency_code,
-    measure_symbol,
-    time_zone,
+    one_name,
     version_base,
 )
 from guard.normalize.values import UNITS
@@ -979,12 +977,8 @@ def _values_differ(va: tuple, vb: tuple) -> bool:
         return bounds_conflict(va[2], vb[2])
     if va[0] == vb[0] == "region" and (d := _regions_differ(va[1], vb[1])) is not None:
         return d
-    if va[0] == vb[0] == "currency":
-        return currency_code(va[1]) != currency_code(vb[1])      # "EUR" / "euros"
-    if va[0] == vb[0] == "measure":
-        return measure_symbol(va[1]) != measure_symbol(vb[1])    # "kilometres" / "km"
-    if va[0] == vb[0] == "timezone":
-        return time_zone(va[1]) != time_zone(vb[1])              # "UTC" / "GMT"
+    if va[0] == vb[0] and (name := one_name(va[0], va[1])) is not None:
+        return name != one_name(vb[0], vb[1])        # "EUR" / "euros", "kilometres" / "km", "UTC" / "GMT"
     if va[0] == vb[0] == "literal" and (sa := setting_of(va[1])) and (sb := setting_of(vb[1])):
         return sa != sb        # one setting's value in two spellings: "SameSite=None" / "sameSite: 'none'"
     if va[0] == vb[0] == "naming":

@@ -29,7 +29,7 @@ _EMPTY = frozenset(re.findall(r"\S+", """a an the those that these this it its t
 had do does did for of in on at to by with from during when where if while as than then so or and not no any all some
 each every one ones you your we our us who which what otherwise specified stated noted agreed under over above below
 more less fewer up least most only just also explicitly truly highly really very can may might must should will would
-under within after before"""))
+within after before"""))
 _MAX_CASE_WORDS = 6          # a longer clause is a condition told in full, which another statement rarely restates
 # the stance a modality takes on what the rule names: obliged, forbidden, allowed, not required
 _STANCE = {Modality.MUST: "obliged", Modality.SHOULD: "obliged", Modality.MUST_NOT: "forbidden",

@@ -166,37 +166,29 @@ COUNTRIES: dict[str, str] = {
     "spain": "eu", "italy": "eu", "belgium": "eu", "austria": "eu", "poland": "eu", "finland": "eu", "denmark": "eu",
     "australia": "ap", "singapore": "ap", "japan": "ap", "india": "ap", "south korea": "ap", "indonesia": "ap",
     "brazil": "sa"}
-# a currency's code from any of its names (the "currency" kind below)
+# values named by a word, each compared by its one name (the "currency", "measure" and "timezone" kinds below): a
+# currency by its code, a unit of measure by its symbol, a time zone as "utc" (UTC, GMT and their names in words),
+# "local" (whoever reads it) or its name
 CURRENCIES: dict[str, str] = {"usd": "USD", "dollars": "USD", "us dollars": "USD", "u.s. dollars": "USD",
                               "american dollars": "USD", "eur": "EUR", "euros": "EUR", "gbp": "GBP",
                               "pounds sterling": "GBP", "british pounds sterling": "GBP", "sterling": "GBP", "jpy": "JPY",
                               "yen": "JPY", "japanese yen": "JPY", "chf": "CHF", "swiss francs": "CHF", "cad": "CAD",
                               "canadian dollars": "CAD", "aud": "AUD", "australian dollars": "AUD"}
-
-
-def currency_code(name: str) -> str:
-    return CURRENCIES.get(" ".join(name.lower().split()), name.upper())
-
-
-# a unit of measure's symbol from its names (the "measure" kind below)
 MEASURES: dict[str, str] = {"celsius": "C", "degrees celsius": "C", "fahrenheit": "F", "degrees fahrenheit": "F",
                             "kilometres": "km", "kilometers": "km", "km": "km", "miles": "mi", "metres": "m", "meters": "m",
                             "feet": "ft", "inches": "in", "centimetres": "cm", "centimeters": "cm", "kilograms": "kg",
                             "kg": "kg", "pounds": "lb", "lbs": "lb", "litres": "l", "liters": "l", "gallons": "gal"}
-
-
 _UTC = frozenset({"utc", "gmt", "greenwich mean time", "coordinated universal time", "etc/utc", "etc/gmt"})
+_ONE_NAME = {"currency": lambda low: CURRENCIES.get(low, low.upper()),
+             "measure": lambda low: MEASURES.get(low, low),
+             "timezone": lambda low: "utc" if low in _UTC else "local" if low.startswith("local") else low}
 
 
-def time_zone(name: str) -> str:
-    """A zone's one name: "utc" for UTC, GMT and their names in words, "local" for the local time of whoever reads it,
-    else the name as written, lower-cased ("europe/berlin")."""
-    low = " ".join(name.lower().split())
-    return "utc" if low in _UTC else "local" if low.startswith("local") else low
-
-
-def measure_symbol(name: str) -> str:
-    return MEASURES.get(" ".join(name.lower().split()), name.lower())
+def one_name(kind: str, text: str) -> str | None:
+    """The one name of a value named by a word ("euros" and "EUR" are "EUR", "km" and "kilometres" "km", "GMT" and
+    "UTC" "utc"); None for a value of another kind."""
+    name = _ONE_NAME.get(kind)
+    return None if name is None else name(" ".join(text.lower().split()))
 
 
 _BOUNDLESS = frozenset({"region", "email", "url", "literal", "naming", "holiday", "switch", "currency", "measure", "timezone"})      # kinds compared as written (by ``compare``), with no number
@@ -444,7 +436,7 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     # a naming convention ("kebab-case", "lowerCamelCase"): one style per kind of name (``naming_styles``)
     ("naming", Guarded("", NAMING_RE, re.IGNORECASE, needs="case|kebab")),
     # a currency named alone, by its code ("The default currency is USD.") or after "in" by its name ("Invoices are
-    # issued in euros."): one of a few, compared by its code (``CURRENCIES``), so "in EUR" / "in euros" is one value
+    # issued in euros."): one of a few, compared by its code (``one_name``), so "in EUR" / "in euros" is one value
     # and "in GBP" / "in USD" two. Not "in pounds" (a weight); a code before an amount is the amount's ("USD 250")
     ("currency", Guarded("", r"(?<![\w$€£-])(?P<val>(?-i:USD|EUR|GBP|JPY|CHF|CAD|AUD))(?![\w-])(?!\s?\d)",
                          needs="USD|EUR|GBP|JPY|CHF|CAD|AUD")),
@@ -452,14 +444,14 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
                          r"Australian\s+)?dollars|euros|(?:British\s+)?pounds\s+sterling|sterling|(?:Japanese\s+)?yen|"
                          r"Swiss\s+francs)\b", re.IGNORECASE, needs="dollars|euros|sterling|yen|francs")),
     # a time zone named alone ("Timestamps are in UTC.", "GMT must be used as the time zone reference", "in the
-    # server's local time zone (Europe/Berlin)"): compared by its name (``time_zone``), UTC and GMT one zone; a zone
+    # server's local time zone (Europe/Berlin)"): compared by its name (``one_name``), UTC and GMT one zone; a zone
     # after a time of day is that time's (read above), and "the UTC offset" is no zone
     ("timezone", Guarded("", r"\b(?P<val>(?-i:UTC|GMT)|Greenwich\s+Mean\s+Time|Coordinated\s+Universal\s+Time|"
                          r"(?-i:(?:Africa|America|Asia|Atlantic|Australia|Europe|Pacific|Etc)/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?)|"
                          r"local\s+time(?:\s*zone)?)\b(?!\s+offset)(?![/-])", re.IGNORECASE,
                          needs="UTC|GMT|Greenwich|Universal|/|local time")),
     # the unit a quantity is given in ("Distances are shown in kilometres.", "Temperatures are displayed in degrees
-    # Celsius."): one of a few, compared by its symbol (``MEASURES``), so "in kilometres" / "in km" is one value and
+    # Celsius."): one of a few, compared by its symbol (``one_name``), so "in kilometres" / "in km" is one value and
     # "in kilometres" / "in miles" two; after "in" with no number before it ("is 10 km" is an amount)
     ("measure", Guarded(r"(?<![\d.])(?P<prep>\s+in\s+)", r"(?P<val>(?:degrees\s+)?(?:Celsius|Fahrenheit)|kilomet(?:re|er)s|"
                         r"km|miles|met(?:re|er)s|feet|inches|centimet(?:re|er)s|kilograms|kg|pounds|lbs|lit(?:re|er)s|gallons)"
