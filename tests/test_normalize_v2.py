@@ -5208,3 +5208,27 @@ def test_the_day_stays_the_value_beside_how_often_it_recurs(normalizer_v2):
     assert ("frequency", "every Friday") in [(k, t) for k, t, _ in n.values]
     # no how often where no "every" says it
     assert not any(k == "frequency" for k, _, _ in norm(normalizer_v2, "No deploys on Fridays.").values)
+
+
+@pytest.mark.parametrize("a, b, kind", [
+    # session 93: the licence a thing is released under is a value ("released under the Apache-2.0 licence" /
+    # "published under the MIT licence" was "same subject, different state", clean)
+    ("Our SDK is released under the Apache-2.0 licence.", "The SDK is released under the MIT licence.",
+     VerdictKind.VALUE_CONFLICT),
+    ("Code is licensed under the Apache License 2.0.", "Code is licensed under Apache 2.0.", VerdictKind.CONSISTENT),
+])
+def test_a_licence_after_under_is_a_value(normalizer_v2, a, b, kind):
+    v = verdict(normalizer_v2, a, b)
+    assert v.kind is kind, v
+
+
+@pytest.mark.parametrize("text, licence", [
+    ("Contributions are accepted only under Apache-2.0.", "Apache-2.0"),
+    ("The docs are published under CC BY 4.0.", "CC BY 4.0"),
+    ("The SDK is published under the BSD-3-Clause license.", "BSD-3-Clause"),
+    ("Staff work under MIT rules.", None),                          # no licence: a bare "MIT" before a noun
+    ("GPL-licensed dependencies are denied.", None),                 # which things, not a licence they are under
+])
+def test_which_words_after_under_are_a_licence(text, licence):
+    found = [v.text for v in extract_typed_values(text) if v.kind == "licence"]
+    assert found == ([licence] if licence else []), found

@@ -166,9 +166,9 @@ COUNTRIES: dict[str, str] = {
     "spain": "eu", "italy": "eu", "belgium": "eu", "austria": "eu", "poland": "eu", "finland": "eu", "denmark": "eu",
     "australia": "ap", "singapore": "ap", "japan": "ap", "india": "ap", "south korea": "ap", "indonesia": "ap",
     "brazil": "sa"}
-# values named by a word, each compared by its one name (the "currency", "measure" and "timezone" kinds below): a
-# currency by its code, a unit of measure by its symbol, a time zone as "utc" (UTC, GMT and their names in words),
-# "local" (whoever reads it) or its name
+# values named by a word, each compared by its one name (the "currency", "measure", "timezone" and "licence" kinds
+# below): a currency by its code, a unit of measure by its symbol, a time zone as "utc" (UTC, GMT and their names in
+# words), "local" (whoever reads it) or its name, a licence by its name without "licence", "version" or marks
 CURRENCIES: dict[str, str] = {"usd": "USD", "dollars": "USD", "us dollars": "USD", "u.s. dollars": "USD",
                               "american dollars": "USD", "eur": "EUR", "euros": "EUR", "gbp": "GBP",
                               "pounds sterling": "GBP", "british pounds sterling": "GBP", "sterling": "GBP", "jpy": "JPY",
@@ -179,19 +179,21 @@ MEASURES: dict[str, str] = {"celsius": "C", "degrees celsius": "C", "fahrenheit"
                             "feet": "ft", "inches": "in", "centimetres": "cm", "centimeters": "cm", "kilograms": "kg",
                             "kg": "kg", "pounds": "lb", "lbs": "lb", "litres": "l", "liters": "l", "gallons": "gal"}
 _UTC = frozenset({"utc", "gmt", "greenwich mean time", "coordinated universal time", "etc/utc", "etc/gmt"})
-_ONE_NAME = {"currency": lambda low: CURRENCIES.get(low, low.upper()),
+_LICENCE_WORDS = re.compile(r"\blicen[cs]e\b|\bversion\b|[^a-z0-9.]|\.0\b|v(?=\d)")
+_ONE_NAME = {"licence": lambda low: _LICENCE_WORDS.sub("", low),
+             "currency": lambda low: CURRENCIES.get(low, low.upper()),
              "measure": lambda low: MEASURES.get(low, low),
              "timezone": lambda low: "utc" if low in _UTC else "local" if low.startswith("local") else low}
 
 
 def one_name(kind: str, text: str) -> str | None:
     """The one name of a value named by a word ("euros" and "EUR" are "EUR", "km" and "kilometres" "km", "GMT" and
-    "UTC" "utc"); None for a value of another kind."""
+    "UTC" "utc", "Apache License 2.0" and "Apache-2.0" "apache2"); None for a value of another kind."""
     name = _ONE_NAME.get(kind)
     return None if name is None else name(" ".join(text.lower().split()))
 
 
-_BOUNDLESS = frozenset({"region", "email", "url", "literal", "naming", "holiday", "switch", "currency", "measure", "timezone"})      # kinds compared as written (by ``compare``), with no number
+_BOUNDLESS = frozenset({"region", "email", "url", "literal", "naming", "holiday", "switch", "currency", "measure", "timezone", "licence"})      # kinds compared as written (by ``compare``), with no number
 # where mail goes or comes from, and where a page is: "reports go to security@example.com" / "… to
 # abuse@example.com" are one question's two answers, and "sent from noreply@example.com" / "sent
 # through SendGrid" two facts. v1's domain selector never read them (an "@" or "/" before the name)
@@ -251,6 +253,14 @@ _COMPOUND_UNITS = "|".join(("millisecond", "ms", "second", "sec", "minute", "min
 POINT_UNITS = ("date", "clock", "weekday", "period", "month", "monthday", "yearday")
 
 TYPED_PATTERNS: list[tuple[str, Guarded]] = [
+    # the licence something is released or used under ("Our SDK is released under the Apache-2.0 licence.", "licensed
+    # under the MIT License", "accepted only under Apache-2.0"): compared by its name (``one_name``), so "Apache-2.0" /
+    # "Apache License 2.0" is one licence and "MIT" another. Only after "under" ("GPL-licensed dependencies are denied."
+    # names which things), and a bare "MIT", "ISC" or "BSD" only before "licence" or the clause's end ("under MIT rules")
+    ("licence", Guarded(r"(?P<prep>\bunder\s+(?:the\s+|an?\s+)?)",
+                        r"(?P<val>(?-i:(?:MIT|ISC|Unlicense|BSD(?:[- ][23][- ]Clause)?)(?=\s*(?:[Ll]icen[cs]e|[.,;:)]|$))|MPL(?:[- ]2\.0)?|(?:A|L)?GPL(?:[- ]?v?[23](?:\.0)?)?"
+                        r"(?:-only|-or-later|\+)?|CC[- ]BY(?:[- ]SA)?(?:[- ][1-4]\.0)?)|Apache(?:\s+License)?(?:[- ](?:version\s+)?2(?:\.0)?))"
+                        r"(?![\w-])(?!\.\d)", re.IGNORECASE, needs="MIT|ISC|Unlicense|BSD|MPL|GPL|CC|Apache")),
     # numbers joined by colons, three or more, that are no time of day ("MaxStartups … is 10:30:100"): one
     # setting written as it is configured, compared as written; read as three numbers, "10:30:100" and
     # "10:30:60" both gave the value 10
