@@ -20,7 +20,8 @@ rule its force ("no longer", "free to", "exempt from", "refrain from", "Nobody m
 with its design set, before that was first judged, and judged once); session 93 ``leave``, ``format``, ``logging``,
 ``meeting``, ``office``, ``exceptions``, ``defaults``, ``backup``, ``password``, ``locale``, then ``long`` (handbook
 sentences against short notes) and ``scope`` (teams, environments, plans), then ``license``, ``ci``, ``incident`` and
-``network``, each as a design and a held set written together, the held judged once. A pair
+``network``, then ``api``, ``data`` and ``device``, each as a design and a held set written together, the held judged
+once. A pair
 is right when a contradiction blocks and a compatible pair is clean (a warn is wrong both ways).
 """
 from __future__ import annotations
