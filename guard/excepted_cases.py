@@ -50,12 +50,12 @@ def _words(text: str) -> set[str]:
     return {_stem(w) for w in _WORD.findall(text.lower().replace("-", " ")) if w not in _EMPTY}
 
 
-def _case_holds(case: str, other_text: str) -> bool:
-    """Every word of the excepted case is in the other statement, and every bound it sets ("under $25") holds for a
-    value of that unit the other gives ("a $10 taxi ride")."""
+def _case_holds(case: str, other_text: str, other_words: set[str]) -> bool:
+    """Every word of the excepted case is in the other statement (``other_words``, its ``_words``), and every bound it
+    sets ("under $25") holds for a value of that unit the other gives ("a $10 taxi ride")."""
     words = _words(re.sub(r"\$?\d[\d,.]*\S*", " ", case))
     bounds = [v.bound for v in extract_typed_values(case) if v.bound is not None and v.bound.unit]
-    if not words and not bounds or len(words) > _MAX_CASE_WORDS or not words <= _words(other_text):
+    if not words and not bounds or len(words) > _MAX_CASE_WORDS or not words <= other_words:
         return False
     if not bounds:
         return True
@@ -72,10 +72,12 @@ def excepted_case(a: Norm, a_text: str, b: Norm, b_text: str) -> str | None:
         stance = _STANCE.get(rule.modality)
         if stance is None or _STANCE.get(other.modality) in (None, stance):
             continue
+        other_words = None
         for m in _EXCEPTION.finditer(rule_text):
             case = m.group("case").strip()
+            other_words = _words(other_text) if other_words is None else other_words
             # the rule's own words, without its exception, must meet the other's too: the two speak of one thing
             main = rule_text[:m.start()] + " " + rule_text[m.end():]
-            if _case_holds(case, other_text) and _words(main) & (_words(other_text) - _words(case)):
+            if _case_holds(case, other_text, other_words) and _words(main) & (other_words - _words(case)):
                 return m.group(0).strip()
     return None

@@ -260,7 +260,7 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     ("licence", Guarded(r"(?P<prep>\bunder\s+(?:the\s+|an?\s+)?)",
                         r"(?P<val>(?-i:(?:MIT|ISC|Unlicense|BSD(?:[- ][23][- ]Clause)?)(?=\s*(?:[Ll]icen[cs]e|[.,;:)]|$))|MPL(?:[- ]2\.0)?|(?:A|L)?GPL(?:[- ]?v?[23](?:\.0)?)?"
                         r"(?:-only|-or-later|\+)?|CC[- ]BY(?:[- ]SA)?(?:[- ][1-4]\.0)?)|Apache(?:\s+License)?(?:[- ](?:version\s+)?2(?:\.0)?))"
-                        r"(?![\w-])(?!\.\d)", re.IGNORECASE, needs="MIT|ISC|Unlicense|BSD|MPL|GPL|CC|Apache")),
+                        r"(?![\w-])(?!\.\d)", re.IGNORECASE, needs=r"\bunder\b")),
     # numbers joined by colons, three or more, that are no time of day ("MaxStartups … is 10:30:100"): one
     # setting written as it is configured, compared as written; read as three numbers, "10:30:100" and
     # "10:30:60" both gave the value 10
@@ -1266,7 +1266,7 @@ def _named_unit(text: str, v: Value) -> tuple[str, float] | None:
 # value (two facts, the gate's block capped) and "… every Thursday" / "… every other Thursday" one value. Only after
 # "every"/"each": "not on Fridays" says no how often
 _EVERY_DAY_BEFORE = re.compile(r"\b(?:every|each)\s+(?P<other>(?:other|second|alternate)\s+)?$", re.IGNORECASE)
-_WEEK = 7 * 86400.0
+_WEEK = float(UNITS["week"][1])
 
 
 def _weekly_days(text: str, found: list[Value]) -> list[Value]:
