@@ -21,6 +21,7 @@ from guard.claims import (
     Window,
 )
 from guard.excepted_cases import excepted_case
+from guard.restated_requirements import restated_requirement
 from guard.normalize.lead_phrases import KIND as LEAD_PHRASE
 from guard.normalize.lead_phrases import names_apart
 from guard.normalize.lexicon import POLE
@@ -1406,6 +1407,9 @@ class StructuralComparator:
         if (exception := excepted_case(a, a_text, b, b_text)) is not None:
             return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH,
                            f"one statement speaks of the case the other's rule excepts ('{exception}')")
+        if (required := restated_requirement(a_text, b_text)) is not None:
+            return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH,
+                           f"one statement says what cannot happen without what the other requires ('{required}')")
         sa, sb = effective_scope(a), effective_scope(b)
         if not sa.overlaps(sb):
             return Verdict(VerdictKind.COEXIST, Confidence.MED, "scopes stated in the texts are disjoint",
@@ -1539,6 +1543,13 @@ class StructuralComparator:
                 return Verdict(VerdictKind.CONSISTENT, strong, "the same end, said as what goes on until it and as "
                                "what stops", {**ev, "values": [vp[0][1], vp[1][1]]})
             if vp is not None and values_conflict(a, b, vp, (a_text, b_text)):
+                if all(v[2] is not None and v[2].unit == "time" for v in vp):
+                    # "Idle SSH sessions are closed after 10 minutes." / "SSH sessions stay open indefinitely when
+                    # idle.": a duration is how long the state lasts, not another thing it holds of (as a port or a
+                    # day is), so the two stances give one span two lengths; it was "a different value" denied, clean
+                    return Verdict(VerdictKind.VALUE_CONFLICT, strong,
+                                   f"'{b.subject}' lasts {vp[0][1]} in one claim and {vp[1][1]} in the other",
+                                   {**ev, "values": [vp[0][1], vp[1][1]]})
                 return _another_value_negated(ev, vp)
             return Verdict(VerdictKind.CONTRADICTION, strong,
                            f"opposing modality on '{b.subject}': {a.modality.value} vs {b.modality.value}", ev)

@@ -46,14 +46,16 @@ def _stem(word: str) -> str:
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
-def _words(text: str) -> set[str]:
+def content_words(text: str) -> set[str]:
+    """The words that say what a text is about, each in one form (``_stem``), without those that join, point or hedge
+    (``_EMPTY``): two statements that share one speak of one thing."""
     return {_stem(w) for w in _WORD.findall(text.lower().replace("-", " ")) if w not in _EMPTY}
 
 
 def _case_holds(case: str, other_text: str, other_words: set[str]) -> bool:
-    """Every word of the excepted case is in the other statement (``other_words``, its ``_words``), and every bound it
+    """Every word of the excepted case is in the other statement (``other_words``, its ``content_words``), and every bound it
     sets ("under $25") holds for a value of that unit the other gives ("a $10 taxi ride")."""
-    words = _words(re.sub(r"\$?\d[\d,.]*\S*", " ", case))
+    words = content_words(re.sub(r"\$?\d[\d,.]*\S*", " ", case))
     bounds = [v.bound for v in extract_typed_values(case) if v.bound is not None and v.bound.unit]
     if not words and not bounds or len(words) > _MAX_CASE_WORDS or not words <= other_words:
         return False
@@ -75,9 +77,9 @@ def excepted_case(a: Norm, a_text: str, b: Norm, b_text: str) -> str | None:
         other_words = None
         for m in _EXCEPTION.finditer(rule_text):
             case = m.group("case").strip()
-            other_words = _words(other_text) if other_words is None else other_words
+            other_words = content_words(other_text) if other_words is None else other_words
             # the rule's own words, without its exception, must meet the other's too: the two speak of one thing
             main = rule_text[:m.start()] + " " + rule_text[m.end():]
-            if _case_holds(case, other_text, other_words) and _words(main) & (other_words - _words(case)):
+            if _case_holds(case, other_text, other_words) and content_words(main) & (other_words - content_words(case)):
                 return m.group(0).strip()
     return None

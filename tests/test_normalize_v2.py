@@ -5110,6 +5110,42 @@ def test_values_named_by_a_word_and_other_session_93_readings(normalizer_v2, a, 
     assert v.kind is kind, v
 
 
+@pytest.mark.parametrize("a, b, kind", [
+    # session 94: a duration is how long a state lasts, not another thing it holds of: denied after one span and kept
+    # for a longer one, the state has two lengths (it was "the negation is of a different value", clean at HIGH)
+    ("Idle SSH sessions are closed after 10 minutes.", "SSH sessions stay open indefinitely when idle.",
+     VerdictKind.VALUE_CONFLICT),
+    # a port or a day denied is still another value
+    ("The cache listens on port 6379.", "The cache does not listen on port 6380.", VerdictKind.CONSISTENT),
+    # session 94: an operating system's or a browser's release numbered by a whole number is a version, a floor with
+    # "and later" (it was a bare number: 16 against 17, blocked)
+    ("The app supports iOS 16 and later.", "The app runs on iOS 17.", VerdictKind.CONSISTENT),
+    ("Our laptops run Windows 11.", "Our laptops run Windows 10.", VerdictKind.VALUE_CONFLICT),
+    # session 94: a count in a span with no noun counts the statement's own thing, how often, and a verb that only
+    # bounds it names no action of its own ("one per hour" was a rate of nothing, "limit frequency" another setting)
+    ("Deploys are limited to three per day.", "Deploys go out every hour.", VerdictKind.VALUE_CONFLICT),
+    ("Bulk exports are limited to one per hour.", "Bulk exports run every two hours.", VerdictKind.CONSISTENT),
+])
+def test_session_94_readings(normalizer_v2, a, b, kind):
+    v = verdict(normalizer_v2, a, b)
+    assert v.kind is kind, v
+
+
+def test_a_whole_numbered_release_of_a_platform_is_a_version():
+    kinds = lambda t: [(v.kind, v.text) for v in extract_typed_values(t)]
+    assert kinds("Android 12 or later is required.") == [("version", "Android 12 or later")]
+    assert kinds("The app runs on iOS 17.") == [("version", "iOS 17")]
+    assert kinds("Chrome 120 is the oldest browser we test.")[0] == ("version", "Chrome 120")
+    assert ("version", "ios 3") not in kinds("Radios 3 and 4 are spare.")        # a name's own letters are no platform
+
+
+def test_a_count_per_span_with_no_noun_is_how_often():
+    bound = lambda t: [(v.kind, v.bound) for v in extract_typed_values(t)]
+    assert bound("Bulk exports are limited to one per hour.") == [("frequency", Bound("ge", 3600.0, "period"))]
+    assert bound("You can deploy 2 per week.") == [("frequency", Bound("eq", 302400.0, "period"))]
+    assert bound("API clients may send 100 requests per minute.")[0][0] == "number"     # a noun counted: a rate of it
+
+
 def test_currency_and_unit_words_that_are_no_such_value():
     kinds = lambda t: [(v.kind, v.text) for v in extract_typed_values(t)]
     assert ("currency", "EUR") in kinds("The default currency is EUR.")

@@ -132,8 +132,8 @@ _OFTEN_UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "night": 
 _OFTEN_UNIT_RE = r"(?P<unit>" + "|".join(_OFTEN_UNITS) + r")s?\b(?!['’-])"
 # "every 90d", "every 12h", "every 2w", "every 30s", "every 5m" (a config's minutes: "every 5m" is no distance)
 _SHORT_PERIODS = {"s": 1, "m": 60, "d": 86400, "h": 3600, "w": 604800}
-_OFTEN_OP = r"(?:(?P<op>at least|at most|no more than|not more than|up to|no less than|no fewer than)\s+)?"
-_OFTEN_LESS = ("at most", "no more than", "not more than", "up to")
+_OFTEN_OP = r"(?:(?P<op>at least|at most|no more than|not more than|up to|limited to|capped at|no less than|no fewer than)\s+)?"
+_OFTEN_LESS = ("at most", "no more than", "not more than", "up to", "limited to", "capped at")
 _CYCLE_OF = r"(?:(?:release|review|rotation|update|billing|renewal|refresh|audit)\s+)?"     # "a four-week release cycle"
 _NOT_AFTER = "".join(rf"(?<!\b{w} )" for w in ("the", "a", "an", "our", "its", "their", "your", "this", "that", "every", "each"))
 _ADVERB_END = r"(?=\s*(?:[.,;:)]|$|\s+(?:at|on|in|from|and|or|by|before|after|during|unless|until|except|to|for|with)\b))"
@@ -193,7 +193,7 @@ def one_name(kind: str, text: str) -> str | None:
     return None if name is None else name(" ".join(text.lower().split()))
 
 
-_BOUNDLESS = frozenset({"region", "email", "url", "literal", "naming", "holiday", "switch", "currency", "measure", "timezone", "licence"})      # kinds compared as written (by ``compare``), with no number
+_BOUNDLESS = frozenset({"region", "email", "url", "literal", "naming", "holiday", "switch", "currency", "measure", "timezone", "licence", "version"})      # kinds compared as written (by ``compare``), with no number
 # where mail goes or comes from, and where a page is: "reports go to security@example.com" / "… to
 # abuse@example.com" are one question's two answers, and "sent from noreply@example.com" / "sent
 # through SendGrid" two facts. v1's domain selector never read them (an "@" or "/" before the name)
@@ -253,6 +253,12 @@ _COMPOUND_UNITS = "|".join(("millisecond", "ms", "second", "sec", "minute", "min
 POINT_UNITS = ("date", "clock", "weekday", "period", "month", "monthday", "yearday")
 
 TYPED_PATTERNS: list[tuple[str, Guarded]] = [
+    # a release of an operating system or a browser, numbered by a whole number ("iOS 16 and later", "Android 12",
+    # "Windows 11", "Chrome 120"), which v1's version selector, knowing languages' names, read as a bare number: "The
+    # app supports iOS 16 and later." / "The app runs on iOS 17." were the numbers 16 and 17, blocked. Not frameworks'
+    # or servers' names ("Vue 2", "Redis 7"): as versions they moved the bench pairs that name them both ways
+    ("version", Guarded("", r"(?<![\w.-])(?P<val>(?-i:iOS|iPadOS|macOS|watchOS|tvOS)\s?\d+(?:\.\d+)*|(?:android|windows|chrome|"
+                            r"firefox|safari)\s?\d+(?:\.\d+)*)(?![\w%-])(?!\.\d)", re.IGNORECASE)),
     # the licence something is released or used under ("Our SDK is released under the Apache-2.0 licence.", "licensed
     # under the MIT License", "accepted only under Apache-2.0"): compared by its name (``one_name``), so "Apache-2.0" /
     # "Apache License 2.0" is one licence and "MIT" another. Only after "under" ("GPL-licensed dependencies are denied."
@@ -335,6 +341,11 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
                           r"(?P<more>or\s+more\s+)?times)(?:(?:\s+(?:a|an|per|each|every|in\s+a)\s+|\s*/\s*)(?:(?P<n>" + _RANGE_NUM +
                           r")\s+)?" + _OFTEN_UNIT_RE + r"|\s+(?P<adv>" + "|".join(_FREQUENCIES) + r")\b))", re.IGNORECASE,
                           needs="once|twice|thrice|times")),
+    # a count in a span with no noun counted, which counts the statement's own thing ("Bulk exports are limited to one
+    # per hour.", "Deploys: at most 3 per day"): how often, as "once per hour" is; read as a rate of nothing, it met no
+    # "every 15 minutes"
+    ("frequency", Guarded(_OFTEN_OP, r"(?<![\w-])(?P<val>(?P<tn>" + _RANGE_NUM + r")\s+per\s+" + _OFTEN_UNIT_RE + r")",
+                          re.IGNORECASE, needs=r"\bper\b")),
     # the same in a config's units ("once per 12h", "twice a 24h"): read as the span "12h" before
     ("frequency", Guarded(_OFTEN_OP, r"(?<![\w-])(?P<val>(?P<times>once|twice|thrice|(?P<tn>" + _RANGE_NUM + r")\s+"
                           r"(?P<more>or\s+more\s+)?times)(?:\s+(?:a|an|per|each|every|in)\s+|\s*/\s*)(?P<n>\d+)"
@@ -737,7 +748,8 @@ def _often(g: dict) -> Bound | None:
         unit = g["unit"].lower()
         span = _OFTEN_UNITS.get(unit, _SHORT_PERIODS.get(unit, 0)) * (_number(g["n"]) if g.get("n") else 2 if g.get("other") else 1)
     times = (g.get("times") or "").lower()
-    count = 1 if times in ("", "once") else 2 if times == "twice" else 3 if times == "thrice" else _number(g["tn"])
+    count = (_number(g["tn"]) if g.get("tn") else 1) if times in ("", "once") else 2 if times == "twice" \
+        else 3 if times == "thrice" else _number(g["tn"])
     if count <= 0 or span <= 0:
         return None
     op = (g.get("op") or "").lower()
