@@ -1629,6 +1629,15 @@ class StructuralComparator:
                                {**ev, "values": list(other)})
             sure = strong is Confidence.HIGH and va[2] is not None and vb[2] is not None
             return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH if sure else Confidence.MED, "same value", vev)
+        if {a.modality, b.modality} == {Modality.MAY, Modality.MUST} and not (a.values and b.values) \
+                and not any(v[0] == "boolean" for v in (*a.values, *b.values)):
+            # "The CA MAY support revocation …" / "CAs are required to offer revocation …", "Breaking changes require a
+            # new major version." / "… can ship in a minor version.": a permission and an obligation of one subject are
+            # not one stance — what one leaves free the other demands, or one allows what the other's rule rules out
+            # by its words. Read as agreeing, such pairs of claims_train were contradictions three times in four. Not
+            # where both give values: "may take up to 10 days" / "is capped at 10 days" is one limit said twice; nor
+            # a switch's state ("Telemetry is off." / "… may be enabled.": off until someone turns it on)
+            return Verdict(VerdictKind.CONTRADICTION, Confidence.LOW, "same subject, one permits and the other obliges", ev)
         if a.modality.negated == b.modality.negated:     # implied by same_stance, so it alone decides
             return Verdict(VerdictKind.CONSISTENT, Confidence.MED if match is SubjectMatch.SAME else Confidence.LOW,
                            "same subject, same stance", ev)

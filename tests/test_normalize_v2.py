@@ -5125,6 +5125,8 @@ def test_values_named_by_a_word_and_other_session_93_readings(normalizer_v2, a, 
     # bounds it names no action of its own ("one per hour" was a rate of nothing, "limit frequency" another setting)
     ("Deploys are limited to three per day.", "Deploys go out every hour.", VerdictKind.VALUE_CONFLICT),
     ("Bulk exports are limited to one per hour.", "Bulk exports run every two hours.", VerdictKind.CONSISTENT),
+    # session 94: the platform's release said as "the X version is N" is that version, a floor where it is the least
+    ("The minimum supported iOS version is 16.", "iOS 17 is supported.", VerdictKind.UNKNOWN),
 ])
 def test_session_94_readings(normalizer_v2, a, b, kind):
     v = verdict(normalizer_v2, a, b)
@@ -5137,6 +5139,31 @@ def test_a_whole_numbered_release_of_a_platform_is_a_version():
     assert kinds("The app runs on iOS 17.") == [("version", "iOS 17")]
     assert kinds("Chrome 120 is the oldest browser we test.")[0] == ("version", "Chrome 120")
     assert ("version", "ios 3") not in kinds("Radios 3 and 4 are spare.")        # a name's own letters are no platform
+
+
+def test_the_platform_version_said_as_a_number_is_that_version(normalizer_v2):
+    n = normalizer_v2.normalize("The minimum supported iOS version is 15.", Scope(), Window())
+    assert (n.value_kind, n.value) == ("version", "iOS 15 or later")
+    n = normalizer_v2.normalize("The kiosks' Android version is 13.", Scope(), Window())
+    assert (n.value_kind, n.value) == ("version", "Android 13")
+
+
+@pytest.mark.parametrize("a, b", [
+    # session 94: a permission and an obligation of one subject are no one stance (they were "same subject, same
+    # stance", consistent, which the gate read against a block)
+    ("Breaking changes require a new major API version.", "Breaking changes can ship in a minor API version."),
+    ("Engineers must attend the standup.", "Engineers are free to skip the standup."),
+])
+def test_a_permission_against_an_obligation_is_a_possible_opposition(normalizer_v2, a, b):
+    v = verdict(normalizer_v2, a, b)
+    assert (v.kind, v.confidence, v.reason) == (VerdictKind.CONTRADICTION, Confidence.LOW,
+                                                "same subject, one permits and the other obliges"), v
+
+
+def test_a_limit_said_as_a_permission_and_as_a_cap_still_agrees(normalizer_v2):
+    v = verdict(normalizer_v2, "Employees may take up to 10 days of unpaid leave per year.",
+                "Unpaid leave is capped at 10 days a year.")
+    assert v.kind is not VerdictKind.CONTRADICTION, v
 
 
 def test_a_count_per_span_with_no_noun_is_how_often():

@@ -44,7 +44,7 @@ from guard.normalize.rules import (_BOUNDARIES, _NAMING, _NEED_WORDS, _RECIPIENT
                                    Parsed, RuleNormalizer, _merge_hyphenated, _to_a_verb, fixed_lemma, manner_adverb,
                                    pronoun_object)
 from guard.normalize.typed_values import (_COMPARED_BEFORE, _COMPARED_START, _OP_NOT, ANY_UNIT, GEOGRAPHIES,
-                                          POINT_UNITS, extract_typed_values, version_base)
+                                          PLATFORMS, POINT_UNITS, extract_typed_values, version_base)
 from guard.normalize.values import UNITS, WORD_NUMBERS, one_of
 
 _PAREN = re.compile(r"\s*\([^()]{1,200}\)")
@@ -2348,6 +2348,10 @@ _NOT_PRODUCTS = frozenset(m.lower() for m in (*calendar.month_name[1:], *calenda
                                                "Grade", "Category", "Class", "Section", "Chapter", "Article", "Page"))
 
 
+_PLATFORM_VERSION_IS = re.compile(r"\b(?P<platform>" + PLATFORMS + r")\s+version\s+(?:is|of)\s+(?P<n>\d+(?:\.\d+)*)\b",
+                                  re.IGNORECASE)
+
+
 def _number_of_a_product(norm: Norm, text: str) -> Norm:
     """"The frontend is built with React 18." / "… must meet WCAG 2.1 AA.": a bare number right after a
     capitalised name is that name's version. Read as a number alone ("18", "2.1") the two were one
@@ -2357,6 +2361,11 @@ def _number_of_a_product(norm: Norm, text: str) -> Norm:
     if norm.value_kind != "number" or norm.bound is None or norm.bound.unit or not norm.value \
             or not re.fullmatch(r"\d+(?:\.\d+)*", norm.value):
         return norm
+    if (p := _PLATFORM_VERSION_IS.search(text)) is not None and p.group("n") == norm.value:
+        # "The minimum supported iOS version is 15." against "The app supports iOS 14 and later.": the platform's
+        # release, a floor where it is the least supported, as the other's version reads it
+        floor = " or later" if norm.bound.op == "ge" else ""
+        return replace(norm, value=f"{p.group('platform')} {norm.value}{floor}", value_kind="version", bound=None)
     m = re.search(r"(?<![\w.-])([A-Z][A-Za-z]*[A-Za-z])\s+" + re.escape(norm.value) + r"(?![\w%+-]|\.\d)", text)
     if m is None or m.start() == len(text) - len(text.lstrip(" \"'([")) or m.group(1).lower() in _NOT_PRODUCTS:
         return norm

@@ -252,13 +252,13 @@ _COMPOUND_UNITS = "|".join(("millisecond", "ms", "second", "sec", "minute", "min
 # points in time and how often, not amounts: no bound word turns them and no cap holds them
 POINT_UNITS = ("date", "clock", "weekday", "period", "month", "monthday", "yearday")
 
+PLATFORMS = r"(?:(?-i:iOS|iPadOS|macOS|watchOS|tvOS)|android|windows|chrome|firefox|safari)"
 TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     # a release of an operating system or a browser, numbered by a whole number ("iOS 16 and later", "Android 12",
     # "Windows 11", "Chrome 120"), which v1's version selector, knowing languages' names, read as a bare number: "The
     # app supports iOS 16 and later." / "The app runs on iOS 17." were the numbers 16 and 17, blocked. Not frameworks'
     # or servers' names ("Vue 2", "Redis 7"): as versions they moved the bench pairs that name them both ways
-    ("version", Guarded("", r"(?<![\w.-])(?P<val>(?-i:iOS|iPadOS|macOS|watchOS|tvOS)\s?\d+(?:\.\d+)*|(?:android|windows|chrome|"
-                            r"firefox|safari)\s?\d+(?:\.\d+)*)(?![\w%-])(?!\.\d)", re.IGNORECASE)),
+    ("version", Guarded("", r"(?<![\w.-])(?P<val>" + PLATFORMS + r"\s?\d+(?:\.\d+)*)(?![\w%-])(?!\.\d)", re.IGNORECASE)),
     # the licence something is released or used under ("Our SDK is released under the Apache-2.0 licence.", "licensed
     # under the MIT License", "accepted only under Apache-2.0"): compared by its name (``one_name``), so "Apache-2.0" /
     # "Apache License 2.0" is one licence and "MIT" another. Only after "under" ("GPL-licensed dependencies are denied."
