@@ -21,7 +21,6 @@ from guard.claims import (
     Window,
 )
 from guard.excepted_cases import excepted_case
-from guard.restated_requirements import restated_requirement
 from guard.normalize.lead_phrases import KIND as LEAD_PHRASE
 from guard.normalize.lead_phrases import names_apart
 from guard.normalize.lexicon import POLE
@@ -38,6 +37,7 @@ from guard.normalize.typed_values import (
     version_base,
 )
 from guard.normalize.values import UNITS
+from guard.restated_requirements import restated_requirement
 
 
 class VerdictKind(str, Enum):
