@@ -37,7 +37,7 @@ def _requirement(text: str) -> tuple[str, str] | None:
     """(what needs it, what it needs) of a statement that states a requirement and takes none back."""
     for pattern in (_X_NEEDS_Y, _Y_NEEDED_FOR_X):
         if (m := pattern.search(text.strip())) is not None:
-            return (None if _NOT.search(text) else (m.group("x"), m.group("y")))
+            return None if _NOT.search(text) else (m.group("x"), m.group("y"))
     return None
 
 
@@ -47,7 +47,7 @@ def _numbers(text: str) -> set[str]:
 
 def _cases_without(text: str) -> list[tuple[str, str]]:
     """(the rest of the statement, the thing it cannot do without) for each such case the statement denies."""
-    cases = [m for m in _WITHOUT.finditer(text)] if _NOT.search(text) else []
+    cases = list(_WITHOUT.finditer(text)) if _NOT.search(text) else []
     cases += list(_ONLY_WITH.finditer(text))
     return [(text[:m.start()] + " " + text[m.end():], m.group("y")) for m in cases]
 
@@ -61,8 +61,8 @@ def restated_requirement(a_text: str, b_text: str) -> str | None:
         needs, needed = req
         needed_words, needs_words = content_words(needed), content_words(needs)
         for rest, without in _cases_without(other_text):
-            if _numbers(needed) != _numbers(without) and _numbers(needed) and _numbers(without):
-                continue
+            if (said := _numbers(needed)) and (restated := _numbers(without)) and said != restated:
+                continue         # "two approvals" / "without one approval": another requirement
             if needed_words & content_words(without) and needs_words & (content_words(rest) - needed_words):
                 return needed.strip()
     return None
