@@ -22,7 +22,8 @@ with its design set, before that was first judged, and judged once); session 93 
 sentences against short notes) and ``scope`` (teams, environments, plans), then ``license``, ``ci``, ``incident`` and
 ``network``, then ``api``, ``data`` and ``device``, each as a design and a held set written together, the held judged
 once; session 94 ``requirement``, ``sequence``, ``ratelimit``, ``ownership``, ``timeout``, ``encryption``,
-``dependency``, ``review``, ``tiers`` and ``flags``, the same way. A pair
+``dependency``, ``review``, ``tiers`` and ``flags``, then ``deadline``, ``eligibility``, ``support``, ``travel``,
+``equipment``, ``channel``, ``language`` and ``onboarding``, the same way. A pair
 is right when a contradiction blocks and a compatible pair is clean (a warn is wrong both ways).
 """
 from __future__ import annotations

@@ -1352,6 +1352,11 @@ def _another_value_negated(ev: dict, vp: tuple[tuple, tuple]) -> Verdict:
                    {**ev, "values": [vp[0][1], vp[1][1]]})
 
 
+# an obligation said in words, not a plain statement of fact (which the normalizers also read as a "must")
+_OBLIGED = re.compile(r"\b(?:must|shall|required?|requires|need(?:s|ed)?|ha(?:s|ve)\s+to|mandatory|obliged|obligated|"
+                      r"always|only)\b", re.IGNORECASE)
+
+
 class StructuralComparator:
     """Stage 2. ``compare(existing_norm, existing_text, incoming_norm, incoming_text) -> Verdict``."""
 
@@ -1630,13 +1635,16 @@ class StructuralComparator:
             sure = strong is Confidence.HIGH and va[2] is not None and vb[2] is not None
             return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH if sure else Confidence.MED, "same value", vev)
         if {a.modality, b.modality} == {Modality.MAY, Modality.MUST} and not (a.values and b.values) \
-                and not any(v[0] == "boolean" for v in (*a.values, *b.values)):
+                and not any(v[0] == "boolean" for v in (*a.values, *b.values)) \
+                and _OBLIGED.search(a_text if a.modality is Modality.MUST else b_text):
             # "The CA MAY support revocation …" / "CAs are required to offer revocation …", "Breaking changes require a
             # new major version." / "… can ship in a minor version.": a permission and an obligation of one subject are
             # not one stance — what one leaves free the other demands, or one allows what the other's rule rules out
             # by its words. Read as agreeing, such pairs of claims_train were contradictions three times in four. Not
             # where both give values: "may take up to 10 days" / "is capped at 10 days" is one limit said twice; nor
-            # a switch's state ("Telemetry is off." / "… may be enabled.": off until someone turns it on)
+            # a switch's state ("Telemetry is off." / "… may be enabled.": off until someone turns it on); and only
+            # where the "must" is said as one — a plain fact reads as a "must" too ("Support is available 24/7." / "You
+            # can reach support at any time …" is one fact, and the "can" its availability)
             return Verdict(VerdictKind.CONTRADICTION, Confidence.LOW, "same subject, one permits and the other obliges", ev)
         if a.modality.negated == b.modality.negated:     # implied by same_stance, so it alone decides
             return Verdict(VerdictKind.CONSISTENT, Confidence.MED if match is SubjectMatch.SAME else Confidence.LOW,

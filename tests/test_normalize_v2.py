@@ -5127,6 +5127,10 @@ def test_values_named_by_a_word_and_other_session_93_readings(normalizer_v2, a, 
     ("Bulk exports are limited to one per hour.", "Bulk exports run every two hours.", VerdictKind.CONSISTENT),
     # session 94: the platform's release said as "the X version is N" is that version, a floor where it is the least
     ("The minimum supported iOS version is 16.", "iOS 17 is supported.", VerdictKind.UNKNOWN),
+    # session 94: a chat channel named by its hash is where a thing is said, a value
+    ("Incidents are announced in #incidents.", "Incidents are announced in #general.", VerdictKind.VALUE_CONFLICT),
+    ("Incidents are announced in #incidents.", "Incident updates are posted in the #incidents channel.",
+     VerdictKind.CONSISTENT),
 ])
 def test_session_94_readings(normalizer_v2, a, b, kind):
     v = verdict(normalizer_v2, a, b)
@@ -5158,6 +5162,19 @@ def test_a_permission_against_an_obligation_is_a_possible_opposition(normalizer_
     v = verdict(normalizer_v2, a, b)
     assert (v.kind, v.confidence, v.reason) == (VerdictKind.CONTRADICTION, Confidence.LOW,
                                                 "same subject, one permits and the other obliges"), v
+
+
+def test_a_plain_fact_is_no_obligation_against_a_can(normalizer_v2):
+    # a statement of fact reads as a "must" too; only an obligation said in words meets a permission as an opposition
+    v = verdict(normalizer_v2, "Support is available 24/7.", "You can reach support at any time, day or night.")
+    assert "one permits" not in v.reason, v
+
+
+def test_a_channel_is_named_by_its_hash_and_a_colour_is_not_one():
+    kinds = lambda t: [(v.kind, v.text) for v in extract_typed_values(t)]
+    assert kinds("Questions for IT go to #it-help.") == [("channel", "#it-help")]
+    assert not any(k == "channel" for k, _ in kinds("The brand colour is #ff0000."))
+    assert not any(k == "channel" for k, _ in kinds("Issue #123 is fixed."))
 
 
 def test_a_limit_said_as_a_permission_and_as_a_cap_still_agrees(normalizer_v2):

@@ -73,7 +73,7 @@ def predicate_phrases(doc, said: tuple[str, ...] = ()) -> tuple[tuple[str, str],
     statements coexist: "in protobuf files" / "in the Ads Reporting protos" is one rule and a case of it. ``said``:
     the statement's values; a phrase that holds one is what is said ("written in Go", "stay in the EU", "at 9am on
     Mondays"), not where."""
-    said_words = {w for v in said for w in re.findall(r"[\w.+#-]+", v.lower())}
+    said_words = {w.lstrip("#") for v in said for w in re.findall(r"[\w.+#-]+", v.lower())}    # "#incidents": "incidents"
     root = sentence_root(doc)
     if root is None:
         return ()

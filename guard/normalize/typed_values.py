@@ -183,7 +183,8 @@ _LICENCE_WORDS = re.compile(r"\blicen[cs]e\b|\bversion\b|[^a-z0-9.]|\.0\b|v(?=\d
 _ONE_NAME = {"licence": lambda low: _LICENCE_WORDS.sub("", low),
              "currency": lambda low: CURRENCIES.get(low, low.upper()),
              "measure": lambda low: MEASURES.get(low, low),
-             "timezone": lambda low: "utc" if low in _UTC else "local" if low.startswith("local") else low}
+             "timezone": lambda low: "utc" if low in _UTC else "local" if low.startswith("local") else low,
+             "channel": lambda low: low}
 
 
 def one_name(kind: str, text: str) -> str | None:
@@ -193,7 +194,7 @@ def one_name(kind: str, text: str) -> str | None:
     return None if name is None else name(" ".join(text.lower().split()))
 
 
-_BOUNDLESS = frozenset({"region", "email", "url", "literal", "naming", "holiday", "switch", "currency", "measure", "timezone", "licence", "version"})      # kinds compared as written (by ``compare``), with no number
+_BOUNDLESS = frozenset({"region", "email", "url", "literal", "naming", "holiday", "switch", "currency", "measure", "timezone", "licence", "version", "channel"})      # kinds compared as written (by ``compare``), with no number
 # where mail goes or comes from, and where a page is: "reports go to security@example.com" / "… to
 # abuse@example.com" are one question's two answers, and "sent from noreply@example.com" / "sent
 # through SendGrid" two facts. v1's domain selector never read them (an "@" or "/" before the name)
@@ -259,6 +260,10 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     # app supports iOS 16 and later." / "The app runs on iOS 17." were the numbers 16 and 17, blocked. Not frameworks'
     # or servers' names ("Vue 2", "Redis 7"): as versions they moved the bench pairs that name them both ways
     ("version", Guarded("", r"(?<![\w.-])(?P<val>" + PLATFORMS + r"\s?\d+(?:\.\d+)*)(?![\w%-])(?!\.\d)", re.IGNORECASE)),
+    # a chat channel named by its hash ("Incidents are announced in #incidents.", "post in #admins-github"): where
+    # something is said or asked is a value, compared by its name ("#incidents" / "#general" two, "in #incidents" / "in
+    # the #incidents channel" one); it was no value, so the two answers of one question met as "same stance"
+    ("channel", Guarded("", r"(?<![\w&#/])(?P<val>#(?![0-9a-f]{3}(?:[0-9a-f]{3})?(?:[0-9a-f]{2})?\b)(?=[a-z0-9_.-]*[a-z])[a-z0-9][a-z0-9_.-]*[a-z0-9])(?![\w-])", needs="#")),
     # the licence something is released or used under ("Our SDK is released under the Apache-2.0 licence.", "licensed
     # under the MIT License", "accepted only under Apache-2.0"): compared by its name (``one_name``), so "Apache-2.0" /
     # "Apache License 2.0" is one licence and "MIT" another. Only after "under" ("GPL-licensed dependencies are denied."
