@@ -115,7 +115,8 @@ _IDENTIFIER = re.compile(r"(?<![`\w./-])([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(?![`\w/-
 # number, a bold modal, a typographic apostrophe, a footnote marker, an icon, a numbered rule's label
 _MODAL = re.compile(r"\b(must not|must|should not|should|shall not|shall|may not|may|never|cannot|can't|do not|don't"
                     r"|does not|doesn't|will not|won't|is not|isn't|are not|aren't)(?!\w)", re.IGNORECASE)
-_COMPOUND = re.compile(r"(?<![\w/.-])([a-z]{2,})-([a-z]{2,})(?![\w/.-])")
+# not inside a name: a path, a file, a chat channel ("#admins-github" is one name, not a compound)
+_COMPOUND = re.compile(r"(?<![\w/.#-])([a-z]{2,})-([a-z]{2,})(?![\w/.-])")
 _MARKUP = (("list item", lambda t: "- " + t), ("numbered item", lambda t: "3. " + t),
            ("bold modal", lambda t: _MODAL.sub(r"**\1**", t, count=1)),
            ("typographic apostrophe", lambda t: t.replace("'", "\u2019")),

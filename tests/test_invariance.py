@@ -70,6 +70,7 @@ def test_each_family_rewrites_only_what_it_names():
         '"Paid leave is 26 weeks."', "Paid leave is 26 weeks;")
     assert dict(rewrites("Use a read-only root filesystem."))["hyphen -> space"] == "Use a read only root filesystem."
     assert "hyphen -> space" not in dict(rewrites("Use `read-only` on kv-payments-prod and us-east-1."))
+    assert "hyphen -> space" not in dict(rewrites("Post in #admins-github first."))     # a channel's name, not a compound
     assert "lower-case first letter" not in dict(rewrites("SLAs are 99.9%.")) | dict(rewrites("gc.auto is 6700."))
     got = dict(rewrites("The = operator (or no operator) allows one version (no ranges)."))
     assert got["parentheses -> dashes"] == "The = operator \u2014 or no operator \u2014 allows one version (no ranges)."
