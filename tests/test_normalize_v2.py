@@ -5104,13 +5104,6 @@ def test_a_country_is_a_place_within_its_part_of_the_world(normalizer_v2, a, b, 
     ("Our SDK is released under the Apache-2.0 licence.", "The SDK is released under the MIT licence.",
      VerdictKind.VALUE_CONFLICT),
     ("Code is licensed under the Apache License 2.0.", "Code is licensed under Apache 2.0.", VerdictKind.CONSISTENT),
-])
-def test_values_named_by_a_word_and_other_session_93_readings(normalizer_v2, a, b, kind):
-    v = verdict(normalizer_v2, a, b)
-    assert v.kind is kind, v
-
-
-@pytest.mark.parametrize("a, b, kind", [
     # session 94: a duration is how long a state lasts, not another thing it holds of: denied after one span and kept
     # for a longer one, the state has two lengths (it was "the negation is of a different value", clean at HIGH)
     ("Idle SSH sessions are closed after 10 minutes.", "SSH sessions stay open indefinitely when idle.",
@@ -5132,7 +5125,7 @@ def test_values_named_by_a_word_and_other_session_93_readings(normalizer_v2, a, 
     ("Incidents are announced in #incidents.", "Incident updates are posted in the #incidents channel.",
      VerdictKind.CONSISTENT),
 ])
-def test_session_94_readings(normalizer_v2, a, b, kind):
+def test_values_named_by_a_word_and_other_session_readings(normalizer_v2, a, b, kind):
     v = verdict(normalizer_v2, a, b)
     assert v.kind is kind, v
 
