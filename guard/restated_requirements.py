@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from guard.excepted_cases import content_words
+from guard.normalize.lexicon import NEGATION_WORD
 
 _CLAUSE_END = r"[^,;.!?()]+"
 # X needs Y: "Production deploys require a passing CI run.", "Every pull request needs a linked ticket.", "Laptops must
@@ -24,8 +25,6 @@ _X_NEEDS_Y = re.compile(r"^(?P<x>[^,;.!?()]+?)\s+(?:requires?|needs?|must\s+have
 # Y is needed for X: "VPN is required to reach the admin console.", "A signed NDA is mandatory before vendor onboarding."
 _Y_NEEDED_FOR_X = re.compile(r"^(?P<y>[^,;.!?()]+?)\s+(?:is|are)\s+(?:required|needed|mandatory|necessary)\s+"
                              rf"(?:for|before|to|in\s+order\s+to|on)\s+(?P<x>{_CLAUSE_END})", re.IGNORECASE)
-# a requirement said and taken back: "… does not require …", "… is not required …", "no … is needed"
-_NOT = re.compile(r"\b(?:not|n't|no|never|nobody|none|cannot)\b", re.IGNORECASE)
 # the case without the requirement: "… cannot start without a green CI run", "… unless you are on the VPN", "… until
 # the NDA is signed"; "only after/if/with/once …" says the same without a negation
 _WITHOUT = re.compile(rf"\b(?:without|unless|until)\s+(?P<y>{_CLAUSE_END})", re.IGNORECASE)
@@ -34,10 +33,11 @@ _NUMBER = re.compile(r"\b(?:\d[\d,.]*|one|two|three|four|five|six|seven|eight|ni
 
 
 def _requirement(text: str) -> tuple[str, str] | None:
-    """(what needs it, what it needs) of a statement that states a requirement and takes none back."""
+    """(what needs it, what it needs) of a statement that states a requirement and takes none back ("… does not require
+    …", "… isn't required …", "no … is needed")."""
     for pattern in (_X_NEEDS_Y, _Y_NEEDED_FOR_X):
         if (m := pattern.search(text.strip())) is not None:
-            return None if _NOT.search(text) else (m.group("x"), m.group("y"))
+            return None if NEGATION_WORD.search(text) else (m.group("x"), m.group("y"))
     return None
 
 
@@ -47,7 +47,7 @@ def _numbers(text: str) -> set[str]:
 
 def _cases_without(text: str) -> list[tuple[str, str]]:
     """(the rest of the statement, the thing it cannot do without) for each such case the statement denies."""
-    cases = list(_WITHOUT.finditer(text)) if _NOT.search(text) else []
+    cases = list(_WITHOUT.finditer(text)) if NEGATION_WORD.search(text) else []
     cases += list(_ONLY_WITH.finditer(text))
     return [(text[:m.start()] + " " + text[m.end():], m.group("y")) for m in cases]
 

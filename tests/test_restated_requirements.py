@@ -27,6 +27,8 @@ def _verdict(n, a, b):
      "Badge access"),
     ("Laptops must have full-disk encryption.", "Laptops without disk encryption are not allowed on the network.",
      "full-disk encryption"),
+    # a denial in a contraction
+    ("Every pull request needs a linked ticket.", "Pull requests without a ticket aren't merged.", "a linked ticket"),
     # "only after" says it without a negation
     ("A code owner review is required for infra changes.", "Infra changes are merged only after a code owner reviews them.",
      "A code owner review"),
@@ -45,6 +47,7 @@ def test_a_restated_requirement_agrees_with_it(normalizer_v2, rule, restated, re
     ("A signed NDA is mandatory before vendor onboarding.", "Vendors can be onboarded before they sign an NDA."),
     # a requirement taken back is none
     ("Deploys do not require a passing CI run.", "Deploys cannot start without a green CI run."),
+    ("Deploys don't require a passing CI run.", "Deploys cannot start without a green CI run."),
     # another number of the thing required
     ("Production deploys need two approvals.", "Production deploys cannot go out without one approval."),
     # what is denied without it is another thing

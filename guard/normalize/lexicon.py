@@ -6,7 +6,12 @@ the same thing at once, not because some benchmark item uses it.
 """
 from __future__ import annotations
 
+import re
+
 from guard.claims import StateVerb
+
+# a negation said in a word ("not", "never", "no", "nobody", "none", "cannot") or its contraction ("don't", "aren't")
+NEGATION_WORD = re.compile(r"\b(?:not|never|no|nobody|none|cannot)\b|n't\b", re.IGNORECASE)
 
 # Modal auxiliaries and verbs → strength
 MODAL_WORDS = {

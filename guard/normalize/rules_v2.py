@@ -39,7 +39,8 @@ from guard.normalize.open_compounds import hyphenated
 from guard.normalize.sentence_case import english_words, plural_bases, sentence_case
 from guard.normalize.stated_windows import read_window
 from guard.normalize.lexicon import (ADVICE_LABELS, DECISION_LEADS, HALT_PREDICATES, IMPERATIVE_PREFIXES,
-                                     MODAL_PREDICATES, MODAL_VERBS, PERSON_SUBJECTS, V2_MODAL_PREDICATES)
+                                     MODAL_PREDICATES, MODAL_VERBS, NEGATION_WORD, PERSON_SUBJECTS,
+                                     V2_MODAL_PREDICATES)
 from guard.normalize.rules import (_BOUNDARIES, _NAMING, _NEED_WORDS, _RECIPIENTS, CODE_NAME, NOUN_ATTACHMENTS, VERBS,
                                    Parsed, RuleNormalizer, _merge_hyphenated, _to_a_verb, fixed_lemma, manner_adverb,
                                    pronoun_object)
@@ -2386,7 +2387,6 @@ def _date_over_product_version(norm: Norm) -> Norm:
 # the prohibition said in words, not by a verb of refusal or disapproval: "rejects any request larger than
 # 512 KiB" is already an upper bound (``typed_values._rejected_beyond``), and "Chasing coverage above 80 %
 # is discouraged" advises, it sets no bound
-_NEGATION_WORD = re.compile(r"\b(?:not|never|no|nobody|none|cannot)\b|n't\b", re.IGNORECASE)
 _PROHIBITED = {Modality.MUST_NOT: Modality.MUST, Modality.SHOULD_NOT: Modality.SHOULD}
 
 
@@ -2424,7 +2424,7 @@ def _prohibited_beyond(norm: Norm, text: str) -> Norm:
     # a comparison word just before the value ("… may exceed" 10 hours) or opening it ("more than 40 hours"):
     # the words ``typed_values`` reads a refused amount by
     if at < 0 or not (_COMPARED_BEFORE.search(text, max(0, at - 30), at) or _COMPARED_START.match(norm.value)) \
-            or not _NEGATION_WORD.search(text, 0, at) or _OP_NOT.search(text, max(0, at - 30), at):
+            or not NEGATION_WORD.search(text, 0, at) or _OP_NOT.search(text, max(0, at - 30), at):
         # the last: "no less than 1.5 times" — the "no" is the comparison's own, the bound already reads it
         return norm
     flipped = replace(b, op="le" if b.op == "ge" else "ge")
