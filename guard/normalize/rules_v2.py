@@ -147,7 +147,7 @@ _LEAD_WRAPPER = re.compile(
 _EVENT_VERBS = frozenset({"be", "have", "happen", "occur", "do", "hold"})
 # a verb that only bounds how often a thing may happen ("Bulk exports are limited to one per hour.", "Deploys are allowed
 # twice a week."): no action of its own ("limit frequency" / "run frequency" were two settings)
-_BOUNDING_VERBS = frozenset({"limit", "cap", "restrict", "allow", "permit"})
+_NO_ACTION_OF_A_PERIOD = _EVENT_VERBS | {"limit", "cap", "restrict", "allow", "permit"}
 _ACTION_NOUNS = {"count": "count", "period": "frequency", "weekday": "day", "month": "month", "monthday": "day of month",
                  "yearday": "date"}
 _CONDITION_WORDS = r"if|when|whenever|once|after|before|until"
@@ -2035,7 +2035,7 @@ class RuleNormalizerV2(RuleNormalizer):
             # a copula names no action ("Standups are on Mondays": the day, as "… happen on Mondays"), nor
             # does a verb that only says an event takes place ("Reviews happen quarterly." / "… are done
             # once a year.", "Planning is held on Tuesdays.")
-            no_action = _EVENT_VERBS | _BOUNDING_VERBS if unit == "period" else _EVENT_VERBS
+            no_action = _NO_ACTION_OF_A_PERIOD if unit == "period" else _EVENT_VERBS
             return f"{verb.lemma_.lower()} {noun}" if verb is not None and verb.lemma_.lower() not in no_action \
                 else noun
         after = [t for t in doc if t.idx >= primary.end]

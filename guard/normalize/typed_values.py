@@ -132,8 +132,9 @@ _OFTEN_UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "night": 
 _OFTEN_UNIT_RE = r"(?P<unit>" + "|".join(_OFTEN_UNITS) + r")s?\b(?!['’-])"
 # "every 90d", "every 12h", "every 2w", "every 30s", "every 5m" (a config's minutes: "every 5m" is no distance)
 _SHORT_PERIODS = {"s": 1, "m": 60, "d": 86400, "h": 3600, "w": 604800}
-_OFTEN_OP = r"(?:(?P<op>at least|at most|no more than|not more than|up to|limited to|capped at|no less than|no fewer than)\s+)?"
+# the bound words before how often: "at most once an hour" (at least an hour apart) or "at least every 20 minutes"
 _OFTEN_LESS = ("at most", "no more than", "not more than", "up to", "limited to", "capped at")
+_OFTEN_OP = r"(?:(?P<op>" + "|".join(("at least", *_OFTEN_LESS, "no less than", "no fewer than")) + r")\s+)?"
 _CYCLE_OF = r"(?:(?:release|review|rotation|update|billing|renewal|refresh|audit)\s+)?"     # "a four-week release cycle"
 _NOT_AFTER = "".join(rf"(?<!\b{w} )" for w in ("the", "a", "an", "our", "its", "their", "your", "this", "that", "every", "each"))
 _ADVERB_END = r"(?=\s*(?:[.,;:)]|$|\s+(?:at|on|in|from|and|or|by|before|after|during|unless|until|except|to|for|with)\b))"
@@ -753,8 +754,8 @@ def _often(g: dict) -> Bound | None:
         unit = g["unit"].lower()
         span = _OFTEN_UNITS.get(unit, _SHORT_PERIODS.get(unit, 0)) * (_number(g["n"]) if g.get("n") else 2 if g.get("other") else 1)
     times = (g.get("times") or "").lower()
-    count = (_number(g["tn"]) if g.get("tn") else 1) if times in ("", "once") else 2 if times == "twice" \
-        else 3 if times == "thrice" else _number(g["tn"])
+    # a count said in a word, or its number ("3 times", "3 per day"), or none ("every 6 hours": once)
+    count = {"once": 1, "twice": 2, "thrice": 3}.get(times) or (_number(g["tn"]) if g.get("tn") else 1)
     if count <= 0 or span <= 0:
         return None
     op = (g.get("op") or "").lower()
