@@ -20,6 +20,7 @@ from guard.claims import (
     SubjectKind,
     Window,
 )
+from guard.contrasting_kinds import contrasting_kinds
 from guard.excepted_cases import excepted_case
 from guard.normalize.lead_phrases import KIND as LEAD_PHRASE
 from guard.normalize.lead_phrases import names_apart
@@ -464,7 +465,8 @@ def _range_conflict(r: Bound, b: Bound) -> bool:
     if b.op == "range":
         return not (same_number(lo, b.number, r.unit)
                     and same_number(hi, b.upper if b.upper is not None else b.number, r.unit))
-    if r.unit == "yearday" and lo > hi:          # over the new year ("Dec 24 to Jan 4"): from its first day on, or to its last
+    if (r.unit == "yearday" or r.unit.startswith("clock")) and lo > hi:
+        # over the new year ("Dec 24 to Jan 4") or midnight ("10pm to 6am"): from its first day or time on, or to its last
         return not (b.number >= lo or b.number <= hi)
     return not (lo <= b.number <= hi or same_number(lo, b.number, r.unit) or same_number(hi, b.number, r.unit))
 
@@ -950,6 +952,8 @@ def _apart_within_bounds(va: tuple, vb: tuple) -> bool:
     a, b = va[2], vb[2]
     if a is None or b is None or a.unit != b.unit:
         return False
+    if _clock_span_and_point((va, vb)) is not None:
+        return False        # a time inside a span of the day is a time of it ("between 9am and 5pm" / "at 2pm"), no limit
     if "range" in (a.op, b.op):
         r, o = (a, b) if a.op == "range" else (b, a)
         # "up to ten hours" states the range's upper end, "at least 10 seconds" its lower one
@@ -1049,10 +1053,48 @@ def values_conflict(a: Norm, b: Norm, pair: tuple[tuple, tuple], texts: tuple[st
 
 
 def _differ_as_said(pair: tuple[tuple, tuple], texts: tuple[str, str] | None) -> bool:
-    """``_values_differ``, with a version read as a floor where its statement's text says it is the least one."""
+    """``_values_differ``, with a version read as a floor where its statement's text says it is the least one, and a
+    time of day said as when a span of the day starts or ends compared with that end of the other's span."""
     if texts is not None and pair[0][0] == pair[1][0] == "version":
         pair = (_floored(pair[0], texts[0]), _floored(pair[1], texts[1]))
+    if texts is not None and (differs := _point_against_span(pair, texts)) is not None:
+        return differs
     return _values_differ(*pair)
+
+
+_SPAN_STARTS = re.compile(r"\b(?:opens?|opening|starts?|starting|begins?|beginning|from)\s+(?:at\s+)?$", re.IGNORECASE)
+_SPAN_ENDS = re.compile(r"\b(?:closes?|closing|ends?|ending|finish(?:es)?|stops?|until|till)\s+(?:at\s+)?$",
+                        re.IGNORECASE)
+
+
+def _clock_span_and_point(pair: tuple[tuple, tuple]) -> tuple[int, int] | None:
+    """(index of the span, index of the time) where one value is a span of the day and the other one time of it."""
+    a, b = pair[0][2], pair[1][2]
+    if a is None or b is None or a.unit != b.unit or not a.unit.startswith("clock"):
+        return None
+    if a.op == "range" and b.op == "eq":
+        return 0, 1
+    if b.op == "range" and a.op == "eq":
+        return 1, 0
+    return None
+
+
+def _point_against_span(pair: tuple[tuple, tuple], texts: tuple[str, str]) -> bool | None:
+    """"The support desk is open 8am to 6pm." / "The support desk opens at 9am.": a time said as when the span starts
+    (opens, starts, from) is its first end, one said as when it ends (closes, until) its last, so they differ where that
+    end differs — inside the span or not. None where the time is said as neither."""
+    sides = _clock_span_and_point(pair)
+    if sides is None:
+        return None
+    span, point = pair[sides[0]][2], pair[sides[1]][2]
+    text, said = texts[sides[1]], pair[sides[1]][1]
+    at = text.lower().find(said.lower())
+    before = text[max(0, at - 40):at] if at >= 0 else ""
+    if _SPAN_STARTS.search(before):
+        return not same_number(point.number, span.number, span.unit)
+    if _SPAN_ENDS.search(before):
+        return not same_number(point.number, span.upper if span.upper is not None else span.number, span.unit)
+    return None
 
 
 def any_value_conflict(a: Norm, b: Norm, pair: tuple[tuple, tuple], texts: tuple[str, str] | None = None) -> bool:
@@ -1113,6 +1155,8 @@ def _themes_overlap(a: Norm, b: Norm) -> bool:
     state verbs agree; "must not run migrations" and "uses Python" share a verb family, not a state."""
     sa, sb = _state_words(a), _state_words(b)
     if not sa or not sb:
+        if _a_quantity_against_an_action(a, sa, b, sb) or _a_quantity_against_an_action(b, sb, a, sa):
+            return False
         wild = (StateVerb.BE, StateVerb.OTHER)
         return a.object == b.object or a.object in wild or b.object in wild
     if sa & sb:
@@ -1124,6 +1168,15 @@ def _themes_overlap(a: Norm, b: Norm) -> bool:
     va, vb = _verb_word(a), _verb_word(b)
     return any(x[:5] == y[:5] for x in sa | va for y in sb | vb
                if len(x) >= 5 and len(y) >= 5 and not (x in va and y in vb))
+
+
+def _a_quantity_against_an_action(q: Norm, q_words: set, x: Norm, x_words: set) -> bool:
+    """One statement's state is a quantity of its subject ("Every employee gets a $1,000 yearly learning budget.": be
+    $1,000, no state word), the other's an action with no quantity ("Unused learning budget does not carry over to the
+    next year."): the amount says nothing of what is done with it, so the missing state word is no wildcard there (the
+    two were an opposing modality on one state, a structural block at MED)."""
+    return q.object is StateVerb.BE and not q_words and any(v[2] is not None for v in q.values) \
+        and bool(x_words) and not x.values and x.object is not StateVerb.BE
 
 
 def _un_prefixed(a: Norm, b: Norm) -> bool:
@@ -1426,6 +1479,11 @@ class StructuralComparator:
                             if kind.endswith("-phrase") else
                             f"the texts name different {kind}s: {', '.join(names[0])} vs {', '.join(names[1])}"),
                            {"variants": names})
+        if (kinds := contrasting_kinds(a.subject, b.subject, a_text, b_text)) is not None:
+            # "Free accounts get 100 API calls per day." / "Paid accounts get 10,000 …": two kinds of one thing, as two
+            # plans are (``different_variants``); the cross-encoder blocked them on likeness alone
+            return Verdict(VerdictKind.COEXIST, Confidence.MED,
+                           f"the subjects are kinds apart: {kinds[0]} vs {kinds[1]}", {"kinds": list(kinds)})
         if SubjectKind.FUZZY in (a.subject_kind, b.subject_kind):
             return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "a subject is vague (pronoun or generic)")
         match = subject_match(a.subject, b.subject, a.theme, b.theme)

@@ -567,11 +567,12 @@ def test_a_deployment_s_own_value_of_a_named_setting_against_its_default_stays_t
 
 
 def test_differing_values_on_related_subjects_are_a_possible_value_conflict_for_the_gate(normalizer_v2):
-    # one subject qualified apart from the other ("production web server time" / "web server"): the values of one
+    # one subject qualified apart from the other ("production web server" / "public web server"): the values of one
     # kind differ, which the learned gate reads as a value conflict it is less sure of, never a structural block
+    # (until session 95 the small model's misreading, "production web server time", made this pair's subjects related)
     from guard.judge import Judge, Tier, structure_decides
     v = verdict(normalizer_v2, "Production web servers time out idle sessions after 15 minutes.",
-                "Web servers time out idle sessions after 30 minutes.")
+                "Public web servers time out idle sessions after 30 minutes.")
     assert (v.kind, v.confidence) == (VerdictKind.VALUE_CONFLICT, Confidence.LOW), v.reason
     assert "related subjects" in v.reason and structure_decides(v) is None
     assert Judge().judge(v)[0] is Tier.WARN          # the fast profile, with no gate: a warning, not a block

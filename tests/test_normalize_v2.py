@@ -5270,3 +5270,101 @@ def test_the_day_stays_the_value_beside_how_often_it_recurs(normalizer_v2):
 def test_which_words_after_under_are_a_licence(text, licence):
     found = [v.text for v in extract_typed_values(text) if v.kind == "licence"]
     assert found == ([licence] if licence else []), found
+
+
+@pytest.mark.parametrize("text, subject", [
+    # session 95: a plural subject's verb the small model tags a base form ("happen"/VB) was no pivot, so the plural
+    # ("reviews", a verb in the lists) was the verb and the subject "code"
+    ("Code reviews happen twice a week.", "code review"),
+    ("Performance reviews happen every year.", "performance review"),
+    ("Incident reviews take place within five business days.", "incident review"),
+    # session 95: a verb the small model took for a noun, before a condition with a verb of its own
+    ("An alert fires when CPU stays above 90% for 5 minutes.", "alert"),
+    ("Disk alerts fire once a volume is 95% full.", "disk alert"),
+    # session 95: how long a thing takes, said with the extraposed "it"
+    ("It takes up to three weeks for a refund to be processed.", "refund"),
+    ("It can take a week for refunds to arrive.", "refund"),
+    # session 95: a noun the lists also know as a verb, the subject of a verb that is only one: a statement, no order
+    ("Support responds within 4 hours.", "support"),
+    ("Review happens weekly.", "review"),
+])
+def test_the_subject_of_a_verb_the_small_model_misread(normalizer_v2, text, subject):
+    assert norm(normalizer_v2, text).subject == subject
+
+
+def test_what_stays_as_it_was_read(normalizer_v2):
+    # "after" is a preposition as often as a subordinator: the plural before it stays the subject's
+    n = norm(normalizer_v2, "Re-processing old erasure requests after a restore is optional.")
+    assert n.subject == "re-processing old erasure request"
+    # an order whose first word is no noun stays an order
+    n = norm(normalizer_v2, "Send logs to the Datadog intake uncompressed.")
+    assert (n.subject, n.object) == ("log", StateVerb.SEND)
+
+
+@pytest.mark.parametrize("a, b, kind", [
+    ("Performance reviews happen twice a year.", "We run performance reviews once a year.", VerdictKind.VALUE_CONFLICT),
+    ("Refunds are processed within 5 business days.", "It takes up to three weeks for a refund to be processed.",
+     VerdictKind.VALUE_CONFLICT),
+])
+def test_misread_subjects_read_again_meet_their_counterparts(normalizer_v2, a, b, kind):
+    v = verdict(normalizer_v2, a, b)
+    assert v.kind is kind, v
+
+
+@pytest.mark.parametrize("text, span", [
+    # session 95: a span of the day is one value, from its first time to its last (it was its first time alone)
+    ("The office is open from 8am to 6pm.", (480, 1080)),
+    ("Our in-hours support window is 09:00 to 17:30, Monday to Friday.", (540, 1050)),
+    ("Deploys are allowed between 9am and 5pm on weekdays.", (540, 1020)),
+    ("Support is staffed 9 to 5pm.", (540, 1020)),
+    ("Office hours are 11-1pm.", (660, 780)),
+    ("The night shift runs from 10pm to 6am.", (1320, 360)),
+    # working hours said bare: a morning hour to an afternoon one
+    ("Support is staffed 9 to 5 on weekdays.", (540, 1020)),
+    ("The office is open 8-6.", (480, 1080)),
+])
+def test_a_span_of_the_day_is_one_value(text, span):
+    [v] = [v for v in extract_typed_values(text) if v.kind == "clock"]
+    assert (v.bound.op, v.bound.number, v.bound.upper) == ("range", *span), v
+
+
+@pytest.mark.parametrize("text", ["Standups are at 9am and 5pm.", "Tests 2-4 fail.", "Scale from 9 to 5 nodes.",
+                                  "The vote was 9 to 5 in favour.", "Rated 9 to 5 stars.", "Tests 2 to 4 pass."])
+def test_what_is_no_span_of_the_day(text):
+    assert not any(v.kind == "clock" and v.bound is not None and v.bound.op == "range" for v in extract_typed_values(text))
+
+
+@pytest.mark.parametrize("a, b, kind", [
+    ("The office is open from 8am to 6pm.", "The office is open from 8am to 5pm.", VerdictKind.VALUE_CONFLICT),
+    ("The office is open from 8am to 6pm.", "The office closes at 5pm.", VerdictKind.VALUE_CONFLICT),
+    ("The office is open from 8am to 6pm.", "The office closes at 6pm.", VerdictKind.CONSISTENT),
+    ("The support desk is open 8am to 6pm.", "The support desk opens at 9am.", VerdictKind.VALUE_CONFLICT),
+    ("The night shift runs from 10pm to 6am.", "The night shift ends at 7am.", VerdictKind.VALUE_CONFLICT),
+    # a time inside the span is a time of it, and what else each says still differs
+    ("Maintenance windows are on Sundays from 2am to 4am UTC.", "Maintenance runs on Saturdays at 2am UTC.",
+     VerdictKind.VALUE_CONFLICT),
+    ("Quiet hours are 10pm to 7am.", "Quiet hours are 11pm to 7am.", VerdictKind.VALUE_CONFLICT),
+])
+def test_a_span_of_the_day_against_another_and_against_its_ends(normalizer_v2, a, b, kind):
+    v = verdict(normalizer_v2, a, b)
+    assert v.kind is kind, v
+
+
+@pytest.mark.parametrize("a, b", [
+    # session 95: the whole day is a span of it, so office hours are another span
+    ("Support is available 24/7.", "Support is available from 9am to 5pm."),
+    ("The NOC is staffed around the clock.", "The NOC is staffed 8am to 8pm."),
+    ("The help desk is staffed 24 hours a day.", "The help desk closes at 6pm."),
+    ("Support is staffed 9 to 5 on weekdays.", "Support is available around the clock."),
+])
+def test_the_whole_day_against_part_of_it(normalizer_v2, a, b):
+    v = verdict(normalizer_v2, a, b)
+    assert v.kind is VerdictKind.VALUE_CONFLICT, v
+
+
+def test_an_amount_against_what_is_done_with_it_is_no_opposition(normalizer_v2):
+    # session 95: "gets $1,000" has no state word, which was a wildcard against "does not carry over": an opposing
+    # modality on one state, a structural block at MED
+    v = verdict(normalizer_v2, "Every employee gets a $1,000 yearly learning budget.",
+                "Unused learning budget does not carry over to the next year.")
+    assert v.kind is not VerdictKind.CONTRADICTION, v

@@ -517,7 +517,7 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
     for m in list(_ALTERNATIVE.finditer(main))[::-1]:
         if m.start() > 0 and not _FINITE_WORD.search(m.group(0)):
             cut(main[:m.start()] + main[m.end():], m.group(0))
-    said = _existential_limit(_extraposed_rule(_how_often_last(_setting_in_code(_able_to(_denied_statement(main))))))
+    said = _existential_limit(_extraposed_rule(_takes_time(_how_often_last(_setting_in_code(_able_to(_denied_statement(main)))))))
     said = _default_of(_approval_for(_asked_of(_felt_free(_existential_obligation(said)))))
     return _ONE_NOUN.sub("-", said), tuple(q for q in quals if q)
 
@@ -589,6 +589,26 @@ def _extraposed_rule(main: str) -> str:
         be = "are" if who == "You" or _plural(who.split()[-1]) else "is"
         return f"{who} {be} not required to {m.group('rest')}"
     return f"{who} {modal} {m.group('rest')}"
+
+
+# "It takes up to three weeks for a refund to be processed.", "It usually takes 2 days for new accounts to be approved.":
+# how long a thing takes, said with the extraposed "it" — read so, the statement's subject was that "it" (vague), and
+# "Refunds are processed within 5 business days." had nothing to meet. Read as "A refund takes up to three weeks to be
+# processed.", which gives the thing its span
+_TAKES_TIME = re.compile(
+    r"^it\s+(?P<aux>(?:(?:usually|typically|normally|generally|often|sometimes|currently|can|may|might|will|could|should|"
+    r"would)\s+)*)(?P<verb>takes|take)\s+(?P<span>[^,;:]+?)\s+for\s+(?P<who>(?!it\b|you\b|us\b|them\b|me\b)[^,;:]+?)\s+"
+    r"to\s+(?P<rest>\w.*)$", re.IGNORECASE | re.DOTALL)
+
+
+def _takes_time(main: str) -> str:
+    m = _TAKES_TIME.match(main)
+    if m is None:
+        return main
+    who, aux = m.group("who"), m.group("aux")
+    modal = any(w.lower() in ("can", "may", "might", "will", "could", "should", "would") for w in aux.split())
+    verb = "take" if modal or _plural(who.split()[-1]) else "takes"
+    return f"{_upper_first(who)} {aux}{verb} {m.group('span')} to {m.group('rest')}"
 
 
 def _how_often_last(main: str) -> str:
@@ -1067,6 +1087,8 @@ class ParsedV2(Parsed):
             # tags a present tense when written lower-case; read as one, the order's verb was its subject's first word
             doc[0].tag_ = "VB"
             self.lower_case_order = True
+        if (root := _present_taken_for_a_base_form(doc)) is not None:
+            root.tag_ = "VBP"
         super().__init__(doc, values, offset)
 
     @classmethod
@@ -1099,6 +1121,12 @@ class ParsedV2(Parsed):
             return False
         v, root = d[p], sentence_root(d)
         root = v if root is None else root
+        if v.i == 1 and v.tag_ == "VBZ" and d[0].dep_ in ("nsubj", "nsubjpass") and d[0].head.i == v.i \
+                and d[0].lemma_.lower() in self.noun_lemmas and v.lemma_.lower() in self.verb_lemmas:
+            # "Support responds within 4 hours.", "Access expires after 90 days.": a noun the lists also know as a verb,
+            # parsed as the subject of a verb that is nothing but one, agreeing with it — a statement (read as an order,
+            # its subject was "respond", supported)
+            return False
         plural = v.i > 0 and d[v.i - 1].tag_ in ("NNS", "NNPS") and v.tag_ in ("VB", "VBP")   # "messages follow"
         return v.tag_ not in ("VBP", "VBD") and not plural and _no_statement_verb(d) \
             and not any(t.pos_ == "AUX" or t.lemma_.lower() in ("be", "have", "do") for t in (v, root))
@@ -1243,11 +1271,29 @@ def _verbless_root(doc, value_tok):
     the sentence no order (an order's verb before the word's own subject, or a second one joined to the root:
     "Define SNS delivery policies per subscription and avoid …", the first verb tagged a name). None otherwise."""
     root = sentence_root(doc)
-    if root is None or root.i < 1 or root.i + 1 >= len(doc) or root.i in value_tok \
-            or doc[root.i + 1].tag_ not in _AFTER_A_VERB_OR_PREPOSITION or any(t.tag_ in _FINITE_TAGS for t in doc) \
+    if root is None or root.i < 1 or root.i + 1 >= len(doc) or root.i in value_tok:
+        return None
+    condition = _condition_after(root)
+    if doc[root.i + 1].tag_ not in _AFTER_A_VERB_OR_PREPOSITION and not condition \
+            or any(t.tag_ in _FINITE_TAGS for t in doc if t.i not in condition) \
             or any(t.tag_ == "VB" for t in doc[:root.i - 1]) or any(c.dep_ == "conj" and c.tag_ == "VB" for c in root.children):
         return None
     return root
+
+
+_CONDITION_WORDS = frozenset({"when", "whenever", "once", "if", "unless", "while"})   # not "after", "before": prepositions as often
+
+
+def _condition_after(root) -> set[int]:
+    """The tokens of a condition right after the root ("An alert fires when CPU stays above 90% …", "Disk alerts fire
+    once a volume is 95% full."): its verb is the condition's, not the sentence's, so it says nothing of whether the
+    root is a verb the small model took for a noun (it is then its only verb)."""
+    for c in root.children:
+        if c.dep_ == "advcl" and c.i > root.i:
+            first = c.left_edge
+            if first.i == root.i + 1 and first.lower_ in _CONDITION_WORDS:
+                return {t.i for t in c.subtree}
+    return set()
 
 
 def _root_taken_for_a_plural(doc, value_tok) -> int | None:
@@ -1264,12 +1310,30 @@ def _root_taken_for_a_plural(doc, value_tok) -> int | None:
     # a product's name, however the small model tagged it ("MySQL ships with …": a determiner; "Fly.io charges for …": a
     # verb), is a subject even as the first word, which no order starts with
     named = before.tag_ not in ("NN", "NNP") and bool(_PRODUCT_NAME.search(before.text))
-    if not (named or root.i >= 2 and before.tag_ in ("NN", "NNP")):
+    # a noun right after the opening determiner that the small model tagged an adjective of the "plural" ("An alert
+    # fires when …")
+    after_the_determiner = root.i == 2 and before.tag_ == "JJ" and doc[0].tag_ == "DT"
+    if not (named or root.i >= 2 and before.tag_ in ("NN", "NNP") or after_the_determiner):
         return None
     if named:
         # read as the name it is, the subject of the verb (this Doc is the statement's own, parsed for this reading)
         before.tag_, before.pos_, before.dep_ = "NNP", "PROPN", "nsubj"
     return root.i
+
+
+def _present_taken_for_a_base_form(doc):
+    """The sentence's root verb right after its plural subject, tagged a base form with no auxiliary or modal to
+    take one: "Code reviews happen twice a week.", "Performance reviews happen every year." (the small model tags
+    "happen" VB there and VBP in "Access reviews happen quarterly."). Read so, v1 found its pivot in the plural ("reviews",
+    a verb in its lists) and the statement was about "code", reviewed. A present tense is what it is."""
+    root = sentence_root(doc)
+    if root is None or root.tag_ != "VB" or root.pos_ != "VERB" or root.i == 0:
+        return None
+    subject = doc[root.i - 1]
+    if subject.tag_ not in ("NNS", "NNPS") or subject.dep_ not in ("nsubj", "nsubjpass") or subject.head.i != root.i \
+            or any(c.dep_ in ("aux", "auxpass") or c.tag_ == "MD" for c in root.children):
+        return None
+    return root
 
 
 def _base_root_after_a_plural(doc, value_tok, verbs: frozenset[str]) -> int | None:

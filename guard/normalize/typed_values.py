@@ -256,6 +256,10 @@ POINT_UNITS = ("date", "clock", "weekday", "period", "month", "monthday", "yeard
 
 PLATFORMS = r"(?:(?-i:iOS|iPadOS|macOS|watchOS|tvOS)|android|windows|chrome|firefox|safari)"
 TYPED_PATTERNS: list[tuple[str, Guarded]] = [
+    # the whole day ("Support is available 24/7.", "around the clock", "24 hours a day"): the span of the day from
+    # midnight to midnight, so "staffed from 9am to 5pm" is another span of it (it was no value, or a rate of time)
+    ("allday", Guarded("", r"(?<![\w/])(?P<val>24\s?/\s?7|24\s?x\s?7|(?:a)?round[- ]the[- ]clock|24\s+hours\s+a\s+day)(?![\w/])",
+                       re.IGNORECASE)),
     # a release of an operating system or a browser, numbered by a whole number ("iOS 16 and later", "Android 12",
     # "Windows 11", "Chrome 120"), which v1's version selector, knowing languages' names, read as a bare number: "The
     # app supports iOS 16 and later." / "The app runs on iOS 17." were the numbers 16 and 17, blocked. Not frameworks'
@@ -421,6 +425,23 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
                          r"(?P<andhalf>\s+and\s+a\s+half)?)\b(?!-)", re.IGNORECASE)),
     # a number and a half of a unit: "three and a half years", "2 and a half hours" (read as "three" years before)
     ("halves", Guarded(_OP, r"(?P<val>" + _NUM + r"\s+and\s+a\s+half\s+(?P<unit>minute|hour|day|week|month|year)s?)\b",
+                       re.IGNORECASE)),
+    # a span of the day ("The office is open from 8am to 6pm.", "Core hours are 10am to 3pm.", "09:00 to 17:30", "between
+    # 9am and 5pm", "9-5pm"): the times from one to the other, as a span of weekdays is. Read as its first time alone,
+    # "open from 8am to 6pm" / "open from 8am to 5pm" was "same value", and a time inside the span was another value.
+    # The first end may leave its half of the day to the last ("9 to 5pm": 9am); "and" only after "between"
+    # working hours said bare ("Support is staffed 9 to 5 on weekdays.", "open 8-6"): a later first hour than the last
+    # is no range of numbers, so a morning to an afternoon, where nothing is counted after it
+    ("clocks", Guarded(r"(?P<prep>\b(?:from|between)\s+)?",
+                       r"(?<![\w:.,/-])(?P<val>(?P<h1>[6-9]|1[01])\s{0,2}(?P<to>to|until|till|through|-|–)\s{0,2}(?P<h2>[1-7]))"
+                       r"(?=[.,;:)](?!\d)|$|\s+(?:on|every|each|daily|weekdays|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)"
+                       r"(?:day)?s?)\b)",
+                       re.IGNORECASE)),
+    ("clocks", Guarded(r"(?P<prep>\b(?:from|between)\s+)?",
+                       r"(?<![\d:.])(?P<val>(?P<h1>[01]?\d|2[0-3])(?::(?P<m1>[0-5]\d))?\s{0,2}(?P<ampm1>[ap]\.m\.|[ap]m\b)?"
+                       r"(?:\s{0,2}(?P<tz1>(?-i:UTC|GMT|Z|[A-Z]{1,4}T))\b)?\s{0,2}"
+                       r"(?P<to>to|until|till|through|thru|and|-|–|—)\s{0,2}"
+                       r"(?P<h2>[01]?\d|2[0-3])(?::(?P<m2>[0-5]\d))?\s{0,2}(?P<ampm2>[ap]\.m\.|[ap]m\b)?" + _TZ + r")(?![\d:.]\d)",
                        re.IGNORECASE)),
     # the part of the day said in words ("start at 10 in the morning", "until 5 in the afternoon"): the hour it names,
     # as "10am" is; read as the bare number 10, "Core hours start at 10 in the morning and end at 3pm." set its 3pm
@@ -709,6 +730,10 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         return Bound(_op(m), n * (1209600 if g["unit"].lower() == "fortnight" else _PERIOD[g["unit"].lower()]), "time")
     if kind == "clock":
         return _clock(g)
+    if kind == "clocks":
+        return _clock_span(g)
+    if kind == "allday":
+        return Bound("range", 0.0, "clock", 1440.0)
     if kind == "weekdays":
         if g.get("weekend"):
             return Bound("range", 6.0, "weekday", 7.0)
@@ -767,6 +792,34 @@ def _often(g: dict) -> Bound | None:
 # (a number that starts there: the "0" of "Auth0 requires at least a week" is a name's, not a rate's count)
 _PER_DENOMINATOR = re.compile(r"(?:(?<![\w.])\d|\b" + one_of(w for w in WORD_NUMBERS if " " not in w) + r")[\d,.]*%?"
                               r"(?:\s+[\w'-]+){0,3}\s+$", re.IGNORECASE)
+
+
+def _clock_span(g: dict) -> Bound | None:
+    """The span of the day between two times, each written as a clock reads it: with its half of the day, or as
+    "HH:MM" ("09:00 to 17:30"); the first may take the last's half ("9 to 5pm", "10-11am"), or the other half where
+    that would start it after its end ("11-1pm": 11am). A bare "9 to 5" or "2-4" is no span of clock times."""
+    if g["to"].lower() == "and" and not g.get("prep"):
+        return None          # "at 9am and 5pm": two times, not the span between
+    a1, a2 = (g.get("ampm1") or "").lower().replace(".", ""), (g.get("ampm2") or "").lower().replace(".", "")
+    h1, h2 = int(g["h1"]), int(g["h2"])
+    if "m1" not in g:             # working hours said bare ("9 to 5"): the first in the morning, the last after noon
+        return Bound("range", h1 * 60.0, "clock", (h2 + 12) * 60.0)
+    if not a2 and not (g.get("m1") and g.get("m2") and not a1):
+        return None
+    if a2 and not 1 <= h2 <= 12 or a1 and not 1 <= h1 <= 12:
+        return None
+    if a2 and not a1:
+        if g.get("m1") and not 1 <= h1 <= 12:
+            return None
+        a1 = a2
+        if (h1 % 12 + (12 if a1 == "pm" else 0)) > (h2 % 12 + (12 if a2 == "pm" else 0)):
+            a1 = "am" if a2 == "pm" else "pm"
+    first = (h1 % 12 + (12 if a1 == "pm" else 0) if a1 else h1) * 60 + int(g.get("m1") or 0)
+    last = (h2 % 12 + (12 if a2 == "pm" else 0) if a2 else h2) * 60 + int(g.get("m2") or 0)
+    tz = (g.get("tz") or g.get("tz1") or "").upper()
+    if first == last:
+        return None
+    return Bound("range", float(first), "clock" if tz in ("", "UTC", "GMT", "Z") else f"clock/{tz.lower()}", float(last))
 
 
 def _clock(g: dict) -> Bound | None:
@@ -1026,7 +1079,7 @@ def extract_typed_values(text: str, sides: bool = True) -> list[Value]:
             found.append(Value("number" if kind in ("money", "size", "rate", "count", "grouped", "days", "range", "count_range", "named_unit",
                                                     "duration", "halves",
                                                     "unlimited", "compound", "decimal", "fraction", "forever")
-                               else "weekday" if kind == "weekdays" else "date" if kind == "life_year"
+                               else "weekday" if kind == "weekdays" else "clock" if kind in ("clocks", "allday") else "date" if kind == "life_year"
                                else "boolean" if kind == "switch" else kind,
                                m.group("val").strip(), s, e, b, negation or None))
             taken.append((m.start(), m.end()))

@@ -1,0 +1,56 @@
+"""Two subjects told apart by contrasting modifiers (``guard.contrasting_kinds``): two kinds of one thing, each with its
+own rule, which the structural compare calls coexisting before the cross-encoder (p 1.00 on such pairs) sees them; a
+statement that speaks of the other kind too, or two modifiers outside the closed set, is left to the other stages."""
+import pytest
+
+from guard.claims import Scope, Window
+from guard.compare import StructuralComparator, VerdictKind
+from guard.contrasting_kinds import contrasting_kinds
+
+
+def _verdict(n, a, b):
+    na, nb = (n.normalize(t, Scope(), Window()) for t in (a, b))
+    return StructuralComparator().compare(na, a, nb, b)
+
+
+@pytest.mark.parametrize("a, b, kinds", [
+    ("free account", "paid account", ("free", "paid")),
+    ("major version", "minor version", ("major", "minor")),
+    ("annual billing", "monthly billing", ("annual", "monthly")),
+    ("daily backup", "weekly backup", ("daily", "weekly")),
+    ("premium support", "standard support", ("premium", "standard")),
+])
+def test_contrasting_modifiers_of_one_head_are_two_kinds(a, b, kinds):
+    assert contrasting_kinds(a, b, a, b) == kinds
+
+
+@pytest.mark.parametrize("a, b", [
+    ("search endpoint", "upload endpoint"),          # two things, but no contrast the table knows: left to the gate
+    ("free account", "paid plan"),                   # another head
+    ("free account", "account"),                     # one kind of the other
+    ("free trial account", "paid account"),          # more than the contrast apart
+    (None, "paid account"),
+])
+def test_what_is_no_contrast_of_kinds(a, b):
+    assert contrasting_kinds(a, b, a or "", b or "") is None
+
+
+@pytest.mark.parametrize("a, b", [
+    ("Free accounts get 100 API calls per day.", "Paid accounts get 10,000 API calls per day."),
+    ("Major versions are released once a year.", "Minor versions are released every month."),
+    ("Annual billing gives a 20% discount.", "Monthly billing has no discount."),
+])
+def test_two_kinds_with_their_own_rules_coexist(normalizer_v2, a, b):
+    v = _verdict(normalizer_v2, a, b)
+    assert v.kind is VerdictKind.COEXIST and "kinds apart" in v.reason, v
+
+
+@pytest.mark.parametrize("a, b", [
+    # an "only" rules the other kind out, "first" orders the two, "also" says one holds what the other does
+    ("Only paid accounts can use the API.", "Free accounts can use the API."),
+    ("Page the primary on-call first.", "Always page the secondary on-call first."),
+    ("Free accounts also get 10,000 API calls per day.", "Paid accounts get 10,000 API calls per day."),
+])
+def test_a_statement_that_speaks_of_the_other_kind_is_left_to_the_other_stages(normalizer_v2, a, b):
+    v = _verdict(normalizer_v2, a, b)
+    assert "kinds apart" not in v.reason, v
