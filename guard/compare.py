@@ -510,6 +510,11 @@ def _value_pair(a: Norm, b: Norm, texts: tuple[str, str] | None = None) -> tuple
         for vb in b.values or (pb,):
             if _comparable(va, vb) and not _one_product_named(va, vb):
                 return va, vb
+    if texts is not None:
+        for va in a.values or (pa,):
+            for vb in b.values or (pb,):
+                if _an_allowance_against_no_limit((va, vb), texts):
+                    return va, vb           # "Sick days are unlimited." / "Employees get 10 sick days per year."
     return None
 
 
@@ -1059,7 +1064,26 @@ def _differ_as_said(pair: tuple[tuple, tuple], texts: tuple[str, str] | None) ->
         pair = (_floored(pair[0], texts[0]), _floored(pair[1], texts[1]))
     if texts is not None and (differs := _point_against_span(pair, texts)) is not None:
         return differs
+    if texts is not None and _an_allowance_against_no_limit(pair, texts):
+        return True
     return _values_differ(*pair)
+
+
+# an amount given to someone: what they get is all they get ("Employees get 10 sick days per year.")
+_GIVEN = re.compile(r"\b(?:gets?|receives?|(?:is|are)\s+(?:entitled\s+to|given|granted|allowed|allotted)|accrues?|earns?)\b",
+                    re.IGNORECASE)
+
+
+def _an_allowance_against_no_limit(pair: tuple[tuple, tuple], texts: tuple[str, str]) -> bool:
+    """"Sick days are unlimited." / "Employees get 10 sick days per year.": an amount said as what someone is given is
+    all they are given, so no limit and it cannot both hold. A plain amount under no limit can ("There is no limit on
+    the number of log streams." / "The group holds 50 log streams.")."""
+    for i in (0, 1):
+        u, o = pair[i][2], pair[1 - i][2]
+        if u is not None and o is not None and u.unit == ANY_UNIT and o.unit != ANY_UNIT and o.op == "eq" \
+                and _GIVEN.search(texts[1 - i]):
+            return True
+    return False
 
 
 _SPAN_STARTS = re.compile(r"\b(?:opens?|opening|starts?|starting|begins?|beginning|from)\s+(?:at\s+)?$", re.IGNORECASE)

@@ -5368,3 +5368,34 @@ def test_an_amount_against_what_is_done_with_it_is_no_opposition(normalizer_v2):
     v = verdict(normalizer_v2, "Every employee gets a $1,000 yearly learning budget.",
                 "Unused learning budget does not carry over to the next year.")
     assert v.kind is not VerdictKind.CONTRADICTION, v
+
+
+@pytest.mark.parametrize("text, subject", [
+    # session 95: the thing counted in a rate that is a person's whole object is what the rule is about (it was the
+    # people, "employee", the subject of every other rule for them), as it is without the rate's span
+    ("Employees get 8 public holidays a year.", "public holiday"),
+    ("Staff receive 20 sick days a year.", "sick day"),
+    ("Employees get 8 public holidays.", "public holiday"),
+    # a count of a bare unit names no thing: the people's rule stays theirs
+    ("Employees work 40 hours a week.", "employee"),
+    ("Team members should take 12 days off a year.", "team member"),
+])
+def test_what_a_rate_given_to_people_counts_is_the_subject(normalizer_v2, text, subject):
+    assert norm(normalizer_v2, text).subject == subject
+
+
+def test_a_part_of_the_day_recurs_daily():
+    [v] = [v for v in extract_typed_values("Backups run every morning.") if v.kind == "frequency"]
+    assert v.bound.number == 86400
+
+
+@pytest.mark.parametrize("a, b, kind", [
+    # session 95: what someone is given is all they get, so "unlimited" and a given amount cannot both hold; a plain
+    # amount under no limit still can
+    ("Sick days are unlimited.", "Employees get 10 sick days per year.", VerdictKind.VALUE_CONFLICT),
+    ("Vacation is unlimited.", "Employees get 25 days of vacation.", VerdictKind.VALUE_CONFLICT),
+    ("The log group has no limit on log streams.", "The log group holds 50 log streams.", VerdictKind.CONSISTENT),
+])
+def test_an_allowance_against_no_limit(normalizer_v2, a, b, kind):
+    v = verdict(normalizer_v2, a, b)
+    assert v.kind is kind, v

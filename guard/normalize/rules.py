@@ -108,6 +108,40 @@ class Parsed:
         return self.pivot is None or (nxt is not None and nxt.lower_ in QUANTIFIERS)
 
 
+# what a rate counts per span ("8 public holidays a year": "public holidays"), up to the word that opens its span
+_SPAN_OPENERS = frozenset({"a", "an", "per", "each", "every", "/"})
+_BARE_UNITS = frozenset({"day", "week", "month", "year", "hour", "minute", "second", "time", "unit", "item"})
+
+
+def _counted_in_a_rate(doc, p: Parsed, head) -> list[str]:
+    """The words of what a count inside a value counts, where that value is the verb's whole object ("get 8 public
+    holidays a year" → public holiday, "25 vacation days per year" → vacation day): the object's words were all the
+    value's, so none was left for the subject. Nothing where the count is of a bare unit ("work 40 hours a week"), or
+    the object has words of its own."""
+    if p.pivot is None or any(not t.is_punct for t in head):
+        return []
+    run = []
+    for t in doc[p.pivot + 1:]:
+        if t.i not in p.value_tok:
+            break
+        run.append(t)
+    if not run or not run[0].like_num and not (len(run) > 1 and run[1].like_num):
+        return []
+    start = next(i for i, t in enumerate(run) if t.like_num) + 1
+    words, opened = [], False
+    for t in run[start:]:
+        if t.lower_ in _SPAN_OPENERS:
+            opened = True
+            break
+        if t.pos_ in ("NOUN", "ADJ", "PROPN") or t.pos_ == "VERB" and t.dep_ == "amod":
+            words.append(t)
+        else:
+            break
+    if not opened or not words or words[-1].pos_ not in ("NOUN", "PROPN") or all(t.lemma_.lower() in _BARE_UNITS for t in words):
+        return []
+    return [*(t.lower_ for t in words[:-1]), words[-1].lemma_.lower()]
+
+
 _HYPHENATED = re.compile(r"[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)+")
 
 
@@ -444,6 +478,7 @@ class RuleNormalizer:
     nor_goes_on = False               # v2: "must not X, nor Y": "nor" goes on with the negation, it does not undo it
     person_adverbs = False            # v2: "We strongly recommend X" is about X, as "We recommend X" is
     person_when_no_object = False     # v2: "Team members should take 12 days off" is about team members
+    counted_object_subject = False    # v2: "Employees get 8 public holidays a year." is about public holidays
     state_before_object = False       # v2: "are entitled to X", "is possible to enable X" are about X
     setting_gerunds = False           # v2: "Changing max_connections requires a restart" is about max_connections
     whole_words = False               # v2: "id" and "Wed" are words, not "I'd" and "We'd" without the apostrophe
@@ -868,7 +903,7 @@ class RuleNormalizer:
         # word of who acts
         lowered = [t.lower_ for t in subj_tokens if not t.is_punct and not (self.person_adverbs and t.pos_ == "ADV")
                    and not (self.pole_verbs and t.pos_ == "AUX" and t.lower_ in _PERFECT)]
-        subj_missing, chosen, acted_on_pronoun = False, None, False
+        subj_missing, chosen, acted_on_pronoun, head_counted = False, None, False, []
         if first is not None and first.lower_ == "be":
             subj_words, subj_missing = [], True
         elif p.imperative or not subj_tokens or (lowered and set(lowered) <= self.person_subjects | QUANTIFIERS) \
@@ -904,6 +939,7 @@ class RuleNormalizer:
             head = _head_np(theme_tokens, self.trim_subject_phrase)
             if self.trim_subject_phrase:
                 head = _past_the_recipient(head, theme_tokens)
+            head_counted = _counted_in_a_rate(doc, p, head) if self.counted_object_subject else []
             acted_on_pronoun = self.person_adverbs and any(pronoun_object(t) for t in head)
             # v2: how the action is done is no thing it is done to ("rotate it immediately" was about "immediately")
             subj_words = self._subject_words([t for t in head if not (self.person_adverbs and _lowercase_adverb(t))],
@@ -926,6 +962,11 @@ class RuleNormalizer:
         if not subj_words and not subj_missing and subj_tokens:
             unit_nouns = [t.lemma_.lower() for t in subj_tokens if t.i in p.value_tok and t.pos_ == "NOUN"]
             subj_words = unit_nouns[-1:]
+        if not subj_words and self.counted_object_subject and chosen is None and head_counted:
+            # "Employees get 8 public holidays a year.", "Staff receive 20 sick days a year.": the thing counted is the
+            # object, inside the rate the value reader took whole; read as the people's rule it was about "employee",
+            # the subject of every other rule for them, while "Employees get 8 public holidays." was about the holidays
+            subj_words = head_counted
         if not subj_words and self.person_when_no_object and not p.imperative and lowered \
                 and set(lowered) & self.person_subjects and not set(lowered) & {"we", "us", "i", "you"}:
             # a rule for people whose object is only an amount ("… should take at least 12 work days off a

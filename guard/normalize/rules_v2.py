@@ -1755,6 +1755,7 @@ class RuleNormalizerV2(RuleNormalizer):
     nor_goes_on = True
     person_adverbs = True
     person_when_no_object = True
+    counted_object_subject = True
     state_before_object = True
     setting_gerunds = True
     whole_words = True

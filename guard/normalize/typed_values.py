@@ -126,6 +126,8 @@ _BASIS_RE = (r"(?<![\w-])(?P<val>on\s+an?\s+(?P<basis>" + "|".join(map(re.escape
 # "once a year" no value at all. A bound on how often turns round on the period: "at least every 20
 # minutes" and "at least once a week" are at most that long apart, "at most once an hour" at least
 _OFTEN_UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "night": 86400, "week": 604800,
+                # a part of the day comes once a day ("every morning", "each evening"), as a night does
+                "morning": 86400, "afternoon": 86400, "evening": 86400,
                 "fortnight": 1209600, "month": 2592000, "quarter": 7776000, "year": 31536000,
                 # the short spellings ("every 20 mins", "once per 12 hrs"), after the words they shorten
                 "sec": 1, "min": 60, "hr": 3600, "wk": 604800, "mo": 2592000, "yr": 31536000}
