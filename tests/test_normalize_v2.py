@@ -5399,3 +5399,19 @@ def test_a_part_of_the_day_recurs_daily():
 def test_an_allowance_against_no_limit(normalizer_v2, a, b, kind):
     v = verdict(normalizer_v2, a, b)
     assert v.kind is kind, v
+
+
+@pytest.mark.parametrize("text, main", [
+    # session 95: a relative clause between commas after a leading phrase is the phrase's aside (read as a trailing
+    # clause it took the rule with it, and "During the annual code freeze." was the statement)
+    ("During the annual code freeze, which runs from December 15 to January 5, only security fixes may be deployed to "
+     "production.", "Only security fixes may be deployed to production."),
+    ("For contractors, who are paid hourly, overtime is not allowed.", "Overtime is not allowed."),
+])
+def test_a_relative_aside_after_a_leading_phrase_is_the_phrase_s(text, main):
+    assert split_main_clause(text)[0] == main
+
+
+def test_a_relative_clause_whose_comma_opens_a_list_is_no_aside():
+    main, quals = split_main_clause("In our API, which supports JSON, XML, and CSV, errors are returned as JSON.")
+    assert "XML" not in main

@@ -76,6 +76,10 @@ _LEAD_CLAUSE = re.compile(
     r"notwithstanding|contrary\s+to|compared\s+(?:to|with)|apart\s+from|aside\s+from|besides|prior\s+to|following)\b(?!-)"
     r"(?:[^,;]|,(?=\s*\d{4}\b)|(?<=\d),(?=\d{3}\b)){1,140}(?:(?<!\d),|,(?!\d{3}\b))\s*",
     re.I)
+# a relative clause between commas right after a leading phrase ("During the code freeze, which runs from …, only …"), not
+# one whose comma begins a list's last item ("…, which covers A, B, and C")
+_LEAD_RELATIVE = re.compile(r"^(?:which|who|whose)\s[^,;]{1,100},\s*(?!(?:and|or)\b)(?![^,;]{1,40},\s*(?:and|or)\b)(?=\S)",
+                            re.IGNORECASE)
 # a leading participle's phrase, set off by its comma ("Left at its defaults, git gc only prunes …", "Left alone, etcd's
 # backend quota is …", "Configured this way, the proxy …"): how the thing is, before the rule; read whole, "left" was the
 # subject. Only a participle before a preposition, an adverb of state or "this"/"that" (not a noun it describes:
@@ -488,6 +492,12 @@ def split_main_clause(text: str) -> tuple[str, tuple[str, ...]]:
             if _INVERTED.match(main):       # "Under no circumstances should you …": the rule's own words
                 break
             m = pat.match(main)
+            if m and pat is _LEAD_CLAUSE and (rel := _LEAD_RELATIVE.match(main[m.end():])) is not None:
+                # "During the annual code freeze, which runs from December 15 to January 5, only security fixes may be
+                # deployed …": the relative clause is the leading phrase's aside; read as a trailing clause, it took
+                # the rule with it and left "During the annual code freeze." as the statement
+                cut(_sentence_start(main[m.end() + rel.end():]), m.group(0) + rel.group(0))
+                continue
             # a leading clause that ends where a trailing one begins had no comma of its own, unless what
             # follows is a second leading clause with its comma ("If …, so that …, you do not need to …")
             if m and not (pat is _LEAD_CLAUSE and _TRAIL_START.match(main[m.end():])
