@@ -504,11 +504,12 @@ def _value_pair(a: Norm, b: Norm, texts: tuple[str, str] | None = None) -> tuple
         return d
     pa = (a.value_kind, a.value, a.bound)
     pb = (b.value_kind, b.value, b.bound)
-    if _comparable(pa, pb):
+    if _comparable(pa, pb) and not (texts is not None and _two_ends_of_the_day((pa, pb), texts)):
         return pa, pb
     for va in a.values or (pa,):
         for vb in b.values or (pb,):
-            if _comparable(va, vb) and not _one_product_named(va, vb):
+            if _comparable(va, vb) and not _one_product_named(va, vb) \
+                    and not (texts is not None and _two_ends_of_the_day((va, vb), texts)):
                 return va, vb
     if texts is not None:
         for va in a.values or (pa,):
@@ -1103,6 +1104,23 @@ def _clock_span_and_point(pair: tuple[tuple, tuple]) -> tuple[int, int] | None:
     return None
 
 
+def _end_said(value: str, text: str) -> str | None:
+    """"start" or "end" where the text says its time of day as when something opens or closes; None otherwise."""
+    at = text.lower().find(value.lower())
+    before = text[max(0, at - 40):at] if at >= 0 else ""
+    return "start" if _SPAN_STARTS.search(before) else "end" if _SPAN_ENDS.search(before) else None
+
+
+def _two_ends_of_the_day(pair: tuple[tuple, tuple], texts: tuple[str, str]) -> bool:
+    """"The help desk opens at 7am." / "The help desk closes at 7pm.": when it opens and when it closes are two times of
+    one day, not one time said twice (they were 7am against 7pm, a structural block at HIGH)."""
+    a, b = pair[0][2], pair[1][2]
+    if a is None or b is None or a.op != "eq" or b.op != "eq" or not a.unit.startswith("clock") or a.unit != b.unit:
+        return False
+    ends = {_end_said(pair[0][1], texts[0]), _end_said(pair[1][1], texts[1])}
+    return ends == {"start", "end"}
+
+
 def _point_against_span(pair: tuple[tuple, tuple], texts: tuple[str, str]) -> bool | None:
     """"The support desk is open 8am to 6pm." / "The support desk opens at 9am.": a time said as when the span starts
     (opens, starts, from) is its first end, one said as when it ends (closes, until) its last, so they differ where that
@@ -1111,12 +1129,10 @@ def _point_against_span(pair: tuple[tuple, tuple], texts: tuple[str, str]) -> bo
     if sides is None:
         return None
     span, point = pair[sides[0]][2], pair[sides[1]][2]
-    text, said = texts[sides[1]], pair[sides[1]][1]
-    at = text.lower().find(said.lower())
-    before = text[max(0, at - 40):at] if at >= 0 else ""
-    if _SPAN_STARTS.search(before):
+    end = _end_said(pair[sides[1]][1], texts[sides[1]])
+    if end == "start":
         return not same_number(point.number, span.number, span.unit)
-    if _SPAN_ENDS.search(before):
+    if end == "end":
         return not same_number(point.number, span.upper if span.upper is not None else span.number, span.unit)
     return None
 

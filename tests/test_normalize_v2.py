@@ -5344,6 +5344,9 @@ def test_what_is_no_span_of_the_day(text):
     ("Maintenance windows are on Sundays from 2am to 4am UTC.", "Maintenance runs on Saturdays at 2am UTC.",
      VerdictKind.VALUE_CONFLICT),
     ("Quiet hours are 10pm to 7am.", "Quiet hours are 11pm to 7am.", VerdictKind.VALUE_CONFLICT),
+    # when it opens and when it closes are two times of one day (they were 7am against 7pm, a structural block)
+    ("The help desk opens at 7am.", "The help desk closes at 7pm.", VerdictKind.CONSISTENT),
+    ("The help desk opens at 7am.", "The help desk opens at 9am.", VerdictKind.VALUE_CONFLICT),
 ])
 def test_a_span_of_the_day_against_another_and_against_its_ends(normalizer_v2, a, b, kind):
     v = verdict(normalizer_v2, a, b)
