@@ -23,7 +23,11 @@ sentences against short notes) and ``scope`` (teams, environments, plans), then 
 ``network``, then ``api``, ``data`` and ``device``, each as a design and a held set written together, the held judged
 once; session 94 ``requirement``, ``sequence``, ``ratelimit``, ``ownership``, ``timeout``, ``encryption``,
 ``dependency``, ``review``, ``tiers`` and ``flags``, then ``deadline``, ``eligibility``, ``support``, ``travel``,
-``equipment``, ``channel``, ``language`` and ``onboarding``, the same way. A pair
+``equipment``, ``channel``, ``language`` and ``onboarding``, the same way; session 95 ``billing``, ``refunds``,
+``shipping``, ``caching``, ``alerts``, ``benefits``, ``performance``, ``compliance``, ``branching`` and ``oncall``, then
+``quota``, ``retries``, ``release``, ``hours``, ``expenses``, ``pricing``, ``ai`` and ``social``, then ``procurement``,
+``hiring``, ``infra``, ``database``, ``notifications``, ``testing``, ``holidays`` and ``documentation``, then
+``longform`` (long sentences with leading phrases, asides and second clauses), the same way. A pair
 is right when a contradiction blocks and a compatible pair is clean (a warn is wrong both ways).
 """
 from __future__ import annotations

@@ -5315,6 +5315,8 @@ def test_misread_subjects_read_again_meet_their_counterparts(normalizer_v2, a, b
     # session 95: a span of the day is one value, from its first time to its last (it was its first time alone)
     ("The office is open from 8am to 6pm.", (480, 1080)),
     ("Our in-hours support window is 09:00 to 17:30, Monday to Friday.", (540, 1050)),
+    ("Our in-hours support window is 9am to 17:30, Monday to Friday.", (540, 1050)),     # two styles in one span
+    ("Open 1:30 to 5pm.", (810, 1020)),
     ("Deploys are allowed between 9am and 5pm on weekdays.", (540, 1020)),
     ("Support is staffed 9 to 5pm.", (540, 1020)),
     ("Office hours are 11-1pm.", (660, 780)),

@@ -806,18 +806,29 @@ def _clock_span(g: dict) -> Bound | None:
     h1, h2 = int(g["h1"]), int(g["h2"])
     if "m1" not in g:             # working hours said bare ("9 to 5"): the first in the morning, the last after noon
         return Bound("range", h1 * 60.0, "clock", (h2 + 12) * 60.0)
-    if not a2 and not (g.get("m1") and g.get("m2") and not a1):
-        return None
-    if a2 and not 1 <= h2 <= 12 or a1 and not 1 <= h1 <= 12:
-        return None
-    if a2 and not a1:
-        if g.get("m1") and not 1 <= h1 <= 12:
+    if a2:
+        if not 1 <= h2 <= 12:
             return None
-        a1 = a2
-        if (h1 % 12 + (12 if a1 == "pm" else 0)) > (h2 % 12 + (12 if a2 == "pm" else 0)):
-            a1 = "am" if a2 == "pm" else "pm"
-    first = (h1 % 12 + (12 if a1 == "pm" else 0) if a1 else h1) * 60 + int(g.get("m1") or 0)
-    last = (h2 % 12 + (12 if a2 == "pm" else 0) if a2 else h2) * 60 + int(g.get("m2") or 0)
+        last = (h2 % 12 + (12 if a2 == "pm" else 0)) * 60 + int(g.get("m2") or 0)
+    elif g.get("m2"):
+        last = h2 * 60 + int(g["m2"])          # "17:30": a 24-hour time, whatever the first end's style ("9am to 17:30")
+    else:
+        return None
+    if a1:
+        if not 1 <= h1 <= 12:
+            return None
+        first = (h1 % 12 + (12 if a1 == "pm" else 0)) * 60 + int(g.get("m1") or 0)
+    elif a2 and 1 <= h1 <= 12:
+        # the first end takes the last's half of the day ("9 to 5pm", "10-11am", "1:30 to 5pm"), or the other half
+        # where that would start it after its end ("11-1pm": 11am)
+        minutes = int(g.get("m1") or 0)
+        first = (h1 % 12 + (12 if a2 == "pm" else 0)) * 60 + minutes
+        if first > last:
+            first = (h1 % 12 + (0 if a2 == "pm" else 12)) * 60 + minutes
+    elif g.get("m1"):
+        first = h1 * 60 + int(g["m1"])
+    else:
+        return None
     tz = (g.get("tz") or g.get("tz1") or "").upper()
     if first == last:
         return None
