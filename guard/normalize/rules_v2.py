@@ -607,7 +607,7 @@ def _extraposed_rule(main: str) -> str:
 # processed.", which gives the thing its span
 _TAKES_TIME = re.compile(
     r"^it\s+(?P<aux>(?:(?:usually|typically|normally|generally|often|sometimes|currently|can|may|might|will|could|should|"
-    r"would)\s+)*)(?P<verb>takes|take)\s+(?P<span>[^,;:]+?)\s+for\s+(?P<who>(?!it\b|you\b|us\b|them\b|me\b)[^,;:]+?)\s+"
+    r"would)\s+)*)(?P<verb>takes|take)\s+(?P<span>[^,;:]{1,60}?)\s+for\s+(?P<who>(?!it\b|you\b|us\b|them\b|me\b)[^,;:]{1,80}?)\s+"
     r"to\s+(?P<rest>\w.*)$", re.IGNORECASE | re.DOTALL)
 
 
