@@ -504,18 +504,18 @@ def _value_pair(a: Norm, b: Norm, texts: tuple[str, str] | None = None) -> tuple
         return d
     pa = (a.value_kind, a.value, a.bound)
     pb = (b.value_kind, b.value, b.bound)
-    if _comparable(pa, pb) and not (texts is not None and _two_ends_of_the_day((pa, pb), texts)):
+
+    def one_quantity(va: tuple, vb: tuple) -> bool:
+        return _comparable(va, vb) and not (texts is not None and _two_ends_of_the_day((va, vb), texts))
+
+    if one_quantity(pa, pb):
         return pa, pb
-    for va in a.values or (pa,):
-        for vb in b.values or (pb,):
-            if _comparable(va, vb) and not _one_product_named(va, vb) \
-                    and not (texts is not None and _two_ends_of_the_day((va, vb), texts)):
-                return va, vb
+    pairs = [(va, vb) for va in a.values or (pa,) for vb in b.values or (pb,)]
+    if (pair := next((p for p in pairs if one_quantity(*p) and not _one_product_named(*p)), None)) is not None:
+        return pair
     if texts is not None:
-        for va in a.values or (pa,):
-            for vb in b.values or (pb,):
-                if _an_allowance_against_no_limit((va, vb), texts):
-                    return va, vb           # "Sick days are unlimited." / "Employees get 10 sick days per year."
+        # "Sick days are unlimited." / "Employees get 10 sick days per year."
+        return next((p for p in pairs if _an_allowance_against_no_limit(p, texts)), None)
     return None
 
 

@@ -962,7 +962,7 @@ class RuleNormalizer:
         if not subj_words and not subj_missing and subj_tokens:
             unit_nouns = [t.lemma_.lower() for t in subj_tokens if t.i in p.value_tok and t.pos_ == "NOUN"]
             subj_words = unit_nouns[-1:]
-        if not subj_words and self.counted_object_subject and chosen is None and head_counted:
+        if not subj_words and chosen is None and head_counted:
             # "Employees get 8 public holidays a year.", "Staff receive 20 sick days a year.": the thing counted is the
             # object, inside the rate the value reader took whole; read as the people's rule it was about "employee",
             # the subject of every other rule for them, while "Employees get 8 public holidays." was about the holidays

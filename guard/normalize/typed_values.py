@@ -428,17 +428,17 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     # a number and a half of a unit: "three and a half years", "2 and a half hours" (read as "three" years before)
     ("halves", Guarded(_OP, r"(?P<val>" + _NUM + r"\s+and\s+a\s+half\s+(?P<unit>minute|hour|day|week|month|year)s?)\b",
                        re.IGNORECASE)),
+    # working hours said bare ("Support is staffed 9 to 5 on weekdays.", "open 8-6"): a later first hour than the last
+    # is no range of numbers, so a morning to an afternoon, where nothing is counted after it
+    ("workhours", Guarded(r"(?P<prep>\b(?:from|between)\s+)?",
+                          r"(?<![\w:.,/-])(?P<val>(?P<h1>[6-9]|1[01])\s{0,2}(?P<to>to|until|till|through|-|–)\s{0,2}(?P<h2>[1-7]))"
+                          r"(?=[.,;:)](?!\d)|$|\s+(?:on|every|each|daily|weekdays|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)"
+                          r"(?:day)?s?)\b)",
+                          re.IGNORECASE)),
     # a span of the day ("The office is open from 8am to 6pm.", "Core hours are 10am to 3pm.", "09:00 to 17:30", "between
     # 9am and 5pm", "9-5pm"): the times from one to the other, as a span of weekdays is. Read as its first time alone,
     # "open from 8am to 6pm" / "open from 8am to 5pm" was "same value", and a time inside the span was another value.
     # The first end may leave its half of the day to the last ("9 to 5pm": 9am); "and" only after "between"
-    # working hours said bare ("Support is staffed 9 to 5 on weekdays.", "open 8-6"): a later first hour than the last
-    # is no range of numbers, so a morning to an afternoon, where nothing is counted after it
-    ("clocks", Guarded(r"(?P<prep>\b(?:from|between)\s+)?",
-                       r"(?<![\w:.,/-])(?P<val>(?P<h1>[6-9]|1[01])\s{0,2}(?P<to>to|until|till|through|-|–)\s{0,2}(?P<h2>[1-7]))"
-                       r"(?=[.,;:)](?!\d)|$|\s+(?:on|every|each|daily|weekdays|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)"
-                       r"(?:day)?s?)\b)",
-                       re.IGNORECASE)),
     ("clocks", Guarded(r"(?P<prep>\b(?:from|between)\s+)?",
                        r"(?<![\d:.])(?P<val>(?P<h1>[01]?\d|2[0-3])(?::(?P<m1>[0-5]\d))?\s{0,2}(?P<ampm1>[ap]\.m\.|[ap]m\b)?"
                        r"(?:\s{0,2}(?P<tz1>(?-i:UTC|GMT|Z|[A-Z]{1,4}T))\b)?\s{0,2}"
@@ -734,6 +734,8 @@ def typed_bound(kind: str, m: re.Match) -> Bound | None:
         return _clock(g)
     if kind == "clocks":
         return _clock_span(g)
+    if kind == "workhours":
+        return Bound("range", int(g["h1"]) * 60.0, "clock", (int(g["h2"]) + 12) * 60.0)
     if kind == "allday":
         return Bound("range", 0.0, "clock", 1440.0)
     if kind == "weekdays":
@@ -799,40 +801,53 @@ _PER_DENOMINATOR = re.compile(r"(?:(?<![\w.])\d|\b" + one_of(w for w in WORD_NUM
 def _clock_span(g: dict) -> Bound | None:
     """The span of the day between two times, each written as a clock reads it: with its half of the day, or as
     "HH:MM" ("09:00 to 17:30"); the first may take the last's half ("9 to 5pm", "10-11am"), or the other half where
-    that would start it after its end ("11-1pm": 11am). A bare "9 to 5" or "2-4" is no span of clock times."""
+    that would start it after its end ("11-1pm": 11am). A bare "2-4" is no span of clock times."""
     if g["to"].lower() == "and" and not g.get("prep"):
         return None          # "at 9am and 5pm": two times, not the span between
-    a1, a2 = (g.get("ampm1") or "").lower().replace(".", ""), (g.get("ampm2") or "").lower().replace(".", "")
+    a1, a2 = _half_of_the_day(g.get("ampm1")), _half_of_the_day(g.get("ampm2"))
     h1, h2 = int(g["h1"]), int(g["h2"])
-    if "m1" not in g:             # working hours said bare ("9 to 5"): the first in the morning, the last after noon
-        return Bound("range", h1 * 60.0, "clock", (h2 + 12) * 60.0)
-    if a2:
-        if not 1 <= h2 <= 12:
-            return None
-        last = (h2 % 12 + (12 if a2 == "pm" else 0)) * 60 + int(g.get("m2") or 0)
-    elif g.get("m2"):
-        last = h2 * 60 + int(g["m2"])          # "17:30": a 24-hour time, whatever the first end's style ("9am to 17:30")
-    else:
+    m1, m2 = int(g.get("m1") or 0), int(g.get("m2") or 0)
+    if not (a2 or g.get("m2")):
+        return None
+    last = _minutes(h2, m2, a2)       # "17:30" is a 24-hour time, whatever the first end's style ("9am to 17:30")
+    if last is None:
         return None
     if a1:
-        if not 1 <= h1 <= 12:
-            return None
-        first = (h1 % 12 + (12 if a1 == "pm" else 0)) * 60 + int(g.get("m1") or 0)
+        first = _minutes(h1, m1, a1)
     elif a2 and 1 <= h1 <= 12:
         # the first end takes the last's half of the day ("9 to 5pm", "10-11am", "1:30 to 5pm"), or the other half
         # where that would start it after its end ("11-1pm": 11am)
-        minutes = int(g.get("m1") or 0)
-        first = (h1 % 12 + (12 if a2 == "pm" else 0)) * 60 + minutes
+        first = _minutes(h1, m1, a2)
         if first > last:
-            first = (h1 % 12 + (0 if a2 == "pm" else 12)) * 60 + minutes
+            first = _minutes(h1, m1, "am" if a2 == "pm" else "pm")
     elif g.get("m1"):
-        first = h1 * 60 + int(g["m1"])
+        first = _minutes(h1, m1, "")
     else:
         return None
-    tz = (g.get("tz") or g.get("tz1") or "").upper()
-    if first == last:
+    if first is None or first == last:
         return None
-    return Bound("range", float(first), "clock" if tz in ("", "UTC", "GMT", "Z") else f"clock/{tz.lower()}", float(last))
+    return Bound("range", float(first), _clock_unit(g.get("tz") or g.get("tz1")), float(last))
+
+
+def _half_of_the_day(ampm: str | None) -> str:
+    """"am", "pm" or "" for none, however written ("p.m.", "PM")."""
+    return (ampm or "").lower().replace(".", "")
+
+
+def _minutes(h: int, mins: int, half: str) -> int | None:
+    """Minutes after midnight of a time read with its half of the day ("am"/"pm"), or as a 24-hour time without one;
+    None for an hour a 12-hour clock has not ("14:00 pm")."""
+    if half:
+        if not 1 <= h <= 12:
+            return None
+        h = h % 12 + (12 if half == "pm" else 0)
+    return h * 60 + mins
+
+
+def _clock_unit(tz: str | None) -> str:
+    """"clock" for UTC and its names, "clock/<zone>" for any other zone ("clock/cet")."""
+    tz = (tz or "").upper()
+    return "clock" if tz in ("", "UTC", "GMT", "Z") else f"clock/{tz.lower()}"
 
 
 def _clock(g: dict) -> Bound | None:
@@ -840,17 +855,13 @@ def _clock(g: dict) -> Bound | None:
     if g.get("word"):
         minutes = 720 if g["word"].lower() == "noon" else 0
     else:
-        h, mins = int(g["h"]), int(g.get("m") or 0)
-        ampm = (g.get("ampm") or "").lower().replace(".", "")
+        ampm = _half_of_the_day(g.get("ampm"))
         if g.get("part"):
             ampm = "am" if g["part"].lower() == "morning" else "pm"
-        if ampm:
-            if not 1 <= h <= 12:
-                return None         # "14:00 pm"
-            h = h % 12 + (12 if ampm == "pm" else 0)
-        minutes = h * 60 + mins
-    tz = (g.get("tz") or "").upper()
-    return Bound(_prep_op(g, _CLOCK_LE, _CLOCK_GE), float(minutes), "clock" if tz in ("", "UTC", "GMT", "Z") else f"clock/{tz.lower()}")
+        minutes = _minutes(int(g["h"]), int(g.get("m") or 0), ampm)
+        if minutes is None:
+            return None         # "14:00 pm"
+    return Bound(_prep_op(g, _CLOCK_LE, _CLOCK_GE), float(minutes), _clock_unit(g.get("tz")))
 
 
 # a negation of "exceed", however written: "not", "never", "cannot" (spaCy's "can" + "not") and "can't",
@@ -1092,7 +1103,7 @@ def extract_typed_values(text: str, sides: bool = True) -> list[Value]:
             found.append(Value("number" if kind in ("money", "size", "rate", "count", "grouped", "days", "range", "count_range", "named_unit",
                                                     "duration", "halves",
                                                     "unlimited", "compound", "decimal", "fraction", "forever")
-                               else "weekday" if kind == "weekdays" else "clock" if kind in ("clocks", "allday") else "date" if kind == "life_year"
+                               else "weekday" if kind == "weekdays" else "clock" if kind in ("clocks", "workhours", "allday") else "date" if kind == "life_year"
                                else "boolean" if kind == "switch" else kind,
                                m.group("val").strip(), s, e, b, negation or None))
             taken.append((m.start(), m.end()))
