@@ -88,6 +88,15 @@ def shared_data():
     return SHARED / "data"
 
 
+def structural_verdict(normalizer, a: str, b: str, wa=None, wb=None):
+    """How the structural compare judges two statements as ``normalizer`` reads them (no scope; each its validity
+    window where given): one helper for the tests of the comparator's readings."""
+    from guard.claims import Scope, Window
+    from guard.compare import StructuralComparator
+    na, nb = normalizer.normalize(a, Scope(), wa or Window()), normalizer.normalize(b, Scope(), wb or Window())
+    return StructuralComparator().compare(na, a, nb, b)
+
+
 @pytest.fixture(scope="session")
 def normalizer_v2():
     from guard.normalize.rules_v2 import RuleNormalizerV2

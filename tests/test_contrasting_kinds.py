@@ -2,15 +2,10 @@
 own rule, which the structural compare calls coexisting before the cross-encoder (p 1.00 on such pairs) sees them; a
 statement that speaks of the other kind too, or two modifiers outside the closed set, is left to the other stages."""
 import pytest
+from conftest import structural_verdict as _verdict
 
-from guard.claims import Scope, Window
-from guard.compare import StructuralComparator, VerdictKind
+from guard.compare import VerdictKind
 from guard.contrasting_kinds import contrasting_kinds
-
-
-def _verdict(n, a, b):
-    na, nb = (n.normalize(t, Scope(), Window()) for t in (a, b))
-    return StructuralComparator().compare(na, a, nb, b)
 
 
 @pytest.mark.parametrize("a, b, kinds", [

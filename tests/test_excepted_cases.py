@@ -2,15 +2,11 @@
 structure before any model sees the pair; a statement that says the rule's own thing of that case, or speaks of
 another case, is left to the other stages."""
 import pytest
+from conftest import structural_verdict as _verdict
 
 from guard.claims import Modality, Scope, Window
-from guard.compare import Confidence, StructuralComparator, VerdictKind
+from guard.compare import Confidence, VerdictKind
 from guard.excepted_cases import excepted_case
-
-
-def _verdict(n, a, b):
-    na, nb = (n.normalize(t, Scope(), Window()) for t in (a, b))
-    return StructuralComparator().compare(na, a, nb, b)
 
 
 @pytest.mark.parametrize("rule, case, exception", [

@@ -4,9 +4,10 @@ phrase is about every one of them."""
 import time
 
 import pytest
+from conftest import structural_verdict as _verdict
 
 from guard.claims import Scope, Window
-from guard.compare import StructuralComparator, VerdictKind
+from guard.compare import VerdictKind
 from guard.normalize.lead_phrases import (
     KIND,
     lead_phrase_variant,
@@ -50,10 +51,6 @@ def test_names_are_apart_unless_one_is_within_the_other():
     assert names_apart({"postgres 16"}, {"postgres 15"})
     assert not names_apart({"postgres"}, {"postgres 16"})
     assert not names_apart({"gdpr"}, {"gdpr"})
-
-
-def _verdict(n, a, b):
-    return StructuralComparator().compare(n.normalize(a, Scope(), Window()), a, n.normalize(b, Scope(), Window()), b)
 
 
 @pytest.mark.parametrize("a, b", [

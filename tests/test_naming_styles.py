@@ -1,15 +1,10 @@
 """Naming conventions read as values: one kind of name has one style."""
 import pytest
+from conftest import structural_verdict as verdict
 
-from guard.claims import Scope, Window
-from guard.compare import Confidence, StructuralComparator, VerdictKind
+from guard.compare import Confidence, VerdictKind
 from guard.normalize.naming_styles import naming_style
 from guard.normalize.typed_values import extract_typed_values
-
-
-def verdict(normalizer, a, b):
-    na, nb = (normalizer.normalize(t, Scope(), Window()) for t in (a, b))
-    return StructuralComparator().compare(na, a, nb, b)
 
 
 @pytest.mark.parametrize("surface,style", [

@@ -1,5 +1,6 @@
 """normalizer.rules.v2: main clause of long sentences, attributes, typed values, scope in the prose."""
 import pytest
+from conftest import structural_verdict as verdict
 
 from guard.claims import Bound, Modality, Scope, StateVerb, Window
 from guard.compare import Confidence, StructuralComparator, VerdictKind, bounds_conflict
@@ -364,10 +365,6 @@ def test_an_adverb_after_the_person_leaves_the_rule_about_its_object(normalizer_
     assert (n.subject, n.modality) == (subject, modality)
     plain = norm(normalizer_v2, text.replace(" strongly", "").replace(" also", "").replace(" really", ""))
     assert (plain.subject, plain.modality) == (subject, modality)
-
-
-def verdict(n, a, b):
-    return StructuralComparator().compare(norm(n, a), a, norm(n, b), b)
 
 
 @pytest.mark.parametrize("a, b, kind", [

@@ -3,9 +3,9 @@ real spaCy model and compared by the structural stage: two numbers of one name a
 import time
 
 import pytest
+from conftest import structural_verdict as _verdict
 
-from guard.claims import Scope, Window
-from guard.compare import StructuralComparator, VerdictKind
+from guard.compare import VerdictKind
 from guard.normalize.numbered_names import numbered_variants
 
 
@@ -23,10 +23,6 @@ from guard.normalize.numbered_names import numbered_variants
 ])
 def test_a_number_after_the_subjects_name_is_a_variant(text, subject, variants):
     assert numbered_variants(text, subject) == variants
-
-
-def _verdict(n, a, b):
-    return StructuralComparator().compare(n.normalize(a, Scope(), Window()), a, n.normalize(b, Scope(), Window()), b)
 
 
 @pytest.mark.parametrize("a, b, kind", [

@@ -3,15 +3,10 @@ decided by structure before the cross-encoder, which read the restatement's nega
 pair; a statement that lets the thing happen without the requirement, or says it with another number, is left to the
 other stages."""
 import pytest
+from conftest import structural_verdict as _verdict
 
-from guard.claims import Scope, Window
-from guard.compare import Confidence, StructuralComparator, VerdictKind
+from guard.compare import Confidence, VerdictKind
 from guard.restated_requirements import restated_requirement
-
-
-def _verdict(n, a, b):
-    na, nb = (n.normalize(t, Scope(), Window()) for t in (a, b))
-    return StructuralComparator().compare(na, a, nb, b)
 
 
 @pytest.mark.parametrize("rule, restated, required", [

@@ -4,9 +4,10 @@ import datetime as dt
 import time
 
 import pytest
+from conftest import structural_verdict as _verdict
 
 from guard.claims import Claim, Norm, Scope, Window, in_force
-from guard.compare import StructuralComparator, VerdictKind, effective_window
+from guard.compare import VerdictKind, effective_window
 from guard.normalize.stated_windows import read_window, stated_window
 
 
@@ -68,11 +69,6 @@ def test_the_normalizer_reads_the_window_and_keeps_the_subject(normalizer_v2):
     # a leading "until" that names no date is a condition, no longer the subject
     n = normalizer_v2.normalize("Until the migration completes, the legacy API answers on port 80.", Scope(), Window())
     assert n.subject == "legacy api" and n.text_window is None
-
-
-def _verdict(normalizer_v2, a, b, wa=None, wb=None):
-    na, nb = normalizer_v2.normalize(a, Scope(), wa or Window()), normalizer_v2.normalize(b, Scope(), wb or Window())
-    return StructuralComparator().compare(na, a, nb, b)
 
 
 def test_statements_of_different_times_coexist(normalizer_v2):
