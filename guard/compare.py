@@ -1210,6 +1210,24 @@ def _themes_overlap(a: Norm, b: Norm) -> bool:
                if len(x) >= 5 and len(y) >= 5 and not (x in va and y in vb))
 
 
+def _predicates_of_alike_values(a: Norm, a_text: str, b: Norm, b_text: str) -> tuple[frozenset, frozenset] | None:
+    """What each statement says besides its subject and its value, where the two give differing values of one kind with
+    one stance (``contrasting_kinds``: one thing said of two kinds of a thing); None otherwise."""
+    if not (a.subject and b.subject and a.subject.split()[-1] == b.subject.split()[-1]
+            and same_stance(a.modality, b.modality)):
+        return None
+    pair = _value_pair(a, b, (a_text, b_text))
+    if pair is None or pair[0][1].lower() == pair[1][1].lower():     # one value: nothing to tell apart
+        return None
+    return _predicate_words(a), _predicate_words(b)
+
+
+def _predicate_words(n: Norm) -> frozenset:
+    said = {v[1] for v in n.values} | {n.value}
+    subject = set(n.subject.split()) if n.subject else set()
+    return frozenset(t for t in n.terms if t not in said and t not in subject and not any(c.isdigit() for c in t))
+
+
 def _a_quantity_against_an_action(q: Norm, q_words: set, x: Norm, x_words: set) -> bool:
     """One statement's state is a quantity of its subject ("Every employee gets a $1,000 yearly learning budget.": be
     $1,000, no state word), the other's an action with no quantity ("Unused learning budget does not carry over to the
@@ -1519,7 +1537,8 @@ class StructuralComparator:
                             if kind.endswith("-phrase") else
                             f"the texts name different {kind}s: {', '.join(names[0])} vs {', '.join(names[1])}"),
                            {"variants": names})
-        if (kinds := contrasting_kinds(a.subject, b.subject, a_text, b_text)) is not None:
+        if (kinds := contrasting_kinds(a.subject, b.subject, a_text, b_text, _predicates_of_alike_values(a, a_text, b, b_text))) \
+                is not None:
             # "Free accounts get 100 API calls per day." / "Paid accounts get 10,000 …": two kinds of one thing, as two
             # plans are (``different_variants``); the cross-encoder blocked them on likeness alone
             return Verdict(VerdictKind.COEXIST, Confidence.MED,

@@ -1,6 +1,7 @@
 """Two subjects told apart by contrasting modifiers (``guard.contrasting_kinds``): two kinds of one thing, each with its
 own rule, which the structural compare calls coexisting before the cross-encoder (p 1.00 on such pairs) sees them; a
-statement that speaks of the other kind too, or two modifiers outside the closed set, is left to the other stages."""
+statement that speaks of the other kind too, or two modifiers outside the closed set, is left to the other stages —
+unless the two statements say one thing of each, a value apiece (one rule written out for two members of a kind)."""
 import pytest
 from conftest import structural_verdict as _verdict
 
@@ -30,7 +31,30 @@ def test_what_is_no_contrast_of_kinds(a, b):
     assert contrasting_kinds(a, b, a or "", b or "") is None
 
 
+ALIKE = (frozenset({"allow", "request"}), frozenset({"allow", "request"}))
+
+
+def test_any_modifiers_of_one_head_are_two_kinds_where_one_thing_is_said_of_each():
+    a, b = "The search endpoint allows 10 requests per second.", "The upload endpoint allows 2 requests per second."
+    assert contrasting_kinds("search endpoint", "upload endpoint", a, b, ALIKE) == ("search", "upload")
+    assert contrasting_kinds("password reset email", "verification email", a, b, ALIKE) == ("password reset", "verification")
+    # what the two say differs: not one rule written out twice
+    assert contrasting_kinds("search endpoint", "upload endpoint", a, b,
+                             (frozenset({"allow", "request"}), frozenset({"log", "body", "request"}))) is None
+    # one kind of the other, and a rule for every member of the kind
+    assert contrasting_kinds("endpoint", "upload endpoint", a, b, ALIKE) is None
+    # an environment against another kind of qualifier: production servers may be public ones
+    assert contrasting_kinds("production web server", "public web server", a, b, ALIKE) is None
+    # one qualifier in two spellings
+    assert contrasting_kinds("eu customer datum", "european customer datum", a, b, ALIKE) is None
+    assert contrasting_kinds("api endpoint", "upload endpoint", "Every API endpoint allows 10 requests per second.", b,
+                             ALIKE) is None
+
+
 @pytest.mark.parametrize("a, b", [
+    ("The billing queue holds messages for 4 days.", "The email queue holds messages for 14 days."),
+    ("Write requests time out after 5 seconds.", "Read requests time out after 30 seconds."),
+    ("The invoice service uses 4 workers.", "The report service may use 16 workers."),
     ("Free accounts get 100 API calls per day.", "Paid accounts get 10,000 API calls per day."),
     ("Major versions are released once a year.", "Minor versions are released every month."),
     ("Annual billing gives a 20% discount.", "Monthly billing has no discount."),
@@ -45,6 +69,9 @@ def test_two_kinds_with_their_own_rules_coexist(normalizer_v2, a, b):
     ("Only paid accounts can use the API.", "Free accounts can use the API."),
     ("Page the primary on-call first.", "Always page the secondary on-call first."),
     ("Free accounts also get 10,000 API calls per day.", "Paid accounts get 10,000 API calls per day."),
+    # a rule for each member of the kind against one of them
+    ("Every API endpoint allows 100 requests per minute.", "The export endpoint allows 10 requests per minute."),
+    ("Each on-call rotation has at least three engineers.", "The payments rotation has two engineers."),
 ])
 def test_a_statement_that_speaks_of_the_other_kind_is_left_to_the_other_stages(normalizer_v2, a, b):
     v = _verdict(normalizer_v2, a, b)
