@@ -44,6 +44,13 @@ def permission_verdict(a: Norm, b: Norm) -> Verdict | None:
           "action": " ".join(pa.action)}
     xa, xb = stems(pa.action), stems(pb.action)
     if xa != xb and not (min(len(xa), len(xb)) >= 2 and (xa < xb or xb < xa)):
+        if pa.allowed and pb.allowed and _same(pa, pb) and "access" not in (pa.verb, pb.verb):
+            # "Only admins can export user data." / "Admins can import user data.": one actor allowed two things,
+            # which no rule about either keeps from the other (the two read as one subject and one stance, and the
+            # cross-encoder blocked them at p 1.00). Not a grant of access: "read-only access to Jira" is a limit too, which
+            # "can edit Jira tickets" breaks
+            return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH,
+                           f"{_who(pa)} may do both: two actions allowed to one actor", ev)
         return None
     # one action the other's with more said ("push images to the registry" / "… from their laptops"):
     # the same action, less surely

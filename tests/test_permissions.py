@@ -69,6 +69,9 @@ def test_a_permission_survives_the_round_trip_and_old_norms_read_without_one(nor
      VerdictKind.CONTRADICTION, Confidence.MED),
     # different verbs on one thing: opposing stances are no opposition for structure to decide
     ("Only admins can delete projects.", "Any member can create projects.", VerdictKind.UNCERTAIN, Confidence.LOW),
+    # one actor allowed two things: no rule on either keeps it from the other
+    ("Only owners can archive repositories.", "Owners can transfer repositories.", VerdictKind.CONSISTENT, Confidence.HIGH),
+    ("Managers can approve expenses.", "Managers can reject expenses.", VerdictKind.CONSISTENT, Confidence.HIGH),
 ])
 def test_the_actors_decide_a_pair_of_rules_on_one_action(normalizer_v2, existing, incoming, kind, confidence):
     a = normalizer_v2.normalize(existing, Scope(), Window())
@@ -76,6 +79,14 @@ def test_the_actors_decide_a_pair_of_rules_on_one_action(normalizer_v2, existing
     for x, tx, y, ty in ((a, existing, b, incoming), (b, incoming, a, existing)):     # either order
         v = StructuralComparator().compare(x, tx, y, ty)
         assert (v.kind, v.confidence) == (kind, confidence), v.reason
+
+
+def test_a_grant_of_limited_access_is_no_second_action_allowed(normalizer_v2):
+    # "read-only access" is a limit that "can edit" breaks: not two things allowed to one actor
+    existing, incoming = "Contractors get read-only access to Jira.", "Contractors can edit Jira tickets."
+    v = StructuralComparator().compare(normalizer_v2.normalize(existing, Scope(), Window()), existing,
+                                       normalizer_v2.normalize(incoming, Scope(), Window()), incoming)
+    assert "may do both" not in v.reason, v.reason
 
 
 def test_values_that_differ_are_left_to_the_values_whatever_the_actors(normalizer_v2):
