@@ -5089,6 +5089,16 @@ def test_a_country_is_a_place_within_its_part_of_the_world(normalizer_v2, a, b, 
     ("The mobile team releases every two weeks.", "The mobile team releases every week.", VerdictKind.VALUE_CONFLICT),
     # a team that acts on a thing is who acts, not which thing: an owner's conflict stays
     ("The data team owns the warehouse.", "The analytics team owns the warehouse.", VerdictKind.VALUE_CONFLICT),
+    # session 96: people of two kinds given one kind of thing get two parts of it ("Managers get 25 vacation days." /
+    # "Engineers get 20 …" was one subject's two values, a structural block); everyone said many ways is the class
+    # the others' rules are cases of, and two kinds sharing a word may overlap
+    ("Managers get 25 vacation days.", "Engineers get 20 vacation days.", VerdictKind.COEXIST),
+    ("Interns are not eligible for stock options.", "Full-time engineers receive stock options.", VerdictKind.COEXIST),
+    ("Interns are given a laptop.", "Contractors are given a tablet.", VerdictKind.COEXIST),
+    ("Employees get 25 vacation days.", "Engineers get 20 vacation days.", VerdictKind.VALUE_CONFLICT),
+    ("Managers get 25 vacation days.", "Managers receive 20 vacation days.", VerdictKind.VALUE_CONFLICT),
+    ("Junior engineers get a $1,000 training budget.", "Senior engineers get a $3,000 training budget.",
+     VerdictKind.VALUE_CONFLICT),
     # session 93: a weekday after "every" says how often too (found on held pairs: "every Sunday" / "nightly" was two
     # kinds of value, the gate's block capped; "every Thursday" / "every other Thursday" one value)
     ("The staging database is reset every Sunday.", "The staging database is reset nightly.", VerdictKind.VALUE_CONFLICT),

@@ -20,6 +20,20 @@ _WORDS = {"NOUN", "PROPN", "ADJ", "NUM"}
 
 
 _TEAMS = frozenset({"team", "squad", "department"})
+# a statement that gives its subject something ("Managers get 25 vacation days.", "Interns are not eligible for stock
+# options."): the normalizer reads it as about the thing given, and who gets it is which part of the thing it is
+_GIVING_VERBS = frozenset({"get", "receive", "earn", "accrue"})          # the subject gets it
+_GIVEN_TO = frozenset({"give", "issue", "offer", "grant", "allocate"})       # passive, with the thing after: "are given laptops"
+_ENTITLED = frozenset({"entitle", "eligible"})                              # "are entitled to", "are eligible for"
+# people of a kind, who are given things ("a subscriber receives every message", "the canary receives 5% of traffic" are
+# things that take what comes, not people given a benefit)
+_PEOPLE = frozenset({"manager", "director", "executive", "engineer", "developer", "designer", "intern", "contractor",
+                     "freelancer", "consultant", "parent", "mother", "father", "lead", "analyst", "volunteer", "partner",
+                     "officer", "agent", "rep", "representative", "associate", "trainee", "apprentice", "graduate", "hire",
+                     "joiner", "starter", "leaver", "retiree", "reservist", "teammate", "admin", "administrator",
+                     "maintainer", "contributor", "author", "operator", "vendor", "guest", "merchant", "student",
+                     "teacher", "nurse", "driver", "salesperson", "founder", "temp", "part-timer", "reviewer",
+                     "interviewer", "candidate", "supervisor", "technician", "specialist", "researcher", "scientist"})
 
 
 def subject_phrases(doc, subject: str | None = None) -> tuple[tuple[str, str], ...]:
@@ -44,6 +58,8 @@ def subject_phrases(doc, subject: str | None = None) -> tuple[tuple[str, str], .
         words = [t.lower_ for t in subj.children if t.dep_ in ("compound", "amod") and t.i < subj.i and t.pos_ in _WORDS]
         if words:
             out.append(("team-phrase", " ".join(words)))
+    if (given := _given_to(root, subj)) is not None:
+        out.append(("recipient-phrase", given))
     for prep in subj.children:
         obj = next((c for c in prep.children if c.dep_ == "pobj"), None) if prep.dep_ == "prep" else None
         if obj is None or prep.lower_ not in _PREPOSITIONS:
@@ -54,6 +70,31 @@ def subject_phrases(doc, subject: str | None = None) -> tuple[tuple[str, str], .
         if words and all((t.pos_ == "PROPN" or t.text.isupper() and len(t.text) > 1) and not t.like_num for t in words):
             out.append((f"{prep.lower_}-phrase", " ".join(t.lower_ for t in words)))
     return tuple(out)
+
+
+def _given_to(root, subj) -> str | None:
+    """Who a statement gives its thing to, where that is people of a kind ("Managers get 25 vacation days." → "manager",
+    "Junior engineers receive …" → "junior engineer"): the normalizer reads such a rule as about the thing given, so
+    "… / Engineers get 20 vacation days." was one subject's two values, a structural block. Two kinds of people with no
+    word in common get two parts of the thing ("-phrase": "junior engineer" / "senior engineer" may overlap, and the
+    gate reads them). Not everyone said many ways ("Employees get …", "Each user gets …"): the class the others'
+    rules are cases of."""
+    verb = root.lemma_.lower()
+    state = next((c.lemma_.lower() for c in root.children if c.dep_ in ("acomp", "attr")), None) if verb == "be" else None
+    passive = any(c.dep_ == "auxpass" for c in root.children)
+    given = verb in _GIVING_VERBS and not passive or verb in _ENTITLED or state in _ENTITLED \
+        or passive and verb in _GIVEN_TO and any(c.dep_ == "dobj" for c in root.children)
+    head = _singular(subj)
+    if not given or head not in _PEOPLE or any(c.dep_ == "conj" for c in subj.children):
+        return None
+    words = [_singular(t) for t in subj.children if t.dep_ in ("compound", "amod") and t.i < subj.i and t.pos_ in _WORDS]
+    return " ".join([*words, head])
+
+
+def _singular(t) -> str:
+    """A word as its lemma, without a plural ending the small model kept ("Interns" is "interns" before a capital)."""
+    w = t.lemma_.lower()
+    return w[:-1] if t.tag_ in ("NNS", "NNPS") and w == t.lower_ and w.endswith("s") and not w.endswith("ss") else w
 
 
 # what narrows where or for what a value holds, after the verb or the value ("… retained for 30 days *in hot
