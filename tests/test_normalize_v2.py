@@ -407,6 +407,27 @@ def test_a_conjunct_restated_is_consistent(normalizer_v2):
     assert not restates_a_conjunct("X preserves ordering.", "X preserves ordering.")
 
 
+@pytest.mark.parametrize("a, b", [
+    ("Only team leads can grant repository access.", "Team leads can grant repository access."),
+    ("SSO is available on the Enterprise plan only.", "SSO is available on the Enterprise plan."),
+    ("Refunds are only issued as store credit.", "Refunds are issued as store credit."),
+])
+def test_what_a_rule_keeps_to_someone_holds_of_them(normalizer_v2, a, b):
+    # session 96: the statement without its "only" is what the other keeps to it, which the cross-encoder blocked
+    from guard.compare import restated_without_only
+    v = verdict(normalizer_v2, a, b)
+    assert (v.kind, v.confidence) == (VerdictKind.CONSISTENT, Confidence.HIGH), v
+    assert restated_without_only(b, a)
+
+
+def test_an_only_on_both_sides_or_other_words_is_no_restatement():
+    from guard.compare import restated_without_only
+    assert not restated_without_only("Only admins can delete projects.", "Only admins can delete projects.")
+    assert not restated_without_only("Only admins can delete projects.", "Owners can delete projects.")
+    assert not restated_without_only("Only admins can delete projects.", "Admins can delete")
+    assert not restated_without_only("Only.", "")
+
+
 def test_differently_named_subjects_are_not_compared(normalizer_v2):
     from guard.compare import named_things
     from guard.judge import Tier, structure_decides
@@ -873,6 +894,10 @@ def test_what_is_no_day_of_the_month(text):
     ("The deadline is the 15th of March.", [("eq", 315)]),
     ("Releases ship on May 5.", [("eq", 505)]),
     ("Leap-day jobs run on Feb 29.", [("eq", 229)]),
+    # session 96: the end or the start of a month, said as a day, is its last or its first day
+    ("Grant reports are due at the end of March.", [("eq", 331)]),
+    ("Budgets must be submitted by the end of February.", [("le", 228)]),
+    ("The new plan starts at the beginning of April.", [("eq", 401)]),
 ])
 def test_a_day_of_the_year_without_its_year_is_a_point_in_the_year(text, values):
     """"from Dec 24 to Jan 1" had no value and "on December 28" the bare number 28, compared with any other number."""
@@ -892,7 +917,8 @@ def test_a_span_of_days_of_the_year_is_a_range(text, first, last):
 
 @pytest.mark.parametrize("text", ["Users may 5 times retry the upload.", "On Feb 30 nothing happens.",
                                   "Node 18 reached end of life on April 30, 2025.", "The freeze starts in December 2025.",
-                                  "Section 24 December-notes is archived."])
+                                  "Section 24 December-notes is archived.",
+                                  "Support ends at the end of March 2026.", "Sales peak at the end of the month."])
 def test_what_is_no_day_of_the_year(text):
     """The modal "may", a day no month has, and a date with its year (a date, as before)."""
     assert not [v for v in extract_typed_values(text) if v.bound is not None and v.bound.unit == "yearday"], text
@@ -5368,10 +5394,19 @@ def test_a_span_of_the_day_against_another_and_against_its_ends(normalizer_v2, a
     ("The NOC is staffed around the clock.", "The NOC is staffed 8am to 8pm."),
     ("The help desk is staffed 24 hours a day.", "The help desk closes at 6pm."),
     ("Support is staffed 9 to 5 on weekdays.", "Support is available around the clock."),
+    # session 96: "day or night", "day and night", "at all hours" are the whole day too
+    ("The hotline is staffed day and night.", "The hotline is staffed from 8am to 8pm."),
+    ("The help desk answers at all hours.", "The help desk answers between 9am and 5pm."),
 ])
 def test_the_whole_day_against_part_of_it(normalizer_v2, a, b):
     v = verdict(normalizer_v2, a, b)
     assert v.kind is VerdictKind.VALUE_CONFLICT, v
+
+
+def test_the_whole_day_said_two_ways_is_one_value_and_a_shift_s_name_is_none(normalizer_v2):
+    v = verdict(normalizer_v2, "Support is available 24/7.", "You can reach support at any time, day or night.")
+    assert (v.kind, v.confidence) == (VerdictKind.CONSISTENT, Confidence.HIGH), v
+    assert not [x for x in extract_typed_values("Nurses work day and night shifts.") if x.kind == "clock"]
 
 
 def test_an_amount_against_what_is_done_with_it_is_no_opposition(normalizer_v2):

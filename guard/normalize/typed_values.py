@@ -262,6 +262,12 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
     # midnight to midnight, so "staffed from 9am to 5pm" is another span of it (it was no value, or a rate of time)
     ("allday", Guarded("", r"(?<![\w/])(?P<val>24\s?/\s?7|24\s?x\s?7|(?:a)?round[- ]the[- ]clock|24\s+hours\s+a\s+day)(?![\w/])",
                        re.IGNORECASE)),
+    # "at any time, day or night", "day and night", "at all hours" (session 96: "Support is available 24/7." / "You can
+    # reach support at any time, day or night." had one value; the cross-encoder blocked the pair at p 1.00); not the
+    # name of a shift or a team ("day and night shifts")
+    ("allday", Guarded("", r"(?<![\w/-])(?P<val>(?:day\s+(?:or|and)\s+night|night\s+(?:or|and)\s+day)"
+                           r"(?!\s+(?:shifts?|teams?|crews?|rates?|staff|modes?|workers?)\b)|at\s+all\s+hours)(?![\w-])",
+                       re.IGNORECASE)),
     # a release of an operating system or a browser, numbered by a whole number ("iOS 16 and later", "Android 12",
     # "Windows 11", "Chrome 120"), which v1's version selector, knowing languages' names, read as a bare number: "The
     # app supports iOS 16 and later." / "The app runs on iOS 17." were the numbers 16 and 17, blocked. Not frameworks'
@@ -305,6 +311,10 @@ TYPED_PATTERNS: list[tuple[str, Guarded]] = [
                         r"(?![\d:.,]\d)(?!,?\s+\d{4})(?![\w-])")),
     ("yearday", Guarded(_prep("on"), r"(?<![\d.,])(?P<val>(?:the\s+)?[0-3]?\d(?:st|nd|rd|th)?\s+(?:of\s+)?"
                         r"(?:" + _YEARDAY_MONTH + r"))(?![\w-])\.?(?!,?\s+\d{4})")),
+    # the end or the start of a month, said as a day ("Grant reports are due at the end of March." against "… must be
+    # filed by March 31." had no value, and the cross-encoder blocked the pair at p 1.00): its last or its first day
+    ("yearday", Guarded(_prep("on|at"), r"(?P<val>(?:the\s+)?(?P<mpart>end|start|beginning)\s+of\s+(?:"
+                        + _YEARDAY_MONTH + r"))(?![\w-])(?!,?\s+\d{4})")),
     # a year alone, where the words before it make it a point in time ("supported until 2026", "through the
     # end of 2024", "support ends in 2027"): compared at year precision. Not after a bare "in" ("moved to
     # Berlin in 2019", "created in 2013": the year of an event, which no rule of the store is about) nor
@@ -573,10 +583,14 @@ def date_number(surface: str) -> float | None:
 
 
 def yearday_number(surface: str) -> float | None:
-    """A day of the year as month × 100 + day ("Dec 24" 1224.0, "the 1st of January" 101.0); None for no such day."""
+    """A day of the year as month × 100 + day ("Dec 24" 1224.0, "the 1st of January" 101.0, "the end of February"
+    228.0, "the start of April" 401.0); None for no such day."""
     words = re.findall(r"[A-Za-z]+|\d+", surface)
     month = next((_MONTHS[w.lower()] for w in words if w.lower() in _MONTHS), None)
     day = next((int(w) for w in words if w.isdigit()), None)
+    if day is None and month is not None and words[0].lower() in ("end", "start", "beginning", "the"):
+        part = words[1].lower() if words[0].lower() == "the" and len(words) > 1 else words[0].lower()
+        day = calendar.monthrange(2023, month)[1] if part == "end" else 1 if part in ("start", "beginning") else None
     if month is None or day is None or not 1 <= day <= calendar.monthrange(2024, month)[1]:    # a leap year: Feb 29
         return None
     return float(month * 100 + day)
