@@ -675,6 +675,18 @@ def same_statement(a: str, b: str) -> bool:
     return bool(x) and x == _statement_words(b)
 
 
+_ONLY_WORDS = re.compile(r"\b(?:only|solely|exclusively)\b\s*", re.IGNORECASE)
+
+
+def restated_without_only(a: str, b: str) -> bool:
+    """"Team leads can grant repository access." is "Only team leads can grant repository access." without its "only":
+    what a rule keeps to someone or something holds of them, so the two cannot contradict (the cross-encoder gave such
+    pairs p 1.00, and a parse that misses the actor leaves them to it)."""
+    x, y = _statement_words(a), _statement_words(b)
+    bx, by = _ONLY_WORDS.sub("", x).strip(" ,"), _ONLY_WORDS.sub("", y).strip(" ,")
+    return bool(bx) and len(bx.split()) >= 2 and bx == by and (bx == x) != (by == y)
+
+
 def restates_a_conjunct(a: str, b: str) -> bool:
     """"X preserves ordering." is the first conjunct of "X preserves ordering and rejects null keys.":
     a sentence entails each of its conjuncts, so the two cannot contradict (raw NLI says they do)."""
@@ -1518,6 +1530,8 @@ class StructuralComparator:
             return Verdict(VerdictKind.INCOMPARABLE, Confidence.HIGH,
                            f"different named subjects: {', '.join(sorted(na_))} vs {', '.join(sorted(nb_))}",
                            {"named": [sorted(na_), sorted(nb_)]})
+        if restated_without_only(a_text, b_text):
+            return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH, "one statement says what the other keeps to it ('only')")
         if restates_a_conjunct(a_text, b_text):
             return Verdict(VerdictKind.CONSISTENT, Confidence.HIGH, "one statement restates part of the other")
         if (exception := excepted_case(a, a_text, b, b_text)) is not None:
