@@ -342,6 +342,23 @@ def test_speaker_is_not_the_subject(normalizer_v2):
 
 
 @pytest.mark.parametrize("text, subject", [
+    ("Deploys require approval.", "deploy"),
+    ("Refunds require a receipt.", "refund"),
+    ("Fly recommends setting auto_stop_machines in your fly.toml file.", "auto_stop_machines"),
+    ("Google requires 2FA.", "2fa"),
+])
+def test_a_plural_noun_opening_the_sentence_is_no_speaker(normalizer_v2, text, subject):
+    """Session 96: a capital at the sentence's start is no name's: "Deploys require approval." was spoken by "Deploys",
+    as "AWS requires …" is, and so about approval — against "Deploys do not require approval." two subjects."""
+    assert norm(normalizer_v2, text).subject == subject
+
+
+def test_a_requirement_and_its_lifting_on_one_plural_subject_oppose(normalizer_v2):
+    v = verdict(normalizer_v2, "Deploys require approval.", "Deploys do not require approval.")
+    assert (v.kind, v.confidence) == (VerdictKind.CONTRADICTION, Confidence.HIGH), v
+
+
+@pytest.mark.parametrize("text, subject", [
     ("Anthropic suggests reading your current rate limits at startup.", "rate limit"),
     ("Security advises rotating access keys every 90 days.", "access key"),
     ("We encourage team members to take at least 12 work days off a year.", "team member"),

@@ -183,6 +183,13 @@ def _compound_participle(t) -> str | None:
 
 _IDENTIFIER = re.compile(r"\d|_|[a-z]-[a-z]")      # auth-api, worker_2, api-1: names of components
 _SPEAKER_VERBS = {"recommend", "suggest", "advise", "encourage", "require", "mandate", "prefer", "expect"}
+
+
+def _capitalised_as_a_name(t) -> bool:
+    """A capital that makes a word a name: not a plural common noun's first letter at the sentence's start, which
+    every sentence has ("Deploys require approval." was spoken by "Deploys", as "AWS requires …" or "Fly recommends …"
+    is, and so about approval: against "Deploys do not require approval." two subjects)."""
+    return t.text[:1].isupper() and not (t.i == 0 and t.tag_ == "NNS" and t.text[1:].islower())
 # what an employer does for its people: pays for, provides or reimburses a thing (v2, ``provider_subjects``)
 _PROVIDER_VERBS = {"reimburse", "cover", "provide", "offer", "fund", "pay", "grant", "supply", "subsidise", "subsidize"}
 _PAYING_VERBS = {"reimburse", "cover", "fund", "pay", "subsidise", "subsidize"}
@@ -598,7 +605,7 @@ class RuleNormalizer:
             words = [t.lower_ for t in subj_tokens if not t.is_punct and t.lower_ not in QUANTIFIERS]
             return words in (["company"], ["organisation"], ["organization"], ["employer"]) or bool(words) \
                 and provided in _PAYING_VERBS and all(t.pos_ in ("PROPN", "DET", "PUNCT") for t in subj_tokens)
-        return verb in _SPEAKER_VERBS and all(t.pos_ in ("PROPN", "DET", "PUNCT") or t.text[:1].isupper()
+        return verb in _SPEAKER_VERBS and all(t.pos_ in ("PROPN", "DET", "PUNCT") or _capitalised_as_a_name(t)
                                               for t in subj_tokens)
 
     def _group_chooses(self, lowered: list[str], obj: StateVerb, theme_tokens, value_tok: set[int]) -> bool:
