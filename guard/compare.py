@@ -1235,9 +1235,12 @@ def _predicates_of_alike_values(a: Norm, a_text: str, b: Norm, b_text: str) -> t
 
 
 def _predicate_words(n: Norm) -> frozenset:
+    """The statement's words but its subject's and its values' (a value's unit too: "4 hours" against "1h")."""
     said = {v[1] for v in n.values} | {n.value}
+    units = {w.lower().removesuffix("s") for v in said if v for w in v.split()}
     subject = set(n.subject.split()) if n.subject else set()
-    return frozenset(t for t in n.terms if t not in said and t not in subject and not any(c.isdigit() for c in t))
+    return frozenset(t for t in n.terms if t not in said and t not in subject and t.removesuffix("s") not in units
+                     and not any(c.isdigit() for c in t))
 
 
 def _a_quantity_against_an_action(q: Norm, q_words: set, x: Norm, x_words: set) -> bool:

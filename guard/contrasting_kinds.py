@@ -39,6 +39,9 @@ _SPEAKS_OF_OTHERS = re.compile(r"\b(?:only|solely|exclusively|first|same|unlike|
 # a rule for every member of the kind ("Each on-call rotation has at least three engineers." / "The payments rotation has
 # two engineers."): the other subject is one of those members, not a kind beside it
 _EVERY_MEMBER = r"\b(?:each|every|all|any)\s+(?:[\w-]+\s+){{0,3}}{head}"
+# a limit's words: "The maximum message size is 256 KB." / "The billing queue message size is 1 MB." is a limit for every
+# message against one queue's, not two kinds of size
+_LIMIT_WORDS = frozenset({"maximum", "minimum", "max", "min", "default", "overall", "global", "total"})
 # how alike the two predicates must be (shared words over all words) to be one thing said of two subjects: "allows 60
 # requests per minute per IP" / "allows 10 requests per minute" is; "kept for 7 days" / "kept forever" is too (2 of 2)
 _ALIKE = 0.75
@@ -65,7 +68,7 @@ def contrasting_kinds(a_subject: str | None, b_subject: str | None, a_text: str,
         return da[0], db[0]
     # an environment against another kind of qualifier ("Production web servers …" / "Public web servers …") names two
     # sets that overlap (two environments are the scope's to tell apart)
-    if predicates is not None and _said_alike(*predicates) and not any(w in ENV_NAMES for w in (*da, *db)) \
+    if predicates is not None and _said_alike(*predicates) and not any(w in ENV_NAMES or w in _LIMIT_WORDS for w in (*da, *db)) \
             and not _one_word_spelled_two_ways(da, db) \
             and not (_every_member(a_text, wa[-1]) or _every_member(b_text, wb[-1])):
         return " ".join(da), " ".join(db)
@@ -85,4 +88,6 @@ def _one_word_spelled_two_ways(da: list[str], db: list[str]) -> bool:
 
 
 def _said_alike(pa: frozenset[str], pb: frozenset[str]) -> bool:
-    return bool(pa) and bool(pb) and len(pa & pb) / len(pa | pb) >= _ALIKE
+    """Nothing besides the value on either side is alike too: "The recovery time objective is 4 hours." / "The
+    recovery point objective is 1h." say only a value of each."""
+    return pa == pb or bool(pa) and bool(pb) and len(pa & pb) / len(pa | pb) >= _ALIKE

@@ -45,6 +45,11 @@ def test_any_modifiers_of_one_head_are_two_kinds_where_one_thing_is_said_of_each
     assert contrasting_kinds("endpoint", "upload endpoint", a, b, ALIKE) is None
     # an environment against another kind of qualifier: production servers may be public ones
     assert contrasting_kinds("production web server", "public web server", a, b, ALIKE) is None
+    # a limit for every member against one member's
+    assert contrasting_kinds("maximum message size", "billing queue message size", a, b, ALIKE) is None
+    # nothing but a value said of each is alike too ("The recovery time objective is 4 hours." / "… point … is 1h.")
+    assert contrasting_kinds("recovery time objective", "recovery point objective", a, b,
+                             (frozenset(), frozenset())) == ("time", "point")
     # one qualifier in two spellings
     assert contrasting_kinds("eu customer datum", "european customer datum", a, b, ALIKE) is None
     assert contrasting_kinds("api endpoint", "upload endpoint", "Every API endpoint allows 10 requests per second.", b,
