@@ -5482,7 +5482,8 @@ def test_a_relative_clause_whose_comma_opens_a_list_is_no_aside():
 
 
 def test_session_95s_readings_on_hostile_text_end_at_once():
-    """The extraposed "it takes … for …" and the span-of-the-day patterns on long repetitive text: bounded, so a
+    """The extraposed "it takes … for …", the span-of-the-day patterns and session 96's month ends and whole days on
+    long repetitive text: bounded, so a
     claim of many "for"s or spaces cannot make them backtrack for seconds (an unbounded "it takes" took 1.75 s)."""
     code = ("from guard.normalize.rules_v2 import split_main_clause as s\n"
             "from guard.normalize.typed_values import extract_typed_values as e\n"
@@ -5490,7 +5491,8 @@ def test_session_95s_readings_on_hostile_text_end_at_once():
             "t0 = time.time()\n"
             "s('It takes ' + 'for a ' * 5000 + 'end.')\n"
             "s('During the x, which ' + 'a ' * 20000 + ', only y.')\n"
-            "for t in ['9' + ' ' * 40000 + 'to 5', '9 to 5 ' * 5000, '9am' + ' ' * 40000 + 'to 5pm', '24/7 ' * 8000]:\n"
+            "for t in ['9' + ' ' * 40000 + 'to 5', '9 to 5 ' * 5000, '9am' + ' ' * 40000 + 'to 5pm', '24/7 ' * 8000,\n"
+            "          'the end of ' * 8000 + 'March', 'day ' + ' ' * 40000 + 'or night', 'day and night ' * 5000]:\n"
             "    e(t)\n"
             "assert time.time() - t0 < 10, time.time() - t0\n")
     ends_at_once(code)
