@@ -10,9 +10,11 @@ thing apart — one of a closed set of contrasts, or two different periods — m
 statements say the very same thing of each, a value apiece: "The search endpoint allows 10 requests per second." /
 "The upload endpoint allows 2 requests per second.", "Password reset emails are limited to 3 per hour." / "Verification
 emails are limited to 5 per hour." are one rule written out for two members of a kind, the way a table lists them
-(session 96: among all bench and written pairs so said, the one contradiction was a rule for "each" rotation against
-one of them, which a quantifier now keeps out). Pure: two subjects, two texts and, where the comparator found a value
-of one kind in each with one stance, the words each says besides its subject and value; the contrast or None out.
+(session 96: among the bench and earlier written pairs so said, all 8 were compatible once a rule for "each" member
+against one of them was kept out). What it cannot tell is one subject named two ways under one head ("The login
+endpoint …" / "The sign-in endpoint …", "Customer refunds …" / "Client refunds …"): held pairs of that shape, written to
+find it, went clean in 3 of 6. Pure: two subjects, two texts and, where the comparator found differing values of one
+kind with one stance, the words each says besides its subject and value; the contrast or None out.
 """
 from __future__ import annotations
 
@@ -77,7 +79,7 @@ def contrasting_kinds(a_subject: str | None, b_subject: str | None, a_text: str,
 
 def _every_member(text: str, head: str) -> bool:
     """Does the text quantify its subject's head over all members ("Each on-call rotation", "all public endpoints")? A
-    frequency's "every three years" is not on the head."""
+    frequency's "every three years" is not on the head. The head is matched by its stem, so its plural matches too."""
     stem = re.escape(head.removesuffix("s")[:-1] if len(head) > 3 else head)
     return re.search(_EVERY_MEMBER.format(head=stem), text, re.IGNORECASE) is not None
 
@@ -88,6 +90,6 @@ def _one_word_spelled_two_ways(da: list[str], db: list[str]) -> bool:
 
 
 def _said_alike(pa: frozenset[str], pb: frozenset[str]) -> bool:
-    """Nothing besides the value on either side is alike too: "The recovery time objective is 4 hours." / "The
-    recovery point objective is 1h." say only a value of each."""
+    """The same words besides subject and value, or nothing at all on either side ("The recovery time objective is 4
+    hours." / "The recovery point objective is 1h." say only a value of each), or words shared over all ≥ ``_ALIKE``."""
     return pa == pb or bool(pa) and bool(pb) and len(pa & pb) / len(pa | pb) >= _ALIKE

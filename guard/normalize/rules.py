@@ -190,6 +190,8 @@ def _capitalised_as_a_name(t) -> bool:
     every sentence has ("Deploys require approval." was spoken by "Deploys", as "AWS requires …" or "Fly recommends …"
     is, and so about approval: against "Deploys do not require approval." two subjects)."""
     return t.text[:1].isupper() and not (t.i == 0 and t.tag_ == "NNS" and t.text[1:].islower())
+
+
 # what an employer does for its people: pays for, provides or reimburses a thing (v2, ``provider_subjects``)
 _PROVIDER_VERBS = {"reimburse", "cover", "provide", "offer", "fund", "pay", "grant", "supply", "subsidise", "subsidize"}
 _PAYING_VERBS = {"reimburse", "cover", "fund", "pay", "subsidise", "subsidize"}
