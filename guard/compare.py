@@ -1780,6 +1780,11 @@ class StructuralComparator:
             # where the "must" is said as one — a plain fact reads as a "must" too ("Support is available 24/7." / "You
             # can reach support at any time …" is one fact, and the "can" its availability)
             return Verdict(VerdictKind.CONTRADICTION, Confidence.LOW, "same subject, one permits and the other obliges", ev)
+        if match is SubjectMatch.SAME and _un_prefixed(a, b):
+            # "The door is locked." / "The door is unlocked.": one state's verb and the other's "un-" word join as one
+            # family (a copula's state is a wildcard), yet the "un-" denies the state — no stance shared
+            return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW,
+                           "same subject, one statement denies the other's state (un-)", ev)
         if a.modality.negated == b.modality.negated:     # implied by same_stance, so it alone decides
             return Verdict(VerdictKind.CONSISTENT, Confidence.MED if match is SubjectMatch.SAME else Confidence.LOW,
                            "same subject, same stance", ev)
