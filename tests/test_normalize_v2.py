@@ -1836,6 +1836,9 @@ def test_what_is_not_a_purpose(normalizer_v2, text, subject):
     ("Incident communication happens in Microsoft Teams.", "incident communication", "Microsoft Teams"),
     ("On-call pages go out through Opsgenie.", "on-call page", "Opsgenie"),
     ("Single sign-on is handled by Google Workspace.", "single sign-on", "Google Workspace"),
+    # session 96: "take place" is one verb ("All-hands meetings are held on Zoom." / "… take place in Google Meet." was
+    # "same subject, same stance")
+    ("All-hands meetings take place in Google Meet.", "all-hands meeting", "Google Meet"),
 ])
 def test_where_a_thing_lives_or_who_handles_it_is_its_value(normalizer_v2, text, subject, value):
     n = norm(normalizer_v2, text)
@@ -1843,7 +1846,7 @@ def test_where_a_thing_lives_or_who_handles_it_is_its_value(normalizer_v2, text,
 
 
 @pytest.mark.parametrize("text", ["Releases happen in the morning.", "The team meets in person.",
-                                  "Requests are handled by the support team."])
+                                  "Requests are handled by the support team.", "Standups take place in the kitchen."])
 def test_a_common_noun_place_or_agent_is_no_name(normalizer_v2, text):
     assert norm(normalizer_v2, text).value is None
 

@@ -262,7 +262,8 @@ def _name_value(theme_tokens, value_tok: set[int], max_tokens: int = 2,
     if toks and toks[0].tag_ == "VBN":          # "is built with MkDocs", "is written as JSON"
         toks, agent = toks[1:], verb_before_place
     elif verb_before_place and toks and toks[0].tag_ in ("VBZ", "VBP", "VBD", "VB"):
-        k = 2 if len(toks) > 2 and toks[1].tag_ == "RP" else 1          # "go out through …"
+        # "go out through …", "take place in …" (the idiom's noun is no name)
+        k = 2 if len(toks) > 2 and (toks[1].tag_ == "RP" or toks[0].lemma_.lower() == "take" and toks[1].lower_ == "place") else 1
         if len(toks) > k and toks[k].pos_ == "ADP" and toks[k].lower_ in _PLACE_PREPOSITIONS:
             toks = toks[k:]
     if agent and len(toks) > 1 and toks[0].lower_ == "by" and all(t.pos_ == "PROPN" for t in toks[1:]):
