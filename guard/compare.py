@@ -1263,6 +1263,11 @@ def _un_prefixed(a: Norm, b: Norm) -> bool:
     return flips(a, b) or flips(b, a)
 
 
+def _denied_by_an_un_word(ev: dict) -> Verdict:
+    """``_un_prefixed``'s verdict, wherever the two states meet: undecided, the gate's."""
+    return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW, "same subject, one statement denies the other's state (un-)", ev)
+
+
 _POLAR_WORD = re.compile(r"[a-z][a-z-]*")
 
 
@@ -1603,8 +1608,7 @@ class StructuralComparator:
                 # "Database backups are encrypted at rest." / "… are stored unencrypted.": the verbs
                 # differ, but the un- word denies the other's state, so structure cannot call it
                 # consistent on its own (below a same subject, the gate already decides)
-                return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW,
-                               "same subject, one statement denies the other's state (un-)", ev)
+                return _denied_by_an_un_word(ev)
             if match is SubjectMatch.SAME and _opposite_poles(a_text, b_text):
                 # "Daily backups are encrypted." / "… are written in plaintext …": the verbs differ, but
                 # one state word is the other's opposite (the opposition lexicon), so structure cannot
@@ -1783,8 +1787,7 @@ class StructuralComparator:
         if match is SubjectMatch.SAME and _un_prefixed(a, b):
             # "The door is locked." / "The door is unlocked.": one state's verb and the other's "un-" word join as one
             # family (a copula's state is a wildcard), yet the "un-" denies the state — no stance shared
-            return Verdict(VerdictKind.UNCERTAIN, Confidence.LOW,
-                           "same subject, one statement denies the other's state (un-)", ev)
+            return _denied_by_an_un_word(ev)
         if a.modality.negated == b.modality.negated:     # implied by same_stance, so it alone decides
             return Verdict(VerdictKind.CONSISTENT, Confidence.MED if match is SubjectMatch.SAME else Confidence.LOW,
                            "same subject, same stance", ev)

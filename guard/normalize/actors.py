@@ -38,7 +38,7 @@ def sentence_root(doc):
     return next((t for t in doc if t.dep_ == "ROOT"), None)
 
 
-def _role(head) -> str:
+def role_words(head) -> str:
     """The actor's words: its compounds and adjectives with the noun, singular ("the security team"
     → "security team", "Regular members" → "regular member")."""
     words = [t for t in head.children if t.dep_ in _ROLE_WORDS and t.lower_ not in _ONLY and t.i < head.i]
@@ -115,7 +115,7 @@ def read_permission(doc) -> Permission | None:
         return None             # "Only admins cannot …": no rule anyone writes
     if actor_head.pos_ == "PRON" and actor_head.lower_ not in _EVERYONE | _NOBODY and actor_head.lower_ != "one":
         return None             # "It can be deleted", "they may …": not a role
-    role = "anyone" if actor_head.lower_ in _EVERYONE | _NOBODY or actor_head.lower_ == "one" else _role(actor_head)
+    role = "anyone" if actor_head.lower_ in _EVERYONE | _NOBODY or actor_head.lower_ == "one" else role_words(actor_head)
     for c in action_root.children:
         if c.dep_ == "prep" and c.lower_ not in _PLACES or c.dep_ == "advcl" and any(m.dep_ == "mark" for m in c.children) \
                 or c.dep_ in ("npadvmod", "conj", "cc"):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from guard.normalize.actors import sentence_root
+from guard.normalize.actors import role_words, sentence_root
 from guard.normalize.typed_values import GEOGRAPHIES
 
 # not "over"/"under": "Expenses over £100 …" / "… over £500 …" name thresholds, which conflict
@@ -87,12 +87,11 @@ def _given_to(root, subj) -> str | None:
     head = _singular(subj)
     if not given or head not in _PEOPLE or any(c.dep_ == "conj" for c in subj.children):
         return None
-    words = [_singular(t) for t in subj.children if t.dep_ in ("compound", "amod") and t.i < subj.i and t.pos_ in _WORDS]
-    return " ".join([*words, head])
+    return " ".join([*role_words(subj).split()[:-1], head])      # the actor's words, as a permission reads them
 
 
 def _singular(t) -> str:
-    """A word as its lemma, without a plural ending the small model kept ("Interns" is "interns" before a capital)."""
+    """A noun as its lemma, without a plural ending the small model kept ("Interns" is "interns" before a capital)."""
     w = t.lemma_.lower()
     return w[:-1] if t.tag_ in ("NNS", "NNPS") and w == t.lower_ and w.endswith("s") and not w.endswith("ss") else w
 

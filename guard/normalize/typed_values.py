@@ -588,9 +588,9 @@ def yearday_number(surface: str) -> float | None:
     words = re.findall(r"[A-Za-z]+|\d+", surface)
     month = next((_MONTHS[w.lower()] for w in words if w.lower() in _MONTHS), None)
     day = next((int(w) for w in words if w.isdigit()), None)
-    if day is None and month is not None and words[0].lower() in ("end", "start", "beginning", "the"):
-        part = words[1].lower() if words[0].lower() == "the" and len(words) > 1 else words[0].lower()
-        day = calendar.monthrange(2023, month)[1] if part == "end" else 1 if part in ("start", "beginning") else None
+    part = next((w.lower() for w in words if w.lower() in ("end", "start", "beginning")), None)
+    if day is None and month is not None and part is not None:
+        day = calendar.monthrange(2023, month)[1] if part == "end" else 1
     if month is None or day is None or not 1 <= day <= calendar.monthrange(2024, month)[1]:    # a leap year: Feb 29
         return None
     return float(month * 100 + day)
